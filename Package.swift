@@ -1,0 +1,95 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6)
+]
+
+let package = Package(
+    name: "weathertag",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "weathertag", targets: ["weathertag"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        // C shims: typed wrappers over variadic or macro-only C APIs.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "CGPS", linkerSettings: [.linkedLibrary("gps"), .linkedLibrary("m")]),
+
+        // The domain: positions, weather, configuration, cache policy, stamper, formatting, routing.
+        // Builds and tests without curl, gpsd or sockets.
+        .target(
+            name: "WeathertagCore",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // Adapters around the core.
+        .target(
+            name: "WeathertagHTTP",
+            dependencies: [
+                "CCurl", "WeathertagCore",
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "WeathertagGPSD",
+            dependencies: [
+                "CGPS", "WeathertagCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "WeathertagDaemon",
+            dependencies: [
+                "WeathertagCore", "WeathertagHTTP", "WeathertagGPSD",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // The one executable: argument parsing and wiring.
+        .executableTarget(
+            name: "weathertag",
+            dependencies: [
+                "WeathertagDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        .target(
+            name: "WeathertagTestSupport",
+            dependencies: ["WeathertagCore"],
+            path: "Tests/WeathertagTestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WeathertagCoreTests",
+            dependencies: ["WeathertagCore", "WeathertagTestSupport"],
+            resources: [.copy("Golden")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WeathertagIntegrationTests",
+            dependencies: ["weathertag", "WeathertagCore", "WeathertagTestSupport"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

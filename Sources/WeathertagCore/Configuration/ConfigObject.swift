@@ -1,0 +1,137 @@
+/// A JSON object inside the configuration, with its dotted path, that reads typed fields and reports errors
+/// naming them. It also notices keys nobody asked for, so a typo becomes a warning instead of silence.
+public struct ConfigObject: Sendable {
+    public let path: String
+    private let members: [(key: String, value: JSONValue)]
+
+    public init(_ value: JSONValue, path: String) throws(ConfigurationError) {
+        guard case .object(let members) = value else {
+            throw ConfigurationError(field: path, message: "expected an object, got \(value.typeName)")
+        }
+        self.path = path
+        self.members = members
+    }
+
+    /// The path of one of this object's fields.
+    public func fieldPath(_ key: String) -> String {
+        self.path.isEmpty ? key : "\(self.path).\(key)"
+    }
+
+    public func contains(_ key: String) -> Bool {
+        self.value(key) != nil
+    }
+
+    /// Warnings for keys that are not in `known`.
+    public func unknownKeys(known: Set<String>) -> [String] {
+        self.members.map(\.key).filter { !known.contains($0) }.map {
+            "\(self.fieldPath($0)): unknown key, ignored (known: \(known.sorted().joined(separator: ", ")))"
+        }
+    }
+
+    public func value(_ key: String) -> JSONValue? {
+        guard let value = self.members.last(where: { $0.key == key })?.value, value != .null else { return nil }
+        return value
+    }
+
+    public func string(_ key: String) throws(ConfigurationError) -> String? {
+        guard let value = self.value(key) else { return nil }
+        guard case .string(let string) = value else { throw self.typeError(key, "a string", value) }
+        return string
+    }
+
+    public func nonEmptyString(_ key: String) throws(ConfigurationError) -> String? {
+        guard let string = try self.string(key) else { return nil }
+        guard !string.isEmpty else {
+            throw ConfigurationError(field: self.fieldPath(key), message: "must not be empty")
+        }
+        return string
+    }
+
+    public func requiredString(_ key: String) throws(ConfigurationError) -> String {
+        guard let string = try self.nonEmptyString(key) else { throw self.missing(key) }
+        return string
+    }
+
+    public func double(_ key: String) throws(ConfigurationError) -> Double? {
+        guard let value = self.value(key) else { return nil }
+        guard case .number(let number) = value else { throw self.typeError(key, "a number", value) }
+        return number
+    }
+
+    public func requiredDouble(_ key: String) throws(ConfigurationError) -> Double {
+        guard let number = try self.double(key) else { throw self.missing(key) }
+        return number
+    }
+
+    public func integer(_ key: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+        guard let number = try self.double(key) else { return nil }
+        guard number.rounded() == number, let integer = Int(exactly: number) else {
+            throw ConfigurationError(field: self.fieldPath(key), message: "expected a whole number, got \(number)")
+        }
+        guard range.contains(integer) else {
+            throw ConfigurationError(
+                field: self.fieldPath(key),
+                message: "\(integer) is out of range (\(range.lowerBound)…\(range.upperBound))"
+            )
+        }
+        return integer
+    }
+
+    /// A positive duration in seconds (fractions allowed) no larger than `maximum`.
+    public func seconds(_ key: String, maximum: Double) throws(ConfigurationError) -> Duration? {
+        guard let number = try self.double(key) else { return nil }
+        guard number > 0, number <= maximum else {
+            throw ConfigurationError(
+                field: self.fieldPath(key),
+                message: "\(number) is out of range: must be more than 0 and at most \(Int(maximum)) seconds"
+            )
+        }
+        return .milliseconds(Int64((number * 1000).rounded()))
+    }
+
+    public func object(_ key: String) throws(ConfigurationError) -> ConfigObject? {
+        guard let value = self.value(key) else { return nil }
+        return try ConfigObject(value, path: self.fieldPath(key))
+    }
+
+    public func array(_ key: String) throws(ConfigurationError) -> [JSONValue]? {
+        guard let value = self.value(key) else { return nil }
+        guard case .array(let elements) = value else { throw self.typeError(key, "an array", value) }
+        return elements
+    }
+
+    public func stringArray(_ key: String) throws(ConfigurationError) -> [String]? {
+        guard let elements = try self.array(key) else { return nil }
+        var strings: [String] = []
+        for (index, element) in elements.enumerated() {
+            guard case .string(let string) = element else {
+                throw ConfigurationError(
+                    field: "\(self.fieldPath(key))[\(index)]",
+                    message: "expected a string, got \(element.typeName)"
+                )
+            }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    /// One of a fixed set of string values.
+    public func choice<T>(_ key: String, _ choices: KeyValuePairs<String, T>) throws(ConfigurationError) -> T? {
+        guard let string = try self.string(key) else { return nil }
+        guard let match = choices.first(where: { $0.key == string }) else {
+            throw ConfigurationError(
+                field: self.fieldPath(key),
+                message: "unknown value \"\(string)\"; expected one of: \(choices.map(\.key).joined(separator: ", "))"
+            )
+        }
+        return match.value
+    }
+
+    public func missing(_ key: String) -> ConfigurationError {
+        ConfigurationError(field: self.fieldPath(key), message: "is required")
+    }
+
+    private func typeError(_ key: String, _ expected: String, _ value: JSONValue) -> ConfigurationError {
+        ConfigurationError(field: self.fieldPath(key), message: "expected \(expected), got \(value.typeName)")
+    }
+}

@@ -1,0 +1,253 @@
+import Foundation
+
+/// The OpenWeather API key. Prints as a mask so it cannot slip into a log line or an error.
+public struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    public var value: String
+    /// Where it came from, for `weathertag check` (never the key itself).
+    public var origin: String
+
+    public init(_ value: String, origin: String) {
+        self.value = value
+        self.origin = origin
+    }
+
+    public var description: String { "<api key from \(self.origin)>" }
+    public var debugDescription: String { self.description }
+}
+
+public struct OpenWeatherConfiguration: Sendable {
+    public var apiKey: APIKey
+    public var baseURL = "https://api.openweathermap.org"
+    public var iconBaseURL = "https://openweathermap.org/img/wn"
+    public var units = Units.metric
+    public var lang = "en"
+    public var timeout: Duration = .seconds(10)
+
+    public init(apiKey: APIKey) {
+        self.apiKey = apiKey
+    }
+}
+
+public struct CacheConfiguration: Sendable {
+    /// Holds `weather.json` and `icons/`.
+    public var directory: String
+    /// How long weather for one place is reused before OpenWeather is asked again.
+    public var ttl: Duration = .seconds(600)
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+}
+
+public struct InboxConfiguration: Sendable {
+    /// The watched folder; must exist.
+    public var path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+}
+
+public struct SocketConfiguration: Sendable {
+    public var path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+}
+
+/// The whole configuration, decoded and validated before the daemon touches anything.
+public struct Configuration: Sendable {
+    public var openWeather: OpenWeatherConfiguration
+    /// The location chain, in order; built by the registry from `location.providers`.
+    public var providers: [any LocationProvider]
+    public var cache: CacheConfiguration
+    public var inbox: InboxConfiguration
+    public var socket: SocketConfiguration
+    /// Unknown keys and other things that did not stop the load.
+    public var warnings: [String]
+
+    /// The longest Unix socket path Linux accepts (`sun_path` is 108 bytes with its NUL).
+    public static let maximumSocketPathLength = 107
+
+    static let knownKeys: Set<String> = ["$schema", "openweather", "location", "cache", "inbox", "socket"]
+
+    /// Reads, parses and validates the file at `path`.
+    public static func load(
+        path: String,
+        environment: [String: String],
+        registry: LocationProviderRegistry,
+        context: LocationProviderContext
+    ) throws(ConfigurationError) -> Configuration {
+        let paths = PathResolver(environment: environment, base: "")
+        let absolute = paths.absolute(path)
+        guard let data = FileManager.default.contents(atPath: absolute) else {
+            let reason = FileManager.default.fileExists(atPath: absolute) ? "it cannot be read" : "it does not exist"
+            throw ConfigurationError(field: "", message: "cannot read the configuration file \(absolute): \(reason)")
+        }
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(data)
+        } catch {
+            throw ConfigurationError(field: "", message: "\(absolute): invalid JSON at \(error)")
+        }
+        var context = context
+        context.configDirectory = (absolute as NSString).deletingLastPathComponent
+        return try Self.decode(json, environment: environment, registry: registry, context: context)
+    }
+
+    /// Validates an already parsed document. Relative paths resolve against `context.configDirectory`.
+    public static func decode(
+        _ json: JSONValue,
+        environment: [String: String],
+        registry: LocationProviderRegistry,
+        context: LocationProviderContext
+    ) throws(ConfigurationError) -> Configuration {
+        let root = try ConfigObject(json, path: "")
+        let paths = PathResolver(environment: environment, base: context.configDirectory)
+        var warnings = root.unknownKeys(known: Self.knownKeys)
+
+        let openWeather = try Self.decodeOpenWeather(root, paths: paths, warnings: &warnings)
+
+        var providers: [any LocationProvider] = []
+        let location = try root.object("location")
+        if let location { warnings += location.unknownKeys(known: ["providers"]) }
+        if let entries = try location?.array("providers") {
+            guard !entries.isEmpty else {
+                throw ConfigurationError(field: "location.providers", message: "must list at least one provider")
+            }
+            for (index, entry) in entries.enumerated() {
+                let config = try ConfigObject(entry, path: "location.providers[\(index)]")
+                let known = registry.types.joined(separator: ", ")
+                guard let type = try config.string("type") else {
+                    throw ConfigurationError(field: config.fieldPath("type"), message: "is required; known: \(known)")
+                }
+                guard let factory = registry.factory(for: type) else {
+                    throw ConfigurationError(
+                        field: config.fieldPath("type"),
+                        message: "unknown provider \"\(type)\"; known: \(known)"
+                    )
+                }
+                warnings += config.unknownKeys(known: factory.keys.union(["type"]))
+                providers.append(try factory.make(config, context))
+            }
+        } else if let ip = registry.factory(for: "ip") {
+            providers.append(try ip.make(try ConfigObject(.object([]), path: "location.providers[0]"), context))
+        }
+
+        let cacheObject = try root.object("cache")
+        if let cacheObject { warnings += cacheObject.unknownKeys(known: ["directory", "ttl_seconds"]) }
+        var cache = CacheConfiguration(directory: paths.defaultCacheDirectory)
+        if let directory = try cacheObject?.nonEmptyString("directory") { cache.directory = paths.absolute(directory) }
+        if let ttl = try cacheObject?.seconds("ttl_seconds", maximum: 86_400) { cache.ttl = ttl }
+
+        guard let inboxObject = try root.object("inbox") else { throw root.missing("inbox") }
+        warnings += inboxObject.unknownKeys(known: ["path"])
+        let inbox = InboxConfiguration(path: paths.absolute(try inboxObject.requiredString("path")))
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: inbox.path, isDirectory: &isDirectory) else {
+            throw ConfigurationError(
+                field: "inbox.path",
+                message: "the folder \(inbox.path) does not exist; create it (mkdir -p \(inbox.path)) or fix the path"
+            )
+        }
+        guard isDirectory.boolValue else {
+            throw ConfigurationError(field: "inbox.path", message: "\(inbox.path) is not a folder")
+        }
+
+        let socketObject = try root.object("socket")
+        if let socketObject { warnings += socketObject.unknownKeys(known: ["path"]) }
+        var socket = SocketConfiguration(path: paths.defaultSocketPath)
+        if let path = try socketObject?.nonEmptyString("path") { socket.path = paths.absolute(path) }
+        guard socket.path.utf8.count <= Self.maximumSocketPathLength else {
+            throw ConfigurationError(
+                field: "socket.path",
+                message: "\(socket.path) is \(socket.path.utf8.count) bytes; Unix socket paths are limited to "
+                    + "\(Self.maximumSocketPathLength)"
+            )
+        }
+
+        return Configuration(
+            openWeather: openWeather,
+            providers: providers,
+            cache: cache,
+            inbox: inbox,
+            socket: socket,
+            warnings: warnings
+        )
+    }
+
+    private static func decodeOpenWeather(
+        _ root: ConfigObject,
+        paths: PathResolver,
+        warnings: inout [String]
+    ) throws(ConfigurationError) -> OpenWeatherConfiguration {
+        var object = try ConfigObject(.object([]), path: "openweather")
+        if let given = try root.object("openweather") { object = given }
+        warnings += object.unknownKeys(known: [
+            "api_key", "api_key_file", "base_url", "icon_base_url", "units", "lang", "timeout_seconds",
+        ])
+        var config = OpenWeatherConfiguration(
+            apiKey: try Self.resolveAPIKey(object, paths: paths, warnings: &warnings)
+        )
+        if let url = try object.url("base_url") { config.baseURL = url }
+        if let url = try object.url("icon_base_url") { config.iconBaseURL = url }
+        if let units = try object.choice(
+            "units",
+            ["standard": Units.standard, "metric": Units.metric, "imperial": Units.imperial]
+        ) {
+            config.units = units
+        }
+        if let lang = try object.nonEmptyString("lang") {
+            guard lang.count <= 8, lang.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "_" || $0 == "-") }) else {
+                throw ConfigurationError(
+                    field: "openweather.lang",
+                    message: "\"\(lang)\" is not a language code such as en, de, zh_cn"
+                )
+            }
+            config.lang = lang
+        }
+        if let timeout = try object.seconds("timeout_seconds", maximum: 120) { config.timeout = timeout }
+        return config
+    }
+
+    /// Highest first: systemd credential, `$OPENWEATHER_API_KEY`, `api_key_file`, `api_key`.
+    private static func resolveAPIKey(
+        _ object: ConfigObject,
+        paths: PathResolver,
+        warnings: inout [String]
+    ) throws(ConfigurationError) -> APIKey {
+        func clean(_ text: String) -> String? {
+            let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return key.isEmpty ? nil : key
+        }
+        if let directory = paths.environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty {
+            let file = directory + "/openweather-api-key"
+            if let data = FileManager.default.contents(atPath: file), let key = clean(String(decoding: data, as: UTF8.self)) {
+                return APIKey(key, origin: "systemd credential openweather-api-key")
+            }
+        }
+        if let key = paths.environment["OPENWEATHER_API_KEY"].flatMap(clean) {
+            return APIKey(key, origin: "$OPENWEATHER_API_KEY")
+        }
+        if let name = try object.nonEmptyString("api_key_file") {
+            let file = paths.absolute(name)
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ConfigurationError(field: "openweather.api_key_file", message: "cannot read \(file)")
+            }
+            guard let key = clean(String(decoding: data, as: UTF8.self)) else {
+                throw ConfigurationError(field: "openweather.api_key_file", message: "\(file) is empty")
+            }
+            return APIKey(key, origin: file)
+        }
+        if let key = try object.string("api_key").flatMap(clean) {
+            return APIKey(key, origin: "openweather.api_key")
+        }
+        throw ConfigurationError(
+            field: "openweather.api_key",
+            message: "no OpenWeather API key: set $OPENWEATHER_API_KEY, put the key in a file named by "
+                + "openweather.api_key_file, set openweather.api_key, or under systemd use "
+                + "LoadCredential=openweather-api-key:/etc/weathertag/api-key"
+        )
+    }
+}

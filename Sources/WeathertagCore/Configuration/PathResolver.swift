@@ -1,0 +1,48 @@
+import Foundation
+
+/// Expands `~`, resolves relative paths against the configuration's folder and picks the default folders from
+/// systemd's and XDG's environment variables.
+public struct PathResolver: Sendable {
+    public var environment: [String: String]
+    /// The folder relative paths are resolved against.
+    public var base: String
+
+    public init(environment: [String: String], base: String) {
+        self.environment = environment
+        self.base = base
+    }
+
+    public func absolute(_ path: String) -> String {
+        var path = path
+        if path == "~" || path.hasPrefix("~/") {
+            path = (self.environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
+        }
+        if !path.hasPrefix("/") {
+            let base = self.base.isEmpty ? FileManager.default.currentDirectoryPath : self.base
+            path = base + "/" + path
+        }
+        return (path as NSString).standardizingPath
+    }
+
+    /// `$CACHE_DIRECTORY` (systemd), else `$XDG_CACHE_HOME/weathertag`, else `~/.cache/weathertag`.
+    public var defaultCacheDirectory: String {
+        if let first = self.firstEntry("CACHE_DIRECTORY") { return first }
+        if let xdg = self.firstEntry("XDG_CACHE_HOME") { return xdg + "/weathertag" }
+        return self.absolute("~/.cache/weathertag")
+    }
+
+    /// `$RUNTIME_DIRECTORY/weathertag.sock` (systemd), else `$XDG_RUNTIME_DIR/weathertag.sock`, else one in /tmp
+    /// named after the user.
+    public var defaultSocketPath: String {
+        if let first = self.firstEntry("RUNTIME_DIRECTORY") { return first + "/weathertag.sock" }
+        if let xdg = self.firstEntry("XDG_RUNTIME_DIR") { return xdg + "/weathertag.sock" }
+        return "/tmp/weathertag-\(getuid()).sock"
+    }
+
+    /// systemd passes several folders separated by colons; the first is ours.
+    private func firstEntry(_ name: String) -> String? {
+        guard let value = self.environment[name], let first = value.split(separator: ":").first, first.hasPrefix("/")
+        else { return nil }
+        return String(first)
+    }
+}

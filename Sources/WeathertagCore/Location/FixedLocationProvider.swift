@@ -1,0 +1,71 @@
+import Foundation
+
+/// A place given in the configuration: the last resort of a chain, or the only source of a desktop that never moves.
+public struct FixedLocationProvider: LocationProvider {
+    public let type = "fixed"
+    public let timeout: Duration = .seconds(1)
+    public var latitude: Double
+    public var longitude: Double
+    public var name: String?
+    public var accuracyMeters: Double?
+    private let now: @Sendable () -> Date
+
+    public init(
+        latitude: Double,
+        longitude: Double,
+        name: String?,
+        accuracyMeters: Double? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.name = name
+        self.accuracyMeters = accuracyMeters
+        self.now = now
+    }
+
+    public func locate() async throws -> Position {
+        Position(
+            latitude: self.latitude,
+            longitude: self.longitude,
+            accuracyMeters: self.accuracyMeters,
+            source: self.type,
+            name: self.name,
+            takenAt: self.now()
+        )
+    }
+}
+
+extension LocationProviderFactory {
+    /// `{"type": "fixed", "latitude": 37.5665, "longitude": 126.978, "name": "Seoul", "accuracy_m": 100}`
+    public static let fixed = LocationProviderFactory(
+        type: "fixed",
+        keys: ["latitude", "longitude", "name", "accuracy_m"]
+    ) { (config, context) throws(ConfigurationError) in
+        FixedLocationProvider(
+            latitude: try config.latitude("latitude"),
+            longitude: try config.longitude("longitude"),
+            name: try config.string("name"),
+            accuracyMeters: try config.double("accuracy_m"),
+            now: context.now
+        )
+    }
+}
+
+extension ConfigObject {
+    public func latitude(_ key: String) throws(ConfigurationError) -> Double {
+        let value = try self.requiredDouble(key)
+        guard (-90...90).contains(value) else {
+            throw ConfigurationError(field: self.fieldPath(key), message: "\(value) is out of range (-90…90)")
+        }
+        return value
+    }
+
+    public func longitude(_ key: String) throws(ConfigurationError) -> Double {
+        let value = try self.requiredDouble(key)
+        guard (-180...180).contains(value) else {
+            throw ConfigurationError(field: self.fieldPath(key), message: "\(value) is out of range (-180…180)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Synchronization
+
+/// City-level position from an IP geolocation service. No accuracy radius is given by any of them, so positions
+/// carry none; they are cached for `cacheDuration` because an address rarely moves and the services rate-limit.
+public final class IPLocationProvider: LocationProvider {
+    /// The response shapes understood.
+    public enum Service: String, Sendable, CaseIterable {
+        /// `http://ip-api.com/json/`: `{"status":"success","lat":…,"lon":…,"city":…}`.
+        case ipAPI = "ip-api"
+        /// `https://ipinfo.io/json`: `{"loc":"lat,lon","city":…}`.
+        case ipinfo
+
+        public var defaultURL: String {
+            switch self {
+            case .ipAPI: return "http://ip-api.com/json/"
+            case .ipinfo: return "https://ipinfo.io/json"
+            }
+        }
+    }
+
+    public let type = "ip"
+    public let timeout: Duration
+    public let service: Service
+    public let url: String
+    public let cacheDuration: Duration
+    private let http: any HTTPClient
+    private let now: @Sendable () -> Date
+    private let cached: Mutex<Position?> = Mutex(nil)
+
+    public init(
+        service: Service,
+        url: String?,
+        timeout: Duration,
+        cacheDuration: Duration,
+        http: any HTTPClient,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.service = service
+        self.url = url ?? service.defaultURL
+        self.timeout = timeout
+        self.cacheDuration = cacheDuration
+        self.http = http
+        self.now = now
+    }
+
+    public func locate() async throws -> Position {
+        let now = self.now()
+        let maximumAge = Double(self.cacheDuration.components.seconds)
+        if let cached = self.cached.withLock({ $0 }), now.timeIntervalSince(cached.takenAt) < maximumAge {
+            return cached
+        }
+        let response: HTTPResponse
+        do {
+            response = try await self.http.get(HTTPRequest(url: self.url, timeout: self.timeout))
+        } catch {
+            throw LocationError(source: self.type, message: "\(self.service.rawValue) unreachable: \(error)")
+        }
+        let position = try Self.decode(response, service: self.service, takenAt: now)
+        self.cached.withLock { $0 = position }
+        return position
+    }
+
+    /// Turns a service's answer into a position, or an error naming what was wrong with it.
+    public static func decode(_ response: HTTPResponse, service: Service, takenAt: Date) throws -> Position {
+        let source = "ip"
+        guard response.status == 200 else {
+            let reason = response.status == 429 ? "rate limited (HTTP 429)" : "HTTP \(response.status)"
+            throw LocationError(source: source, message: "\(service.rawValue) answered \(reason)")
+        }
+        guard let object = try? JSONParser.parse(response.body), case .object = object else {
+            throw LocationError(source: source, message: "\(service.rawValue) answered with something other than JSON")
+        }
+        let latitude: Double?
+        let longitude: Double?
+        switch service {
+        case .ipAPI:
+            if case .string(let status)? = object["status"], status != "success" {
+                var message = "\(service.rawValue) failed"
+                if case .string(let detail)? = object["message"] { message += ": \(detail)" }
+                throw LocationError(source: source, message: message)
+            }
+            latitude = object["lat"].flatMap(Self.number)
+            longitude = object["lon"].flatMap(Self.number)
+        case .ipinfo:
+            if case .string(let location)? = object["loc"] {
+                let parts = location.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                latitude = parts.count == 2 ? parts[0] : nil
+                longitude = parts.count == 2 ? parts[1] : nil
+            } else {
+                (latitude, longitude) = (nil, nil)
+            }
+        }
+        guard let latitude, let longitude else {
+            throw LocationError(source: source, message: "\(service.rawValue) answered without coordinates")
+        }
+        var name: String?
+        if case .string(let city)? = object["city"], !city.isEmpty { name = city }
+        let position = Position(latitude: latitude, longitude: longitude, source: source, name: name, takenAt: takenAt)
+        guard position.isValid else {
+            throw LocationError(source: source, message: "\(service.rawValue) answered coordinates off the globe")
+        }
+        return position
+    }
+
+    /// Some free tiers put numbers in strings; accept both.
+    private static func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case .number(let number): return number
+        case .string(let string): return Double(string)
+        default: return nil
+        }
+    }
+}
+
+extension LocationProviderFactory {
+    /// `{"type": "ip", "service": "ip-api", "url": "http://ip-api.com/json/", "timeout_seconds": 5,
+    /// "cache_seconds": 600}`
+    public static let ip = LocationProviderFactory(
+        type: "ip",
+        keys: ["service", "url", "timeout_seconds", "cache_seconds"]
+    ) { (config, context) throws(ConfigurationError) in
+        IPLocationProvider(
+            service: try config.choice("service", ["ip-api": .ipAPI, "ipinfo": .ipinfo]) ?? .ipAPI,
+            url: try config.url("url"),
+            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
+            cacheDuration: try config.seconds("cache_seconds", maximum: 86_400) ?? .seconds(600),
+            http: context.http,
+            now: context.now
+        )
+    }
+}
+
+extension ConfigObject {
+    /// An `http://` or `https://` URL, without a trailing slash requirement.
+    public func url(_ key: String) throws(ConfigurationError) -> String? {
+        guard let string = try self.nonEmptyString(key) else { return nil }
+        guard string.hasPrefix("http://") || string.hasPrefix("https://"), !string.contains(" ") else {
+            throw ConfigurationError(
+                field: self.fieldPath(key),
+                message: "\"\(string)\" is not an http:// or https:// URL"
+            )
+        }
+        return string
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Everything weathertag says about "the weather here, now": what is stamped into entries and served on the
+/// socket.
+public struct WeatherTag: Sendable, Equatable {
+    public var weather: Weather
+    public var position: Position
+    /// The cached icon image, when it could be downloaded.
+    public var iconFile: String?
+    /// When weathertag fetched the weather from OpenWeather.
+    public var fetchedAt: Date
+    /// True when a refresh failed and this is older weather served rather than nothing.
+    public var stale: Bool
+
+    public init(weather: Weather, position: Position, iconFile: String?, fetchedAt: Date, stale: Bool = false) {
+        self.weather = weather
+        self.position = position
+        self.iconFile = iconFile
+        self.fetchedAt = fetchedAt
+        self.stale = stale
+    }
+
+    /// The place name to show: OpenWeather's, else the provider's, else nil.
+    public var place: String? {
+        if let place = self.weather.place, !place.isEmpty { return place }
+        if let name = self.position.name, !name.isEmpty { return name }
+        return nil
+    }
+}

@@ -1,0 +1,134 @@
+import Yams
+
+/// What the stamper decided for one file.
+public enum StampOutcome: Sendable, Equatable {
+    /// The new file content: the original's bytes with a `weather:` block added.
+    case stamped([UInt8])
+    /// The front matter already has a `weather:` mapping; nothing to do.
+    case alreadyStamped
+    /// Left as it is, for this reason.
+    case skipped(StampSkipReason)
+}
+
+/// Why a file is left alone. None of these is retried until the file changes.
+public enum StampSkipReason: Error, Sendable, Equatable, CustomStringConvertible {
+    case empty
+    case notText
+    case unterminatedFrontMatter
+    case tomlFrontMatter
+    case invalidFrontMatter(String)
+    case frontMatterNotMapping
+    case weatherNotMapping
+    /// Adding the block would not give valid YAML (a flow-style or indented mapping, say).
+    case cannotAppend
+
+    public var description: String {
+        switch self {
+        case .empty: return "the file is empty"
+        case .notText: return "the file is not UTF-8 text"
+        case .unterminatedFrontMatter: return "the front matter has no closing '---' line"
+        case .tomlFrontMatter: return "the front matter is TOML ('+++'), not YAML"
+        case .invalidFrontMatter(let reason): return "the front matter is not valid YAML: \(reason)"
+        case .frontMatterNotMapping: return "the front matter is not a YAML mapping"
+        case .weatherNotMapping: return "the front matter has a 'weather' key that is not a mapping"
+        case .cannotAppend: return "a weather block cannot be appended to this front matter's style"
+        }
+    }
+}
+
+/// Adds a `weather:` block to a Markdown file's YAML front matter without changing any byte the author wrote.
+///
+/// - No front matter: a new `---` block goes on top (after a UTF-8 BOM, if any), then the original content.
+/// - Front matter: the block goes at its end, just before the closing `---` (or `...`).
+/// - New lines use the line end of the file's first line (CRLF stays CRLF).
+public enum FrontMatterStamper {
+    private static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    public static func stamp(_ original: [UInt8], lines: [String]) -> StampOutcome {
+        guard !original.isEmpty else { return .skipped(.empty) }
+        let bodyStart = original.starts(with: Self.bom) ? Self.bom.count : 0
+        let body = original[bodyStart...]
+        guard !body.contains(0), String(validating: body, as: UTF8.self) != nil else { return .skipped(.notText) }
+
+        let firstLine = Self.line(in: original, from: bodyStart)
+        let eol: [UInt8] = firstLine.hasCRLF ? [0x0D, 0x0A] : [0x0A]
+        let block = lines.flatMap { Array($0.utf8) + eol }
+        let firstText = Self.trimmed(original[firstLine.content])
+
+        if firstText == Array("+++".utf8) { return .skipped(.tomlFrontMatter) }
+        guard firstText == Array("---".utf8) else {
+            // No front matter: a new block on top, then every original byte.
+            let opening = Array("---".utf8) + eol
+            return .stamped(Array(original[..<bodyStart]) + opening + block + opening + Array(body))
+        }
+        guard firstLine.next < original.count else { return .skipped(.unterminatedFrontMatter) }
+
+        // Find the closing delimiter line.
+        var cursor = firstLine.next
+        var closingStart: Int?
+        while cursor < original.count {
+            let line = Self.line(in: original, from: cursor)
+            let text = Self.trimmed(original[line.content])
+            if text == Array("---".utf8) || text == Array("...".utf8) {
+                closingStart = cursor
+                break
+            }
+            cursor = line.next
+        }
+        guard let closingStart else { return .skipped(.unterminatedFrontMatter) }
+
+        let yaml = String(decoding: original[firstLine.next..<closingStart], as: UTF8.self)
+        switch Self.weatherKey(in: yaml) {
+        case .failure(let reason): return .skipped(reason)
+        case .success(true): return .alreadyStamped
+        case .success(false): break
+        }
+
+        let stamped = Array(original[..<closingStart]) + block + Array(original[closingStart...])
+        // Never write YAML that does not read back with the weather mapping in it.
+        let stampedYAML = String(decoding: original[firstLine.next..<closingStart] + block, as: UTF8.self)
+        guard case .success(true) = Self.weatherKey(in: stampedYAML) else { return .skipped(.cannotAppend) }
+        return .stamped(stamped)
+    }
+
+    /// Whether the front matter has a `weather` mapping (true), has none (false), or cannot take one.
+    private static func weatherKey(in yaml: String) -> Result<Bool, StampSkipReason> {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: yaml)
+        } catch {
+            let reason = "\(error)".split(separator: "\n").first.map(String.init) ?? "parse error"
+            return .failure(.invalidFrontMatter(reason))
+        }
+        guard let node else { return .success(false) }
+        guard let mapping = node.mapping else {
+            if case .scalar(let scalar) = node, ["", "~", "null", "Null", "NULL"].contains(scalar.string) {
+                return .success(false)
+            }
+            return .failure(.frontMatterNotMapping)
+        }
+        guard let weather = mapping["weather"] else { return .success(false) }
+        return weather.mapping == nil ? .failure(.weatherNotMapping) : .success(true)
+    }
+
+    private struct Line {
+        var content: Range<Int>
+        var next: Int
+        var hasCRLF: Bool
+    }
+
+    private static func line(in bytes: [UInt8], from start: Int) -> Line {
+        var end = start
+        while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+        let hasCRLF = end < bytes.count && end > start && bytes[end - 1] == 0x0D
+        let contentEnd = hasCRLF ? end - 1 : end
+        return Line(content: start..<contentEnd, next: min(end + 1, bytes.count), hasCRLF: hasCRLF)
+    }
+
+    /// The line without trailing spaces and tabs.
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var slice = bytes
+        while let last = slice.last, last == 0x20 || last == 0x09 { slice = slice.dropLast() }
+        return Array(slice)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Renders values as YAML scalars that read back as the same type: plain where that is unambiguous,
+/// double-quoted otherwise.
+public enum YAMLScalar {
+    public static func string(_ value: String) -> String {
+        Self.isSafePlain(value) ? value : Self.quoted(value)
+    }
+
+    public static func number(_ value: Double) -> String {
+        guard value.isFinite else { return ".nan" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        var text = "\(value)"
+        if text.contains("e") { text = String(format: "%.6f", value) }
+        return text
+    }
+
+    /// Rounds to `places` decimals first, dropping trailing zeros (`12.30` → `12.3`).
+    public static func number(_ value: Double, places: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return Self.number((value * scale).rounded() / scale)
+    }
+
+    public static func quoted(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+                || scalar.value == 0xFEFF || scalar.value == 0x2028 || scalar.value == 0x2029:
+                out += String(format: "\\u%04X", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    private static let reservedWords: Set<String> = [
+        "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~",
+    ]
+
+    /// Plain only for text starting with a letter or digit, made of letters, digits, spaces and a few harmless
+    /// marks, and not something a YAML 1.1 or 1.2 reader would take as a boolean, null, number or date.
+    private static func isSafePlain(_ value: String) -> Bool {
+        guard let first = value.unicodeScalars.first, let last = value.unicodeScalars.last else { return false }
+        guard first.properties.isAlphabetic || ("0"..."9").contains(first), last != " " else { return false }
+        let allowed = value.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || " _.,()/'-".unicodeScalars.contains(scalar)
+                || (scalar.value > 0x7F && !scalar.properties.isWhitespace && scalar.properties.generalCategory != .control
+                    && scalar.properties.generalCategory != .format)
+        }
+        guard allowed, !value.contains("  ") else { return false }
+        if Self.reservedWords.contains(value.lowercased()) { return false }
+        // Numbers (1, 1.5, 1e3, 1_000, 0x1f, 0o7), sexagesimal and dates start with a digit, a sign or a dot.
+        if ("0"..."9").contains(first) {
+            if value.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || "._eE-+x".unicodeScalars.contains($0) }) {
+                return false
+            }
+            if value.hasPrefix("0x") || value.hasPrefix("0o") || value.hasPrefix("0b") { return false }
+        }
+        return true
+    }
+}

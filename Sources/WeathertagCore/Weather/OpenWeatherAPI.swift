@@ -1,0 +1,136 @@
+import Foundation
+
+/// OpenWeather's current-weather endpoint: building the request and reading every documented answer.
+public enum OpenWeatherAPI {
+    /// `{base}/data/2.5/weather?lat=&lon=&appid=&units=&lang=`. Contains the key: never log it.
+    public static func currentWeatherURL(
+        baseURL: String,
+        latitude: Double,
+        longitude: Double,
+        apiKey: String,
+        units: Units,
+        lang: String
+    ) -> String {
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        let query = [
+            "lat=\(Self.coordinate(latitude))",
+            "lon=\(Self.coordinate(longitude))",
+            "appid=\(Self.percentEncoded(apiKey))",
+            "units=\(units.rawValue)",
+            "lang=\(Self.percentEncoded(lang))",
+        ]
+        return "\(base)/data/2.5/weather?" + query.joined(separator: "&")
+    }
+
+    /// `{icon_base}/{icon}@2x.png`.
+    public static func iconURL(iconBaseURL: String, icon: String) -> String {
+        let base = iconBaseURL.hasSuffix("/") ? String(iconBaseURL.dropLast()) : iconBaseURL
+        return "\(base)/\(icon)@2x.png"
+    }
+
+    /// Icon codes are two digits and `d` or `n`; anything else is not fetched or used in a file name.
+    public static func isValidIconCode(_ icon: String) -> Bool {
+        let bytes = Array(icon.utf8)
+        return bytes.count == 3 && bytes[0...1].allSatisfy { (0x30...0x39).contains($0) }
+            && (bytes[2] == UInt8(ascii: "d") || bytes[2] == UInt8(ascii: "n"))
+    }
+
+    /// Maps an answer to weather or to the documented error. Branches on the HTTP status, because `cod` in the
+    /// body is sometimes a number and sometimes a string.
+    public static func decodeCurrentWeather(_ response: HTTPResponse, units: Units) throws(WeatherError) -> Weather {
+        switch response.status {
+        case 200:
+            break
+        case 401:
+            throw WeatherError(
+                kind: .invalidAPIKey,
+                message: "OpenWeather rejected the API key (HTTP 401\(Self.detail(response))): check the key; "
+                    + "a new key can take a couple of hours to become active"
+            )
+        case 404:
+            throw WeatherError(kind: .notFound, message: "OpenWeather has no weather here (HTTP 404\(Self.detail(response)))")
+        case 429:
+            let retryAfter = response.headers["retry-after"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            throw WeatherError(
+                kind: .rateLimited(retryAfter: retryAfter.map { .seconds($0) }),
+                message: "OpenWeather rate limit reached (HTTP 429)"
+                    + (retryAfter.map { ", retry after \($0) s" } ?? "")
+            )
+        case 500...599:
+            throw WeatherError(
+                kind: .serverError(status: response.status),
+                message: "OpenWeather had a server error (HTTP \(response.status))"
+            )
+        default:
+            throw WeatherError(
+                kind: .badResponse,
+                message: "OpenWeather answered HTTP \(response.status)\(Self.detail(response))"
+            )
+        }
+        do {
+            let body = try JSONDecoder().decode(CurrentWeatherBody.self, from: Data(response.body))
+            guard let first = body.weather.first else {
+                throw WeatherError(kind: .badResponse, message: "OpenWeather's answer has no weather condition")
+            }
+            guard body.main.temp.isFinite else {
+                throw WeatherError(kind: .badResponse, message: "OpenWeather's answer has no temperature")
+            }
+            return Weather(
+                condition: first.main,
+                description: first.description,
+                code: first.id,
+                icon: first.icon,
+                temperature: body.main.temp,
+                feelsLike: body.main.feels_like,
+                humidity: body.main.humidity.map { Int($0.rounded()) },
+                pressure: body.main.pressure.map { Int($0.rounded()) },
+                windSpeed: body.wind?.speed,
+                units: units,
+                observedAt: Date(timeIntervalSince1970: body.dt ?? Date().timeIntervalSince1970),
+                place: body.name.flatMap { $0.isEmpty ? nil : $0 }
+            )
+        } catch let error as WeatherError {
+            throw error
+        } catch {
+            throw WeatherError(kind: .badResponse, message: "OpenWeather's answer is not the documented JSON shape")
+        }
+    }
+
+    /// `: <message>` from an error body, when it has one.
+    private static func detail(_ response: HTTPResponse) -> String {
+        guard case .string(let message)? = (try? JSONParser.parse(response.body))?["message"], !message.isEmpty
+        else { return "" }
+        return ": \(message.prefix(200))"
+    }
+
+    private static func coordinate(_ value: Double) -> String {
+        String(format: "%.5f", value)
+    }
+
+    private static func percentEncoded(_ string: String) -> String {
+        string.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+
+    private struct CurrentWeatherBody: Decodable {
+        struct Condition: Decodable {
+            var id: Int
+            var main: String
+            var description: String
+            var icon: String
+        }
+        struct Main: Decodable {
+            var temp: Double
+            var feels_like: Double?
+            var pressure: Double?
+            var humidity: Double?
+        }
+        struct Wind: Decodable {
+            var speed: Double?
+        }
+        var weather: [Condition]
+        var main: Main
+        var wind: Wind?
+        var dt: Double?
+        var name: String?
+    }
+}

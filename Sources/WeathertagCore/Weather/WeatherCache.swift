@@ -1,0 +1,84 @@
+import Foundation
+
+/// Weather fetched for one place.
+public struct CachedWeather: Sendable, Equatable, Codable {
+    public var latitude: Double
+    public var longitude: Double
+    public var weather: Weather
+    public var fetchedAt: Date
+
+    public init(latitude: Double, longitude: Double, weather: Weather, fetchedAt: Date) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.weather = weather
+        self.fetchedAt = fetchedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case latitude, longitude, weather
+        case fetchedAt = "fetched_at"
+    }
+}
+
+/// The cache policy: positions within `radiusMeters` share one entry, an entry is fresh for `ttl`, and at most
+/// `capacity` places are kept (the least recently fetched go first). Pure: time is passed in.
+public struct WeatherCache: Sendable, Equatable, Codable {
+    public static let defaultRadiusMeters = 1_000.0
+    public static let defaultCapacity = 64
+
+    public private(set) var entries: [CachedWeather]
+    public var radiusMeters: Double
+    public var capacity: Int
+
+    public init(
+        entries: [CachedWeather] = [],
+        radiusMeters: Double = Self.defaultRadiusMeters,
+        capacity: Int = Self.defaultCapacity
+    ) {
+        self.entries = entries
+        self.radiusMeters = radiusMeters
+        self.capacity = capacity
+    }
+
+    /// The newest entry near `position`, whatever its age.
+    public func latest(near position: Position) -> CachedWeather? {
+        self.entries
+            .filter { Position.distance($0.latitude, $0.longitude, position.latitude, position.longitude) <= self.radiusMeters }
+            .max { $0.fetchedAt < $1.fetchedAt }
+    }
+
+    /// The entry near `position` if it is younger than `ttl` at `now`. An entry from the future (the clock went
+    /// back) is not trusted.
+    public func fresh(near position: Position, ttl: Duration, now: Date) -> CachedWeather? {
+        guard let entry = self.latest(near: position) else { return nil }
+        let age = now.timeIntervalSince(entry.fetchedAt)
+        return age >= 0 && age < ttl.seconds ? entry : nil
+    }
+
+    /// Records weather fetched for `position`, replacing what was cached near it.
+    public mutating func store(_ weather: Weather, for position: Position, at now: Date) {
+        self.entries.removeAll {
+            Position.distance($0.latitude, $0.longitude, position.latitude, position.longitude) <= self.radiusMeters
+        }
+        self.entries.append(
+            CachedWeather(latitude: position.latitude, longitude: position.longitude, weather: weather, fetchedAt: now)
+        )
+        if self.entries.count > self.capacity {
+            self.entries.sort { $0.fetchedAt > $1.fetchedAt }
+            self.entries.removeLast(self.entries.count - self.capacity)
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case entries
+        case radiusMeters = "radius_m"
+        case capacity
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, fractions included.
+    public var seconds: Double {
+        Double(self.components.seconds) + Double(self.components.attoseconds) / 1e18
+    }
+}
