@@ -45,6 +45,7 @@ int cgps_read(cgps_session *session, cgps_fix *fix) {
     fix->longitude = NAN;
     fix->epx = NAN;
     fix->epy = NAN;
+    fix->eph = NAN;
     fix->time = NAN;
     int count = gps_read(&session->data, NULL, 0);
     if (count < 0) {
@@ -57,6 +58,7 @@ int cgps_read(cgps_session *session, cgps_fix *fix) {
     fix->longitude = data->fix.longitude;
     fix->epx = data->fix.epx;
     fix->epy = data->fix.epy;
+    fix->eph = data->fix.eph;
     if ((data->set & TIME_SET) != 0 && data->fix.time.tv_sec > 0) {
         fix->time = (double)data->fix.time.tv_sec + (double)data->fix.time.tv_nsec / 1e9;
     }

@@ -18,6 +18,8 @@ typedef struct {
     /// Horizontal error estimates in metres; NaN when unknown.
     double epx;
     double epy;
+    /// Estimated horizontal position error in metres; NaN when unknown.
+    double eph;
     /// Fix time as Unix seconds; NaN until gpsd has a date.
     double time;
 } cgps_fix;

@@ -251,3 +251,26 @@ public struct Configuration: Sendable {
         )
     }
 }
+
+extension Configuration {
+    /// Only `socket.path` (or its default), for clients such as `weathertag tag --config`: they need not have the API
+    /// key or see the inbox.
+    public static func socketPath(configPath: String, environment: [String: String]) throws(ConfigurationError) -> String {
+        let resolver = PathResolver(environment: environment, base: "")
+        let absolute = resolver.absolute(configPath)
+        guard let data = FileManager.default.contents(atPath: absolute) else {
+            throw ConfigurationError(field: "", message: "cannot read the configuration file \(absolute)")
+        }
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(data)
+        } catch {
+            throw ConfigurationError(field: "", message: "\(absolute): invalid JSON at \(error)")
+        }
+        let paths = PathResolver(environment: environment, base: (absolute as NSString).deletingLastPathComponent)
+        guard let path = try ConfigObject(json, path: "").object("socket")?.nonEmptyString("path") else {
+            return paths.defaultSocketPath
+        }
+        return paths.absolute(path)
+    }
+}

@@ -13,10 +13,13 @@ public protocol LocationProvider: Sendable {
     /// Long-lived work, such as keeping a gpsd connection open. Runs for the daemon's lifetime;
     /// providers without any return at once.
     func run() async throws
+    /// Provider-specific state for `/v1/status`, such as a gpsd connection's.
+    var details: [String: String] { get }
 }
 
 extension LocationProvider {
     public func run() async throws {}
+    public var details: [String: String] { [:] }
 }
 
 /// Why a provider has no position.

@@ -48,9 +48,11 @@ public enum YAMLScalar {
     /// marks, and not something a YAML 1.1 or 1.2 reader would take as a boolean, null, number or date.
     private static func isSafePlain(_ value: String) -> Bool {
         guard let first = value.unicodeScalars.first, let last = value.unicodeScalars.last else { return false }
-        guard first.properties.isAlphabetic || ("0"..."9").contains(first), last != " " else { return false }
+        guard first.properties.isAlphabetic || ("0"..."9").contains(first) || first == "/", last != " " else {
+            return false
+        }
         let allowed = value.unicodeScalars.allSatisfy { scalar in
-            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || " _.,()/'-".unicodeScalars.contains(scalar)
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || " _.,()/'@+-".unicodeScalars.contains(scalar)
                 || (scalar.value > 0x7F && !scalar.properties.isWhitespace && scalar.properties.generalCategory != .control
                     && scalar.properties.generalCategory != .format)
         }

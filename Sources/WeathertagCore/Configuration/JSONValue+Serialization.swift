@@ -1,0 +1,71 @@
+import Foundation
+
+extension JSONValue {
+    /// Compact JSON text, keys in insertion order.
+    public var serialized: String {
+        var out = ""
+        self.write(to: &out)
+        return out
+    }
+
+    private func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .number(let value):
+            if value == value.rounded(), abs(value) < 1e15 {
+                out += String(Int64(value))
+            } else {
+                out += "\(value)"
+            }
+        case .string(let value): Self.writeString(value, to: &out)
+        case .array(let elements):
+            out += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out += "," }
+                element.write(to: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { out += "," }
+                Self.writeString(member.key, to: &out)
+                out += ":"
+                member.value.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    private static func writeString(_ value: String, to out: inout String) {
+        out += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    /// `.string` for a value, `.null` for nil.
+    public static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    public static func optional(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
+    public static func optional(_ value: Int?) -> JSONValue { value.map { .number(Double($0)) } ?? .null }
+
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    public var numberValue: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+}

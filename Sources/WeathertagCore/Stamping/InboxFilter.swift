@@ -1,0 +1,11 @@
+/// Which names in the inbox are diary entries. Hidden files, editor and sync-tool temporaries and anything not
+/// ending in `.md` or `.markdown` are not.
+public enum InboxFilter {
+    public static func isCandidate(_ name: String) -> Bool {
+        guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/") else { return false }
+        if name.hasPrefix("~syncthing~") || name.hasSuffix("~") || name == "4913" { return false }
+        let lower = name.lowercased()
+        for suffix in [".swp", ".swx", ".tmp", ".part", ".crdownload"] where lower.hasSuffix(suffix) { return false }
+        return lower.hasSuffix(".md") || lower.hasSuffix(".markdown")
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Logging
+import NIOPosix
+import ServiceLifecycle
+import WeathertagCore
+
+extension Daemon {
+    struct Parts {
+        var services: [ServiceGroupConfiguration.ServiceConfiguration]
+        var weather: WeatherService
+        var chain: LocationChain
+        var statistics: DaemonStatistics
+    }
+
+    /// Builds the services from the configuration; tests call this too.
+    func build(http: any HTTPClient, threadPool: NIOThreadPool, notifier: SystemdNotifier) async -> Parts {
+        let configuration = self.configuration
+        let statistics = DaemonStatistics()
+        let chain = LocationChain(providers: configuration.providers)
+        let client = OpenWeatherClient(configuration: configuration.openWeather, http: http, statistics: statistics)
+        let weather = await WeatherService(
+            chain: chain,
+            client: client,
+            ttl: configuration.cache.ttl,
+            store: WeatherCacheStore(directory: configuration.cache.directory, threadPool: threadPool),
+            statistics: statistics,
+            logger: self.logger
+        )
+        let inbox = InboxService(
+            inbox: configuration.inbox.path,
+            weather: weather,
+            threadPool: threadPool,
+            statistics: statistics,
+            logger: self.logger
+        )
+        let router = APIRouter(
+            weather: weather,
+            chain: chain,
+            statistics: statistics,
+            inbox: configuration.inbox.path,
+            now: { Date() }
+        )
+        let logger = self.logger
+        let sources = configuration.providers.map(\.type).joined(separator: " → ")
+        let socket = SocketServer(
+            path: configuration.socket.path,
+            router: router,
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            logger: self.logger
+        ) {
+            notifier.notify("READY=1\nSTATUS=watching \(configuration.inbox.path); location: \(sources)")
+            logger.info("ready", metadata: ["inbox": "\(configuration.inbox.path)", "location": "\(sources)"])
+        }
+
+        var services = configuration.providers.map {
+            ServiceGroupConfiguration.ServiceConfiguration(
+                service: LocationProviderService(provider: $0),
+                successTerminationBehavior: .ignore
+            )
+        }
+        services.append(.init(service: socket))
+        services.append(.init(service: inbox))
+        return Parts(services: services, weather: weather, chain: chain, statistics: statistics)
+    }
+}

@@ -1,0 +1,91 @@
+import Glibc
+
+/// Small blocking POSIX helpers. Callers run them on a thread pool, never on Swift's cooperative pool.
+enum FileIO {
+    /// Reads the whole file behind `fd`, refusing more than `limit` bytes.
+    static func readAll(_ fd: Int32, path: String, limit: Int) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("read", path: path)
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > limit { throw SystemError("read", path: path, code: EFBIG) }
+        }
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("write", path: path)
+            }
+            offset += count
+        }
+    }
+
+    /// Makes a rename in `directory` durable.
+    static func fsyncDirectory(_ directory: String) throws {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError("open", path: directory) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw SystemError("fsync", path: directory) }
+    }
+
+    /// Creates `.{name}.{random}.weathertag-tmp` next to the target, exclusively and without following links.
+    static func createTemporary(directory: String, name: String, mode: mode_t) throws -> (fd: Int32, path: String) {
+        for _ in 0..<8 {
+            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            let path = "\(directory)/.\(name).\(suffix).weathertag-tmp"
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+            if fd >= 0 { return (fd, path) }
+            if errno != EEXIST { throw SystemError("create", path: path) }
+        }
+        throw SystemError("create", path: "\(directory)/.\(name).*.weathertag-tmp", code: EEXIST)
+    }
+
+    /// Writes `bytes` to `path` crash-safely: temp file in the same folder, fsync, rename over, fsync the folder.
+    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
+        let (directory, name) = split(path)
+        let temporary = try createTemporary(directory: directory, name: name, mode: mode)
+        do {
+            defer { close(temporary.fd) }
+            try writeAll(temporary.fd, bytes, path: temporary.path)
+            guard fsync(temporary.fd) == 0 else { throw SystemError("fsync", path: temporary.path) }
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+        guard rename(temporary.path, path) == 0 else {
+            let error = SystemError("rename", path: path)
+            unlink(temporary.path)
+            throw error
+        }
+        try fsyncDirectory(directory)
+    }
+
+    /// `mkdir -p`.
+    static func makeDirectories(_ path: String, mode: mode_t = 0o755) throws {
+        var current = ""
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, mode) != 0 && errno != EEXIST { throw SystemError("mkdir", path: current) }
+        }
+    }
+
+    static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+
+    static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+}

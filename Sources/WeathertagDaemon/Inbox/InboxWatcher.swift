@@ -1,0 +1,117 @@
+import Glibc
+import Logging
+import WeathertagCore
+
+/// What the watcher saw in the inbox.
+public enum InboxEvent: Sendable, Equatable {
+    /// A file was written and closed, or moved in.
+    case file(String)
+    /// Look at everything: at start, after a queue overflow, after the folder came back.
+    case rescan
+    /// Time to retry entries that are waiting for weather.
+    case retry
+}
+
+/// Watches one folder with inotify on a thread of its own (reads block) and reports candidate names.
+///
+/// Only `IN_CLOSE_WRITE` and `IN_MOVED_TO` count: a file announced by `IN_CREATE` may still be half written.
+final class InboxWatcher: Sendable {
+    private let path: String
+    private let logger: Logger
+    private let inotifyFD: Int32
+    /// A self-pipe: writing to it wakes the blocked `poll` so `run` can return.
+    private let wakeFD: Int32
+    private let wakeWriteFD: Int32
+
+    init(path: String, logger: Logger) throws {
+        self.path = path
+        self.logger = logger
+        self.inotifyFD = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard self.inotifyFD >= 0 else { throw SystemError("inotify_init1", path: path) }
+        var pipeFDs: [Int32] = [-1, -1]
+        guard pipe(&pipeFDs) == 0 else {
+            close(self.inotifyFD)
+            throw SystemError("pipe", path: path)
+        }
+        for fd in pipeFDs {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+        }
+        self.wakeFD = pipeFDs[0]
+        self.wakeWriteFD = pipeFDs[1]
+        try self.addWatch()
+    }
+
+    deinit {
+        close(self.inotifyFD)
+        close(self.wakeFD)
+        close(self.wakeWriteFD)
+    }
+
+    private static let mask: UInt32 =
+        UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_ONLYDIR) | UInt32(IN_DELETE_SELF)
+        | UInt32(IN_MOVE_SELF)
+
+    private func addWatch() throws {
+        guard inotify_add_watch(self.inotifyFD, self.path, Self.mask) >= 0 else {
+            throw SystemError("inotify_add_watch", path: self.path)
+        }
+    }
+
+    /// Ends `run` from another thread.
+    func stop() {
+        var byte: UInt8 = 1
+        _ = write(self.wakeWriteFD, &byte, 1)
+    }
+
+    /// Blocks, reporting events until `stop()`. Call on a thread of its own.
+    func run(_ report: (InboxEvent) -> Void) {
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        var fds = [
+            pollfd(fd: self.inotifyFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: self.wakeFD, events: Int16(POLLIN), revents: 0),
+        ]
+        var watching = true
+        while true {
+            // While the folder is gone, look for it once a second; otherwise wait for events.
+            let ready = poll(&fds, 2, watching ? -1 : 1000)
+            if ready < 0 && errno != EINTR { return }
+            if fds[1].revents != 0 { return }
+            if !watching {
+                if (try? self.addWatch()) != nil {
+                    watching = true
+                    self.logger.notice("inbox is back, watching again", metadata: ["inbox": "\(self.path)"])
+                    report(.rescan)
+                }
+                continue
+            }
+            guard fds[0].revents != 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { read(self.inotifyFD, $0.baseAddress, $0.count) }
+            guard count > 0 else { continue }
+            var offset = 0
+            // inotify_event's flexible `name` is not imported: parse by offset (wd 0, mask 4, cookie 8, len 12, name 16).
+            while offset + 16 <= count {
+                let mask = Self.load(UInt32.self, buffer, offset + 4)
+                let length = Int(Self.load(UInt32.self, buffer, offset + 12))
+                let nameBytes = buffer[(offset + 16)..<min(offset + 16 + length, count)].prefix { $0 != 0 }
+                offset += 16 + length
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    self.logger.warning("inotify queue overflowed, rescanning the inbox")
+                    report(.rescan)
+                } else if mask & (UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_IGNORED)) != 0 {
+                    if watching {
+                        self.logger.error("inbox folder was removed or moved away", metadata: ["inbox": "\(self.path)"])
+                    }
+                    watching = false
+                } else if mask & UInt32(IN_ISDIR) == 0 {
+                    let name = String(decoding: nameBytes, as: UTF8.self)
+                    if InboxFilter.isCandidate(name) { report(.file(name)) }
+                }
+            }
+        }
+    }
+
+    private static func load<T: FixedWidthInteger>(_: T.Type, _ buffer: [UInt8], _ offset: Int) -> T {
+        buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Glibc
+import WeathertagCore
+
+/// Runs an external program (argv only, no shell) and reads one JSON object from its standard output:
+/// `{"latitude": 37.5665, "longitude": 126.978, "accuracy_m": 20, "name": "Seoul"}`. A program that is late is
+/// killed; output beyond `maximumOutput` bytes is refused.
+public struct CommandLocationProvider: LocationProvider {
+    public static let maximumOutput = 64 << 10
+
+    public let type = "command"
+    public let argv: [String]
+    public let timeout: Duration
+    private let now: @Sendable () -> Date
+
+    public init(argv: [String], timeout: Duration, now: @escaping @Sendable () -> Date) {
+        self.argv = argv
+        self.timeout = timeout
+        self.now = now
+    }
+
+    public func locate() async throws -> Position {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: self.argv[0])
+        process.arguments = Array(self.argv.dropFirst())
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw LocationError(source: self.type, message: "cannot run \(self.argv[0]): \(error.localizedDescription)")
+        }
+        let pid = process.processIdentifier
+        let reader = output.fileHandleForReading
+        // Reading and waiting block: a thread of their own. Cancellation (the chain's timeout) kills the program,
+        // which closes the pipe and ends the read.
+        let (bytes, status) = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<([UInt8], Int32), any Error>) in
+                let thread = Thread {
+                    var collected: [UInt8] = []
+                    while collected.count <= Self.maximumOutput {
+                        let chunk = reader.availableData
+                        if chunk.isEmpty { break }
+                        collected.append(contentsOf: chunk)
+                    }
+                    if collected.count > Self.maximumOutput { kill(pid, SIGKILL) }
+                    process.waitUntilExit()
+                    try? reader.close()
+                    continuation.resume(returning: (collected, process.terminationStatus))
+                }
+                thread.name = "weathertag-command"
+                thread.start()
+            }
+        } onCancel: {
+            kill(pid, SIGKILL)
+        }
+        try Task.checkCancellation()
+        guard bytes.count <= Self.maximumOutput else {
+            throw LocationError(source: self.type, message: "\(self.argv[0]) printed more than 64 KiB")
+        }
+        guard status == 0 else {
+            throw LocationError(source: self.type, message: "\(self.argv[0]) exited with status \(status)")
+        }
+        return try self.decode(bytes)
+    }
+
+    func decode(_ bytes: [UInt8]) throws -> Position {
+        guard let json = try? JSONParser.parse(bytes), case .object = json else {
+            throw LocationError(source: self.type, message: "\(self.argv[0]) did not print a JSON object")
+        }
+        guard let latitude = json["latitude"]?.numberValue, let longitude = json["longitude"]?.numberValue else {
+            throw LocationError(source: self.type, message: "\(self.argv[0]) printed no numeric latitude/longitude")
+        }
+        let position = Position(
+            latitude: latitude,
+            longitude: longitude,
+            accuracyMeters: json["accuracy_m"]?.numberValue,
+            source: self.type,
+            name: json["name"]?.stringValue,
+            takenAt: self.now()
+        )
+        guard position.isValid else {
+            throw LocationError(source: self.type, message: "\(self.argv[0]) printed coordinates off the globe")
+        }
+        return position
+    }
+}
+
+extension LocationProviderFactory {
+    /// `{"type": "command", "argv": ["/usr/local/bin/where-am-i", "--json"], "timeout_seconds": 5}`
+    public static let command = LocationProviderFactory(
+        type: "command",
+        keys: ["argv", "timeout_seconds"]
+    ) { (config, context) throws(ConfigurationError) in
+        guard var argv = try config.stringArray("argv") else { throw config.missing("argv") }
+        guard let program = argv.first, !program.isEmpty else {
+            throw ConfigurationError(field: config.fieldPath("argv"), message: "must name a program to run")
+        }
+        if !program.hasPrefix("/") {
+            argv[0] = PathResolver(environment: [:], base: context.configDirectory).absolute(program)
+        }
+        guard access(argv[0], X_OK) == 0 else {
+            throw ConfigurationError(field: config.fieldPath("argv[0]"), message: "\(argv[0]) is not an executable file")
+        }
+        return CommandLocationProvider(
+            argv: argv,
+            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
+            now: context.now
+        )
+    }
+}

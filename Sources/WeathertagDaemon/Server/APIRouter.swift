@@ -1,0 +1,133 @@
+import Foundation
+import WeathertagCore
+
+/// One answer of the socket API.
+public struct APIResponse: Sendable, Equatable {
+    public var status: Int
+    public var contentType: String
+    public var body: String
+
+    public static func json(_ status: Int, _ value: JSONValue) -> APIResponse {
+        APIResponse(status: status, contentType: "application/json", body: value.serialized + "\n")
+    }
+
+    public static func error(_ status: Int, _ message: String) -> APIResponse {
+        .json(status, .object([("error", .string(message)), ("status", .number(Double(status)))]))
+    }
+}
+
+/// Routes `GET /v1/…` to the daemon's state.
+public struct APIRouter: Sendable {
+    let weather: WeatherService
+    let chain: LocationChain
+    let statistics: DaemonStatistics
+    let inbox: String
+    let now: @Sendable () -> Date
+
+    public func respond(method: String, uri: String) async -> APIResponse {
+        let (path, query) = Self.split(uri)
+        guard ["/v1/tag", "/v1/location", "/v1/status"].contains(path) else {
+            return .error(404, "no such endpoint \(path); try /v1/tag, /v1/location or /v1/status")
+        }
+        guard method == "GET" || method == "HEAD" else { return .error(405, "only GET is supported") }
+        switch path {
+        case "/v1/tag": return await self.tag(format: query["format"] ?? "json")
+        case "/v1/location": return await self.location()
+        default: return await self.status()
+        }
+    }
+
+    private func tag(format: String) async -> APIResponse {
+        guard format == "json" || format == "text" else {
+            return .error(400, "unknown format \"\(format)\"; use json or text")
+        }
+        do {
+            let tag = try await self.weather.currentTag(allowStale: true)
+            if format == "text" {
+                let line = (try? TagFormatter())?.format(tag) ?? ""
+                return APIResponse(status: 200, contentType: "text/plain; charset=utf-8", body: line + "\n")
+            }
+            return .json(200, tag.json(now: self.now()))
+        } catch {
+            return .error(503, "no weather yet: \(error)")
+        }
+    }
+
+    private func location() async -> APIResponse {
+        do {
+            return .json(200, try await self.chain.locate().json)
+        } catch {
+            return .error(503, "\(error)")
+        }
+    }
+
+    private func status() async -> APIResponse {
+        let counters = self.statistics.snapshot
+        let weather = await self.weather.snapshot
+        let providers: [JSONValue] = zip(self.chain.providers, self.chain.status).map { provider, status in
+            var members: [(key: String, value: JSONValue)] = [
+                ("type", .string(status.type)),
+                ("ok", .bool(status.lastSuccessAt != nil && (status.lastErrorAt ?? .distantPast) <= status.lastSuccessAt!)),
+                ("attempts", .number(Double(status.attempts))),
+                ("failures", .number(Double(status.failures))),
+                ("last_success_at", .optional(status.lastSuccessAt?.iso8601)),
+                ("last_error", .optional(status.lastError)),
+                ("last_error_at", .optional(status.lastErrorAt?.iso8601)),
+                ("last_position", status.lastPosition?.json ?? .null),
+            ]
+            for (key, value) in provider.details.sorted(by: { $0.key < $1.key }) { members.append((key, .string(value))) }
+            return .object(members)
+        }
+        return .json(
+            200,
+            .object([
+                ("started_at", .string(counters.startedAt.iso8601)),
+                ("uptime_seconds", .number(self.now().timeIntervalSince(counters.startedAt).rounded())),
+                ("inbox", .string(self.inbox)),
+                ("providers", .array(providers)),
+                (
+                    "cache",
+                    .object([
+                        ("places", .number(Double(weather.cachedPlaces))),
+                        ("hits", .number(Double(counters.cacheHits))),
+                        ("misses", .number(Double(counters.cacheMisses))),
+                        ("last_fetched_at", .optional(weather.lastFetchedAt?.iso8601)),
+                    ])
+                ),
+                (
+                    "openweather",
+                    .object([
+                        ("calls", .number(Double(counters.openWeatherCalls))),
+                        ("icon_downloads", .number(Double(counters.iconDownloads))),
+                        ("last_error", .optional(weather.lastError)),
+                        ("next_attempt_at", .optional(weather.nextAttemptAt?.iso8601)),
+                    ])
+                ),
+                (
+                    "entries",
+                    .object([
+                        ("stamped", .number(Double(counters.entriesStamped))),
+                        ("already_stamped", .number(Double(counters.entriesAlreadyStamped))),
+                        ("skipped", .number(Double(counters.entriesSkipped))),
+                        ("waiting", .number(Double(counters.entriesWaiting))),
+                    ])
+                ),
+                ("last_error", .optional(counters.lastError)),
+                ("last_error_at", .optional(counters.lastErrorAt?.iso8601)),
+            ])
+        )
+    }
+
+    /// Splits `/v1/tag?format=text` into the path and its query parameters.
+    static func split(_ uri: String) -> (path: String, query: [String: String]) {
+        guard let mark = uri.firstIndex(of: "?") else { return (uri, [:]) }
+        var query: [String: String] = [:]
+        for pair in uri[uri.index(after: mark)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            let key = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+            let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
+            query[key] = value
+        }
+        return (String(uri[..<mark]), query)
+    }
+}

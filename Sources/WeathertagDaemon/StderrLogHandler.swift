@@ -1,0 +1,68 @@
+import Foundation
+import Glibc
+import Logging
+
+/// One line per event on stderr. When `$JOURNAL_STREAM` says stderr is the journal, lines start with the syslog
+/// priority (`<3>`…`<7>`) journald understands and carry no timestamp (journald adds its own).
+public struct StderrLogHandler: LogHandler {
+    public var logLevel: Logger.Level
+    public var metadata: Logger.Metadata = [:]
+    private let label: String
+    private let journal: Bool
+
+    public init(label: String, level: Logger.Level, environment: [String: String]) {
+        self.label = label
+        self.logLevel = level
+        self.journal = Self.stderrIsJournal(environment["JOURNAL_STREAM"])
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { self.metadata[key] }
+        set { self.metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var line = ""
+        if self.journal {
+            line += "<\(Self.priority(event.level))>"
+        } else {
+            line += Date().formatted(.iso8601) + " " + event.level.rawValue.uppercased() + " "
+        }
+        line += event.message.description
+        let merged = self.metadata.merging(event.metadata ?? [:]) { $1 }
+        for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
+            line += " \(key)=\(Self.quoted("\(value)"))"
+        }
+        line += "\n"
+        // One write(2) per line, so lines from several threads never interleave.
+        _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
+    }
+
+    private static func priority(_ level: Logger.Level) -> Int {
+        switch level {
+        case .trace, .debug: return 7
+        case .info: return 6
+        case .notice: return 5
+        case .warning: return 4
+        case .error: return 3
+        case .critical: return 2
+        }
+    }
+
+    private static func quoted(_ value: String) -> String {
+        let plain = !value.isEmpty && value.allSatisfy { !$0.isWhitespace && $0 != "\"" && $0 != "=" }
+        if plain { return value }
+        return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n") + "\""
+    }
+
+    /// `$JOURNAL_STREAM` is `device:inode` of the journal's stream; compare it with stderr's.
+    private static func stderrIsJournal(_ value: String?) -> Bool {
+        guard let value else { return false }
+        let parts = value.split(separator: ":")
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var info = stat()
+        guard fstat(STDERR_FILENO, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+    }
+}

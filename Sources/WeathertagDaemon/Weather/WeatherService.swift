@@ -1,0 +1,196 @@
+import Foundation
+import Logging
+import NIOPosix
+import WeathertagCore
+
+/// The one place weather comes from: locates the machine, answers from the cache while it is fresh, otherwise asks
+/// OpenWeather, once per place however many callers wait (single flight), and backs off after a failure.
+public actor WeatherService {
+    public struct Snapshot: Sendable {
+        public var cachedPlaces: Int
+        public var lastFetchedAt: Date?
+        public var lastError: String?
+        public var nextAttemptAt: Date?
+    }
+
+    private let chain: LocationChain
+    private let client: OpenWeatherClient
+    private let ttl: Duration
+    private let store: WeatherCacheStore
+    private let statistics: DaemonStatistics
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    private var cache: WeatherCache
+    private var inFlight: [(position: Position, task: Task<CachedWeather, any Error>)] = []
+    private var backoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
+    private var nextAttemptAt: Date?
+    private var lastError: WeatherError?
+    private var icons: [String: String] = [:]
+
+    public init(
+        chain: LocationChain,
+        client: OpenWeatherClient,
+        ttl: Duration,
+        store: WeatherCacheStore,
+        statistics: DaemonStatistics,
+        logger: Logger,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) async {
+        self.chain = chain
+        self.client = client
+        self.ttl = ttl
+        self.store = store
+        self.statistics = statistics
+        self.logger = logger
+        self.now = now
+        self.cache = await store.load(logger: logger)
+    }
+
+    public var snapshot: Snapshot {
+        Snapshot(
+            cachedPlaces: self.cache.entries.count,
+            lastFetchedAt: self.cache.entries.map(\.fetchedAt).max(),
+            lastError: self.lastError?.message,
+            nextAttemptAt: self.nextAttemptAt
+        )
+    }
+
+    /// The weather here. With `allowStale`, older weather for this place, marked stale, beats an error.
+    public func currentTag(allowStale: Bool) async throws -> WeatherTag {
+        let position = try await self.chain.locate()
+        if let fresh = self.cache.fresh(near: position, ttl: self.ttl, now: self.now()) {
+            self.statistics.update { $0.cacheHits += 1 }
+            return await self.tag(fresh, at: position, stale: false)
+        }
+        self.statistics.update { $0.cacheMisses += 1 }
+        do {
+            return await self.tag(try await self.fetch(near: position), at: position, stale: false)
+        } catch {
+            if allowStale, let old = self.cache.latest(near: position) {
+                return await self.tag(old, at: position, stale: true)
+            }
+            throw error
+        }
+    }
+
+    private func fetch(near position: Position) async throws -> CachedWeather {
+        if let running = self.inFlight.first(where: { $0.position.distance(to: position) <= self.cache.radiusMeters }) {
+            return try await running.task.value
+        }
+        if let nextAttemptAt, self.now() < nextAttemptAt, let lastError {
+            throw lastError
+        }
+        let client = self.client
+        let now = self.now
+        // A child of no one on purpose: it is shared by every caller waiting for this place, and lives no longer
+        // than one OpenWeather request.
+        let task = Task<CachedWeather, any Error> {
+            let weather = try await client.currentWeather(at: position)
+            return CachedWeather(
+                latitude: position.latitude,
+                longitude: position.longitude,
+                weather: weather,
+                fetchedAt: now()
+            )
+        }
+        self.inFlight.append((position, task))
+        defer { self.inFlight.removeAll { $0.task == task } }
+        do {
+            let entry = try await task.value
+            self.cache.store(entry.weather, for: position, at: entry.fetchedAt)
+            self.backoff.reset()
+            self.nextAttemptAt = nil
+            if self.lastError != nil { self.logger.info("OpenWeather is answering again") }
+            self.lastError = nil
+            await self.store.save(self.cache, logger: self.logger)
+            return entry
+        } catch let error as WeatherError {
+            let delay = max(self.backoff.next(), error.minimumRetryDelay)
+            self.nextAttemptAt = self.now().addingTimeInterval(delay.seconds)
+            if self.lastError?.message != error.message {
+                self.logger.error("no weather from OpenWeather", metadata: ["error": "\(error.message)"])
+            }
+            self.lastError = error
+            self.statistics.recordError(error.message)
+            throw error
+        }
+    }
+
+    private func tag(_ entry: CachedWeather, at position: Position, stale: Bool) async -> WeatherTag {
+        WeatherTag(
+            weather: entry.weather,
+            position: position,
+            iconFile: await self.iconFile(entry.weather.icon),
+            fetchedAt: entry.fetchedAt,
+            stale: stale
+        )
+    }
+
+    /// The icon's path in the cache, downloading it the first time a code is seen. Icons never change.
+    private func iconFile(_ code: String) async -> String? {
+        guard OpenWeatherAPI.isValidIconCode(code) else { return nil }
+        if let path = self.icons[code] { return path }
+        let path = self.store.iconPath(code)
+        if await self.store.exists(path) {
+            self.icons[code] = path
+            return path
+        }
+        do {
+            let png = try await self.client.icon(code)
+            try await self.store.write(png, to: path)
+            self.icons[code] = path
+            return path
+        } catch {
+            self.logger.warning("icon not cached", metadata: ["icon": "\(code)", "error": "\(error)"])
+            return nil
+        }
+    }
+}
+
+/// The cache folder: `weather.json` (the weather cache) and `icons/`. File work runs on the thread pool.
+public struct WeatherCacheStore: Sendable {
+    public let directory: String
+    private let threadPool: NIOThreadPool
+
+    public init(directory: String, threadPool: NIOThreadPool) {
+        self.directory = directory
+        self.threadPool = threadPool
+    }
+
+    public var cacheFile: String { self.directory + "/weather.json" }
+
+    public func iconPath(_ code: String) -> String { "\(self.directory)/icons/\(code)@2x.png" }
+
+    /// The saved cache, or an empty one (a damaged file is reported and replaced at the next save).
+    func load(logger: Logger) async -> WeatherCache {
+        let file = self.cacheFile
+        let contents = try? await self.threadPool.runIfActive { FileManager.default.contents(atPath: file) }
+        guard let data = contents ?? nil else { return WeatherCache() }
+        do {
+            return try JSONDecoder().decode(WeatherCache.self, from: data)
+        } catch {
+            logger.warning("ignoring a damaged weather cache", metadata: ["file": "\(file)"])
+            return WeatherCache()
+        }
+    }
+
+    func save(_ cache: WeatherCache, logger: Logger) async {
+        do {
+            let data = try JSONEncoder().encode(cache)
+            try await self.write(Array(data), to: self.cacheFile)
+        } catch {
+            logger.warning("could not save the weather cache", metadata: ["error": "\(error)"])
+        }
+    }
+
+    func exists(_ path: String) async -> Bool {
+        (try? await self.threadPool.runIfActive { FileIO.exists(path) }) ?? false
+    }
+
+    func write(_ bytes: [UInt8], to path: String) async throws {
+        try await self.threadPool.runIfActive {
+            try FileIO.makeDirectories(FileIO.split(path).directory)
+            try FileIO.writeAtomically(bytes, to: path)
+        }
+    }
+}

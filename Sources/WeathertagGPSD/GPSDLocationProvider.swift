@@ -1,0 +1,176 @@
+import CGPS
+import Foundation
+import Logging
+import Synchronization
+import WeathertagCore
+
+/// Positions from gpsd through libgps. `run()` keeps one connection open for the daemon's lifetime, reading reports on
+/// a thread of its own, and reconnects with backoff when gpsd goes away; `locate()` returns the latest 2D/3D fix
+/// with finite coordinates that is no older than `maximumFixAge`.
+public final class GPSDLocationProvider: LocationProvider {
+    public let type = "gpsd"
+    public let host: String
+    public let port: Int
+    public let timeout: Duration
+    public let maximumFixAge: Duration
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    private let state = Mutex(State())
+
+    private struct State {
+        var latest: Position?
+        var connected = false
+        var lastError: String?
+        var reconnects = 0
+    }
+
+    public init(
+        host: String,
+        port: Int,
+        timeout: Duration,
+        maximumFixAge: Duration,
+        logger: Logger,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.host = host
+        self.port = port
+        self.timeout = timeout
+        self.maximumFixAge = maximumFixAge
+        self.logger = logger
+        self.now = now
+    }
+
+    public var details: [String: String] {
+        self.state.withLock { state in
+            var details = ["gpsd": "\(self.host):\(self.port)", "connected": String(state.connected)]
+            details["reconnects"] = String(state.reconnects)
+            if let error = state.lastError { details["last_error"] = error }
+            return details
+        }
+    }
+
+    public func locate() async throws -> Position {
+        while true {
+            let (latest, connected, lastError) = self.state.withLock { ($0.latest, $0.connected, $0.lastError) }
+            if let latest, self.now().timeIntervalSince(latest.takenAt) <= self.maximumFixAge.seconds {
+                return latest
+            }
+            guard connected else {
+                throw LocationError(
+                    source: self.type,
+                    message: "not connected to gpsd at \(self.host):\(self.port)" + (lastError.map { ": \($0)" } ?? "")
+                )
+            }
+            // Connected but no fresh fix yet: wait for one until the chain's timeout cancels us.
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    public func run() async throws {
+        var backoff = Backoff(base: .milliseconds(250), ceiling: .seconds(30))
+        while !Task.isCancelled {
+            let stop = StopFlag()
+            do {
+                try await withTaskCancellationHandler {
+                    try await self.runSessionOnThread(stop: stop, onConnect: { backoff.reset() })
+                } onCancel: {
+                    stop.set()
+                }
+            } catch {
+                let message = "\(error)"
+                let first = self.state.withLock { state -> Bool in
+                    defer { state.lastError = message }
+                    return state.lastError != message
+                }
+                // Log a changed error once, not at every reconnect attempt.
+                if first && !Task.isCancelled {
+                    self.logger.warning("gpsd unavailable, will reconnect", metadata: ["error": "\(message)"])
+                }
+            }
+            self.state.withLock { $0.connected = false }
+            if Task.isCancelled { return }
+            try await Task.sleep(for: backoff.next())
+            self.state.withLock { $0.reconnects += 1 }
+        }
+    }
+
+    /// Runs one blocking libgps session on a dedicated thread and returns when it ends.
+    private func runSessionOnThread(stop: StopFlag, onConnect: () -> Void) async throws {
+        let connected = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
+            let thread = Thread {
+                continuation.resume(with: Result { try self.blockingSession(stop: stop) })
+            }
+            thread.name = "weathertag-gpsd"
+            thread.start()
+        }
+        if connected { onConnect() }
+    }
+
+    /// Connects, then reads reports until gpsd goes away or `stop` is set. Returns whether it ever connected.
+    private func blockingSession(stop: StopFlag) throws -> Bool {
+        var errorCode: Int32 = 0
+        guard let session = cgps_open(self.host, String(self.port), &errorCode) else {
+            let reason = String(validatingCString: cgps_error_string(errorCode)) ?? "error \(errorCode)"
+            throw LocationError(source: self.type, message: "cannot connect to \(self.host):\(self.port): \(reason)")
+        }
+        defer { cgps_close(session) }
+        self.state.withLock {
+            $0.connected = true
+            $0.lastError = nil
+        }
+        self.logger.info("connected to gpsd", metadata: ["gpsd": "\(self.host):\(self.port)"])
+        while !stop.isSet {
+            let waiting = cgps_waiting(session, 250_000)
+            if waiting < 0 { throw LocationError(source: self.type, message: "lost the connection to gpsd") }
+            if waiting == 0 { continue }
+            var fix = cgps_fix()
+            guard cgps_read(session, &fix) >= 0 else {
+                throw LocationError(source: self.type, message: "gpsd closed the connection")
+            }
+            self.record(fix)
+        }
+        return true
+    }
+
+    private func record(_ fix: cgps_fix) {
+        // gpsd 3.22: trust mode and LATLON_SET, not fix.status; NaN means unknown.
+        guard fix.mode >= 2, fix.has_position, fix.latitude.isFinite, fix.longitude.isFinite else { return }
+        // epx/epy when gpsd has them, else its combined horizontal estimate eph.
+        let errors = [fix.epx, fix.epy].filter(\.isFinite)
+        let position = Position(
+            latitude: fix.latitude,
+            longitude: fix.longitude,
+            accuracyMeters: errors.max() ?? (fix.eph.isFinite ? fix.eph : nil),
+            source: self.type,
+            takenAt: self.now()
+        )
+        guard position.isValid else { return }
+        self.state.withLock { $0.latest = position }
+    }
+}
+
+/// Tells a blocking session's thread to finish; checked between `gps_waiting` calls (at most 250 ms apart).
+private final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    var isSet: Bool { self.flag.load(ordering: .acquiring) }
+
+    func set() { self.flag.store(true, ordering: .releasing) }
+}
+
+extension LocationProviderFactory {
+    /// `{"type": "gpsd", "host": "127.0.0.1", "port": 2947, "timeout_seconds": 5, "max_fix_age_seconds": 60}`
+    public static let gpsd = LocationProviderFactory(
+        type: "gpsd",
+        keys: ["host", "port", "timeout_seconds", "max_fix_age_seconds"]
+    ) { (config, context) throws(ConfigurationError) in
+        GPSDLocationProvider(
+            host: try config.nonEmptyString("host") ?? "127.0.0.1",
+            port: try config.integer("port", in: 1...65_535) ?? 2947,
+            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
+            maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(60),
+            logger: context.logger,
+            now: context.now
+        )
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Logging
+import WeathertagCore
+import WeathertagDaemon
+
+struct Check: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Validate the configuration and try each location provider and the OpenWeather key once.",
+        discussion: """
+            Prints one line per check. Exit status 0 only when the daemon could run: the configuration is valid, \
+            at least one location provider gives a position, and OpenWeather accepts the key. 78 for a \
+            configuration error, 1 when a check failed.
+            """
+    )
+
+    @Option(name: .shortAndLong, help: "The configuration file (JSON).")
+    var config: String
+
+    func run() async throws {
+        let runtime = Runtime(logLevel: .error)
+        let configuration: Configuration
+        do {
+            configuration = try runtime.loadConfiguration(self.config)
+        } catch {
+            print("FAIL configuration: \(error)")
+            throw ExitCode(ExitStatus.configuration)
+        }
+        print("ok   configuration: \(self.config)")
+        for warning in configuration.warnings { print("warn configuration: \(warning)") }
+        print("ok   inbox: \(configuration.inbox.path)")
+
+        var firstPosition: Position?
+        for (index, provider) in configuration.providers.enumerated() {
+            let label = "location.providers[\(index)] \(provider.type)"
+            let chain = LocationChain(providers: [provider])
+            do {
+                let position = try await withThrowingTaskGroup(of: Position?.self) { group in
+                    group.addTask {
+                        try await provider.run()
+                        try await Task.sleep(for: .seconds(3600))
+                        return nil
+                    }
+                    group.addTask { try await chain.locate() }
+                    defer { group.cancelAll() }
+                    while let result = try await group.next() {
+                        if let result { return result }
+                    }
+                    throw LocationError(source: provider.type, message: "no position")
+                }
+                firstPosition = firstPosition ?? position
+                let accuracy = position.accuracyMeters.map { " ±\(Int($0.rounded())) m" } ?? ""
+                let name = position.name.map { " (\($0))" } ?? ""
+                print(
+                    "ok   \(label): \(String(format: "%.5f, %.5f", position.latitude, position.longitude))\(accuracy)\(name)"
+                )
+            } catch {
+                print("FAIL \(label): \(error)")
+            }
+        }
+
+        let statistics = DaemonStatistics()
+        let client = OpenWeatherClient(configuration: configuration.openWeather, http: runtime.http, statistics: statistics)
+        var keyWorks = false
+        let probe =
+            firstPosition ?? Position(latitude: 51.4779, longitude: -0.0015, source: "probe", takenAt: Date())
+        do {
+            let weather = try await client.currentWeather(at: probe)
+            keyWorks = true
+            print(
+                "ok   openweather: key accepted (\(configuration.openWeather.apiKey.origin)); "
+                    + "\(weather.description), \(weather.temperature)\(weather.units.temperatureSymbol)"
+            )
+        } catch {
+            print("FAIL openweather: \(error.message)")
+        }
+        guard firstPosition != nil, keyWorks else {
+            if firstPosition == nil { print("FAIL location: no provider gave a position") }
+            throw ExitCode.failure
+        }
+        print("The daemon can run: weathertag serve --config \(self.config)")
+    }
+}

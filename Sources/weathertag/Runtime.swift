@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+import NIOPosix
+import WeathertagCore
+import WeathertagDaemon
+import WeathertagHTTP
+
+/// What every command sets up once: the environment, logging, libcurl and a thread pool for blocking calls.
+struct Runtime {
+    let environment = ProcessInfo.processInfo.environment
+    let threadPool: NIOThreadPool
+    let http: CurlHTTPClient
+    let logger: Logger
+
+    init(logLevel: Logger.Level) {
+        let environment = self.environment
+        LoggingSystem.bootstrap { label in
+            StderrLogHandler(label: label, level: logLevel, environment: environment)
+        }
+        self.logger = Logger(label: "weathertag")
+        CurlHTTPClient.initializeLibrary()
+        // The process-wide pool: blocking curl transfers and file work, off Swift's cooperative pool.
+        self.threadPool = NIOThreadPool.singleton
+        self.http = CurlHTTPClient(threadPool: self.threadPool)
+    }
+
+    func loadConfiguration(_ path: String) throws(ConfigurationError) -> Configuration {
+        try Configuration.load(
+            path: path,
+            environment: self.environment,
+            registry: .builtIns,
+            context: LocationProviderContext(http: self.http, logger: self.logger, configDirectory: "")
+        )
+    }
+
+    /// Just the HTTP client, for commands that only talk to the daemon (no logging set-up).
+    static func client() -> CurlHTTPClient {
+        CurlHTTPClient.initializeLibrary()
+        return CurlHTTPClient(threadPool: .singleton)
+    }
+}
+
+/// The exit codes of sysexits.h that systemd and scripts understand.
+enum ExitStatus {
+    static let unavailable: Int32 = 69
+    static let software: Int32 = 70
+    static let temporaryFailure: Int32 = 75
+    static let configuration: Int32 = 78
+}
+
+/// Prints `weathertag: message` to stderr.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data("weathertag: \(message)\n".utf8))
+}

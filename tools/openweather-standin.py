@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""A loopback stand-in for OpenWeather and the IP geolocation services, speaking their documented shapes.
+
+Listens on 127.0.0.1:0 (or --port) and prints {"port": N} on its first stdout line. Used by the tests and by
+`make run` when no real API key is given. Nothing here reaches the internet.
+
+  GET  /data/2.5/weather?lat=&lon=&appid=&units=&lang=   current weather (401 for a key other than --key)
+  GET  /img/wn/{icon}@2x.png                             a small PNG
+  GET  /json/                                            ip-api.com shape
+  GET  /ipinfo/json                                      ipinfo.io shape
+  GET  /_stats                                           calls per endpoint
+  POST /_control  {"weather": {...}, "ip": {...}}        change behaviour (see Control below)
+
+Control keys, per service: "mode" (ok | 401 | 404 | 429 | 500 | 503 | nonjson | wrongshape | hang | refuse-shape),
+"retry_after" (seconds, with 429), "delay" (seconds before answering), and for weather "name", "icon", "id",
+"main", "description", "temp_c"; for ip "lat", "lon", "city".
+"""
+import argparse
+import base64
+import json
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+)
+
+STATE_LOCK = threading.Lock()
+STATE = {
+    "weather": {"mode": "ok", "delay": 0, "name": "Seoul", "icon": "04d", "id": 803, "main": "Clouds",
+                "description": "broken clouds", "temp_c": 12.3},
+    "ip": {"mode": "ok", "delay": 0, "lat": 37.5665, "lon": 126.978, "city": "Seoul"},
+}
+STATS = {}
+
+
+def count(name):
+    with STATE_LOCK:
+        STATS[name] = STATS.get(name, 0) + 1
+
+
+def convert(temp_c, units):
+    if units == "imperial":
+        return round(temp_c * 9 / 5 + 32, 2)
+    if units == "metric":
+        return round(temp_c, 2)
+    return round(temp_c + 273.15, 2)
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    key = "test-key"
+
+    def log_message(self, fmt, *args):  # quiet: the tests read stdout for the port only
+        pass
+
+    def send(self, status, body, content_type="application/json", headers=None):
+        data = body if isinstance(body, bytes) else body.encode()
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def failure(self, service, mode, retry_after):
+        if mode == "hang":
+            time.sleep(3600)
+        if mode == "401":
+            return self.send(401, json.dumps({"cod": 401, "message": "Invalid API key. Please see "
+                                              "https://openweathermap.org/faq#error401 for more info."}))
+        if mode == "404":
+            return self.send(404, json.dumps({"cod": "404", "message": "city not found"}))
+        if mode == "429":
+            headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
+            return self.send(429, json.dumps({"cod": 429, "message": "Your account is temporary blocked"}),
+                             headers=headers)
+        if mode in ("500", "502", "503"):
+            return self.send(int(mode), "<html><body>Bad Gateway</body></html>", "text/html")
+        if mode == "nonjson":
+            return self.send(200, "<html>not json</html>", "text/html")
+        if mode == "wrongshape":
+            return self.send(200, json.dumps({"hello": "world"}))
+        return self.send(500, "unknown mode")
+
+    def do_GET(self):
+        url = urlparse(self.path)
+        query = {k: v[0] for k, v in parse_qs(url.query).items()}
+        if url.path == "/_stats":
+            with STATE_LOCK:
+                return self.send(200, json.dumps(STATS))
+        if url.path == "/data/2.5/weather":
+            count("weather")
+            with STATE_LOCK:
+                conf = dict(STATE["weather"])
+            if conf.get("delay"):
+                time.sleep(conf["delay"])
+            if query.get("appid") != self.key:
+                return self.failure("weather", "401", None)
+            if conf["mode"] != "ok":
+                return self.failure("weather", conf["mode"], conf.get("retry_after"))
+            try:
+                lat, lon = float(query["lat"]), float(query["lon"])
+            except (KeyError, ValueError):
+                return self.send(400, json.dumps({"cod": "400", "message": "wrong latitude"}))
+            units = query.get("units", "standard")
+            icon = conf["icon"]
+            body = {
+                "coord": {"lon": lon, "lat": lat},
+                "weather": [{"id": conf["id"], "main": conf["main"], "description": conf["description"],
+                             "icon": icon}],
+                "base": "stations",
+                "main": {"temp": convert(conf["temp_c"], units), "feels_like": convert(conf["temp_c"] - 1.1, units),
+                         "temp_min": convert(conf["temp_c"] - 2, units), "temp_max": convert(conf["temp_c"] + 2, units),
+                         "pressure": 1013, "humidity": 71, "sea_level": 1013, "grnd_level": 1004},
+                "visibility": 10000,
+                "wind": {"speed": 3.6, "deg": 270},
+                "clouds": {"all": 75},
+                "dt": int(time.time()) - 60,
+                "sys": {"type": 1, "id": 8105, "country": "KR", "sunrise": int(time.time()) - 20000,
+                        "sunset": int(time.time()) + 20000},
+                "timezone": 32400, "id": 1835848, "name": conf["name"], "cod": 200,
+            }
+            return self.send(200, json.dumps(body))
+        if url.path.startswith("/img/wn/") and url.path.endswith("@2x.png"):
+            count("icon")
+            return self.send(200, PNG, "image/png")
+        if url.path in ("/json/", "/json", "/ipinfo/json"):
+            service = "ipinfo" if url.path.startswith("/ipinfo") else "ip-api"
+            count(service)
+            with STATE_LOCK:
+                conf = dict(STATE["ip"])
+            if conf.get("delay"):
+                time.sleep(conf["delay"])
+            if conf["mode"] == "fail" and service == "ip-api":
+                return self.send(200, json.dumps({"status": "fail", "message": "private range", "query": "10.0.0.1"}))
+            if conf["mode"] != "ok":
+                return self.failure(service, conf["mode"], conf.get("retry_after"))
+            if service == "ipinfo":
+                return self.send(200, json.dumps({"ip": "203.0.113.7", "city": conf["city"], "country": "KR",
+                                                  "loc": "%.4f,%.4f" % (conf["lat"], conf["lon"])}))
+            return self.send(200, json.dumps({"status": "success", "country": "South Korea", "city": conf["city"],
+                                              "lat": conf["lat"], "lon": conf["lon"], "query": "203.0.113.7"}))
+        return self.send(404, json.dumps({"cod": "404", "message": "Internal error"}))
+
+    def do_POST(self):
+        if urlparse(self.path).path != "/_control":
+            return self.send(404, "{}")
+        length = int(self.headers.get("Content-Length", "0"))
+        update = json.loads(self.rfile.read(length) or b"{}")
+        with STATE_LOCK:
+            for service, values in update.items():
+                STATE.setdefault(service, {}).update(values)
+            if update.get("reset_stats"):
+                STATS.clear()
+        return self.send(200, json.dumps(STATE))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--key", default="test-key", help="the API key it accepts")
+    args = parser.parse_args()
+    Handler.key = args.key
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server.daemon_threads = True
+    print(json.dumps({"port": server.server_address[1]}), flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())
