@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(
             name: "WeathertagCoreTests",
             dependencies: ["WeathertagCore", "WeathertagTestSupport"],
-            resources: [.copy("Golden")],
+            exclude: ["Golden"],
             swiftSettings: strictSettings
         ),
         .testTarget(

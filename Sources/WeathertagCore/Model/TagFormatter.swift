@@ -116,6 +116,10 @@ public struct TagFormatter: Sendable {
 public struct TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
     public var placeholder: String
 
+    public init(placeholder: String) {
+        self.placeholder = placeholder
+    }
+
     public var description: String {
         "unknown placeholder {\(self.placeholder)}; known: "
             + TagFormatter.placeholders.map { "{\($0.key)}" }.joined(separator: " ")

@@ -1,0 +1,228 @@
+import Foundation
+import Logging
+import Testing
+import WeathertagCore
+import WeathertagTestSupport
+
+@Suite("Configuration")
+final class ConfigurationTests {
+    let directory: TemporaryDirectory
+    let inbox: String
+
+    init() throws {
+        self.directory = try TemporaryDirectory()
+        self.inbox = try self.directory.makeDirectory("inbox")
+    }
+
+    deinit {
+        self.directory.remove()
+    }
+
+    var context: LocationProviderContext {
+        LocationProviderContext(
+            http: RecordingHTTPClient(body: "{}"),
+            logger: Logger(label: "test"),
+            configDirectory: self.directory.path
+        )
+    }
+
+    func decode(_ text: String, environment: [String: String] = [:]) throws(ConfigurationError) -> Configuration {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(Array(text.utf8))
+        } catch {
+            throw ConfigurationError(field: "", message: "\(error)")
+        }
+        return try Configuration.decode(
+            json,
+            environment: environment,
+            registry: LocationProviderRegistry([.ip, .fixed]),
+            context: self.context
+        )
+    }
+
+    func error(_ text: String, environment: [String: String] = [:]) -> String {
+        do {
+            _ = try self.decode(text, environment: environment)
+            return "no error"
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func minimalConfigurationGetsDefaults() throws {
+        let config = try self.decode(
+            #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}}"#,
+            environment: ["XDG_CACHE_HOME": "/home/u/.cache", "XDG_RUNTIME_DIR": "/run/user/1000"]
+        )
+        #expect(config.openWeather.apiKey.value == "k")
+        #expect(config.openWeather.baseURL == "https://api.openweathermap.org")
+        #expect(config.openWeather.units == .metric)
+        #expect(config.openWeather.lang == "en")
+        #expect(config.openWeather.timeout == .seconds(10))
+        #expect(config.inbox.path == self.inbox)
+        #expect(config.cache.directory == "/home/u/.cache/weathertag")
+        #expect(config.cache.ttl == .seconds(600))
+        #expect(config.socket.path == "/run/user/1000/weathertag.sock")
+        #expect(config.providers.map(\.type) == ["ip"])
+        #expect(config.warnings.isEmpty)
+    }
+
+    @Test func systemdDirectoriesWin() throws {
+        let config = try self.decode(
+            #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}}"#,
+            environment: [
+                "CACHE_DIRECTORY": "/var/cache/weathertag", "RUNTIME_DIRECTORY": "/run/weathertag:/run/other",
+                "XDG_CACHE_HOME": "/x", "XDG_RUNTIME_DIR": "/y",
+            ]
+        )
+        #expect(config.cache.directory == "/var/cache/weathertag")
+        #expect(config.socket.path == "/run/weathertag/weathertag.sock")
+    }
+
+    @Test func pathsExpandTildeAndResolveAgainstTheConfigFolder() throws {
+        try self.directory.makeDirectory("home/diary")
+        let config = try self.decode(
+            #"{"openweather": {"api_key": "k"}, "inbox": {"path": "~/diary"}, "cache": {"directory": "c/../cache"},"#
+                + #" "socket": {"path": "s.sock"}}"#,
+            environment: ["HOME": self.directory.file("home")]
+        )
+        #expect(config.inbox.path == self.directory.file("home/diary"))
+        #expect(config.cache.directory == self.directory.file("cache"))
+        #expect(config.socket.path == self.directory.file("s.sock"))
+    }
+
+    @Test func apiKeyPrecedence() throws {
+        try self.directory.makeDirectory("credentials")
+        try self.directory.write("credentials/openweather-api-key", "from-credential\n")
+        try self.directory.write("key-file", "  from-file \n")
+        let text = #"{"openweather": {"api_key": "inline", "api_key_file": "key-file"}, "inbox": {"path": "inbox"}}"#
+        let credentials = ["CREDENTIALS_DIRECTORY": self.directory.file("credentials")]
+        #expect(try self.decode(text, environment: credentials.merging(["OPENWEATHER_API_KEY": "env"]) { $1 }).openWeather.apiKey.value == "from-credential")
+        #expect(try self.decode(text, environment: ["OPENWEATHER_API_KEY": "env"]).openWeather.apiKey.value == "env")
+        #expect(try self.decode(text).openWeather.apiKey.value == "from-file")
+        #expect(
+            try self.decode(#"{"openweather": {"api_key": "inline"}, "inbox": {"path": "inbox"}}"#).openWeather.apiKey
+                .value == "inline"
+        )
+    }
+
+    @Test func theKeyNeverPrints() throws {
+        let config = try self.decode(#"{"openweather": {"api_key": "s3cr3t"}, "inbox": {"path": "inbox"}}"#)
+        #expect(!"\(config.openWeather.apiKey)".contains("s3cr3t"))
+        #expect(!String(reflecting: config.openWeather.apiKey).contains("s3cr3t"))
+    }
+
+    @Test(
+        "errors name the field and the problem",
+        arguments: [
+            (#"{"inbox": {"path": "inbox"}}"#, "openweather.api_key: no OpenWeather API key: set $OPENWEATHER_API_KEY"),
+            (#"{"openweather": {"api_key": "k"}}"#, "inbox: is required"),
+            (#"{"openweather": {"api_key": "k"}, "inbox": {"path": "nope"}}"#, "inbox.path: the folder "),
+            (#"{"openweather": {"api_key": "k"}, "inbox": {"path": 3}}"#, "inbox.path: expected a string, got a number"),
+            (#"{"openweather": {"api_key": "k"}, "inbox": []}"#, "inbox: expected an object, got an array"),
+            (
+                #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}, "location": {"providers": [{"type": "fixed", "latitude": 1, "longitude": 2}, {"type": "ip"}, {"type": "teleport"}]}}"#,
+                #"location.providers[2].type: unknown provider "teleport"; known: ip, fixed"#
+            ),
+            (
+                #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}, "location": {"providers": [{"latitude": 1}]}}"#,
+                "location.providers[0].type: is required; known: ip, fixed"
+            ),
+            (
+                #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}, "location": {"providers": [{"type": "fixed", "latitude": 91, "longitude": 2}]}}"#,
+                "location.providers[0].latitude: 91.0 is out of range (-90…90)"
+            ),
+            (
+                #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}, "location": {"providers": [{"type": "fixed", "latitude": 1, "longitude": -181}]}}"#,
+                "location.providers[0].longitude: -181.0 is out of range (-180…180)"
+            ),
+            (
+                #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}, "location": {"providers": [{"type": "fixed", "latitude": "north", "longitude": 2}]}}"#,
+                "location.providers[0].latitude: expected a number, got a string"
+            ),
+            (
+                #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}, "location": {"providers": []}}"#,
+                "location.providers: must list at least one provider"
+            ),
+            (
+                #"{"openweather": {"api_key": "k", "units": "kelvin"}, "inbox": {"path": "inbox"}}"#,
+                #"openweather.units: unknown value "kelvin"; expected one of: standard, metric, imperial"#
+            ),
+            (
+                #"{"openweather": {"api_key": "k", "timeout_seconds": 0}, "inbox": {"path": "inbox"}}"#,
+                "openweather.timeout_seconds: 0.0 is out of range"
+            ),
+            (
+                #"{"openweather": {"api_key": "k", "base_url": "ftp://x"}, "inbox": {"path": "inbox"}}"#,
+                #"openweather.base_url: "ftp://x" is not an http:// or https:// URL"#
+            ),
+            (
+                #"{"openweather": {"api_key": "k", "api_key_file": "missing"}, "inbox": {"path": "inbox"}}"#,
+                "openweather.api_key_file: cannot read "
+            ),
+            (
+                #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}, "cache": {"ttl_seconds": true}}"#,
+                "cache.ttl_seconds: expected a number, got a boolean"
+            ),
+            (
+                #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}, "location": {"providers": [{"type": "ip", "service": "maxmind"}]}}"#,
+                #"location.providers[0].service: unknown value "maxmind"; expected one of: ip-api, ipinfo"#
+            ),
+        ]
+    )
+    func errorsNameTheField(text: String, expected: String) {
+        let message = self.error(text)
+        #expect(message.hasPrefix(expected), "got: \(message)")
+    }
+
+    @Test func socketPathLengthIsChecked() {
+        let long = String(repeating: "s", count: 120)
+        let message = self.error(
+            #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}, "socket": {"path": "/tmp/\#(long)"}}"#
+        )
+        #expect(message.hasPrefix("socket.path: "))
+        #expect(message.contains("limited to 107"))
+    }
+
+    @Test func unknownKeysWarnWithTheirPath() throws {
+        let config = try self.decode(
+            #"{"openweather": {"api_key": "k", "apikey": "x"}, "inbox": {"path": "inbox", "poll": 1}, "colour": 1,"#
+                + #" "location": {"providers": [{"type": "fixed", "latitude": 1, "longitude": 2, "lat": 3}]}}"#
+        )
+        #expect(config.warnings.count == 4)
+        #expect(config.warnings.contains { $0.hasPrefix("openweather.apikey: unknown key") })
+        #expect(config.warnings.contains { $0.hasPrefix("inbox.poll: unknown key") })
+        #expect(config.warnings.contains { $0.hasPrefix("colour: unknown key") })
+        #expect(config.warnings.contains { $0.hasPrefix("location.providers[0].lat: unknown key") })
+    }
+
+    @Test func invalidJSONSaysWhere() throws {
+        try self.directory.write("bad.json", "{\n  \"inbox\": {\"path\": \"inbox\"},\n  \"socket\": tru\n}\n")
+        do {
+            _ = try Configuration.load(
+                path: self.directory.file("bad.json"),
+                environment: [:],
+                registry: LocationProviderRegistry([.ip]),
+                context: self.context
+            )
+            Issue.record("no error")
+        } catch {
+            #expect(error.description.contains("bad.json: invalid JSON at line 3, column 13"), "\(error)")
+        }
+    }
+
+    @Test func missingFileIsNamed() {
+        do {
+            _ = try Configuration.load(
+                path: self.directory.file("absent.json"),
+                environment: [:],
+                registry: LocationProviderRegistry([.ip]),
+                context: self.context
+            )
+            Issue.record("no error")
+        } catch {
+            #expect(error.description.contains("absent.json: it does not exist"))
+        }
+    }
+}

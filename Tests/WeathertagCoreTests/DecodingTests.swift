@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+import WeathertagCore
+import WeathertagTestSupport
+
+@Suite("OpenWeather answers")
+struct OpenWeatherDecodingTests {
+    /// The documented example response.
+    static let documented = """
+        {"coord":{"lon":10.99,"lat":44.34},
+         "weather":[{"id":501,"main":"Rain","description":"moderate rain","icon":"10d"}],
+         "base":"stations",
+         "main":{"temp":298.48,"feels_like":298.74,"temp_min":297.56,"temp_max":300.05,"pressure":1015,
+                 "humidity":64,"sea_level":1015,"grnd_level":933},
+         "visibility":10000,"wind":{"speed":0.62,"deg":349,"gust":1.18},"rain":{"1h":3.16},"clouds":{"all":100},
+         "dt":1661870592,"sys":{"type":2,"id":2075663,"country":"IT","sunrise":1661834187,"sunset":1661882248},
+         "timezone":7200,"id":3163858,"name":"Zocca","cod":200}
+        """
+
+    func decode(_ status: Int, _ body: String, headers: [String: String] = [:]) -> Result<Weather, WeatherError> {
+        Result { () throws(WeatherError) in
+            try OpenWeatherAPI.decodeCurrentWeather(
+                HTTPResponse(status: status, headers: headers, body: Array(body.utf8)),
+                units: .standard
+            )
+        }
+    }
+
+    @Test func documentedExample() throws {
+        let weather = try self.decode(200, Self.documented).get()
+        #expect(weather.condition == "Rain")
+        #expect(weather.description == "moderate rain")
+        #expect(weather.code == 501)
+        #expect(weather.icon == "10d")
+        #expect(weather.temperature == 298.48)
+        #expect(weather.feelsLike == 298.74)
+        #expect(weather.humidity == 64)
+        #expect(weather.pressure == 1015)
+        #expect(weather.windSpeed == 0.62)
+        #expect(weather.place == "Zocca")
+        #expect(weather.observedAt == Date(timeIntervalSince1970: 1_661_870_592))
+    }
+
+    @Test func optionalFieldsMayBeMissingAndNameEmpty() throws {
+        let body = #"{"weather":[{"id":800,"main":"Clear","description":"clear sky","icon":"01n"}],"main":{"temp":3.5},"dt":1,"name":""}"#
+        let weather = try self.decode(200, body).get()
+        #expect(weather.place == nil)
+        #expect(weather.windSpeed == nil && weather.humidity == nil)
+    }
+
+    @Test func errorShapes() {
+        func kind(_ status: Int, _ body: String, headers: [String: String] = [:]) -> WeatherError.Kind? {
+            if case .failure(let error) = self.decode(status, body, headers: headers) { return error.kind }
+            return nil
+        }
+        #expect(kind(401, #"{"cod":401,"message":"Invalid API key."}"#) == .invalidAPIKey)
+        #expect(kind(404, #"{"cod":"404","message":"city not found"}"#) == .notFound)
+        #expect(kind(429, #"{"cod":429}"#, headers: ["retry-after": "120"]) == .rateLimited(retryAfter: .seconds(120)))
+        #expect(kind(429, #"{"cod":429}"#) == .rateLimited(retryAfter: nil))
+        #expect(kind(502, "<html>Bad Gateway</html>") == .serverError(status: 502))
+        #expect(kind(200, "<html>not json</html>") == .badResponse)
+        #expect(kind(200, #"{"hello":"world"}"#) == .badResponse)
+        #expect(kind(200, #"{"weather":[],"main":{"temp":1}}"#) == .badResponse)
+    }
+
+    @Test func errorsSayWhatToDo() throws {
+        guard case .failure(let error) = self.decode(401, #"{"cod":401,"message":"Invalid API key."}"#) else {
+            Issue.record("expected an error")
+            return
+        }
+        #expect(error.message.contains("rejected the API key"))
+        #expect(error.message.contains("Invalid API key."))
+        #expect(error.minimumRetryDelay >= .seconds(600))
+        #expect(WeatherError(kind: .rateLimited(retryAfter: .seconds(5)), message: "").minimumRetryDelay == .seconds(60))
+    }
+
+    @Test func requestURL() {
+        let url = OpenWeatherAPI.currentWeatherURL(
+            baseURL: "https://api.openweathermap.org/",
+            latitude: 37.5665,
+            longitude: 126.978,
+            apiKey: "a b",
+            units: .imperial,
+            lang: "zh_cn"
+        )
+        #expect(url == "https://api.openweathermap.org/data/2.5/weather?lat=37.56650&lon=126.97800&appid=a%20b&units=imperial&lang=zh%5Fcn")
+        #expect(OpenWeatherAPI.iconURL(iconBaseURL: "https://openweathermap.org/img/wn", icon: "04d") == "https://openweathermap.org/img/wn/04d@2x.png")
+        #expect(OpenWeatherAPI.isValidIconCode("04d") && OpenWeatherAPI.isValidIconCode("13n"))
+        #expect(!OpenWeatherAPI.isValidIconCode("../x") && !OpenWeatherAPI.isValidIconCode("04x"))
+    }
+}
+
+@Suite("IP geolocation answers")
+struct IPDecodingTests {
+    func decode(_ service: IPLocationProvider.Service, _ body: String, status: Int = 200) throws -> Position {
+        try IPLocationProvider.decode(
+            HTTPResponse(status: status, body: Array(body.utf8)),
+            service: service,
+            takenAt: Fixtures.observedAt
+        )
+    }
+
+    @Test func ipAPI() throws {
+        let position = try self.decode(.ipAPI, #"{"status":"success","city":"Seoul","lat":37.5665,"lon":126.978}"#)
+        #expect(position.latitude == 37.5665 && position.longitude == 126.978)
+        #expect(position.name == "Seoul" && position.source == "ip" && position.accuracyMeters == nil)
+        #expect(throws: LocationError.self) { try self.decode(.ipAPI, #"{"status":"fail","message":"private range"}"#) }
+        #expect(throws: LocationError.self) { try self.decode(.ipAPI, #"{"status":"success"}"#) }
+    }
+
+    @Test func ipinfo() throws {
+        let position = try self.decode(.ipinfo, #"{"ip":"203.0.113.7","city":"Oslo","loc":"59.9127,10.7461"}"#)
+        #expect(position.latitude == 59.9127 && position.longitude == 10.7461 && position.name == "Oslo")
+        #expect(throws: LocationError.self) { try self.decode(.ipinfo, #"{"loc":"nowhere"}"#) }
+    }
+
+    @Test func numbersInStringsAreAccepted() throws {
+        let position = try self.decode(.ipAPI, #"{"status":"success","lat":"1.5","lon":"2.5"}"#)
+        #expect(position.latitude == 1.5 && position.longitude == 2.5)
+    }
+
+    @Test func errorsAndJunk() {
+        #expect(throws: LocationError.self) { try self.decode(.ipinfo, "{}", status: 429) }
+        #expect(throws: LocationError.self) { try self.decode(.ipAPI, "<html>", status: 200) }
+        #expect(throws: LocationError.self) { try self.decode(.ipAPI, #"{"status":"success","lat":91,"lon":0}"#) }
+    }
+
+    @Test func providerCachesItsAnswer() async throws {
+        let http = RecordingHTTPClient(body: #"{"status":"success","lat":1,"lon":2}"#)
+        let clock = ManualClock(Fixtures.observedAt)
+        let provider = IPLocationProvider(
+            service: .ipAPI,
+            url: "http://127.0.0.1:1/json/",
+            timeout: .seconds(1),
+            cacheDuration: .seconds(600),
+            http: http,
+            now: clock.now
+        )
+        _ = try await provider.locate()
+        _ = try await provider.locate()
+        #expect(http.requests.count == 1)
+        clock.advance(by: 600)
+        _ = try await provider.locate()
+        #expect(http.requests.count == 2)
+        #expect(http.requests.first?.url == "http://127.0.0.1:1/json/")
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+import WeathertagCore
+import WeathertagTestSupport
+import Yams
+
+/// Golden files: `Golden/NAME.input.md` stamped with `Fixtures.tag` must equal `Golden/NAME.expected.md` byte for
+/// byte. Set WEATHERTAG_UPDATE_GOLDEN=1 to rewrite the expected files after a deliberate format change (and review
+/// the diff).
+@Suite("Front-matter stamper")
+struct FrontMatterStamperTests {
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+    static func input(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: Self.golden.appendingPathComponent("\(name).input.md")))
+    }
+
+    @Test(
+        "stamps and matches the golden file",
+        arguments: [
+            "no-front-matter", "front-matter-comments", "crlf", "bom", "bom-front-matter", "no-trailing-newline",
+            "empty-front-matter", "dots-closing", "mixed-line-ends",
+        ]
+    )
+    func stampsGolden(name: String) throws {
+        let original = try Self.input(name)
+        guard case .stamped(let stamped) = FrontMatterStamper.stamp(original, lines: Fixtures.tag.stampLines) else {
+            Issue.record("\(name) was not stamped")
+            return
+        }
+        let expectedURL = Self.golden.appendingPathComponent("\(name).expected.md")
+        if ProcessInfo.processInfo.environment["WEATHERTAG_UPDATE_GOLDEN"] == "1" {
+            try Data(stamped).write(to: expectedURL)
+        }
+        let expected = Array(try Data(contentsOf: expectedURL))
+        #expect(stamped == expected, "\(name): stamped output differs from \(expectedURL.lastPathComponent)")
+
+        // Stamping is idempotent: a stamped file is never stamped again.
+        #expect(FrontMatterStamper.stamp(stamped, lines: Fixtures.tag.stampLines) == .alreadyStamped)
+    }
+
+    @Test(
+        "leaves files it must not touch",
+        arguments: [
+            ("already-stamped", StampOutcome.alreadyStamped),
+            ("unterminated", .skipped(.unterminatedFrontMatter)),
+            ("empty", .skipped(.empty)),
+            ("toml", .skipped(.tomlFrontMatter)),
+            ("weather-not-mapping", .skipped(.weatherNotMapping)),
+            ("flow-mapping", .skipped(.cannotAppend)),
+            ("list-front-matter", .skipped(.frontMatterNotMapping)),
+        ]
+    )
+    func leavesAlone(name: String, expected: StampOutcome) throws {
+        #expect(FrontMatterStamper.stamp(try Self.input(name), lines: Fixtures.tag.stampLines) == expected)
+    }
+
+    @Test func invalidYAMLIsReportedNotStamped() throws {
+        let outcome = FrontMatterStamper.stamp(try Self.input("invalid-yaml"), lines: Fixtures.tag.stampLines)
+        guard case .skipped(.invalidFrontMatter(let reason)) = outcome else {
+            Issue.record("expected invalid front matter, got \(outcome)")
+            return
+        }
+        #expect(!reason.isEmpty)
+    }
+
+    @Test func binaryAndInvalidUTF8AreNotText() {
+        #expect(FrontMatterStamper.stamp([0x23, 0x00, 0x41], lines: ["weather:"]) == .skipped(.notText))
+        #expect(FrontMatterStamper.stamp([0x23, 0xFF, 0xFE, 0x0A], lines: ["weather:"]) == .skipped(.notText))
+    }
+
+    @Test func everyOriginalByteSurvives() throws {
+        for name in ["no-front-matter", "bom", "no-trailing-newline"] {
+            let original = try Self.input(name)
+            guard case .stamped(let stamped) = FrontMatterStamper.stamp(original, lines: Fixtures.tag.stampLines)
+            else {
+                Issue.record("\(name) not stamped")
+                continue
+            }
+            let body = original.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(original.dropFirst(3)) : original
+            #expect(Array(stamped.suffix(body.count)) == body, "\(name): original content is not intact at the end")
+        }
+        // With front matter, removing the inserted block gives back the original exactly.
+        let original = try Self.input("front-matter-comments")
+        guard case .stamped(let stamped) = FrontMatterStamper.stamp(original, lines: Fixtures.tag.stampLines) else {
+            Issue.record("not stamped")
+            return
+        }
+        let block = Array(Fixtures.tag.stampLines.map { $0 + "\n" }.joined().utf8)
+        var restored = stamped
+        let start = try #require(Self.find(block, in: stamped))
+        restored.removeSubrange(start..<(start + block.count))
+        #expect(restored == original)
+    }
+
+    @Test func stampedFrontMatterReadsBackWithYams() throws {
+        guard
+            case .stamped(let stamped) = FrontMatterStamper.stamp(
+                try Self.input("front-matter-comments"),
+                lines: Fixtures.tag.stampLines
+            )
+        else {
+            Issue.record("not stamped")
+            return
+        }
+        let text = String(decoding: stamped, as: UTF8.self)
+        let yaml = text.components(separatedBy: "---\n")[1]
+        let document = try #require(try Yams.load(yaml: yaml) as? [String: Any])
+        let weather = try #require(document["weather"] as? [String: Any])
+        #expect(weather["temperature"] as? Double == 12.3)
+        #expect(weather["code"] as? Int == 803)
+        #expect(weather["icon"] as? String == "04d")
+        #expect(weather["place"] as? String == "Seoul")
+        #expect(document["title"] as? String == "Market day")
+        let location = try #require(weather["location"] as? [String: Any])
+        #expect(location["latitude"] as? Double == 37.5665)
+        #expect(location["source"] as? String == "gpsd")
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard needle.count <= haystack.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where haystack[start..<(start + needle.count)].elementsEqual(needle) {
+            return start
+        }
+        return nil
+    }
+}
+
+@Suite("YAML scalars")
+struct YAMLScalarTests {
+    @Test(
+        "strings read back as the same string",
+        arguments: [
+            "broken clouds", "04d", "Seoul", "yes", "No", "null", "~", "123", "1e3", "0x1F", "2026-11-22",
+            "Zürich", "서울", "São Paulo", "a: b", "# not a comment", "- dash", "quote \" inside", "back\\slash",
+            "trailing space ", "tab\there", "line\nbreak", "@at", "/var/cache/icons/04d@2x.png", "", "'single'",
+            "{braces}", "[brackets]", "*star", "&amp", "!bang", "%percent", "|pipe", ">gt", "`tick`",
+        ]
+    )
+    func roundTrips(value: String) throws {
+        let yaml = "key: \(YAMLScalar.string(value))\n"
+        let document = try #require(try Yams.load(yaml: yaml) as? [String: Any])
+        #expect(document["key"] as? String == value, "\(yaml) read back as \(String(describing: document["key"]))")
+    }
+
+    @Test func numbers() {
+        #expect(YAMLScalar.number(12.3, places: 2) == "12.3")
+        #expect(YAMLScalar.number(12.0, places: 2) == "12")
+        #expect(YAMLScalar.number(-0.004, places: 2) == "0")
+        #expect(YAMLScalar.number(126.978, places: 6) == "126.978")
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import WeathertagCore
+
+/// Values shared by the tests.
+public enum Fixtures {
+    /// A fixed moment: 2026-11-22T09:41:00Z.
+    public static let observedAt = Date(timeIntervalSince1970: 1_795_340_460)
+
+    public static let weather = Weather(
+        condition: "Clouds",
+        description: "broken clouds",
+        code: 803,
+        icon: "04d",
+        temperature: 12.3,
+        feelsLike: 11.2,
+        humidity: 71,
+        pressure: 1013,
+        windSpeed: 3.6,
+        units: .metric,
+        observedAt: observedAt,
+        place: "Seoul"
+    )
+
+    public static let position = Position(
+        latitude: 37.5665,
+        longitude: 126.978,
+        accuracyMeters: 17,
+        source: "gpsd",
+        takenAt: observedAt
+    )
+
+    public static let tag = WeatherTag(
+        weather: weather,
+        position: position,
+        iconFile: "/var/cache/weathertag/icons/04d@2x.png",
+        fetchedAt: observedAt
+    )
+
+    /// The repository's root, found from this file's path.
+    public static let repositoryRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+}
