@@ -60,6 +60,8 @@ extension Daemon {
         }
         services.append(.init(service: socket))
         services.append(.init(service: inbox))
+        // Last in the list, first to hear of a graceful shutdown.
+        services.append(.init(service: SystemdStoppingService(notifier: notifier), successTerminationBehavior: .ignore))
         return Parts(services: services, weather: weather, chain: chain, statistics: statistics)
     }
 }

@@ -29,7 +29,6 @@ public struct Daemon: Sendable {
         configuration.maximumGracefulShutdownDuration = .seconds(5)
         configuration.maximumCancellationDuration = .seconds(2)
         let group = ServiceGroup(configuration: configuration)
-        defer { notifier.notify("STOPPING=1") }
         try await group.run()
         self.logger.info("stopped")
     }

@@ -20,6 +20,8 @@ public final class GPSDLocationProvider: LocationProvider {
     private struct State {
         var latest: Position?
         var connected = false
+        /// False until the first connection attempt has succeeded or failed: until then, callers wait.
+        var attempted = false
         var lastError: String?
         var reconnects = 0
     }
@@ -51,17 +53,19 @@ public final class GPSDLocationProvider: LocationProvider {
 
     public func locate() async throws -> Position {
         while true {
-            let (latest, connected, lastError) = self.state.withLock { ($0.latest, $0.connected, $0.lastError) }
+            let (latest, connected, attempted, lastError) = self.state.withLock {
+                ($0.latest, $0.connected, $0.attempted, $0.lastError)
+            }
             if let latest, self.now().timeIntervalSince(latest.takenAt) <= self.maximumFixAge.seconds {
                 return latest
             }
-            guard connected else {
+            guard connected || !attempted else {
                 throw LocationError(
                     source: self.type,
                     message: "not connected to gpsd at \(self.host):\(self.port)" + (lastError.map { ": \($0)" } ?? "")
                 )
             }
-            // Connected but no fresh fix yet: wait for one until the chain's timeout cancels us.
+            // Connecting, or connected without a fresh fix yet: wait until the chain's timeout cancels us.
             try await Task.sleep(for: .milliseconds(100))
         }
     }
@@ -87,9 +91,12 @@ public final class GPSDLocationProvider: LocationProvider {
                     self.logger.warning("gpsd unavailable, will reconnect", metadata: ["error": "\(message)"])
                 }
             }
-            self.state.withLock { $0.connected = false }
-            if Task.isCancelled { return }
-            try await Task.sleep(for: backoff.next())
+            self.state.withLock {
+                $0.connected = false
+                $0.attempted = true
+            }
+            // Cancellation (shutdown) ends the loop quietly: it is how this service is meant to stop.
+            guard (try? await Task.sleep(for: backoff.next())) != nil else { return }
             self.state.withLock { $0.reconnects += 1 }
         }
     }
@@ -116,6 +123,7 @@ public final class GPSDLocationProvider: LocationProvider {
         defer { cgps_close(session) }
         self.state.withLock {
             $0.connected = true
+            $0.attempted = true
             $0.lastError = nil
         }
         self.logger.info("connected to gpsd", metadata: ["gpsd": "\(self.host):\(self.port)"])

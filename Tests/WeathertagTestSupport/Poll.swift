@@ -3,8 +3,13 @@ import Foundation
 /// Waits for a condition by polling it until a deadline: no fixed sleeps.
 public struct TimeoutError: Error, CustomStringConvertible {
     public var description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
 
+@discardableResult
 public func poll<T>(
     _ what: String,
     timeout: Duration = .seconds(20),

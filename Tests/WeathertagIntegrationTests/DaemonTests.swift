@@ -1,0 +1,323 @@
+import Foundation
+import Glibc
+import Testing
+import WeathertagTestSupport
+
+/// The built binary against a real gpsd, a loopback OpenWeather stand-in, a real inbox and a real Unix socket.
+@Suite("weathertag serve, end to end", .serialized)
+struct DaemonTests {
+    @Test func stampsEntriesWithGPSDPositionAndOneWeatherCall() async throws {
+        try await withHarness { harness in
+            let gpsdPort = try await harness.startGPSD(latitude: 48.8566, longitude: 2.3522)
+            try harness.writeConfig(
+                providers: """
+                    [{"type": "gpsd", "host": "127.0.0.1", "port": \(gpsdPort), "timeout_seconds": 10},
+                     \(harness.ipProvider),
+                     {"type": "fixed", "latitude": 1, "longitude": 2}]
+                    """
+            )
+            // Present before start: found by the start-up scan.
+            try harness.directory.write("inbox/before.md", "Written while the daemon was down.\n")
+            let daemon = try await harness.startDaemon()
+
+            let bodies = [
+                "renamed-1.md": "# Market day\n\nBought apples.\n",
+                "renamed-2.md": "---\ntitle: \"Second\"  # keep me\n---\nText\n",
+                "renamed-3.md": "Third, no trailing newline",
+                "inplace-1.md": "In place one\r\nwith CRLF\r\n",
+                "inplace-2.md": "---\ntags: [a, b]\n---\n\nIn place two\n",
+            ]
+            for (name, body) in bodies.sorted(by: { $0.key < $1.key }) {
+                if name.hasPrefix("renamed") { try harness.dropByRename(name, body) } else { try harness.dropInPlace(name, body) }
+            }
+            for name in bodies.keys.sorted() + ["before.md"] {
+                let weather = try await harness.waitForStamp(name)
+                let location = try #require(weather["location"] as? [String: Any])
+                #expect(location["latitude"] as? Double == 48.8566, "\(name)")
+                #expect(location["longitude"] as? Double == 2.3522, "\(name)")
+                #expect(location["source"] as? String == "gpsd", "\(name)")
+                #expect(location["accuracy_m"] is Int, "\(name): gpsd's error estimate")
+                #expect(weather["temperature"] as? Double == 12.3)
+                #expect(weather["description"] as? String == "broken clouds")
+                #expect(weather["icon"] as? String == "04d")
+                let icon = try #require(weather["icon_file"] as? String)
+                #expect(FileManager.default.fileExists(atPath: icon))
+            }
+            // The author's bytes are all still there.
+            #expect(harness.read("renamed-1.md").hasSuffix("---\n# Market day\n\nBought apples.\n"))
+            #expect(harness.read("renamed-3.md").hasSuffix("---\nThird, no trailing newline"))
+            #expect(harness.read("renamed-2.md").hasPrefix("---\ntitle: \"Second\"  # keep me\nweather:\n"))
+            #expect(harness.read("inplace-1.md").hasSuffix("    source: gpsd\r\n---\r\nIn place one\r\nwith CRLF\r\n"))
+
+            // Six entries and the status query: one OpenWeather call, one icon download.
+            let status = try daemon.get("/v1/status").json
+            #expect(try harness.standIn.calls("weather") == 1)
+            #expect(try harness.standIn.calls("icon") == 1)
+            #expect((status["entries"] as? [String: Any])?["stamped"] as? Int == 6)
+            #expect(try await daemon.stop() == 0)
+            #expect(!FileManager.default.fileExists(atPath: harness.socketPath), "socket removed at exit")
+            #expect(daemon.notifications.contains { $0.contains("STOPPING=1") })
+        }
+    }
+
+    @Test func fallsBackFromGPSDToIPToFixed() async throws {
+        try await withHarness { harness in
+            let deadGPSD = RawHTTP.freePort()
+            let providers = """
+                [{"type": "gpsd", "port": \(deadGPSD), "timeout_seconds": 1},
+                 \(harness.ipProvider),
+                 {"type": "fixed", "latitude": -33.8688, "longitude": 151.2093, "name": "Sydney"}]
+                """
+            try harness.writeConfig(providers: providers)
+            var daemon = try await harness.startDaemon()
+            var location = try daemon.get("/v1/location").json
+            #expect(location["source"] as? String == "ip")
+            #expect(location["latitude"] as? Double == 37.5665)
+            try harness.dropInPlace("via-ip.md", "entry\n")
+            let viaIP = try await harness.waitForStamp("via-ip.md")
+            #expect((viaIP["location"] as? [String: Any])?["source"] as? String == "ip")
+            let status = try daemon.get("/v1/status").json
+            let gpsd = try #require((status["providers"] as? [[String: Any]])?.first)
+            #expect(gpsd["connected"] as? String == "false")
+            #expect((gpsd["last_error"] as? String)?.contains("gpsd") == true)
+            #expect(try await daemon.stop() == 0)
+
+            // IP geolocation failing too: the fixed place.
+            try harness.standIn.control(#"{"ip": {"mode": "500"}}"#)
+            daemon = try await harness.startDaemon()
+            location = try daemon.get("/v1/location").json
+            #expect(location["source"] as? String == "fixed")
+            #expect(location["name"] as? String == "Sydney")
+            try harness.dropByRename("via-fixed.md", "entry\n")
+            let viaFixed = try await harness.waitForStamp("via-fixed.md")
+            #expect((viaFixed["location"] as? [String: Any])?["latitude"] as? Double == -33.8688)
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    @Test func cacheSurvivesARestart() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 37.5665, "longitude": 126.978}]"#)
+            var daemon = try await harness.startDaemon()
+            let first = try daemon.get("/v1/tag")
+            #expect(first.status == 200)
+            #expect(try await daemon.stop() == 0)
+            #expect(FileManager.default.fileExists(atPath: harness.cache + "/weather.json"))
+
+            daemon = try await harness.startDaemon()
+            let second = try daemon.get("/v1/tag")
+            #expect(second.status == 200)
+            #expect(second.json["fetched_at"] as? String == first.json["fetched_at"] as? String)
+            try harness.dropInPlace("after-restart.md", "entry\n")
+            _ = try await harness.waitForStamp("after-restart.md")
+            #expect(try harness.standIn.calls("weather") == 1, "the restart reused the cached weather")
+            #expect(try harness.standIn.calls("icon") == 1, "the icon is downloaded once, ever")
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    @Test func socketAPI() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(
+                providers: #"[{"type": "fixed", "latitude": 37.5665, "longitude": 126.978, "name": "Seoul"}]"#
+            )
+            let daemon = try await harness.startDaemon()
+
+            var info = stat()
+            #expect(lstat(harness.socketPath, &info) == 0)
+            #expect(info.st_mode & 0o777 == 0o660, "socket mode")
+
+            let tag = try daemon.get("/v1/tag")
+            #expect(tag.status == 200)
+            #expect(tag.headers["content-type"] == "application/json")
+            let json = tag.json
+            for key in [
+                "condition", "description", "code", "icon", "icon_file", "temperature", "feels_like", "humidity",
+                "pressure", "wind_speed", "units", "observed_at", "place", "location", "stale", "fetched_at",
+            ] {
+                #expect(json[key] != nil, "/v1/tag lacks \(key)")
+            }
+            #expect(json["stale"] as? Bool == false)
+            #expect(json["temperature"] as? Double == 12.3)
+            #expect(!tag.body.contains(WeatherStandIn.apiKey))
+
+            let text = try daemon.get("/v1/tag?format=text")
+            #expect(text.status == 200)
+            #expect(text.body == "☁️ 12.3°C broken clouds · Seoul\n")
+
+            let location = try daemon.get("/v1/location").json
+            #expect(location["source"] as? String == "fixed" && location["latitude"] as? Double == 37.5665)
+
+            let status = try daemon.get("/v1/status").json
+            #expect((status["openweather"] as? [String: Any])?["calls"] as? Int == 1)
+            #expect((status["cache"] as? [String: Any])?["places"] as? Int == 1)
+            #expect((status["providers"] as? [[String: Any]])?.first?["type"] as? String == "fixed")
+
+            let missing = try daemon.get("/v2/nothing")
+            #expect(missing.status == 404)
+            #expect(missing.json["error"] is String)
+
+            // The client command, three ways.
+            let binary = DaemonProcess.binary
+            let line = try await ChildProcess.run([binary, "tag", "--socket", harness.socketPath], in: harness.directory)
+            #expect(line.status == 0)
+            #expect(line.stdout == "☁️ 12.3°C broken clouds · Seoul\n")
+            let viaConfig = try await ChildProcess.run(
+                [binary, "tag", "--config", harness.directory.file("config.json"), "--json"],
+                in: harness.directory
+            )
+            #expect(viaConfig.status == 0)
+            let parsed = try JSONSerialization.jsonObject(with: Data(viaConfig.stdout.utf8)) as? [String: Any]
+            #expect(parsed?["icon"] as? String == "04d")
+            let templated = try await ChildProcess.run(
+                [binary, "tag", "--socket", harness.socketPath, "--format", "{temp}|{place}|{icon_code}"],
+                in: harness.directory
+            )
+            #expect(templated.stdout == "12.3|Seoul|04d\n")
+            #expect(try harness.standIn.calls("weather") == 1)
+            #expect(try await daemon.stop() == 0)
+
+            let down = try await ChildProcess.run([binary, "tag", "--socket", harness.socketPath], in: harness.directory)
+            #expect(down.status == 69)
+            #expect(down.stderr.contains("cannot reach the daemon"))
+        }
+    }
+
+    @Test func entriesWaitUntouchedWhileThereIsNoWeather() async throws {
+        try await withHarness { harness in
+            try harness.standIn.control(#"{"weather": {"mode": "503"}}"#)
+            try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 10, "longitude": 20}]"#)
+            let daemon = try await harness.startDaemon()
+
+            let original = "---\ntitle: waiting\n---\nStill mine.\n"
+            try harness.dropInPlace("waits.md", original)
+            try await poll("the entry to be counted as waiting") { () -> Bool? in
+                let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
+                return entries?["waiting"] as? Int == 1 ? true : nil
+            }
+            #expect(harness.read("waits.md") == original)
+            let tag = try daemon.get("/v1/tag")
+            #expect(tag.status == 503)
+            #expect((tag.json["error"] as? String)?.contains("HTTP 503") == true)
+
+            try harness.standIn.control(#"{"weather": {"mode": "ok"}}"#)
+            let weather = try await harness.waitForStamp("waits.md", timeout: .seconds(30))
+            #expect(weather["condition"] as? String == "Clouds")
+            #expect(harness.read("waits.md").hasSuffix("---\nStill mine.\n"))
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    @Test func filesItMustNotTouchAreLeftAlone() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 10, "longitude": 20}]"#)
+            let outside = harness.directory.file("outside.md")
+            try harness.directory.write("outside.md", "not in the inbox\n")
+            let daemon = try await harness.startDaemon()
+
+            let untouched = [
+                "unterminated.md": "---\ntitle: never closed\n",
+                "toml.md": "+++\ntitle = 'x'\n+++\n",
+                "notes.txt": "not markdown\n",
+                ".hidden.md": "hidden\n",
+                "draft.md~": "backup\n",
+            ]
+            for (name, body) in untouched { try harness.dropInPlace(name, body) }
+            try FileManager.default.createSymbolicLink(atPath: harness.entryPath("link.md"), withDestinationPath: outside)
+            // A good entry dropped last: once it is stamped, everything before it has been looked at.
+            try harness.dropInPlace("zz-good.md", "fine\n")
+            _ = try await harness.waitForStamp("zz-good.md")
+            for (name, body) in untouched {
+                #expect(harness.read(name) == body, "\(name) was changed")
+            }
+            #expect(try String(contentsOfFile: outside, encoding: .utf8) == "not in the inbox\n")
+            #expect(daemon.log.contains("entry left as it is"))
+            #expect(daemon.log.contains("unterminated.md"))
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: harness.inbox).filter { $0.contains("weathertag-tmp") }
+            #expect(leftovers.isEmpty)
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    @Test func commandProviderIsAPlugin() async throws {
+        try await withHarness { harness in
+            try harness.directory.write(
+                "where-am-i",
+                "#!/bin/sh\necho '{\"latitude\": 64.1466, \"longitude\": -21.9426, \"accuracy_m\": 25, \"name\": \"Reykjavik\"}'\n"
+            )
+            try harness.directory.write("too-slow", "#!/bin/sh\nexec sleep 30\n")
+            for script in ["where-am-i", "too-slow"] {
+                chmod(harness.directory.file(script), 0o755)
+            }
+            try harness.writeConfig(
+                providers: """
+                    [{"type": "command", "argv": ["./too-slow"], "timeout_seconds": 0.5},
+                     {"type": "command", "argv": ["\(harness.directory.file("where-am-i"))", "--json"]}]
+                    """
+            )
+            let daemon = try await harness.startDaemon()
+            let location = try daemon.get("/v1/location").json
+            #expect(location["source"] as? String == "command")
+            #expect(location["latitude"] as? Double == 64.1466)
+            #expect(location["accuracy_m"] as? Int == 25)
+            let status = try daemon.get("/v1/status").json
+            let slow = try #require((status["providers"] as? [[String: Any]])?.first)
+            #expect((slow["last_error"] as? String)?.contains("no position within") == true)
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+}
+
+@Suite("weathertag serve and check: configuration", .serialized)
+struct CommandLineTests {
+    @Test func aBadConfigurationNamesTheFieldAndTouchesNothing() async throws {
+        try await withHarness { harness in
+            let config = try harness.writeConfig(providers: #"[{"type": "ip"}, {"type": "teleport"}]"#)
+            let result = try await ChildProcess.run([DaemonProcess.binary, "serve", "--config", config], in: harness.directory)
+            #expect(result.status == 78)
+            #expect(
+                result.stderr.contains(
+                    #"location.providers[1].type: unknown provider "teleport"; known: gpsd, ip, command, fixed"#
+                )
+            )
+            #expect(!FileManager.default.fileExists(atPath: harness.socketPath))
+            #expect(!FileManager.default.fileExists(atPath: harness.cache))
+
+            try harness.directory.write("broken.json", "{\n  \"inbox\": {\"path\": \"inbox\"},,\n}\n")
+            let broken = try await ChildProcess.run(
+                [DaemonProcess.binary, "serve", "--config", harness.directory.file("broken.json")],
+                in: harness.directory
+            )
+            #expect(broken.status == 78)
+            #expect(broken.stderr.contains("invalid JSON at line 2, column 30"))
+
+            let noKey = try await ChildProcess.run(
+                [DaemonProcess.binary, "serve", "--config", harness.directory.file("nokey.json")],
+                in: harness.directory
+            )
+            #expect(noKey.status == 78)
+        }
+    }
+
+    @Test func checkProbesProvidersAndTheKey() async throws {
+        try await withHarness { harness in
+            let gpsdPort = try await harness.startGPSD(latitude: 51.5074, longitude: -0.1278)
+            let providers = """
+                [{"type": "gpsd", "port": \(gpsdPort), "timeout_seconds": 10}, \(harness.ipProvider),
+                 {"type": "fixed", "latitude": 1, "longitude": 2}]
+                """
+            var config = try harness.writeConfig(providers: providers)
+            let good = try await ChildProcess.run([DaemonProcess.binary, "check", "--config", config], in: harness.directory)
+            #expect(good.status == 0, "\(good.stdout)")
+            #expect(good.stdout.contains("ok   location.providers[0] gpsd: 51.50740, -0.12780"))
+            #expect(good.stdout.contains("ok   location.providers[1] ip: 37.56650, 126.97800"))
+            #expect(good.stdout.contains("ok   openweather: key accepted"))
+
+            config = try harness.writeConfig(providers: providers, key: "wrong-key-abcdef")
+            let bad = try await ChildProcess.run([DaemonProcess.binary, "check", "--config", config], in: harness.directory)
+            #expect(bad.status == 1)
+            #expect(bad.stdout.contains("FAIL openweather: OpenWeather rejected the API key (HTTP 401"))
+            #expect(!bad.stdout.contains("wrong-key-abcdef") && !bad.stderr.contains("wrong-key-abcdef"))
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import WeathertagTestSupport
+import Yams
+
+/// One test's world: a temp folder with an inbox, a cache and a socket path, the OpenWeather stand-in, and
+/// optionally a real gpsd.
+final class Harness: @unchecked Sendable {
+    let directory: TemporaryDirectory
+    let inbox: String
+    let cache: String
+    let socketPath: String
+    let standIn: WeatherStandIn
+    var gpsd: GPSDStandIn?
+    var daemons: [DaemonProcess] = []
+
+    init() throws {
+        self.directory = try TemporaryDirectory()
+        self.inbox = try self.directory.makeDirectory("inbox")
+        self.cache = self.directory.file("cache")
+        self.socketPath = self.directory.file("wt.sock")
+        self.standIn = try WeatherStandIn(in: self.directory)
+    }
+
+    func startGPSD(latitude: Double, longitude: Double) async throws -> Int {
+        let gpsd = try await GPSDStandIn(latitude: latitude, longitude: longitude, in: self.directory)
+        self.gpsd = gpsd
+        return gpsd.port
+    }
+
+    /// Writes `config.json` with the given providers (JSON text) and returns its path.
+    @discardableResult
+    func writeConfig(providers: String, key: String = WeatherStandIn.apiKey, extra: String = "") throws -> String {
+        let config = """
+            {
+              "openweather": {"api_key": "\(key)", "base_url": "\(self.standIn.baseURL)",
+                              "icon_base_url": "\(self.standIn.baseURL)/img/wn", "timeout_seconds": 5},
+              "location": {"providers": \(providers)},
+              "cache": {"directory": "\(self.cache)", "ttl_seconds": 600},
+              "inbox": {"path": "\(self.inbox)"},
+              "socket": {"path": "\(self.socketPath)"}\(extra)
+            }
+            """
+        try self.directory.write("config.json", config)
+        return self.directory.file("config.json")
+    }
+
+    var ipProvider: String { #"{"type": "ip", "service": "ip-api", "url": "\#(self.standIn.baseURL)/json/", "timeout_seconds": 3}"# }
+
+    func startDaemon() async throws -> DaemonProcess {
+        let daemon = try await DaemonProcess(
+            config: self.directory.file("config.json"),
+            socketPath: self.socketPath,
+            in: self.directory
+        )
+        self.daemons.append(daemon)
+        return daemon
+    }
+
+    func entryPath(_ name: String) -> String { self.inbox + "/" + name }
+
+    func read(_ name: String) -> String {
+        (try? String(contentsOfFile: self.entryPath(name), encoding: .utf8)) ?? ""
+    }
+
+    /// Drops an entry the way `mv` and atomic-saving editors do: written elsewhere in the folder, renamed in.
+    func dropByRename(_ name: String, _ text: String) throws {
+        let temporary = self.inbox + "/." + name + ".part"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+        try FileManager.default.moveItem(atPath: temporary, toPath: self.entryPath(name))
+    }
+
+    /// Drops an entry the way `cp` and in-place editors do: created, written, closed.
+    func dropInPlace(_ name: String, _ text: String) throws {
+        guard FileManager.default.createFile(atPath: self.entryPath(name), contents: nil) else {
+            throw TimeoutError(description: "cannot create \(name)")
+        }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: self.entryPath(name)))
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+    }
+
+    /// Waits until the entry has a `weather:` block and returns its front matter's `weather` mapping.
+    func waitForStamp(_ name: String, timeout: Duration = .seconds(20)) async throws -> [String: Any] {
+        try await poll("a stamp in \(name)", timeout: timeout) { () -> [String: Any]? in
+            // CRLF entries get a CRLF block: compare with LF line ends.
+            let text = self.read(name).replacingOccurrences(of: "\r\n", with: "\n")
+            guard text.hasPrefix("---\n"), let end = text.range(of: "\n---\n", range: text.index(text.startIndex, offsetBy: 3)..<text.endIndex)
+            else { return nil }
+            let yaml = String(text[text.index(text.startIndex, offsetBy: 4)..<end.lowerBound])
+            return (try? Yams.load(yaml: yaml) as? [String: Any])?["weather"] as? [String: Any]
+        }
+    }
+
+    func shutdown() async {
+        for daemon in self.daemons where daemon.child.isRunning {
+            _ = try? await daemon.stop()
+        }
+        await self.gpsd?.stop()
+        await self.standIn.stop()
+        self.directory.remove()
+    }
+}
+
+/// Runs `body` with a fresh harness and always shuts it down (children stopped, folder removed), even on failure.
+func withHarness(_ body: (Harness) async throws -> Void) async throws {
+    let harness = try Harness()
+    do {
+        try await body(harness)
+    } catch {
+        await harness.shutdown()
+        throw error
+    }
+    await harness.shutdown()
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Glibc
+
+/// The built `weathertag` binary running `serve`, with a datagram socket standing in for systemd's
+/// `$NOTIFY_SOCKET`: `start` returns once the daemon said READY=1.
+public final class DaemonProcess: @unchecked Sendable {
+    public let child: ChildProcess
+    public let socketPath: String
+    private let notifyFD: Int32
+    private var received: [String] = []
+
+    /// Every datagram the daemon sent to `$NOTIFY_SOCKET` so far.
+    public var notifications: [String] {
+        self.drainNotifications()
+        return self.received
+    }
+
+    /// The `weathertag` binary next to the test bundle.
+    public static var binary: String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("weathertag").path
+    }
+
+    public init(config: String, socketPath: String, in directory: TemporaryDirectory, environment: [String: String] = [:])
+        async throws
+    {
+        self.socketPath = socketPath
+        let notifyPath = directory.file("notify-\(UInt16.random(in: 0...UInt16.max)).sock")
+        let notifyFD = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        self.notifyFD = notifyFD
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in notifyPath.utf8.enumerated() { buffer[index] = byte }
+        }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(notifyFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        var env = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "HOME": directory.path,
+            "NOTIFY_SOCKET": notifyPath,
+        ]
+        env.merge(environment) { $1 }
+        self.child = try ChildProcess(
+            [Self.binary, "serve", "--config", config, "--log-level", "debug"],
+            environment: env,
+            stderrPath: directory.file("daemon-\(UInt16.random(in: 0...UInt16.max)).log")
+        )
+        try await self.waitForNotification("READY=1")
+    }
+
+    deinit {
+        close(self.notifyFD)
+    }
+
+    /// Waits for a datagram containing `text` (READY=1, STOPPING=1).
+    public func waitForNotification(_ text: String, timeout: Duration = .seconds(20)) async throws {
+        try await poll("\(text) from the daemon (log: \(self.child.stderr))", timeout: timeout) {
+            if self.notifications.contains(where: { $0.contains(text) }) { return true }
+            if !self.child.isRunning { throw TimeoutError(description: "daemon exited: \(self.child.stderr)") }
+            return nil
+        }
+    }
+
+    private func drainNotifications() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(self.notifyFD, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return }
+            self.received.append(String(decoding: buffer[0..<count], as: UTF8.self))
+        }
+    }
+
+    public func get(_ path: String) throws -> RawHTTP.Response {
+        try RawHTTP.request(.unix(path: self.socketPath), "GET", path)
+    }
+
+    /// SIGTERM and the exit status.
+    public func stop() async throws -> Int32 {
+        self.child.signal(SIGTERM)
+        return try await self.child.waitForExit()
+    }
+
+    public var log: String { self.child.stderr }
+}

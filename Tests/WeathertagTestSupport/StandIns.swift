@@ -1,0 +1,71 @@
+import Foundation
+import Glibc
+
+/// `tools/openweather-standin.py` on 127.0.0.1:0: OpenWeather, its icons and the IP services' shapes.
+public final class WeatherStandIn: Sendable {
+    static let python = which("python3") ?? "/usr/bin/python3"
+    public static let apiKey = "test-key-0123456789"
+    let child: ChildProcess
+    public let port: Int
+
+    public init(in directory: TemporaryDirectory) throws {
+        self.child = try ChildProcess(
+            [Self.python, Fixtures.repositoryRoot + "/tools/openweather-standin.py", "--key", Self.apiKey],
+            stderrPath: directory.file("standin.log")
+        )
+        self.port = try self.child.firstLineJSON()["port"] as? Int ?? 0
+    }
+
+    public var baseURL: String { "http://127.0.0.1:\(self.port)" }
+
+    /// Changes how it answers, e.g. `{"weather": {"mode": "503"}}`.
+    public func control(_ json: String) throws {
+        _ = try RawHTTP.request(.tcp(port: self.port), "POST", "/_control", body: json)
+    }
+
+    /// Requests seen per endpoint: `weather`, `icon`, `ip-api`, `ipinfo`.
+    public func calls(_ endpoint: String) throws -> Int {
+        try RawHTTP.request(.tcp(port: self.port), "GET", "/_stats").json[endpoint] as? Int ?? 0
+    }
+
+    public func stop() async {
+        await self.child.stop()
+    }
+}
+
+/// A real gpsd, fed NMEA over TCP by `tools/nmea-feeder.py`, listening on a free loopback port.
+public final class GPSDStandIn: Sendable {
+    static let python = WeatherStandIn.python
+    let feeder: ChildProcess
+    let gpsd: ChildProcess
+    public let port: Int
+
+    public init(latitude: Double, longitude: Double, in directory: TemporaryDirectory) async throws {
+        self.feeder = try ChildProcess(
+            [
+                "/usr/bin/env", "python3", Fixtures.repositoryRoot + "/tools/nmea-feeder.py", "--lat", "\(latitude)",
+                "--lon", "\(longitude)",
+            ],
+            stderrPath: directory.file("feeder.log")
+        )
+        let feederPort = try self.feeder.firstLineJSON()["port"] as? Int ?? 0
+        guard let gpsdPath = which("gpsd") else { throw TimeoutError(description: "gpsd is not installed") }
+        let port = RawHTTP.freePort()
+        self.port = port
+        self.gpsd = try ChildProcess(
+            [gpsdPath, "-N", "-n", "-S", String(port), "tcp://127.0.0.1:\(feederPort)"],
+            stderrPath: directory.file("gpsd.log")
+        )
+        // Ready when it accepts connections.
+        try await poll("gpsd on port \(port)") { () -> Bool? in
+            guard let fd = try? RawHTTP.connect(.tcp(port: port)) else { return nil }
+            close(fd)
+            return true
+        }
+    }
+
+    public func stop() async {
+        await self.gpsd.stop()
+        await self.feeder.stop()
+    }
+}
