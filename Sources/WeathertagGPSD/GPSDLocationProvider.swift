@@ -103,7 +103,8 @@ public final class GPSDLocationProvider: LocationProvider {
 
     /// Runs one blocking libgps session on a dedicated thread and returns when it ends.
     private func runSessionOnThread(stop: StopFlag, onConnect: () -> Void) async throws {
-        let connected = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
+        let connected = try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<Bool, any Error>) in
             let thread = Thread {
                 continuation.resume(with: Result { try self.blockingSession(stop: stop) })
             }

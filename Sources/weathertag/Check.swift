@@ -60,7 +60,8 @@ struct Check: AsyncParsableCommand {
         }
 
         let statistics = DaemonStatistics()
-        let client = OpenWeatherClient(configuration: configuration.openWeather, http: runtime.http, statistics: statistics)
+        let client = OpenWeatherClient(
+            configuration: configuration.openWeather, http: runtime.http, statistics: statistics)
         var keyWorks = false
         let probe =
             firstPosition ?? Position(latitude: 51.4779, longitude: -0.0015, source: "probe", takenAt: Date())

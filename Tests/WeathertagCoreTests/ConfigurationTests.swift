@@ -98,7 +98,9 @@ final class ConfigurationTests {
         try self.directory.write("key-file", "  from-file \n")
         let text = #"{"openweather": {"api_key": "inline", "api_key_file": "key-file"}, "inbox": {"path": "inbox"}}"#
         let credentials = ["CREDENTIALS_DIRECTORY": self.directory.file("credentials")]
-        #expect(try self.decode(text, environment: credentials.merging(["OPENWEATHER_API_KEY": "env"]) { $1 }).openWeather.apiKey.value == "from-credential")
+        #expect(
+            try self.decode(text, environment: credentials.merging(["OPENWEATHER_API_KEY": "env"]) { $1 }).openWeather
+                .apiKey.value == "from-credential")
         #expect(try self.decode(text, environment: ["OPENWEATHER_API_KEY": "env"]).openWeather.apiKey.value == "env")
         #expect(try self.decode(text).openWeather.apiKey.value == "from-file")
         #expect(
@@ -119,7 +121,10 @@ final class ConfigurationTests {
             (#"{"inbox": {"path": "inbox"}}"#, "openweather.api_key: no OpenWeather API key: set $OPENWEATHER_API_KEY"),
             (#"{"openweather": {"api_key": "k"}}"#, "inbox: is required"),
             (#"{"openweather": {"api_key": "k"}, "inbox": {"path": "nope"}}"#, "inbox.path: the folder "),
-            (#"{"openweather": {"api_key": "k"}, "inbox": {"path": 3}}"#, "inbox.path: expected a string, got a number"),
+            (
+                #"{"openweather": {"api_key": "k"}, "inbox": {"path": 3}}"#,
+                "inbox.path: expected a string, got a number"
+            ),
             (#"{"openweather": {"api_key": "k"}, "inbox": []}"#, "inbox: expected an object, got an array"),
             (
                 #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}, "location": {"providers": [{"type": "fixed", "latitude": 1, "longitude": 2}, {"type": "ip"}, {"type": "teleport"}]}}"#,

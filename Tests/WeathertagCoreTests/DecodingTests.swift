@@ -42,7 +42,8 @@ struct OpenWeatherDecodingTests {
     }
 
     @Test func optionalFieldsMayBeMissingAndNameEmpty() throws {
-        let body = #"{"weather":[{"id":800,"main":"Clear","description":"clear sky","icon":"01n"}],"main":{"temp":3.5},"dt":1,"name":""}"#
+        let body =
+            #"{"weather":[{"id":800,"main":"Clear","description":"clear sky","icon":"01n"}],"main":{"temp":3.5},"dt":1,"name":""}"#
         let weather = try self.decode(200, body).get()
         #expect(weather.place == nil)
         #expect(weather.windSpeed == nil && weather.humidity == nil)
@@ -71,7 +72,8 @@ struct OpenWeatherDecodingTests {
         #expect(error.message.contains("rejected the API key"))
         #expect(error.message.contains("Invalid API key."))
         #expect(error.minimumRetryDelay >= .seconds(600))
-        #expect(WeatherError(kind: .rateLimited(retryAfter: .seconds(5)), message: "").minimumRetryDelay == .seconds(60))
+        #expect(
+            WeatherError(kind: .rateLimited(retryAfter: .seconds(5)), message: "").minimumRetryDelay == .seconds(60))
     }
 
     @Test func requestURL() {
@@ -83,8 +85,13 @@ struct OpenWeatherDecodingTests {
             units: .imperial,
             lang: "zh_cn"
         )
-        #expect(url == "https://api.openweathermap.org/data/2.5/weather?lat=37.56650&lon=126.97800&appid=a%20b&units=imperial&lang=zh%5Fcn")
-        #expect(OpenWeatherAPI.iconURL(iconBaseURL: "https://openweathermap.org/img/wn", icon: "04d") == "https://openweathermap.org/img/wn/04d@2x.png")
+        #expect(
+            url
+                == "https://api.openweathermap.org/data/2.5/weather?lat=37.56650&lon=126.97800&appid=a%20b&units=imperial&lang=zh%5Fcn"
+        )
+        #expect(
+            OpenWeatherAPI.iconURL(iconBaseURL: "https://openweathermap.org/img/wn", icon: "04d")
+                == "https://openweathermap.org/img/wn/04d@2x.png")
         #expect(OpenWeatherAPI.isValidIconCode("04d") && OpenWeatherAPI.isValidIconCode("13n"))
         #expect(!OpenWeatherAPI.isValidIconCode("../x") && !OpenWeatherAPI.isValidIconCode("04x"))
     }

@@ -81,7 +81,8 @@ struct LocationChainTests {
 
     @Test func aSlowProviderTimesOut() async throws {
         let chain = LocationChain(providers: [
-            ScriptedProvider(type: "gpsd", timeout: .milliseconds(50), result: .success(self.position("gpsd")), delay: .seconds(30)),
+            ScriptedProvider(
+                type: "gpsd", timeout: .milliseconds(50), result: .success(self.position("gpsd")), delay: .seconds(30)),
             ScriptedProvider(type: "fixed", result: .success(self.position("fixed"))),
         ])
         #expect(try await chain.locate().source == "fixed")

@@ -119,7 +119,8 @@ struct FrontMatterStamperTests {
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard needle.count <= haystack.count else { return nil }
-        for start in 0...(haystack.count - needle.count) where haystack[start..<(start + needle.count)].elementsEqual(needle) {
+        for start in 0...(haystack.count - needle.count)
+        where haystack[start..<(start + needle.count)].elementsEqual(needle) {
             return start
         }
         return nil

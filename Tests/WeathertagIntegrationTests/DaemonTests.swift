@@ -28,7 +28,11 @@ struct DaemonTests {
                 "inplace-2.md": "---\ntags: [a, b]\n---\n\nIn place two\n",
             ]
             for (name, body) in bodies.sorted(by: { $0.key < $1.key }) {
-                if name.hasPrefix("renamed") { try harness.dropByRename(name, body) } else { try harness.dropInPlace(name, body) }
+                if name.hasPrefix("renamed") {
+                    try harness.dropByRename(name, body)
+                } else {
+                    try harness.dropInPlace(name, body)
+                }
             }
             for name in bodies.keys.sorted() + ["before.md"] {
                 let weather = try await harness.waitForStamp(name)
@@ -159,7 +163,8 @@ struct DaemonTests {
 
             // The client command, three ways.
             let binary = DaemonProcess.binary
-            let line = try await ChildProcess.run([binary, "tag", "--socket", harness.socketPath], in: harness.directory)
+            let line = try await ChildProcess.run(
+                [binary, "tag", "--socket", harness.socketPath], in: harness.directory)
             #expect(line.status == 0)
             #expect(line.stdout == "☁️ 12.3°C broken clouds · Seoul\n")
             let viaConfig = try await ChildProcess.run(
@@ -177,9 +182,57 @@ struct DaemonTests {
             #expect(try harness.standIn.calls("weather") == 1)
             #expect(try await daemon.stop() == 0)
 
-            let down = try await ChildProcess.run([binary, "tag", "--socket", harness.socketPath], in: harness.directory)
+            let down = try await ChildProcess.run(
+                [binary, "tag", "--socket", harness.socketPath], in: harness.directory)
             #expect(down.status == 69)
             #expect(down.stderr.contains("cannot reach the daemon"))
+        }
+    }
+
+    @Test func concurrentQueriesShareOneCall() async throws {
+        try await withHarness { harness in
+            // A slow OpenWeather, so all queries arrive while the first call is still in flight.
+            try harness.standIn.control(#"{"weather": {"delay": 0.5}}"#)
+            try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 35.6762, "longitude": 139.6503}]"#)
+            let daemon = try await harness.startDaemon()
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try RawHTTP.request(.unix(path: harness.socketPath), "GET", "/v1/tag").status }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 8))
+            #expect(try harness.standIn.calls("weather") == 1)
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    @Test func staleWeatherIsServedAndMarkedWhenARefreshFails() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(
+                providers: #"[{"type": "fixed", "latitude": 10, "longitude": 20}]"#
+            )
+            // A one-second TTL, so the cached weather expires while OpenWeather is failing.
+            let config = try String(contentsOfFile: harness.directory.file("config.json"), encoding: .utf8)
+            try harness.directory.write(
+                "config.json", config.replacingOccurrences(of: "\"ttl_seconds\": 600", with: "\"ttl_seconds\": 1"))
+            let daemon = try await harness.startDaemon()
+            #expect(try daemon.get("/v1/tag").json["stale"] as? Bool == false)
+            try harness.standIn.control(#"{"weather": {"mode": "500"}}"#)
+            let stale = try await poll("a stale answer", timeout: .seconds(10)) { () -> [String: Any]? in
+                let json = try daemon.get("/v1/tag").json
+                return json["stale"] as? Bool == true ? json : nil
+            }
+            #expect(stale["temperature"] as? Double == 12.3)
+            #expect((stale["age_seconds"] as? Int ?? 0) >= 1)
+            // Stale weather is never stamped: the entry waits.
+            try harness.dropInPlace("not-with-stale.md", "entry\n")
+            try await poll("the entry to wait") { () -> Bool? in
+                let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
+                return entries?["waiting"] as? Int == 1 ? true : nil
+            }
+            #expect(harness.read("not-with-stale.md") == "entry\n")
+            #expect(try await daemon.stop() == 0)
         }
     }
 
@@ -223,7 +276,8 @@ struct DaemonTests {
                 "draft.md~": "backup\n",
             ]
             for (name, body) in untouched { try harness.dropInPlace(name, body) }
-            try FileManager.default.createSymbolicLink(atPath: harness.entryPath("link.md"), withDestinationPath: outside)
+            try FileManager.default.createSymbolicLink(
+                atPath: harness.entryPath("link.md"), withDestinationPath: outside)
             // A good entry dropped last: once it is stamped, everything before it has been looked at.
             try harness.dropInPlace("zz-good.md", "fine\n")
             _ = try await harness.waitForStamp("zz-good.md")
@@ -233,7 +287,9 @@ struct DaemonTests {
             #expect(try String(contentsOfFile: outside, encoding: .utf8) == "not in the inbox\n")
             #expect(daemon.log.contains("entry left as it is"))
             #expect(daemon.log.contains("unterminated.md"))
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: harness.inbox).filter { $0.contains("weathertag-tmp") }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: harness.inbox).filter {
+                $0.contains("weathertag-tmp")
+            }
             #expect(leftovers.isEmpty)
             #expect(try await daemon.stop() == 0)
         }
@@ -273,7 +329,8 @@ struct CommandLineTests {
     @Test func aBadConfigurationNamesTheFieldAndTouchesNothing() async throws {
         try await withHarness { harness in
             let config = try harness.writeConfig(providers: #"[{"type": "ip"}, {"type": "teleport"}]"#)
-            let result = try await ChildProcess.run([DaemonProcess.binary, "serve", "--config", config], in: harness.directory)
+            let result = try await ChildProcess.run(
+                [DaemonProcess.binary, "serve", "--config", config], in: harness.directory)
             #expect(result.status == 78)
             #expect(
                 result.stderr.contains(
@@ -307,14 +364,16 @@ struct CommandLineTests {
                  {"type": "fixed", "latitude": 1, "longitude": 2}]
                 """
             var config = try harness.writeConfig(providers: providers)
-            let good = try await ChildProcess.run([DaemonProcess.binary, "check", "--config", config], in: harness.directory)
+            let good = try await ChildProcess.run(
+                [DaemonProcess.binary, "check", "--config", config], in: harness.directory)
             #expect(good.status == 0, "\(good.stdout)")
             #expect(good.stdout.contains("ok   location.providers[0] gpsd: 51.50740, -0.12780"))
             #expect(good.stdout.contains("ok   location.providers[1] ip: 37.56650, 126.97800"))
             #expect(good.stdout.contains("ok   openweather: key accepted"))
 
             config = try harness.writeConfig(providers: providers, key: "wrong-key-abcdef")
-            let bad = try await ChildProcess.run([DaemonProcess.binary, "check", "--config", config], in: harness.directory)
+            let bad = try await ChildProcess.run(
+                [DaemonProcess.binary, "check", "--config", config], in: harness.directory)
             #expect(bad.status == 1)
             #expect(bad.stdout.contains("FAIL openweather: OpenWeather rejected the API key (HTTP 401"))
             #expect(!bad.stdout.contains("wrong-key-abcdef") && !bad.stderr.contains("wrong-key-abcdef"))

@@ -45,7 +45,9 @@ final class Harness: @unchecked Sendable {
         return self.directory.file("config.json")
     }
 
-    var ipProvider: String { #"{"type": "ip", "service": "ip-api", "url": "\#(self.standIn.baseURL)/json/", "timeout_seconds": 3}"# }
+    var ipProvider: String {
+        #"{"type": "ip", "service": "ip-api", "url": "\#(self.standIn.baseURL)/json/", "timeout_seconds": 3}"#
+    }
 
     func startDaemon() async throws -> DaemonProcess {
         let daemon = try await DaemonProcess(
@@ -85,7 +87,8 @@ final class Harness: @unchecked Sendable {
         try await poll("a stamp in \(name)", timeout: timeout) { () -> [String: Any]? in
             // CRLF entries get a CRLF block: compare with LF line ends.
             let text = self.read(name).replacingOccurrences(of: "\r\n", with: "\n")
-            guard text.hasPrefix("---\n"), let end = text.range(of: "\n---\n", range: text.index(text.startIndex, offsetBy: 3)..<text.endIndex)
+            guard text.hasPrefix("---\n"),
+                let end = text.range(of: "\n---\n", range: text.index(text.startIndex, offsetBy: 3)..<text.endIndex)
             else { return nil }
             let yaml = String(text[text.index(text.startIndex, offsetBy: 4)..<end.lowerBound])
             return (try? Yams.load(yaml: yaml) as? [String: Any])?["weather"] as? [String: Any]

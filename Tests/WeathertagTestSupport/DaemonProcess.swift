@@ -21,7 +21,9 @@ public final class DaemonProcess: @unchecked Sendable {
         return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("weathertag").path
     }
 
-    public init(config: String, socketPath: String, in directory: TemporaryDirectory, environment: [String: String] = [:])
+    public init(
+        config: String, socketPath: String, in directory: TemporaryDirectory, environment: [String: String] = [:]
+    )
         async throws
     {
         self.socketPath = socketPath

@@ -223,7 +223,9 @@ public struct Configuration: Sendable {
         }
         if let directory = paths.environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty {
             let file = directory + "/openweather-api-key"
-            if let data = FileManager.default.contents(atPath: file), let key = clean(String(decoding: data, as: UTF8.self)) {
+            if let data = FileManager.default.contents(atPath: file),
+                let key = clean(String(decoding: data, as: UTF8.self))
+            {
                 return APIKey(key, origin: "systemd credential openweather-api-key")
             }
         }
@@ -255,7 +257,9 @@ public struct Configuration: Sendable {
 extension Configuration {
     /// Only `socket.path` (or its default), for clients such as `weathertag tag --config`: they need not have the API
     /// key or see the inbox.
-    public static func socketPath(configPath: String, environment: [String: String]) throws(ConfigurationError) -> String {
+    public static func socketPath(
+        configPath: String, environment: [String: String]
+    ) throws(ConfigurationError) -> String {
         let resolver = PathResolver(environment: environment, base: "")
         let absolute = resolver.absolute(configPath)
         guard let data = FileManager.default.contents(atPath: absolute) else {

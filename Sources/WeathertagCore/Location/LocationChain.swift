@@ -14,6 +14,12 @@ public struct ProviderStatus: Sendable, Equatable {
     public init(type: String) {
         self.type = type
     }
+
+    /// Its last attempt gave a position.
+    public var isHealthy: Bool {
+        guard let lastSuccessAt else { return false }
+        return (self.lastErrorAt ?? .distantPast) <= lastSuccessAt
+    }
 }
 
 /// Tries providers in order, each within its own timeout; the first valid position wins.

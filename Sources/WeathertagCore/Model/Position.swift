@@ -45,7 +45,8 @@ public struct Position: Sendable, Equatable, Codable {
         let phi2 = lat2 * .pi / 180
         let deltaPhi = (lat2 - lat1) * .pi / 180
         let deltaLambda = (lon2 - lon1) * .pi / 180
-        let a = sin(deltaPhi / 2) * sin(deltaPhi / 2) + cos(phi1) * cos(phi2) * sin(deltaLambda / 2) * sin(deltaLambda / 2)
+        let a =
+            sin(deltaPhi / 2) * sin(deltaPhi / 2) + cos(phi1) * cos(phi2) * sin(deltaLambda / 2) * sin(deltaLambda / 2)
         return 2 * earthRadius * atan2(a.squareRoot(), (1 - a).squareRoot())
     }
 

@@ -31,7 +31,8 @@ public enum YAMLScalar {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+            case _
+            where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
                 || scalar.value == 0xFEFF || scalar.value == 0x2028 || scalar.value == 0x2029:
                 out += String(format: "\\u%04X", scalar.value)
             default: out.unicodeScalars.append(scalar)
@@ -52,8 +53,10 @@ public enum YAMLScalar {
             return false
         }
         let allowed = value.unicodeScalars.allSatisfy { scalar in
-            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || " _.,()/'@+-".unicodeScalars.contains(scalar)
-                || (scalar.value > 0x7F && !scalar.properties.isWhitespace && scalar.properties.generalCategory != .control
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                || " _.,()/'@+-".unicodeScalars.contains(scalar)
+                || (scalar.value > 0x7F && !scalar.properties.isWhitespace
+                    && scalar.properties.generalCategory != .control
                     && scalar.properties.generalCategory != .format)
         }
         guard allowed, !value.contains("  ") else { return false }

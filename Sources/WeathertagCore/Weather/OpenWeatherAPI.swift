@@ -48,7 +48,8 @@ public enum OpenWeatherAPI {
                     + "a new key can take a couple of hours to become active"
             )
         case 404:
-            throw WeatherError(kind: .notFound, message: "OpenWeather has no weather here (HTTP 404\(Self.detail(response)))")
+            throw WeatherError(
+                kind: .notFound, message: "OpenWeather has no weather here (HTTP 404\(Self.detail(response)))")
         case 429:
             let retryAfter = response.headers["retry-after"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             throw WeatherError(

@@ -43,7 +43,9 @@ public struct WeatherCache: Sendable, Equatable, Codable {
     /// The newest entry near `position`, whatever its age.
     public func latest(near position: Position) -> CachedWeather? {
         self.entries
-            .filter { Position.distance($0.latitude, $0.longitude, position.latitude, position.longitude) <= self.radiusMeters }
+            .filter {
+                Position.distance($0.latitude, $0.longitude, position.latitude, position.longitude) <= self.radiusMeters
+            }
             .max { $0.fetchedAt < $1.fetchedAt }
     }
 

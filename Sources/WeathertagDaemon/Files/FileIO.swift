@@ -21,7 +21,7 @@ enum FileIO {
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let count = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw SystemError("write", path: path)

@@ -37,7 +37,8 @@ public struct CommandLocationProvider: LocationProvider {
         // Reading and waiting block: a thread of their own. Cancellation (the chain's timeout) kills the program,
         // which closes the pipe and ends the read.
         let (bytes, status) = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<([UInt8], Int32), any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<([UInt8], Int32), any Error>) in
                 let thread = Thread {
                     var collected: [UInt8] = []
                     while collected.count <= Self.maximumOutput {
@@ -102,7 +103,8 @@ extension LocationProviderFactory {
             argv[0] = PathResolver(environment: [:], base: context.configDirectory).absolute(program)
         }
         guard access(argv[0], X_OK) == 0 else {
-            throw ConfigurationError(field: config.fieldPath("argv[0]"), message: "\(argv[0]) is not an executable file")
+            throw ConfigurationError(
+                field: config.fieldPath("argv[0]"), message: "\(argv[0]) is not an executable file")
         }
         return CommandLocationProvider(
             argv: argv,

@@ -67,7 +67,7 @@ public struct APIRouter: Sendable {
         let providers: [JSONValue] = zip(self.chain.providers, self.chain.status).map { provider, status in
             var members: [(key: String, value: JSONValue)] = [
                 ("type", .string(status.type)),
-                ("ok", .bool(status.lastSuccessAt != nil && (status.lastErrorAt ?? .distantPast) <= status.lastSuccessAt!)),
+                ("ok", .bool(status.isHealthy)),
                 ("attempts", .number(Double(status.attempts))),
                 ("failures", .number(Double(status.failures))),
                 ("last_success_at", .optional(status.lastSuccessAt?.iso8601)),
@@ -75,7 +75,9 @@ public struct APIRouter: Sendable {
                 ("last_error_at", .optional(status.lastErrorAt?.iso8601)),
                 ("last_position", status.lastPosition?.json ?? .null),
             ]
-            for (key, value) in provider.details.sorted(by: { $0.key < $1.key }) { members.append((key, .string(value))) }
+            for (key, value) in provider.details.sorted(by: { $0.key < $1.key }) {
+                members.append((key, .string(value)))
+            }
             return .object(members)
         }
         return .json(
