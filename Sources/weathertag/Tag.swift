@@ -7,7 +7,7 @@ struct Tag: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the current weather tag from the running daemon.",
         discussion: """
-            Prints one line such as `⛅ 12.3°C broken clouds · Seoul`, the daemon's JSON with --json, or your own \
+            Prints one line such as `☁️ 12.3°C broken clouds · Seoul`, the daemon's JSON with --json, or your own \
             template with --format. Placeholders: \
             \(TagFormatter.placeholders.map { "{\($0.key)}" }.joined(separator: " ")). \
             Text before a name inside the braces, as in `{ · place}`, only shows when the value is not empty.

@@ -57,6 +57,7 @@ struct DaemonTests {
             let status = try daemon.get("/v1/status").json
             #expect(try harness.standIn.calls("weather") == 1)
             #expect(try harness.standIn.calls("icon") == 1)
+            #expect(!daemon.log.contains(WeatherStandIn.apiKey), "the key must never be logged")
             #expect((status["entries"] as? [String: Any])?["stamped"] as? Int == 6)
             #expect(try await daemon.stop() == 0)
             #expect(!FileManager.default.fileExists(atPath: harness.socketPath), "socket removed at exit")
@@ -257,6 +258,7 @@ struct DaemonTests {
             let weather = try await harness.waitForStamp("waits.md", timeout: .seconds(30))
             #expect(weather["condition"] as? String == "Clouds")
             #expect(harness.read("waits.md").hasSuffix("---\nStill mine.\n"))
+            #expect(!daemon.log.contains(WeatherStandIn.apiKey), "the key must never be logged")
             #expect(try await daemon.stop() == 0)
         }
     }

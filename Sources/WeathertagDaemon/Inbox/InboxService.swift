@@ -127,7 +127,6 @@ public final class InboxService: Service {
                 self.logger.info("entry changed while being stamped, will retry", metadata: ["entry": "\(name)"])
                 retryLater = true
                 state.queue.insert(name)
-                break
             case .vanished:
                 state.reported[name] = nil
             }
