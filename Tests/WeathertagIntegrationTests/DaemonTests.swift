@@ -100,6 +100,36 @@ struct DaemonTests {
         }
     }
 
+    @Test func reconnectsWhenGPSDComesBack() async throws {
+        try await withHarness { harness in
+            let gpsdPort = try await harness.startGPSD(latitude: 59.3293, longitude: 18.0686)
+            try harness.writeConfig(
+                providers: """
+                    [{"type": "gpsd", "port": \(gpsdPort), "timeout_seconds": 10, "max_fix_age_seconds": 2},
+                     {"type": "fixed", "latitude": 1, "longitude": 2}]
+                    """
+            )
+            let daemon = try await harness.startDaemon()
+            #expect(try daemon.get("/v1/location").json["source"] as? String == "gpsd")
+
+            let gpsd = try #require(harness.gpsd)
+            await gpsd.stopGPSD()
+            try await poll("the fallback to the fixed place") { () -> Bool? in
+                try daemon.get("/v1/location").json["source"] as? String == "fixed" ? true : nil
+            }
+            try await gpsd.restartGPSD()
+            let back = try await poll("gpsd again", timeout: .seconds(40)) { () -> [String: Any]? in
+                let location = try daemon.get("/v1/location").json
+                return location["source"] as? String == "gpsd" ? location : nil
+            }
+            #expect(back["latitude"] as? Double == 59.3293)
+            let provider = try #require((try daemon.get("/v1/status").json["providers"] as? [[String: Any]])?.first)
+            #expect(Int(provider["reconnects"] as? String ?? "0") ?? 0 >= 1)
+            #expect(provider["connected"] as? String == "true")
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
     @Test func cacheSurvivesARestart() async throws {
         try await withHarness { harness in
             try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 37.5665, "longitude": 126.978}]"#)
@@ -234,6 +264,50 @@ struct DaemonTests {
             }
             #expect(harness.read("not-with-stale.md") == "entry\n")
             #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    @Test func permissionsStaleSocketsSIGINTAndJournalPrefixes() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 10, "longitude": 20}]"#)
+            // A socket file left behind by a crash: bound, never unlinked, nobody listening.
+            let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+                for (index, byte) in harness.socketPath.utf8.enumerated() { buffer[index] = byte }
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            close(stale)
+            #expect(bound == 0 && FileManager.default.fileExists(atPath: harness.socketPath))
+
+            // stderr is "the journal": $JOURNAL_STREAM names its device and inode.
+            let log = harness.directory.file("journal.log")
+            #expect(FileManager.default.createFile(atPath: log, contents: nil))
+            var info = stat()
+            #expect(stat(log, &info) == 0)
+            let daemon = try await harness.startDaemon(
+                environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"],
+                stderrPath: log
+            )
+            #expect(try daemon.get("/v1/tag").status == 200)
+
+            try harness.dropInPlace("private.md", "secret diary\n")
+            chmod(harness.entryPath("private.md"), 0o640)
+            _ = try await harness.waitForStamp("private.md")
+            var stamped = stat()
+            #expect(stat(harness.entryPath("private.md"), &stamped) == 0)
+            #expect(stamped.st_mode & 0o7777 == 0o640, "the entry keeps its permissions")
+
+            #expect(try await daemon.stop(signal: SIGINT) == 0)
+            let lines = daemon.log.split(separator: "\n")
+            #expect(!lines.isEmpty)
+            #expect(lines.allSatisfy { $0.hasPrefix("<") }, "journald priority prefixes: \(lines.prefix(3))")
+            #expect(lines.contains { $0.hasPrefix("<6>ready") })
         }
     }
 

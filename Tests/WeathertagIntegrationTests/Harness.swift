@@ -49,11 +49,13 @@ final class Harness: @unchecked Sendable {
         #"{"type": "ip", "service": "ip-api", "url": "\#(self.standIn.baseURL)/json/", "timeout_seconds": 3}"#
     }
 
-    func startDaemon() async throws -> DaemonProcess {
+    func startDaemon(environment: [String: String] = [:], stderrPath: String? = nil) async throws -> DaemonProcess {
         let daemon = try await DaemonProcess(
             config: self.directory.file("config.json"),
             socketPath: self.socketPath,
-            in: self.directory
+            in: self.directory,
+            environment: environment,
+            stderrPath: stderrPath
         )
         self.daemons.append(daemon)
         return daemon

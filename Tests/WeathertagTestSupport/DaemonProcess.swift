@@ -22,10 +22,12 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     public init(
-        config: String, socketPath: String, in directory: TemporaryDirectory, environment: [String: String] = [:]
-    )
-        async throws
-    {
+        config: String,
+        socketPath: String,
+        in directory: TemporaryDirectory,
+        environment: [String: String] = [:],
+        stderrPath: String? = nil
+    ) async throws {
         self.socketPath = socketPath
         let notifyPath = directory.file("notify-\(UInt16.random(in: 0...UInt16.max)).sock")
         let notifyFD = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
@@ -49,7 +51,7 @@ public final class DaemonProcess: @unchecked Sendable {
         self.child = try ChildProcess(
             [Self.binary, "serve", "--config", config, "--log-level", "debug"],
             environment: env,
-            stderrPath: directory.file("daemon-\(UInt16.random(in: 0...UInt16.max)).log")
+            stderrPath: stderrPath ?? directory.file("daemon-\(UInt16.random(in: 0...UInt16.max)).log")
         )
         try await self.waitForNotification("READY=1")
     }
@@ -80,9 +82,9 @@ public final class DaemonProcess: @unchecked Sendable {
         try RawHTTP.request(.unix(path: self.socketPath), "GET", path)
     }
 
-    /// SIGTERM and the exit status.
-    public func stop() async throws -> Int32 {
-        self.child.signal(SIGTERM)
+    /// SIGTERM (or `signal`) and the exit status.
+    public func stop(signal: Int32 = SIGTERM) async throws -> Int32 {
+        self.child.signal(signal)
         return try await self.child.waitForExit()
     }
 

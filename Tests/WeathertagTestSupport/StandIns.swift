@@ -34,10 +34,12 @@ public final class WeatherStandIn: Sendable {
 }
 
 /// A real gpsd, fed NMEA over TCP by `tools/nmea-feeder.py`, listening on a free loopback port.
-public final class GPSDStandIn: Sendable {
+public final class GPSDStandIn: @unchecked Sendable {
     static let python = WeatherStandIn.python
     let feeder: ChildProcess
-    let gpsd: ChildProcess
+    let feederPort: Int
+    let directory: TemporaryDirectory
+    var gpsd: ChildProcess
     public let port: Int
 
     public init(latitude: Double, longitude: Double, in directory: TemporaryDirectory) async throws {
@@ -48,13 +50,21 @@ public final class GPSDStandIn: Sendable {
             ],
             stderrPath: directory.file("feeder.log")
         )
-        let feederPort = try self.feeder.firstLineJSON()["port"] as? Int ?? 0
+        self.feederPort = try self.feeder.firstLineJSON()["port"] as? Int ?? 0
+        self.directory = directory
+        self.port = RawHTTP.freePort()
+        self.gpsd = try await Self.startGPSD(port: self.port, feederPort: self.feederPort, in: directory)
+    }
+
+    private static func startGPSD(
+        port: Int, feederPort: Int, in directory: TemporaryDirectory
+    ) async throws
+        -> ChildProcess
+    {
         guard let gpsdPath = which("gpsd") else { throw TimeoutError(description: "gpsd is not installed") }
-        let port = RawHTTP.freePort()
-        self.port = port
-        self.gpsd = try ChildProcess(
+        let gpsd = try ChildProcess(
             [gpsdPath, "-N", "-n", "-S", String(port), "tcp://127.0.0.1:\(feederPort)"],
-            stderrPath: directory.file("gpsd.log")
+            stderrPath: directory.file("gpsd-\(UInt16.random(in: 0...UInt16.max)).log")
         )
         // Ready when it accepts connections.
         try await poll("gpsd on port \(port)") { () -> Bool? in
@@ -62,6 +72,17 @@ public final class GPSDStandIn: Sendable {
             close(fd)
             return true
         }
+        return gpsd
+    }
+
+    /// Stops gpsd (SIGTERM) and leaves the feeder running.
+    public func stopGPSD() async {
+        await self.gpsd.stop()
+    }
+
+    /// Starts gpsd again on the same port.
+    public func restartGPSD() async throws {
+        self.gpsd = try await Self.startGPSD(port: self.port, feederPort: self.feederPort, in: self.directory)
     }
 
     public func stop() async {
