@@ -79,20 +79,9 @@ public struct Configuration: Sendable {
         registry: LocationProviderRegistry,
         context: LocationProviderContext
     ) throws(ConfigurationError) -> Configuration {
-        let paths = PathResolver(environment: environment, base: "")
-        let absolute = paths.absolute(path)
-        guard let data = FileManager.default.contents(atPath: absolute) else {
-            let reason = FileManager.default.fileExists(atPath: absolute) ? "it cannot be read" : "it does not exist"
-            throw ConfigurationError(field: "", message: "cannot read the configuration file \(absolute): \(reason)")
-        }
-        let json: JSONValue
-        do {
-            json = try JSONParser.parse(data)
-        } catch {
-            throw ConfigurationError(field: "", message: "\(absolute): invalid JSON at \(error)")
-        }
+        let (json, directory) = try Self.readDocument(path, environment: environment)
         var context = context
-        context.configDirectory = (absolute as NSString).deletingLastPathComponent
+        context.configDirectory = directory
         return try Self.decode(json, environment: environment, registry: registry, context: context)
     }
 
@@ -260,21 +249,28 @@ extension Configuration {
     public static func socketPath(
         configPath: String, environment: [String: String]
     ) throws(ConfigurationError) -> String {
-        let resolver = PathResolver(environment: environment, base: "")
-        let absolute = resolver.absolute(configPath)
-        guard let data = FileManager.default.contents(atPath: absolute) else {
-            throw ConfigurationError(field: "", message: "cannot read the configuration file \(absolute)")
-        }
-        let json: JSONValue
-        do {
-            json = try JSONParser.parse(data)
-        } catch {
-            throw ConfigurationError(field: "", message: "\(absolute): invalid JSON at \(error)")
-        }
-        let paths = PathResolver(environment: environment, base: (absolute as NSString).deletingLastPathComponent)
+        let (json, directory) = try Self.readDocument(configPath, environment: environment)
+        let paths = PathResolver(environment: environment, base: directory)
         guard let path = try ConfigObject(json, path: "").object("socket")?.nonEmptyString("path") else {
             return paths.defaultSocketPath
         }
         return paths.absolute(path)
+    }
+
+    /// The parsed file and the folder it is in (relative paths in it resolve against that folder).
+    private static func readDocument(
+        _ path: String,
+        environment: [String: String]
+    ) throws(ConfigurationError) -> (JSONValue, directory: String) {
+        let absolute = PathResolver(environment: environment, base: "").absolute(path)
+        guard let data = FileManager.default.contents(atPath: absolute) else {
+            let reason = FileManager.default.fileExists(atPath: absolute) ? "it cannot be read" : "it does not exist"
+            throw ConfigurationError(field: "", message: "cannot read the configuration file \(absolute): \(reason)")
+        }
+        do {
+            return (try JSONParser.parse(data), (absolute as NSString).deletingLastPathComponent)
+        } catch {
+            throw ConfigurationError(field: "", message: "\(absolute): invalid JSON at \(error)")
+        }
     }
 }

@@ -15,24 +15,9 @@ public struct SystemdNotifier: Sendable {
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var pathBytes = Array(socketPath.utf8)
-        // A leading '@' names the abstract namespace: the address starts with a NUL byte.
-        if pathBytes.first == UInt8(ascii: "@") { pathBytes[0] = 0 }
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard pathBytes.count < capacity else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in pathBytes.enumerated() { buffer[index] = byte }
-        }
-        // offsetof(sun_path) + path length: for an abstract address trailing NULs would be part of the name.
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + pathBytes.count)
+        guard let address = UnixSocketAddress(socketPath) else { return false }
         let sent = message.utf8CString.withUnsafeBufferPointer { text in
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, text.baseAddress, text.count - 1, Int32(MSG_NOSIGNAL), $0, length)
-                }
-            }
+            address.withSockaddr { sendto(fd, text.baseAddress, text.count - 1, Int32(MSG_NOSIGNAL), $0, $1) }
         }
         return sent >= 0
     }
