@@ -87,6 +87,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "WeathertagDaemonTests",
+            dependencies: ["WeathertagDaemon", "WeathertagCore", "WeathertagTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "WeathertagIntegrationTests",
             dependencies: ["weathertag", "WeathertagCore", "WeathertagTestSupport"],
             swiftSettings: strictSettings

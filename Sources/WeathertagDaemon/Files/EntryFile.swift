@@ -18,7 +18,9 @@ enum EntryFile {
     /// Entries larger than this are left alone.
     static let maximumSize = 16 << 20
 
-    static func stamp(path: String, lines: [String]) throws -> EntryResult {
+    /// - Parameter beforeRename: called after the temp file is written and before the last look at the original;
+    ///   tests use it to change the original at the worst moment.
+    static func stamp(path: String, lines: [String], beforeRename: () -> Void = {}) throws -> EntryResult {
         // O_NOFOLLOW: never stamp through a symlink. O_NONBLOCK: opening a FIFO must not hang.
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
@@ -60,6 +62,7 @@ enum EntryFile {
             unlink(temporary.path)
             throw error
         }
+        beforeRename()
         // Last look before the rename: same file, same size, same modification time as what we read.
         var now = stat()
         guard lstat(path, &now) == 0, now.st_ino == before.st_ino, now.st_dev == before.st_dev,
