@@ -375,7 +375,8 @@ struct DaemonTests {
         try await withHarness { harness in
             try harness.directory.write(
                 "where-am-i",
-                "#!/bin/sh\necho '{\"latitude\": 64.1466, \"longitude\": -21.9426, \"accuracy_m\": 25, \"name\": \"Reykjavik\"}'\n"
+                "#!/bin/sh\necho run >> \"$0.runs\"\n"
+                    + "echo '{\"latitude\": 64.1466, \"longitude\": -21.9426, \"accuracy_m\": 25, \"name\": \"Reykjavik\"}'\n"
             )
             try harness.directory.write("too-slow", "#!/bin/sh\nexec sleep 30\n")
             for script in ["where-am-i", "too-slow"] {
@@ -395,6 +396,10 @@ struct DaemonTests {
             let status = try daemon.get("/v1/status").json
             let slow = try #require((status["providers"] as? [[String: Any]])?.first)
             #expect((slow["last_error"] as? String)?.contains("no position within") == true)
+            // A status bar asking again and again does not run the program each time (cache_seconds, 60 s).
+            for _ in 0..<5 { #expect(try daemon.get("/v1/location").status == 200) }
+            let runs = try String(contentsOfFile: harness.directory.file("where-am-i.runs"), encoding: .utf8)
+            #expect(runs.split(separator: "\n").count == 1)
             #expect(try await daemon.stop() == 0)
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// City-level position from an IP geolocation service. No accuracy radius is given by any of them, so positions
 /// carry none; they are cached for `cacheDuration` because an address rarely moves and the services rate-limit.
@@ -23,10 +22,9 @@ public final class IPLocationProvider: LocationProvider {
     public let timeout: Duration
     public let service: Service
     public let url: String
-    public let cacheDuration: Duration
     private let http: any HTTPClient
     private let now: @Sendable () -> Date
-    private let cached: Mutex<Position?> = Mutex(nil)
+    private let cache: PositionCache
 
     public init(
         service: Service,
@@ -39,26 +37,23 @@ public final class IPLocationProvider: LocationProvider {
         self.service = service
         self.url = url ?? service.defaultURL
         self.timeout = timeout
-        self.cacheDuration = cacheDuration
         self.http = http
         self.now = now
+        self.cache = PositionCache(duration: cacheDuration, now: now)
     }
 
     public func locate() async throws -> Position {
-        let now = self.now()
-        let maximumAge = Double(self.cacheDuration.components.seconds)
-        if let cached = self.cached.withLock({ $0 }), now.timeIntervalSince(cached.takenAt) < maximumAge {
-            return cached
-        }
+        try await self.cache.get { try await self.ask() }
+    }
+
+    private func ask() async throws -> Position {
         let response: HTTPResponse
         do {
             response = try await self.http.get(HTTPRequest(url: self.url, timeout: self.timeout))
         } catch {
             throw LocationError(source: self.type, message: "\(self.service.rawValue) unreachable: \(error)")
         }
-        let position = try Self.decode(response, service: self.service, takenAt: now)
-        self.cached.withLock { $0 = position }
-        return position
+        return try Self.decode(response, service: self.service, takenAt: self.now())
     }
 
     /// Turns a service's answer into a position, or an error naming what was wrong with it.

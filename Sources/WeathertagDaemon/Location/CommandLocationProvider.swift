@@ -4,7 +4,7 @@ import WeathertagCore
 
 /// Runs an external program (argv only, no shell) and reads one JSON object from its standard output:
 /// `{"latitude": 37.5665, "longitude": 126.978, "accuracy_m": 20, "name": "Seoul"}`. A program that is late is
-/// killed; output beyond `maximumOutput` bytes is refused.
+/// killed; output beyond `maximumOutput` bytes is refused. A position is reused for `cacheDuration`.
 public struct CommandLocationProvider: LocationProvider {
     public static let maximumOutput = 64 << 10
 
@@ -12,14 +12,20 @@ public struct CommandLocationProvider: LocationProvider {
     public let argv: [String]
     public let timeout: Duration
     private let now: @Sendable () -> Date
+    private let cache: PositionCache
 
-    public init(argv: [String], timeout: Duration, now: @escaping @Sendable () -> Date) {
+    public init(argv: [String], timeout: Duration, cacheDuration: Duration, now: @escaping @Sendable () -> Date) {
         self.argv = argv
         self.timeout = timeout
         self.now = now
+        self.cache = PositionCache(duration: cacheDuration, now: now)
     }
 
     public func locate() async throws -> Position {
+        try await self.cache.get { try await self.execute() }
+    }
+
+    private func execute() async throws -> Position {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: self.argv[0])
         process.arguments = Array(self.argv.dropFirst())
@@ -90,10 +96,11 @@ public struct CommandLocationProvider: LocationProvider {
 }
 
 extension LocationProviderFactory {
-    /// `{"type": "command", "argv": ["/usr/local/bin/where-am-i", "--json"], "timeout_seconds": 5}`
+    /// `{"type": "command", "argv": ["/usr/local/bin/where-am-i", "--json"], "timeout_seconds": 5,
+    /// "cache_seconds": 60}`
     public static let command = LocationProviderFactory(
         type: "command",
-        keys: ["argv", "timeout_seconds"]
+        keys: ["argv", "timeout_seconds", "cache_seconds"]
     ) { (config, context) throws(ConfigurationError) in
         guard var argv = try config.stringArray("argv") else { throw config.missing("argv") }
         guard let program = argv.first, !program.isEmpty else {
@@ -109,6 +116,7 @@ extension LocationProviderFactory {
         return CommandLocationProvider(
             argv: argv,
             timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
+            cacheDuration: try config.seconds("cache_seconds", maximum: 86_400) ?? .seconds(60),
             now: context.now
         )
     }
