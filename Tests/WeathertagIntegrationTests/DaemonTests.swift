@@ -327,6 +327,12 @@ struct DaemonTests {
             let tag = try daemon.get("/v1/tag")
             #expect(tag.status == 503)
             #expect((tag.json["error"] as? String)?.contains("HTTP 503") == true)
+            let client = try await ChildProcess.run(
+                [DaemonProcess.binary, "tag", "--socket", harness.socketPath],
+                in: harness.directory
+            )
+            #expect(client.status == 75, "no weather yet is a temporary failure")
+            #expect(client.stderr.contains("no weather yet"))
 
             try harness.standIn.control(#"{"weather": {"mode": "ok"}}"#)
             let weather = try await harness.waitForStamp("waits.md", timeout: .seconds(30))
