@@ -1,0 +1,52 @@
+import Foundation
+import Logging
+import NIOPosix
+import WeathertagCore
+
+/// The cache folder: `weather.json` (the weather cache) and `icons/`. File work runs on the thread pool.
+public struct WeatherCacheStore: Sendable {
+    public let directory: String
+    private let threadPool: NIOThreadPool
+
+    public init(directory: String, threadPool: NIOThreadPool) {
+        self.directory = directory
+        self.threadPool = threadPool
+    }
+
+    public var cacheFile: String { self.directory + "/weather.json" }
+
+    public func iconPath(_ code: String) -> String { "\(self.directory)/icons/\(code)@2x.png" }
+
+    /// The saved cache, or an empty one (a damaged file is reported and replaced at the next save).
+    func load(logger: Logger) async -> WeatherCache {
+        let file = self.cacheFile
+        let contents = try? await self.threadPool.runIfActive { FileManager.default.contents(atPath: file) }
+        guard let data = contents ?? nil else { return WeatherCache() }
+        do {
+            return try JSONDecoder().decode(WeatherCache.self, from: data)
+        } catch {
+            logger.warning("ignoring a damaged weather cache", metadata: ["file": "\(file)"])
+            return WeatherCache()
+        }
+    }
+
+    func save(_ cache: WeatherCache, logger: Logger) async {
+        do {
+            let data = try JSONEncoder().encode(cache)
+            try await self.write(Array(data), to: self.cacheFile)
+        } catch {
+            logger.warning("could not save the weather cache", metadata: ["error": "\(error)"])
+        }
+    }
+
+    func exists(_ path: String) async -> Bool {
+        (try? await self.threadPool.runIfActive { FileIO.exists(path) }) ?? false
+    }
+
+    func write(_ bytes: [UInt8], to path: String) async throws {
+        try await self.threadPool.runIfActive {
+            try FileIO.makeDirectories(FileIO.split(path).directory)
+            try FileIO.writeAtomically(bytes, to: path)
+        }
+    }
+}
