@@ -129,6 +129,13 @@ struct JSONParserTests {
         #expect(try JSONParser.parse(Array(value.serialized.utf8)) == value)
     }
 
+    @Test func awkwardStringsSurviveSerialization() throws {
+        for text in ["quote \" and \\", "tab\tnew\nline\r", "\u{01}\u{7F}\u{85}", "\u{FEFF}bom \u{2028}", "서울 ☁️"] {
+            let value = JSONValue.object([("text", .string(text))])
+            #expect(try JSONParser.parse(Array(value.serialized.utf8)) == value, "\(value.serialized)")
+        }
+    }
+
     @Test(
         "errors say where",
         arguments: [

@@ -22,6 +22,7 @@ public enum YAMLScalar {
         return Self.number((value * scale).rounded() / scale)
     }
 
+    /// A double-quoted scalar. YAML's double-quoted style reads JSON string escapes, so this is also a JSON string.
     public static func quoted(_ value: String) -> String {
         var out = "\""
         for scalar in value.unicodeScalars {
@@ -31,6 +32,7 @@ public enum YAMLScalar {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
+            // Controls, DEL, C1 controls, BOM and line/paragraph separators: not printable in YAML.
             case _
             where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
                 || scalar.value == 0xFEFF || scalar.value == 0x2028 || scalar.value == 0x2029:
