@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Logging
 import NIOPosix
 import WeathertagCore
@@ -13,6 +14,8 @@ struct Runtime {
     let logger: Logger
 
     init(logLevel: Logger.Level) {
+        // A reader that goes away (a closed log pipe, a client) must give EPIPE, not kill the daemon.
+        signal(SIGPIPE, SIG_IGN)
         let environment = self.environment
         LoggingSystem.bootstrap { label in
             StderrLogHandler(label: label, level: logLevel, environment: environment)
@@ -35,6 +38,7 @@ struct Runtime {
 
     /// Just the HTTP client, for commands that only talk to the daemon (no logging set-up).
     static func client() -> CurlHTTPClient {
+        signal(SIGPIPE, SIG_IGN)
         CurlHTTPClient.initializeLibrary()
         return CurlHTTPClient(threadPool: .singleton)
     }
