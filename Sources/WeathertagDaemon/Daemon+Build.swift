@@ -5,15 +5,12 @@ import ServiceLifecycle
 import WeathertagCore
 
 extension Daemon {
-    struct Parts {
-        var services: [ServiceGroupConfiguration.ServiceConfiguration]
-        var weather: WeatherService
-        var chain: LocationChain
-        var statistics: DaemonStatistics
-    }
-
-    /// Builds the services from the configuration; tests call this too.
-    func build(http: any HTTPClient, threadPool: NIOThreadPool, notifier: SystemdNotifier) async -> Parts {
+    /// Builds the services from the configuration, in start order (a graceful shutdown goes in reverse).
+    func build(
+        http: any HTTPClient,
+        threadPool: NIOThreadPool,
+        notifier: SystemdNotifier
+    ) async -> [ServiceGroupConfiguration.ServiceConfiguration] {
         let configuration = self.configuration
         let statistics = DaemonStatistics()
         let chain = LocationChain(providers: configuration.providers)
@@ -62,6 +59,6 @@ extension Daemon {
         services.append(.init(service: inbox))
         // Last in the list, first to hear of a graceful shutdown.
         services.append(.init(service: SystemdStoppingService(notifier: notifier), successTerminationBehavior: .ignore))
-        return Parts(services: services, weather: weather, chain: chain, statistics: statistics)
+        return services
     }
 }

@@ -20,9 +20,9 @@ public struct Daemon: Sendable {
     /// Runs until a shutdown signal; returns normally on a graceful stop.
     public func run(http: any HTTPClient, threadPool: NIOThreadPool) async throws {
         let notifier = SystemdNotifier(environment: self.environment)
-        let parts = await self.build(http: http, threadPool: threadPool, notifier: notifier)
+        let services = await self.build(http: http, threadPool: threadPool, notifier: notifier)
         var configuration = ServiceGroupConfiguration(
-            services: parts.services,
+            services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: self.logger
         )

@@ -367,6 +367,10 @@ struct DaemonTests {
                 #expect(harness.read(name) == body, "\(name) was changed")
             }
             #expect(try String(contentsOfFile: outside, encoding: .utf8) == "not in the inbox\n")
+            // The link itself is left: not followed, not replaced by a stamped copy.
+            let link = try FileManager.default.destinationOfSymbolicLink(atPath: harness.entryPath("link.md"))
+            #expect(link == outside)
+            #expect(daemon.log.contains("it is a symbolic link"), "refused at open (O_NOFOLLOW), not by luck later")
             #expect(daemon.log.contains("entry left as it is"))
             #expect(daemon.log.contains("unterminated.md"))
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: harness.inbox).filter {
@@ -435,11 +439,14 @@ struct CommandLineTests {
             #expect(broken.status == 78)
             #expect(broken.stderr.contains("invalid JSON at line 2, column 30"))
 
+            try harness.directory.write("nokey.json", #"{"inbox": {"path": "inbox"}}"#)
             let noKey = try await ChildProcess.run(
                 [DaemonProcess.binary, "serve", "--config", harness.directory.file("nokey.json")],
+                environment: ["PATH": "/usr/bin:/bin", "HOME": harness.directory.path],
                 in: harness.directory
             )
             #expect(noKey.status == 78)
+            #expect(noKey.stderr.contains("openweather.api_key: no OpenWeather API key: set $OPENWEATHER_API_KEY"))
         }
     }
 

@@ -2,7 +2,7 @@ import Glibc
 import WeathertagCore
 
 /// What happened to one inbox entry.
-public enum EntryResult: Sendable, Equatable {
+enum EntryResult: Sendable, Equatable {
     case stamped
     case alreadyStamped
     /// Left untouched for good (until it changes): not a regular file, not text, front matter we must not edit.

@@ -3,7 +3,7 @@ import Logging
 import WeathertagCore
 
 /// What the watcher saw in the inbox.
-public enum InboxEvent: Sendable, Equatable {
+enum InboxEvent: Sendable, Equatable {
     /// A file was written and closed, or moved in.
     case file(String)
     /// Look at everything: at start, after a queue overflow, after the folder came back.
