@@ -358,8 +358,10 @@ struct DaemonTests {
                 "draft.md~": "backup\n",
             ]
             for (name, body) in untouched { try harness.dropInPlace(name, body) }
+            // A symlink moved in (IN_MOVED_TO), as a sync tool or `mv` would bring it.
             try FileManager.default.createSymbolicLink(
-                atPath: harness.entryPath("link.md"), withDestinationPath: outside)
+                atPath: harness.directory.file("link.md"), withDestinationPath: outside)
+            #expect(rename(harness.directory.file("link.md"), harness.entryPath("link.md")) == 0)
             // A good entry dropped last: once it is stamped, everything before it has been looked at.
             try harness.dropInPlace("zz-good.md", "fine\n")
             _ = try await harness.waitForStamp("zz-good.md")
