@@ -22,6 +22,7 @@ let package = Package(
         // C shims: typed wrappers over variadic or macro-only C APIs.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CGPS", linkerSettings: [.linkedLibrary("gps"), .linkedLibrary("m")]),
+        .target(name: "CLinux"),
 
         // The domain: positions, weather, configuration, cache policy, stamper, formatting, routing.
         // Builds and tests without curl, gpsd or sockets.
@@ -54,7 +55,7 @@ let package = Package(
         .target(
             name: "WeathertagDaemon",
             dependencies: [
-                "WeathertagCore", "WeathertagHTTP", "WeathertagGPSD",
+                "CLinux", "WeathertagCore", "WeathertagHTTP", "WeathertagGPSD",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -19,12 +19,14 @@ extension Daemon {
             chain: chain,
             client: client,
             ttl: configuration.cache.ttl,
+            maximumCallsPerMinute: configuration.openWeather.maximumCallsPerMinute,
             store: WeatherCacheStore(directory: configuration.cache.directory, threadPool: threadPool),
             statistics: statistics,
             logger: self.logger
         )
         let inbox = InboxService(
-            inbox: configuration.inbox.path,
+            configuration: configuration.inbox,
+            maximumWeatherAge: configuration.stamp.maximumAge,
             weather: weather,
             threadPool: threadPool,
             statistics: statistics,
@@ -35,6 +37,7 @@ extension Daemon {
             chain: chain,
             statistics: statistics,
             inbox: configuration.inbox.path,
+            maximumStaleness: configuration.cache.maximumStaleness,
             now: { Date() }
         )
         let logger = self.logger

@@ -16,6 +16,8 @@ struct Runtime {
     init(logLevel: Logger.Level) {
         // A reader that goes away (a closed log pipe, a client) must give EPIPE, not kill the daemon.
         signal(SIGPIPE, SIG_IGN)
+        // A broken file lease must never end the daemon (EntryFile also clears the lease's signal owner).
+        signal(SIGIO, SIG_IGN)
         let environment = self.environment
         LoggingSystem.bootstrap { label in
             StderrLogHandler(label: label, level: logLevel, environment: environment)

@@ -31,31 +31,116 @@ final class EntryFileTests {
         }
     }
 
+    func stamp(_ name: String) throws -> EntryResult {
+        try EntryFile.stamp(path: self.directory.file(name), lines: self.lines)
+    }
+
+    /// Opens `path` for writing on another thread, the way an editor saving in place does: the open waits while
+    /// our lease is being broken, then it writes `text`. Returns a semaphore signalled when the write is done.
+    func writeConcurrently(_ path: String, _ text: String) -> DispatchSemaphore {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+            if fd >= 0 {
+                _ = text.withCString { write(fd, $0, strlen($0)) }
+                close(fd)
+            }
+            done.signal()
+        }.start()
+        return done
+    }
+
+    /// Waits until another thread's open is blocked on our lease.
+    func waitForLeaseBreak(_ path: String) {
+        var info = stat()
+        _ = stat(path, &info)
+        // /proc/locks lists a lease being broken as "LEASE  BREAKING" (or "BREAKER" for the waiting opener).
+        let inode = ":\(info.st_ino) "
+        for _ in 0..<5000 {
+            let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+            if locks.split(separator: "\n").contains(where: { $0.contains("BREAK") && $0.contains(inode) }) { return }
+            usleep(1000)
+        }
+    }
+
     @Test func stampsKeepingModeAndLeavingNoTemporaryFile() throws {
         try self.directory.write("entry.md", "Dear diary\n")
         chmod(self.directory.file("entry.md"), 0o600)
-        #expect(try EntryFile.stamp(path: self.directory.file("entry.md"), lines: self.lines) == .stamped)
+        guard case .stamped(let version) = try self.stamp("entry.md") else {
+            Issue.record("not stamped")
+            return
+        }
+        #expect(FileVersion.current(self.directory.file("entry.md")) == version, "the new file's version")
         #expect(try self.contents("entry.md").hasPrefix("---\nweather:\n"))
         #expect(try self.contents("entry.md").hasSuffix("---\nDear diary\n"))
         var info = stat()
         #expect(stat(self.directory.file("entry.md"), &info) == 0 && info.st_mode & 0o7777 == 0o600)
         #expect(try self.temporaries().isEmpty)
-        #expect(try EntryFile.stamp(path: self.directory.file("entry.md"), lines: self.lines) == .alreadyStamped)
+        #expect(try self.stamp("entry.md") == .alreadyStamped(version))
     }
 
     @Test func anEditDuringStampingIsNeverOverwritten() throws {
         try self.directory.write("entry.md", "first draft\n")
         let path = self.directory.file("entry.md")
+        var writer: DispatchSemaphore?
         let result = try EntryFile.stamp(path: path, lines: self.lines) {
-            // The author saves again between our read and our rename.
-            try? Data("second draft, longer\n".utf8).write(to: URL(fileURLWithPath: path))
+            // The author saves again, in place and with the same length, between our read and our rename.
+            writer = self.writeConcurrently(path, "2nd  draft\n")
+            self.waitForLeaseBreak(path)
         }
+        writer?.wait()
         #expect(result == .changedWhileStamping)
-        #expect(try self.contents("entry.md") == "second draft, longer\n")
+        #expect(try self.contents("entry.md") == "2nd  draft\n")
         #expect(try self.temporaries().isEmpty)
         // Tried again, it stamps the new content.
-        #expect(try EntryFile.stamp(path: path, lines: self.lines) == .stamped)
-        #expect(try self.contents("entry.md").hasSuffix("---\nsecond draft, longer\n"))
+        guard case .stamped = try self.stamp("entry.md") else {
+            Issue.record("not stamped on the second try")
+            return
+        }
+        #expect(try self.contents("entry.md").hasSuffix("---\n2nd  draft\n"))
+    }
+
+    @Test func anEditAfterTheLastLookIsGivenItsFileBack() throws {
+        try self.directory.write("entry.md", "draft\n")
+        let path = self.directory.file("entry.md")
+        let result = try EntryFile.stamp(
+            path: path, lines: self.lines,
+            afterExchange: {
+                // A writer that reached the original just as it was swapped out: its open breaks the lease.
+                let original = self.directory.file((try? self.temporaries().first) ?? "")
+                let fd = open(original, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+                #expect(fd < 0 && errno == EWOULDBLOCK, "the open must find the lease")
+            })
+        #expect(result == .changedWhileStamping)
+        #expect(try self.contents("entry.md") == "draft\n", "the original is back under its name")
+        #expect(try self.temporaries().isEmpty)
+    }
+
+    @Test func aFileOpenForWritingWaitsForItsClose() throws {
+        try self.directory.write("entry.md", "still typing")
+        let fd = open(self.directory.file("entry.md"), O_WRONLY | O_APPEND | O_CLOEXEC)
+        #expect(try self.stamp("entry.md") == .inUse)
+        _ = write(fd, "!", 1)
+        close(fd)
+        guard case .stamped = try self.stamp("entry.md") else {
+            Issue.record("not stamped after the close")
+            return
+        }
+        #expect(try self.contents("entry.md").hasSuffix("---\nstill typing!"))
+    }
+
+    @Test func staleTemporariesOfDeadWritersAreRemoved() async throws {
+        // A PID that is certainly not running: a child that has exited and been reaped.
+        let child = try ChildProcess(["/bin/true"], stderrPath: self.directory.file("true.log"))
+        try await child.waitForExit()
+        let dead = ".entry.md.\(child.pid).abc\(FileIO.temporarySuffix)"
+        let live = ".entry.md.\(getpid()).def\(FileIO.temporarySuffix)"
+        let legacy = ".entry.md.ghi\(FileIO.temporarySuffix)"
+        for name in [dead, live, legacy, ".hidden.md"] { try self.directory.write(name, "x") }
+        let names = try FileManager.default.contentsOfDirectory(atPath: self.directory.path)
+        let removed = FileIO.removeStaleTemporaries(in: self.directory.path, names: names)
+        #expect(Set(removed) == [dead, legacy])
+        #expect(FileIO.exists(self.directory.file(live)) && FileIO.exists(self.directory.file(".hidden.md")))
     }
 
     @Test func aFileRemovedDuringStampingIsNotRecreated() throws {
@@ -81,10 +166,11 @@ final class EntryFileTests {
 
         for name in ["link.md", "pipe.md", "folder.md", "linked.md"] {
             let result = try EntryFile.stamp(path: self.directory.file(name), lines: self.lines)
-            guard case .skipped = result else {
+            guard case .skipped(let reason, _) = result else {
                 Issue.record("\(name): \(result)")
                 continue
             }
+            #expect(!reason.isEmpty)
         }
         #expect(try self.contents("target.md") == "outside\n")
         #expect(try self.contents("linked.md") == "two names\n")

@@ -240,8 +240,10 @@ struct DaemonTests {
 
     @Test func staleWeatherIsServedAndMarkedWhenARefreshFails() async throws {
         try await withHarness { harness in
+            // Entries take weather at most a second old.
             try harness.writeConfig(
-                providers: #"[{"type": "fixed", "latitude": 10, "longitude": 20}]"#
+                providers: #"[{"type": "fixed", "latitude": 10, "longitude": 20}]"#,
+                extra: #", "stamp": {"max_age_seconds": 1}"#
             )
             // A one-second TTL, so the cached weather expires while OpenWeather is failing.
             let config = try String(contentsOfFile: harness.directory.file("config.json"), encoding: .utf8)
@@ -256,7 +258,7 @@ struct DaemonTests {
             }
             #expect(stale["temperature"] as? Double == 12.3)
             #expect((stale["age_seconds"] as? Int ?? 0) >= 1)
-            // Stale weather is never stamped: the entry waits.
+            // Weather older than stamp.max_age_seconds is never stamped: the entry waits.
             try harness.dropInPlace("not-with-stale.md", "entry\n")
             try await poll("the entry to wait") { () -> Bool? in
                 let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]

@@ -7,6 +7,7 @@ public struct Configuration: Sendable {
     public var providers: [any LocationProvider]
     public var cache: CacheConfiguration
     public var inbox: InboxConfiguration
+    public var stamp: StampConfiguration
     public var socket: SocketConfiguration
     /// Unknown keys and other things that did not stop the load.
     public var warnings: [String]
@@ -14,7 +15,7 @@ public struct Configuration: Sendable {
     /// The longest Unix socket path Linux accepts (`sun_path` is 108 bytes with its NUL).
     public static let maximumSocketPathLength = 107
 
-    static let knownKeys: Set<String> = ["$schema", "openweather", "location", "cache", "inbox", "socket"]
+    static let knownKeys: Set<String> = ["$schema", "openweather", "location", "cache", "inbox", "stamp", "socket"]
 
     /// Reads, parses and validates the file at `path`.
     public static func load(
@@ -69,14 +70,38 @@ public struct Configuration: Sendable {
         }
 
         let cacheObject = try root.object("cache")
-        if let cacheObject { warnings += cacheObject.unknownKeys(known: ["directory", "ttl_seconds"]) }
+        if let cacheObject {
+            warnings += cacheObject.unknownKeys(known: ["directory", "ttl_seconds", "max_stale_seconds"])
+        }
         var cache = CacheConfiguration(directory: paths.defaultCacheDirectory)
         if let directory = try cacheObject?.nonEmptyString("directory") { cache.directory = paths.absolute(directory) }
         if let ttl = try cacheObject?.seconds("ttl_seconds", maximum: 86_400) { cache.ttl = ttl }
+        if let stale = try cacheObject?.seconds("max_stale_seconds", maximum: 7 * 86_400) {
+            cache.maximumStaleness = stale
+        }
+
+        let stampObject = try root.object("stamp")
+        if let stampObject { warnings += stampObject.unknownKeys(known: ["max_age_seconds"]) }
+        var stamp = StampConfiguration()
+        if let age = try stampObject?.seconds("max_age_seconds", maximum: 86_400) { stamp.maximumAge = age }
+        guard stamp.maximumAge >= cache.ttl else {
+            throw ConfigurationError(
+                field: stampObject?.contains("max_age_seconds") == true ? "stamp.max_age_seconds" : "cache.ttl_seconds",
+                message: "stamp.max_age_seconds (\(Int(stamp.maximumAge.seconds))) must not be shorter than "
+                    + "cache.ttl_seconds (\(Int(cache.ttl.seconds))): cached weather would be too old to stamp with"
+            )
+        }
 
         guard let inboxObject = try root.object("inbox") else { throw root.missing("inbox") }
-        warnings += inboxObject.unknownKeys(known: ["path"])
-        let inbox = InboxConfiguration(path: paths.absolute(try inboxObject.requiredString("path")))
+        warnings += inboxObject.unknownKeys(known: ["path", "max_bytes", "poll_seconds"])
+        var inbox = InboxConfiguration(path: paths.absolute(try inboxObject.requiredString("path")))
+        if let bytes = try inboxObject.integer("max_bytes", in: 1...(1 << 30)) { inbox.maximumBytes = bytes }
+        if try inboxObject.double("poll_seconds") == 0 {
+            // 0 turns polling off, even on a network filesystem.
+            inbox.pollInterval = .zero
+        } else if let poll = try inboxObject.seconds("poll_seconds", maximum: 86_400) {
+            inbox.pollInterval = poll
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: inbox.path, isDirectory: &isDirectory) else {
             throw ConfigurationError(
@@ -105,6 +130,7 @@ public struct Configuration: Sendable {
             providers: providers,
             cache: cache,
             inbox: inbox,
+            stamp: stamp,
             socket: socket,
             warnings: warnings
         )
@@ -119,6 +145,7 @@ public struct Configuration: Sendable {
         if let given = try root.object("openweather") { object = given }
         warnings += object.unknownKeys(known: [
             "api_key", "api_key_file", "base_url", "icon_base_url", "units", "lang", "timeout_seconds",
+            "max_calls_per_minute",
         ])
         var config = OpenWeatherConfiguration(
             apiKey: try Self.resolveAPIKey(object, paths: paths, warnings: &warnings)
@@ -141,6 +168,7 @@ public struct Configuration: Sendable {
             config.lang = lang
         }
         if let timeout = try object.seconds("timeout_seconds", maximum: 120) { config.timeout = timeout }
+        if let calls = try object.integer("max_calls_per_minute", in: 1...3000) { config.maximumCallsPerMinute = calls }
         return config
     }
 

@@ -20,6 +20,8 @@ public struct OpenWeatherConfiguration: Sendable {
     public var units = Units.metric
     public var lang = "en"
     public var timeout: Duration = .seconds(10)
+    /// Never more calls than this in any 60 seconds (the free plan allows 60).
+    public var maximumCallsPerMinute = 60
 
     public init(apiKey: APIKey) {
         self.apiKey = apiKey
@@ -31,6 +33,8 @@ public struct CacheConfiguration: Sendable {
     public var directory: String
     /// How long weather for one place is reused before OpenWeather is asked again.
     public var ttl: Duration = .seconds(600)
+    /// How old weather `/v1/tag` still serves, marked stale, while OpenWeather cannot be reached.
+    public var maximumStaleness: Duration = .seconds(3 * 3600)
 
     public init(directory: String) {
         self.directory = directory
@@ -40,10 +44,22 @@ public struct CacheConfiguration: Sendable {
 public struct InboxConfiguration: Sendable {
     /// The watched folder; must exist.
     public var path: String
+    /// Larger entries are left alone.
+    public var maximumBytes = 16 << 20
+    /// How often to rescan besides inotify; nil picks it from the filesystem (every 30 s on network and FUSE
+    /// filesystems, where inotify does not see other machines' changes; never on local ones).
+    public var pollInterval: Duration?
 
     public init(path: String) {
         self.path = path
     }
+}
+
+public struct StampConfiguration: Sendable {
+    /// Entries are stamped only with weather at most this old; otherwise they wait for fresh weather.
+    public var maximumAge: Duration = .seconds(3600)
+
+    public init() {}
 }
 
 public struct SocketConfiguration: Sendable {

@@ -1,12 +1,16 @@
+import CLinux
 import Glibc
 import WeathertagCore
 
 /// What happened to one inbox entry.
 enum EntryResult: Sendable, Equatable {
-    case stamped
-    case alreadyStamped
-    /// Left untouched for good (until it changes): not a regular file, not text, front matter we must not edit.
-    case skipped(String)
+    /// Stamped; the version is the new file's, so its own rename event can be recognised.
+    case stamped(FileVersion)
+    case alreadyStamped(FileVersion)
+    /// Left untouched until it changes: not a regular file, not text, front matter we must not edit.
+    case skipped(String, FileVersion?)
+    /// Someone has it open for writing; their close (`IN_CLOSE_WRITE`) brings it back.
+    case inUse
     /// It changed between our read and our rename; nothing was overwritten. Try again.
     case changedWhileStamping
     /// It is gone (deleted or renamed away) since the event.
@@ -14,70 +18,149 @@ enum EntryResult: Sendable, Equatable {
 }
 
 /// Stamps one file in place, crash-safely and without ever overwriting content we did not read.
+///
+/// 1. Open without following links and check the type, link count and size on the descriptor.
+/// 2. Take a read lease (`F_SETLEASE`): refused while anyone has the file open for writing, and broken by any
+///    later open for writing or truncate. Where leases are not available (a file we do not own, NFS), the
+///    `stat` comparisons below are the only guard.
+/// 3. Read, stamp, write a temp file next to it, fsync.
+/// 4. Last look: lease intact, same inode, size and modification time.
+/// 5. Exchange the temp file and the entry in one step (`RENAME_EXCHANGE`), so the original stays linked under
+///    the temp name; look once more, and if a write reached the original after all, exchange back.
+/// 6. Unlink the original, fsync the folder.
+///
+/// At every instant the entry's name holds either the original or the original plus the stamp.
 enum EntryFile {
-    /// Entries larger than this are left alone.
-    static let maximumSize = 16 << 20
+    /// Entries larger than this are left alone unless the configuration says otherwise.
+    static let defaultMaximumSize = 16 << 20
 
-    /// - Parameter beforeRename: called after the temp file is written and before the last look at the original;
-    ///   tests use it to change the original at the worst moment.
-    static func stamp(path: String, lines: [String], beforeRename: () -> Void = {}) throws -> EntryResult {
+    /// - Parameters:
+    ///   - beforeRename: called after the temp file is written, before the last look; tests change the original
+    ///     there at the worst moment.
+    ///   - afterExchange: called right after the exchange, before the look that may undo it.
+    static func stamp(
+        path: String,
+        lines: [String],
+        maximumSize: Int = Self.defaultMaximumSize,
+        beforeRename: () -> Void = {},
+        afterExchange: () -> Void = {}
+    ) throws -> EntryResult {
         // O_NOFOLLOW: never stamp through a symlink. O_NONBLOCK: opening a FIFO must not hang.
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
             switch errno {
             case ENOENT: return .vanished
-            case ELOOP: return .skipped("it is a symbolic link")
+            case ELOOP: return .skipped("it is a symbolic link", FileVersion.current(path))
+            case EACCES: return .skipped("it cannot be read (permission denied)", FileVersion.current(path))
             default: throw SystemError("open", path: path)
             }
         }
         defer { close(fd) }
-        var before = stat()
-        guard fstat(fd, &before) == 0 else { throw SystemError("stat", path: path) }
-        guard before.st_mode & S_IFMT == S_IFREG else { return .skipped("it is not a regular file") }
-        guard before.st_nlink == 1 else { return .skipped("it has \(before.st_nlink) hard links") }
-        guard Int(before.st_size) <= Self.maximumSize else {
-            return .skipped("it is larger than \(Self.maximumSize >> 20) MiB")
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SystemError("stat", path: path) }
+        let before = FileVersion(info)
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            return .skipped(Self.describeType(info.st_mode), before)
         }
-        let original = try FileIO.readAll(fd, path: path, limit: Self.maximumSize)
+        guard info.st_nlink == 1 else { return .skipped("it has \(info.st_nlink) hard links", before) }
+        guard Int(info.st_size) <= maximumSize else {
+            return .skipped("it is larger than inbox.max_bytes (\(maximumSize) bytes)", before)
+        }
+
+        let leased: Bool
+        if clinux_take_read_lease(fd) == 0 {
+            leased = true
+        } else if errno == EAGAIN || errno == EBUSY {
+            return .inUse
+        } else {
+            leased = false
+        }
+        /// Nobody opened the original for writing, and it is the version we read.
+        func untouched() -> Bool {
+            (!leased || clinux_read_lease_intact(fd) == 1) && FileVersion.current(fd) == before
+        }
+
+        let original: [UInt8]
+        do {
+            original = try FileIO.readAll(fd, path: path, limit: maximumSize)
+        } catch let error as SystemError where error.code == EFBIG {
+            return .changedWhileStamping
+        }
+        guard original.count == Int(info.st_size), untouched() else { return .changedWhileStamping }
 
         let content: [UInt8]
         switch FrontMatterStamper.stamp(original, lines: lines) {
         case .stamped(let stamped): content = stamped
-        case .alreadyStamped: return .alreadyStamped
-        case .skipped(.empty): return .skipped("it is empty (it will be stamped once something is written to it)")
-        case .skipped(let reason): return .skipped(reason.description)
+        case .alreadyStamped: return .alreadyStamped(before)
+        case .skipped(.empty): return .skipped("it is empty (it is stamped once something is written to it)", before)
+        case .skipped(let reason): return .skipped(reason.description, before)
         }
 
         let (directory, name) = FileIO.split(path)
-        let mode = before.st_mode & 0o7777
+        let mode = info.st_mode & 0o7777
         let temporary = try FileIO.createTemporary(directory: directory, name: name, mode: mode)
+        defer { close(temporary.fd) }
         do {
-            defer { close(temporary.fd) }
             try FileIO.writeAll(temporary.fd, content, path: temporary.path)
             // The umask may have narrowed the mode; the owner should not change either (when we may set it).
             _ = fchmod(temporary.fd, mode)
-            if geteuid() == 0 { _ = fchown(temporary.fd, before.st_uid, before.st_gid) }
+            if geteuid() == 0 { _ = fchown(temporary.fd, info.st_uid, info.st_gid) }
             guard fsync(temporary.fd) == 0 else { throw SystemError("fsync", path: temporary.path) }
         } catch {
             unlink(temporary.path)
             throw error
         }
+
         beforeRename()
-        // Last look before the rename: same file, same size, same modification time as what we read.
-        var now = stat()
-        guard lstat(path, &now) == 0, now.st_ino == before.st_ino, now.st_dev == before.st_dev,
-            now.st_size == before.st_size, now.st_mtim.tv_sec == before.st_mtim.tv_sec,
-            now.st_mtim.tv_nsec == before.st_mtim.tv_nsec
-        else {
+        guard untouched(), FileVersion.current(path) == before else {
             unlink(temporary.path)
             return FileIO.exists(path) ? .changedWhileStamping : .vanished
         }
-        guard rename(temporary.path, path) == 0 else {
-            let error = SystemError("rename", path: path)
+        if clinux_exchange(temporary.path, path) == 0 {
+            afterExchange()
+            // The original now sits under the temp name. A writer that opened it in the last microseconds broke
+            // the lease: give it its file back.
+            guard untouched() else {
+                try Self.exchangeBack(temporary: temporary.path, path: path)
+                return .changedWhileStamping
+            }
+            unlink(temporary.path)
+        } else if errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP {
+            // A filesystem that cannot exchange: a plain rename over; the last look above is the guard.
+            guard rename(temporary.path, path) == 0 else {
+                let error = SystemError("rename", path: path)
+                unlink(temporary.path)
+                throw error
+            }
+        } else {
+            let error = SystemError("renameat2", path: path)
             unlink(temporary.path)
             throw error
         }
         try FileIO.fsyncDirectory(directory)
-        return .stamped
+        guard let stamped = FileVersion.current(temporary.fd) else { throw SystemError("stat", path: path) }
+        return .stamped(stamped)
+    }
+
+    /// Undoes an exchange: the edited original goes back under its name and our copy is dropped. Should even that
+    /// fail (the name was taken away meanwhile), the original is kept under a visible name rather than lost.
+    private static func exchangeBack(temporary: String, path: String) throws {
+        if clinux_exchange(temporary, path) == 0 {
+            unlink(temporary)
+            return
+        }
+        let kept = path + ".edited-while-stamping"
+        guard rename(temporary, kept) == 0 else { throw SystemError("rename", path: kept) }
+        throw SystemError("renameat2", path: path + " (the edited original was kept as \(kept))")
+    }
+
+    private static func describeType(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: return "it is a folder"
+        case S_IFIFO: return "it is a FIFO"
+        case S_IFCHR, S_IFBLK: return "it is a device"
+        case S_IFSOCK: return "it is a socket"
+        default: return "it is not a regular file"
+        }
     }
 }

@@ -38,16 +38,37 @@ enum FileIO {
         guard fsync(fd) == 0 else { throw SystemError("fsync", path: directory) }
     }
 
-    /// Creates `.{name}.{random}.weathertag-tmp` next to the target, exclusively and without following links.
+    static let temporarySuffix = ".weathertag-tmp"
+
+    /// Creates `.{name}.{pid}.{random}.weathertag-tmp` next to the target, exclusively and without following links.
+    /// The PID tells a crashed writer's leftovers from a live one's (see `removeStaleTemporaries`).
     static func createTemporary(directory: String, name: String, mode: mode_t) throws -> (fd: Int32, path: String) {
+        let pid = getpid()
         for _ in 0..<8 {
             let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-            let path = "\(directory)/.\(name).\(suffix).weathertag-tmp"
+            let path = "\(directory)/.\(name).\(pid).\(suffix)\(Self.temporarySuffix)"
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             if fd >= 0 { return (fd, path) }
             if errno != EEXIST { throw SystemError("create", path: path) }
         }
-        throw SystemError("create", path: "\(directory)/.\(name).*.weathertag-tmp", code: EEXIST)
+        throw SystemError("create", path: "\(directory)/.\(name).*\(Self.temporarySuffix)", code: EEXIST)
+    }
+
+    /// Whether `name` is a temp file of ours whose writer is gone: its PID is not a running process. Temp files
+    /// without a readable PID (from older versions) count as stale.
+    static func isStaleTemporary(_ name: String) -> Bool {
+        guard name.hasPrefix("."), name.hasSuffix(Self.temporarySuffix) else { return false }
+        let parts = name.dropLast(Self.temporarySuffix.count).split(separator: ".")
+        guard parts.count >= 3, let pid = pid_t(parts[parts.count - 2]), pid > 0 else { return true }
+        if pid == getpid() { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    /// Removes the temp files a crashed writer left in `directory`; returns the names removed.
+    static func removeStaleTemporaries(in directory: String, names: [String]) -> [String] {
+        names.filter { name in
+            Self.isStaleTemporary(name) && unlink(directory + "/" + name) == 0
+        }
     }
 
     /// Writes `bytes` to `path` crash-safely: temp file in the same folder, fsync, rename over, fsync the folder.

@@ -1,38 +1,52 @@
 import Foundation
+import Glibc
 import Logging
 import NIOPosix
 import ServiceLifecycle
 import WeathertagCore
 
 /// Stamps entries dropped into the inbox. The folder is the queue: an entry stays there untouched until it is
-/// stamped, so a restart simply rescans. Entries wait while there is no weather and are retried with backoff.
+/// stamped, so a restart simply rescans. Entries wait while there is no weather, or while the disk refuses writes,
+/// and are retried with backoff.
 public final class InboxService: Service {
-    private let inbox: String
+    private let configuration: InboxConfiguration
+    private let maximumWeatherAge: Duration
     private let weather: WeatherService
     private let threadPool: NIOThreadPool
     private let statistics: DaemonStatistics
     private let logger: Logger
 
+    /// An entry that changes while it is being stamped this many times in a row waits for its next change event.
+    static let maximumChangedAttempts = 5
+
     public init(
-        inbox: String,
+        configuration: InboxConfiguration,
+        maximumWeatherAge: Duration,
         weather: WeatherService,
         threadPool: NIOThreadPool,
         statistics: DaemonStatistics,
         logger: Logger
     ) {
-        self.inbox = inbox
+        self.configuration = configuration
+        self.maximumWeatherAge = maximumWeatherAge
         self.weather = weather
         self.threadPool = threadPool
         self.statistics = statistics
         self.logger = logger
     }
 
+    private var inbox: String { self.configuration.path }
+
     public func run() async throws {
         // Watch first, then scan: nothing dropped in between is missed (duplicates are merged by the queue).
         let watcher = try InboxWatcher(path: self.inbox, logger: self.logger)
         let (events, continuation) = AsyncStream.makeStream(of: InboxEvent.self)
         continuation.yield(.rescan)
-        self.logger.info("watching the inbox", metadata: ["inbox": "\(self.inbox)"])
+        let pollInterval = self.pollInterval()
+        self.logger.info(
+            "watching the inbox",
+            metadata: ["inbox": "\(self.inbox)", "poll": "\(pollInterval.map { "\($0)" } ?? "off")"]
+        )
 
         await withDiscardingTaskGroup { group in
             group.addTask {
@@ -45,12 +59,26 @@ public final class InboxService: Service {
                     thread.start()
                 }
             }
+            if let pollInterval {
+                group.addTask {
+                    while (try? await Task.sleep(for: pollInterval)) != nil {
+                        continuation.yield(.rescan)
+                    }
+                }
+            }
             var state = State()
             for await event in events.cancelOnGracefulShutdown() {
                 switch event {
-                case .file(let name): state.queue.insert(name)
-                case .rescan: state.queue.insert(contentsOf: await self.scan())
-                case .retry: state.retryScheduled = false
+                case .file(let name):
+                    state.settled[name] = nil
+                    state.queue.insert(name)
+                case .rescan:
+                    let (candidates, present) = await self.scan(settled: state.settled)
+                    state.queue.insert(contentsOf: candidates)
+                    // Forget entries that left the inbox.
+                    if let present { state.settled = state.settled.filter { present.contains($0.key) } }
+                case .retry:
+                    state.retryScheduled = false
                 }
                 guard !state.retryScheduled, let delay = await self.drain(&state) else { continue }
                 state.retryScheduled = true
@@ -66,12 +94,26 @@ public final class InboxService: Service {
         self.logger.info("stopped watching the inbox")
     }
 
+    /// The configured interval, else every 30 s on filesystems whose changes inotify may not see; nil for none.
+    private func pollInterval() -> Duration? {
+        if let interval = self.configuration.pollInterval { return interval == .zero ? nil : interval }
+        return Filesystem.isRemote(self.inbox) ? .seconds(30) : nil
+    }
+
     private struct State {
         var queue = EntryQueue()
         var retryScheduled = false
-        var backoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
-        /// Entries left alone and the reason logged, so that rescans and our own rename events stay quiet.
+        var weatherBackoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
+        /// Writing failed (disk full, read-only filesystem): waits grow like the weather's.
+        var writeBackoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
+        var writeError: String?
+        /// Entries that need nothing until they change (stamped, already stamped, left alone), by version: rescans
+        /// skip them after one `lstat`.
+        var settled: [String: FileVersion] = [:]
+        /// Entries left alone and the reason logged, so that rescans stay quiet.
         var reported: [String: String] = [:]
+        /// How often each entry changed under us in a row.
+        var changedAttempts: [String: Int] = [:]
     }
 
     /// Stamps every queued entry. Returns when to try again if some must wait, or nil.
@@ -82,12 +124,12 @@ public final class InboxService: Service {
         }
         let tag: WeatherTag
         do {
-            tag = try await self.weather.currentTag(allowStale: false)
-            state.backoff.reset()
+            tag = try await self.weather.currentTag(maximumAge: self.maximumWeatherAge)
+            state.weatherBackoff.reset()
         } catch {
             let waiting = state.queue.count
             self.statistics.update { $0.entriesWaiting = waiting }
-            let delay = state.backoff.next()
+            let delay = state.weatherBackoff.next()
             self.logger.warning(
                 "entries wait for weather",
                 metadata: ["waiting": "\(waiting)", "retry_in": "\(delay)", "reason": "\(error)"]
@@ -95,7 +137,8 @@ public final class InboxService: Service {
             return delay
         }
         let lines = tag.stampLines
-        var retryLater = false
+        let maximumBytes = self.configuration.maximumBytes
+        var retryIn: Duration?
         while let name = state.queue.popFirst() {
             if Task.isCancelled {
                 state.queue.insert(name)
@@ -104,37 +147,72 @@ public final class InboxService: Service {
             let path = self.inbox + "/" + name
             let result: EntryResult
             do {
-                result = try await self.threadPool.runIfActive { try EntryFile.stamp(path: path, lines: lines) }
+                result = try await self.threadPool.runIfActive {
+                    try EntryFile.stamp(path: path, lines: lines, maximumSize: maximumBytes)
+                }
             } catch {
-                self.report(name, "could not be stamped: \(error)", &state)
-                continue
+                // The disk is full, the folder read-only, the pool stopping: the entry is untouched; wait and retry.
+                state.queue.insert(name)
+                let delay = state.writeBackoff.next()
+                let message = "\(error)"
+                if state.writeError != message {
+                    state.writeError = message
+                    self.statistics.recordError(message)
+                    self.logger.error(
+                        "cannot stamp entries, they wait untouched",
+                        metadata: ["entry": "\(name)", "error": "\(message)", "retry_in": "\(delay)"]
+                    )
+                }
+                retryIn = delay
+                break
             }
+            if state.writeError != nil {
+                state.writeError = nil
+                state.writeBackoff.reset()
+                self.logger.notice("stamping works again")
+            }
+            if result != .changedWhileStamping { state.changedAttempts[name] = nil }
             switch result {
-            case .stamped:
+            case .stamped(let version):
+                state.settled[name] = version
                 state.reported[name] = nil
                 self.statistics.update { $0.entriesStamped += 1 }
                 self.logger.info(
                     "stamped",
                     metadata: [
                         "entry": "\(name)", "weather": "\(tag.weather.description)", "source": "\(tag.position.source)",
+                        "stale": "\(tag.stale)",
                     ]
                 )
-            case .alreadyStamped:
+            case .alreadyStamped(let version):
+                state.settled[name] = version
                 self.statistics.update { $0.entriesAlreadyStamped += 1 }
-            case .skipped(let reason):
+            case .skipped(let reason, let version):
+                state.settled[name] = version
                 self.report(name, reason, &state)
+            case .inUse:
+                // Its writer's IN_CLOSE_WRITE brings it back.
+                self.logger.debug(
+                    "entry is open for writing, waiting for it to be closed", metadata: ["entry": "\(name)"])
             case .changedWhileStamping:
+                let attempts = state.changedAttempts[name, default: 0] + 1
+                state.changedAttempts[name] = attempts
+                guard attempts <= Self.maximumChangedAttempts else {
+                    self.report(name, "it keeps changing while being stamped; waiting for its next change", &state)
+                    continue
+                }
                 self.logger.info("entry changed while being stamped, will retry", metadata: ["entry": "\(name)"])
-                retryLater = true
                 state.queue.insert(name)
+                retryIn = .milliseconds(100 << attempts)
             case .vanished:
                 state.reported[name] = nil
+                state.settled[name] = nil
             }
-            if retryLater { break }
+            if retryIn != nil { break }
         }
         let waiting = state.queue.count
         self.statistics.update { $0.entriesWaiting = waiting }
-        return retryLater ? .milliseconds(200) : nil
+        return retryIn
     }
 
     private func report(_ name: String, _ reason: String, _ state: inout State) {
@@ -144,17 +222,30 @@ public final class InboxService: Service {
         self.logger.notice("entry left as it is", metadata: ["entry": "\(name)", "reason": "\(reason)"])
     }
 
-    /// The candidate names now in the inbox, sorted.
-    private func scan() async -> [String] {
+    /// The candidate names in the inbox that may need work, sorted, and every name present (nil when the folder
+    /// cannot be listed); removes temp files a crash left behind.
+    private func scan(settled: [String: FileVersion]) async -> (candidates: [String], present: Set<String>?) {
         let inbox = self.inbox
         do {
-            let names = try await self.threadPool.runIfActive {
-                try FileManager.default.contentsOfDirectory(atPath: inbox)
+            let (names, removed) = try await self.threadPool.runIfActive {
+                let names = try FileManager.default.contentsOfDirectory(atPath: inbox)
+                let removed = FileIO.removeStaleTemporaries(in: inbox, names: names)
+                let candidates = names.filter(InboxFilter.isCandidate).filter { name in
+                    guard let known = settled[name] else { return true }
+                    return FileVersion.current(inbox + "/" + name) != known
+                }
+                return ((candidates.sorted(), Set(names)), removed)
             }
-            return names.filter(InboxFilter.isCandidate).sorted()
+            if !removed.isEmpty {
+                self.logger.notice(
+                    "removed temp files left by an interrupted stamp",
+                    metadata: ["count": "\(removed.count)", "inbox": "\(inbox)"]
+                )
+            }
+            return names
         } catch {
             self.logger.error("cannot list the inbox", metadata: ["inbox": "\(inbox)", "error": "\(error)"])
-            return []
+            return ([], nil)
         }
     }
 }

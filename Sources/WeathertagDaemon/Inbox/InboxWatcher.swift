@@ -15,6 +15,7 @@ enum InboxEvent: Sendable, Equatable {
 /// Watches one folder with inotify on a thread of its own (reads block) and reports candidate names.
 ///
 /// Only `IN_CLOSE_WRITE` and `IN_MOVED_TO` count: a file announced by `IN_CREATE` may still be half written.
+/// A move whose source is one of our own temp files is our own stamp landing, and is not reported.
 final class InboxWatcher: Sendable {
     private let path: String
     private let logger: Logger
@@ -49,7 +50,8 @@ final class InboxWatcher: Sendable {
     }
 
     private static let mask: UInt32 =
-        UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_ONLYDIR) | UInt32(IN_DELETE_SELF)
+        UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO) | UInt32(IN_ONLYDIR)
+        | UInt32(IN_DELETE_SELF)
         | UInt32(IN_MOVE_SELF)
 
     private func addWatch() throws {
@@ -72,6 +74,8 @@ final class InboxWatcher: Sendable {
             pollfd(fd: self.wakeFD, events: Int16(POLLIN), revents: 0),
         ]
         var watching = true
+        // Cookies of moves that started at one of our temp files (the two halves of a move come together).
+        var ownMoves: Set<UInt32> = []
         while true {
             // While the folder is gone, look for it once a second; otherwise wait for events.
             let ready = poll(&fds, 2, watching ? -1 : 1000)
@@ -92,6 +96,7 @@ final class InboxWatcher: Sendable {
             // inotify_event's flexible `name` is not imported: parse by offset (wd 0, mask 4, cookie 8, len 12, name 16).
             while offset + 16 <= count {
                 let mask = Self.load(UInt32.self, buffer, offset + 4)
+                let cookie = Self.load(UInt32.self, buffer, offset + 8)
                 let length = Int(Self.load(UInt32.self, buffer, offset + 12))
                 let nameBytes = buffer[(offset + 16)..<min(offset + 16 + length, count)].prefix { $0 != 0 }
                 offset += 16 + length
@@ -103,6 +108,15 @@ final class InboxWatcher: Sendable {
                         self.logger.error("inbox folder was removed or moved away", metadata: ["inbox": "\(self.path)"])
                     }
                     watching = false
+                } else if mask & UInt32(IN_MOVED_FROM) != 0 {
+                    if nameBytes.starts(with: [UInt8(ascii: ".")])
+                        && nameBytes.reversed().starts(with: FileIO.temporarySuffix.utf8.reversed())
+                    {
+                        if ownMoves.count > 64 { ownMoves.removeAll() }
+                        ownMoves.insert(cookie)
+                    }
+                } else if mask & UInt32(IN_MOVED_TO) != 0 && ownMoves.remove(cookie) != nil {
+                    continue
                 } else if mask & UInt32(IN_ISDIR) == 0 {
                     let name = String(decoding: nameBytes, as: UTF8.self)
                     if InboxFilter.isCandidate(name) { report(.file(name)) }

@@ -22,6 +22,8 @@ public struct APIRouter: Sendable {
     let chain: LocationChain
     let statistics: DaemonStatistics
     let inbox: String
+    /// How old weather `/v1/tag` may serve, marked stale, while OpenWeather cannot be reached.
+    let maximumStaleness: Duration
     let now: @Sendable () -> Date
 
     public func respond(method: String, uri: String) async -> APIResponse {
@@ -42,7 +44,7 @@ public struct APIRouter: Sendable {
             return .error(400, "unknown format \"\(format)\"; use json or text")
         }
         do {
-            let tag = try await self.weather.currentTag(allowStale: true)
+            let tag = try await self.weather.currentTag(maximumAge: self.maximumStaleness)
             if format == "text" {
                 let line = (try? TagFormatter())?.format(tag) ?? ""
                 return APIResponse(status: 200, contentType: "text/plain; charset=utf-8", body: line + "\n")

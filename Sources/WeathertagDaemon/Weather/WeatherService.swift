@@ -4,7 +4,8 @@ import NIOPosix
 import WeathertagCore
 
 /// The one place weather comes from: locates the machine, answers from the cache while it is fresh, otherwise asks
-/// OpenWeather, once per place however many callers wait (single flight), and backs off after a failure.
+/// OpenWeather, once per place however many callers wait (single flight), backs off after a failure, and never
+/// makes more than `openweather.max_calls_per_minute` calls in any 60 seconds.
 public actor WeatherService {
     public struct Snapshot: Sendable {
         public var cachedPlaces: Int
@@ -26,11 +27,15 @@ public actor WeatherService {
     private var nextAttemptAt: Date?
     private var lastError: WeatherError?
     private var icons: [String: String] = [:]
+    private let maximumCallsPerMinute: Int
+    /// When the calls of the last minute were made, oldest first.
+    private var recentCalls: [Date] = []
 
     public init(
         chain: LocationChain,
         client: OpenWeatherClient,
         ttl: Duration,
+        maximumCallsPerMinute: Int = 60,
         store: WeatherCacheStore,
         statistics: DaemonStatistics,
         logger: Logger,
@@ -39,6 +44,7 @@ public actor WeatherService {
         self.chain = chain
         self.client = client
         self.ttl = ttl
+        self.maximumCallsPerMinute = maximumCallsPerMinute
         self.store = store
         self.statistics = statistics
         self.logger = logger
@@ -55,10 +61,12 @@ public actor WeatherService {
         )
     }
 
-    /// The weather here. With `allowStale`, older weather for this place, marked stale, beats an error.
-    public func currentTag(allowStale: Bool) async throws -> WeatherTag {
+    /// The weather here. Cached weather younger than the TTL is used as it is; otherwise OpenWeather is asked, and
+    /// when that fails, cached weather for this place up to `maximumAge` old beats an error (marked stale).
+    public func currentTag(maximumAge: Duration) async throws -> WeatherTag {
         let position = try await self.chain.locate()
-        if let fresh = self.cache.fresh(near: position, ttl: self.ttl, now: self.now()) {
+        let now = self.now()
+        if let fresh = self.cache.fresh(near: position, ttl: self.ttl, now: now) {
             self.statistics.update { $0.cacheHits += 1 }
             return await self.tag(fresh, at: position, stale: false)
         }
@@ -66,11 +74,26 @@ public actor WeatherService {
         do {
             return await self.tag(try await self.fetch(near: position), at: position, stale: false)
         } catch {
-            if allowStale, let old = self.cache.latest(near: position) {
+            if let old = self.cache.fresh(near: position, ttl: maximumAge, now: now) {
                 return await self.tag(old, at: position, stale: true)
             }
             throw error
         }
+    }
+
+    /// Counts a call against the per-minute ceiling, or throws when the ceiling is reached.
+    private func admitCall() throws(WeatherError) {
+        let now = self.now()
+        self.recentCalls.removeAll { now.timeIntervalSince($0) >= 60 || now < $0 }
+        if self.recentCalls.count >= self.maximumCallsPerMinute {
+            let wait = 60 - now.timeIntervalSince(self.recentCalls[0])
+            throw WeatherError(
+                kind: .rateLimited(retryAfter: .milliseconds(Int64(wait * 1000))),
+                message: "holding back: \(self.recentCalls.count) OpenWeather calls in the last minute "
+                    + "(openweather.max_calls_per_minute)"
+            )
+        }
+        self.recentCalls.append(now)
     }
 
     private func fetch(near position: Position) async throws -> CachedWeather {
@@ -80,6 +103,7 @@ public actor WeatherService {
         if let nextAttemptAt, self.now() < nextAttemptAt, let lastError {
             throw lastError
         }
+        try self.admitCall()
         let client = self.client
         let now = self.now
         // A child of no one on purpose: it is shared by every caller waiting for this place, and lives no longer

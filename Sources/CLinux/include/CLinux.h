@@ -1,0 +1,24 @@
+#ifndef CLINUX_H
+#define CLINUX_H
+
+/// Linux calls Swift cannot reach through Glibc: `renameat2` is declared only under _GNU_SOURCE, `fcntl` with
+/// F_SETLEASE/F_GETLEASE needs constants that are GNU-only too, and <sys/statfs.h> is not in the Glibc module.
+
+/// Swaps two names in one step (`renameat2(..., RENAME_EXCHANGE)`); both must exist. -1 and errno on failure
+/// (EINVAL or ENOSYS where the filesystem cannot exchange).
+int clinux_exchange(const char *first, const char *second);
+
+/// Takes a read lease on `fd` (open read-only): fails with EAGAIN while anyone has the file open for writing, and
+/// any later open for writing or truncate breaks it. -1 and errno on failure.
+int clinux_take_read_lease(int fd);
+
+/// 1 while the read lease on `fd` is held and unbroken, 0 once a writer broke it or there is none.
+int clinux_read_lease_intact(int fd);
+
+/// Gives the lease up (lets a waiting writer in).
+void clinux_release_lease(int fd);
+
+/// The `statfs` magic number of the filesystem `path` is on, or -1 and errno.
+long clinux_filesystem_type(const char *path);
+
+#endif
