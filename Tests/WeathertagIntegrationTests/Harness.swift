@@ -45,6 +45,13 @@ final class Harness: @unchecked Sendable {
         return self.directory.file("config.json")
     }
 
+    /// Replaces `text` in `config.json` (to add keys next to ones `writeConfig` wrote).
+    func patchConfig(_ text: String, _ replacement: String) throws {
+        let config = try String(contentsOfFile: self.directory.file("config.json"), encoding: .utf8)
+        guard config.contains(text) else { throw TimeoutError(description: "config.json has no \(text)") }
+        try self.directory.write("config.json", config.replacingOccurrences(of: text, with: replacement))
+    }
+
     var ipProvider: String {
         #"{"type": "ip", "service": "ip-api", "url": "\#(self.standIn.baseURL)/json/", "timeout_seconds": 3}"#
     }

@@ -63,6 +63,9 @@ enum EntryFile {
             return .skipped(Self.describeType(info.st_mode), before)
         }
         guard info.st_nlink == 1 else { return .skipped("it has \(info.st_nlink) hard links", before) }
+        // The author's own "do not touch": honoured even where we could write (as root, or by rename).
+        guard info.st_mode & S_IWUSR != 0 else { return .skipped("it is read-only", before) }
+        guard info.st_mode & S_IRUSR != 0 else { return .skipped("it has no read permission", before) }
         guard Int(info.st_size) <= maximumSize else {
             return .skipped("it is larger than inbox.max_bytes (\(maximumSize) bytes)", before)
         }

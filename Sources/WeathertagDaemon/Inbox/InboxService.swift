@@ -45,7 +45,7 @@ public final class InboxService: Service {
         let pollInterval = self.pollInterval()
         self.logger.info(
             "watching the inbox",
-            metadata: ["inbox": "\(self.inbox)", "poll": "\(pollInterval.map { "\($0)" } ?? "off")"]
+            metadata: ["inbox": "\(self.inbox)", "poll_seconds": "\(pollInterval.map { "\($0.seconds)" } ?? "off")"]
         )
 
         await withDiscardingTaskGroup { group in
@@ -75,11 +75,14 @@ public final class InboxService: Service {
                 case .rescan:
                     let (candidates, present) = await self.scan(settled: state.settled)
                     state.queue.insert(contentsOf: candidates)
+                    self.logger.debug("rescanned the inbox", metadata: ["to_look_at": "\(candidates.count)"])
                     // Forget entries that left the inbox.
                     if let present { state.settled = state.settled.filter { present.contains($0.key) } }
                 case .retry:
                     state.retryScheduled = false
                 }
+                let waiting = state.queue.count
+                self.statistics.update { $0.entriesWaiting = waiting }
                 guard !state.retryScheduled, let delay = await self.drain(&state) else { continue }
                 state.retryScheduled = true
                 group.addTask {
@@ -209,6 +212,8 @@ public final class InboxService: Service {
                 state.settled[name] = nil
             }
             if retryIn != nil { break }
+            let waiting = state.queue.count
+            self.statistics.update { $0.entriesWaiting = waiting }
         }
         let waiting = state.queue.count
         self.statistics.update { $0.entriesWaiting = waiting }

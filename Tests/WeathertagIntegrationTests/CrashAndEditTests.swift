@@ -1,0 +1,191 @@
+import Foundation
+import Glibc
+import Testing
+import WeathertagTestSupport
+
+/// The fault suite, part 1: the daemon killed at random moments and entries edited while they are stamped.
+@Suite("Faults: crashes and concurrent edits", .serialized)
+struct CrashAndEditTests {
+    /// What one entry looked like before the daemon saw it, and how it must look stamped.
+    struct Entry {
+        var name: String
+        var original: String
+
+        /// The entry with the weather block `block` (LF line ends) added the way the stamper adds it.
+        func stamped(with block: String) -> String {
+            let afterOpening = self.original.index(after: self.original.startIndex)
+            if self.original.hasPrefix("---\n"),
+                let closing = self.original.range(of: "\n---\n", range: afterOpening..<self.original.endIndex)
+            {
+                return String(self.original[..<closing.lowerBound]) + "\n" + block
+                    + String(self.original[self.original.index(after: closing.lowerBound)...])
+            }
+            if self.original.contains("\r\n") {
+                let crlf = block.replacingOccurrences(of: "\n", with: "\r\n")
+                return "---\r\n" + crlf + "---\r\n" + self.original
+            }
+            return "---\n" + block + "---\n" + self.original
+        }
+    }
+
+    static func makeEntries(count: Int) -> [Entry] {
+        (0..<count).map { index in
+            let name = String(format: "e%05d.md", index)
+            switch index % 4 {
+            case 0: return Entry(name: name, original: "---\ntitle: Entry \(index)\n---\nBody of \(index).\n")
+            case 1: return Entry(name: name, original: "Entry \(index)\r\nline two\r\n")
+            default: return Entry(name: name, original: "Entry \(index)\n\nText of entry \(index), ü ✓.\n")
+            }
+        }
+    }
+
+    /// Counts entries still original and entries stamped exactly once; anything else is recorded as an issue.
+    static func check(_ entries: [Entry], in harness: Harness, block: String?) -> (original: Int, stamped: Int) {
+        var original = 0
+        var stamped = 0
+        for entry in entries {
+            let text = harness.read(entry.name)
+            if text == entry.original {
+                original += 1
+            } else if let block, text == entry.stamped(with: block) {
+                stamped += 1
+            } else if block == nil, text.contains("weather:") {
+                stamped += 1
+            } else {
+                Issue.record("\(entry.name) is neither the original nor the original plus one stamp:\n\(text)")
+            }
+        }
+        return (original, stamped)
+    }
+
+    /// The weather block the daemon writes, read off a stamped plain entry.
+    static func learnBlock(_ entries: [Entry], in harness: Harness) -> String? {
+        for entry in entries where !entry.original.hasPrefix("---") && !entry.original.contains("\r") {
+            let text = harness.read(entry.name)
+            guard text != entry.original, text.hasPrefix("---\nweather:\n"), text.hasSuffix("---\n" + entry.original)
+            else { continue }
+            return String(text.dropFirst(4).dropLast(4 + entry.original.count))
+        }
+        return nil
+    }
+
+    func temporaries(in harness: Harness) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: harness.inbox)) ?? []).filter {
+            $0.hasSuffix(".weathertag-tmp")
+        }
+    }
+
+    @Test func killNineAtRandomMomentsLosesNothing() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let seed = environment["WEATHERTAG_FAULT_SEED"].flatMap(UInt64.init) ?? 20_261_122
+        let rounds = environment["WEATHERTAG_KILL_ROUNDS"].flatMap(Int.init) ?? 40
+        let count = environment["WEATHERTAG_KILL_ENTRIES"].flatMap(Int.init) ?? 3_000
+        var random = SeededRandom(seed: seed)
+
+        try await withHarness { harness in
+            try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 46.2, "longitude": 6.15}]"#)
+            let entries = Self.makeEntries(count: count)
+            for entry in entries { try harness.directory.write("inbox/" + entry.name, entry.original) }
+
+            var kills = 0
+            var temporariesFound = 0
+            var block: String?
+            for _ in 0..<rounds {
+                let daemon = try await harness.startDaemon()
+                // Kill once this run has stamped a seeded number of entries: the moment varies with timing, the
+                // sequence of targets does not. The targets add up to at most half the burst.
+                let target = Int.random(in: 1...max(1, count / (rounds * 2)), using: &random)
+                try await poll("\(target) stamps before the kill", timeout: .seconds(60), every: .milliseconds(2)) {
+                    () -> Bool? in
+                    let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
+                    return (entries?["stamped"] as? Int ?? 0) >= target ? true : nil
+                }
+                daemon.child.signal(SIGKILL)
+                #expect(try await daemon.child.waitForExit() == 128 + SIGKILL)
+                kills += 1
+                temporariesFound += self.temporaries(in: harness).count
+                block = block ?? Self.learnBlock(entries, in: harness)
+                _ = Self.check(entries, in: harness, block: block)
+            }
+
+            // A restart stamps the rest and removes the temp files the kills left.
+            let daemon = try await harness.startDaemon()
+            try await poll("every entry stamped", timeout: .seconds(120), every: .milliseconds(100)) { () -> Bool? in
+                let done = entries.allSatisfy { harness.read($0.name).contains("\nweather:") }
+                return done && self.temporaries(in: harness).isEmpty ? true : nil
+            }
+            block = block ?? Self.learnBlock(entries, in: harness)
+            let learned: String = try #require(block)
+            let final = Self.check(entries, in: harness, block: learned)
+            #expect(final.stamped == count, "every entry stamped exactly once")
+            #expect(self.temporaries(in: harness).isEmpty, "no temp file left behind")
+            #expect(try harness.standIn.calls("weather") == 1, "the cache survived every kill")
+            #expect(try await daemon.stop() == 0)
+            print(
+                "kill -9 fault run: seed \(seed), \(kills) kills during a burst of \(count) entries, "
+                    + "\(temporariesFound) interrupted temp files found and cleaned, \(count) files checked after "
+                    + "each kill, none lost or corrupted"
+            )
+        }
+    }
+
+    @Test func editsRenamesAndDeletesDuringABurstAreNeverOverwritten() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 46.2, "longitude": 6.15}]"#)
+            let daemon = try await harness.startDaemon()
+            let count = 300
+            var appended: [String: [String]] = [:]
+            var random = SeededRandom(seed: 7)
+            var renamed: [String: String] = [:]
+            var deleted: Set<String> = []
+            for index in 0..<count {
+                let name = String(format: "edit%03d.md", index)
+                try harness.dropInPlace(name, "Entry \(index)\n")
+                // Meanwhile the author keeps appending to earlier entries: each append is an open for writing,
+                // a write and a close, often while the daemon is stamping that very file.
+                for _ in 0..<2 {
+                    let target = String(format: "edit%03d.md", Int.random(in: 0...index, using: &random))
+                    guard renamed[target] == nil, !deleted.contains(target) else { continue }
+                    let line = "appended \(UInt32.random(in: 0...UInt32.max, using: &random))\n"
+                    let fd = open(harness.entryPath(target), O_WRONLY | O_APPEND | O_CLOEXEC)
+                    guard fd >= 0 else { continue }
+                    _ = line.withCString { write(fd, $0, strlen($0)) }
+                    close(fd)
+                    appended[target, default: []].append(line)
+                }
+                if index % 29 == 3 {
+                    let from = String(format: "edit%03d.md", index - 1)
+                    let to = "moved-" + from
+                    if rename(harness.entryPath(from), harness.entryPath(to)) == 0 { renamed[from] = to }
+                }
+                if index % 31 == 5 {
+                    let victim = String(format: "edit%03d.md", index - 2)
+                    if renamed[victim] == nil, unlink(harness.entryPath(victim)) == 0 { deleted.insert(victim) }
+                }
+            }
+
+            for index in 0..<count {
+                let name = String(format: "edit%03d.md", index)
+                if deleted.contains(name) {
+                    #expect(!FileManager.default.fileExists(atPath: harness.entryPath(name)), "\(name) came back")
+                    continue
+                }
+                let current = renamed[name] ?? name
+                _ = try await harness.waitForStamp(current)
+                let text = harness.read(current)
+                #expect(text.components(separatedBy: "\nweather:\n").count == 2, "\(current) stamped exactly once")
+                let body = "Entry \(index)\n" + (appended[name] ?? []).joined()
+                #expect(text.hasSuffix("---\n" + body), "\(current) lost an edit:\n\(text)")
+            }
+            #expect(self.temporaries(in: harness).isEmpty)
+            let log = daemon.log
+            print(
+                "concurrent edits: \(appended.values.map(\.count).reduce(0, +)) appends, \(renamed.count) renames, "
+                    + "\(deleted.count) deletes during a burst of \(count); the daemon retreated "
+                    + "\(log.components(separatedBy: "entry changed while being stamped").count - 1) times and waited "
+                    + "for a writer's close \(log.components(separatedBy: "entry is open for writing").count - 1) times"
+            )
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+}
