@@ -43,7 +43,7 @@ extension Daemon {
         let logger = self.logger
         let sources = configuration.providers.map(\.type).joined(separator: " → ")
         let socket = SocketServer(
-            path: configuration.socket.path,
+            configuration: configuration.socket,
             router: router,
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: self.logger

@@ -96,6 +96,29 @@ public enum RawHTTP {
         }
     }
 
+    /// Sends every byte unless the peer goes away; false then.
+    @discardableResult
+    public static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { return false }
+            sent += count
+        }
+        return true
+    }
+
+    /// Whether the peer closed the connection (after reading and dropping whatever it had sent), without blocking.
+    public static func peerClosed(_ fd: Int32) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count > 0 { continue }
+            if count == 0 { return true }
+            return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR
+        }
+    }
+
     /// A TCP port nobody listens on right now (bound to 0, then released).
     public static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

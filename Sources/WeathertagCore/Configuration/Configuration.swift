@@ -114,9 +114,13 @@ public struct Configuration: Sendable {
         }
 
         let socketObject = try root.object("socket")
-        if let socketObject { warnings += socketObject.unknownKeys(known: ["path"]) }
+        if let socketObject {
+            warnings += socketObject.unknownKeys(known: ["path", "max_connections", "idle_timeout_seconds"])
+        }
         var socket = SocketConfiguration(path: paths.defaultSocketPath)
         if let path = try socketObject?.nonEmptyString("path") { socket.path = paths.absolute(path) }
+        if let count = try socketObject?.integer("max_connections", in: 1...4096) { socket.maximumConnections = count }
+        if let idle = try socketObject?.seconds("idle_timeout_seconds", maximum: 3600) { socket.idleTimeout = idle }
         guard socket.path.utf8.count <= Self.maximumSocketPathLength else {
             throw ConfigurationError(
                 field: "socket.path",

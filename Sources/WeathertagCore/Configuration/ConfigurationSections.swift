@@ -64,6 +64,10 @@ public struct StampConfiguration: Sendable {
 
 public struct SocketConfiguration: Sendable {
     public var path: String
+    /// Open connections at most; at the limit a new client takes the place of the longest-idle one.
+    public var maximumConnections = 64
+    /// A connection that sends no complete request head for this long is closed (idle keep-alive, slowloris).
+    public var idleTimeout: Duration = .seconds(30)
 
     public init(path: String) {
         self.path = path

@@ -4,37 +4,64 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import ServiceLifecycle
+import WeathertagCore
 
 /// HTTP/1.1 on a Unix socket (`curl --unix-socket PATH http://localhost/v1/tag`). The socket file is created with
 /// mode 0660, a stale one is replaced, and it is removed at exit.
+///
+/// Bounded against abuse: request lines and headers are limited (`decoderLimits`), bodies and slow or idle
+/// connections by `RequestGuardHandler`, and the number of connections by `socket.max_connections`, where a new
+/// client takes the place of the longest-idle connection.
 public final class SocketServer: Service {
-    private let path: String
+    private let configuration: SocketConfiguration
+    private var path: String { self.configuration.path }
+    private let registry = ConnectionRegistry()
     private let router: APIRouter
     private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
     private let onListening: @Sendable () -> Void
 
     public init(
-        path: String,
+        configuration: SocketConfiguration,
         router: APIRouter,
         eventLoopGroup: any EventLoopGroup,
         logger: Logger,
         onListening: @escaping @Sendable () -> Void
     ) {
-        self.path = path
+        self.configuration = configuration
         self.router = router
         self.eventLoopGroup = eventLoopGroup
         self.logger = logger
         self.onListening = onListening
     }
 
+    /// Request line plus headers: 8 KiB a field, 16 KiB in all, 64 fields. Anything larger gets 400 and is closed.
+    static var decoderLimits: NIOHTTPDecoderLimitConfiguration {
+        var limits = NIOHTTPDecoderLimitConfiguration()
+        limits.maxHeaderFieldSize = 8 << 10
+        limits.maxHeaderListSize = 16 << 10
+        limits.maxHeaderFieldCount = 64
+        return limits
+    }
+
     public func run() async throws {
         try Self.prepare(self.path)
+        let idleTimeout = TimeAmount.nanoseconds(
+            self.configuration.idleTimeout.components.seconds * 1_000_000_000
+                + self.configuration.idleTimeout.components.attoseconds / 1_000_000_000
+        )
+        let registry = self.registry
         let server = try await ServerBootstrap(group: self.eventLoopGroup)
             .serverChannelOption(.backlog, value: 256)
             .bind(unixDomainSocketPath: self.path, cleanupExistingSocketFile: true) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                        withEncoderConfiguration: .init(),
+                        withDecoderLimitConfiguration: Self.decoderLimits
+                    )
+                    try channel.pipeline.syncOperations.addHandler(
+                        RequestGuardHandler(idleTimeout: idleTimeout, registry: registry)
+                    )
                     return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                         wrappingChannelSynchronously: channel
                     )
@@ -48,6 +75,14 @@ public final class SocketServer: Service {
         try await withThrowingDiscardingTaskGroup { group in
             try await server.executeThenClose { connections in
                 for try await connection in connections.cancelOnGracefulShutdown() {
+                    if self.registry.count > self.configuration.maximumConnections {
+                        guard let idle = self.registry.takeLongestIdle() else {
+                            // Every connection is busy answering: this one has to go.
+                            connection.channel.close(promise: nil)
+                            continue
+                        }
+                        idle.close(promise: nil)
+                    }
                     group.addTask { await self.serve(connection) }
                 }
             }
