@@ -4,15 +4,24 @@ import NIOPosix
 import ServiceLifecycle
 import WeathertagCore
 
+/// Everything one configuration decides, apart from the socket: the location providers, the weather service and
+/// the inbox. A reload builds a new generation and stops the old one.
+struct Generation {
+    var services: [ServiceGroupConfiguration.ServiceConfiguration]
+    var router: APIRouter
+    /// For the systemd status line.
+    var summary: String
+}
+
 extension Daemon {
-    /// Builds the services from the configuration, in start order (a graceful shutdown goes in reverse).
-    func build(
+    /// Builds a generation's services in start order (a graceful shutdown goes in reverse).
+    static func makeGeneration(
+        _ configuration: Configuration,
         http: any HTTPClient,
         threadPool: NIOThreadPool,
-        notifier: SystemdNotifier
-    ) async -> [ServiceGroupConfiguration.ServiceConfiguration] {
-        let configuration = self.configuration
-        let statistics = DaemonStatistics()
+        statistics: DaemonStatistics,
+        logger: Logger
+    ) async -> Generation {
         let chain = LocationChain(providers: configuration.providers)
         let client = OpenWeatherClient(configuration: configuration.openWeather, http: http, statistics: statistics)
         let weather = await WeatherService(
@@ -22,7 +31,7 @@ extension Daemon {
             maximumCallsPerMinute: configuration.openWeather.maximumCallsPerMinute,
             store: WeatherCacheStore(directory: configuration.cache.directory, threadPool: threadPool),
             statistics: statistics,
-            logger: self.logger
+            logger: logger
         )
         let inbox = InboxService(
             configuration: configuration.inbox,
@@ -30,7 +39,7 @@ extension Daemon {
             weather: weather,
             threadPool: threadPool,
             statistics: statistics,
-            logger: self.logger
+            logger: logger
         )
         let router = APIRouter(
             weather: weather,
@@ -40,28 +49,18 @@ extension Daemon {
             maximumStaleness: configuration.cache.maximumStaleness,
             now: { Date() }
         )
-        let logger = self.logger
-        let sources = configuration.providers.map(\.type).joined(separator: " → ")
-        let socket = SocketServer(
-            configuration: configuration.socket,
-            router: router,
-            eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
-            logger: self.logger
-        ) {
-            notifier.notify("READY=1\nSTATUS=watching \(configuration.inbox.path); location: \(sources)")
-            logger.info("ready", metadata: ["inbox": "\(configuration.inbox.path)", "location": "\(sources)"])
-        }
-
         var services = configuration.providers.map {
             ServiceGroupConfiguration.ServiceConfiguration(
                 service: LocationProviderService(provider: $0),
                 successTerminationBehavior: .ignore
             )
         }
-        services.append(.init(service: socket))
         services.append(.init(service: inbox))
-        // Last in the list, first to hear of a graceful shutdown.
-        services.append(.init(service: SystemdStoppingService(notifier: notifier), successTerminationBehavior: .ignore))
-        return services
+        let sources = configuration.providers.map(\.type).joined(separator: " → ")
+        return Generation(
+            services: services,
+            router: router,
+            summary: "watching \(configuration.inbox.path); location: \(sources)"
+        )
     }
 }

@@ -1,35 +1,85 @@
+import Glibc
 import Logging
 import NIOPosix
 import ServiceLifecycle
 import WeathertagCore
 import WeathertagHTTP
 
-/// The running daemon: every long-lived part as a `Service` in one `ServiceGroup`, stopped gracefully by SIGTERM
-/// or SIGINT.
+/// The running daemon: the socket, the reloadable generation (providers, weather, inbox) and the systemd
+/// notifications, as services of one `ServiceGroup`, stopped gracefully by SIGTERM or SIGINT and reloaded by
+/// SIGHUP.
 public struct Daemon: Sendable {
     public let configuration: Configuration
     public let environment: [String: String]
     public let logger: Logger
+    /// Reads the configuration file again, for SIGHUP.
+    public let reloadConfiguration: @Sendable () throws(ConfigurationError) -> Configuration
 
-    public init(configuration: Configuration, environment: [String: String], logger: Logger) {
+    public init(
+        configuration: Configuration,
+        environment: [String: String],
+        logger: Logger,
+        reloadConfiguration: @escaping @Sendable () throws(ConfigurationError) -> Configuration
+    ) {
         self.configuration = configuration
         self.environment = environment
         self.logger = logger
+        self.reloadConfiguration = reloadConfiguration
     }
 
     /// Runs until a shutdown signal; returns normally on a graceful stop.
     public func run(http: any HTTPClient, threadPool: NIOThreadPool) async throws {
+        // SIGHUP means reload from here on, never the default exit (ReloadService listens for it).
+        signal(SIGHUP, SIG_IGN)
         let notifier = SystemdNotifier(environment: self.environment)
-        let services = await self.build(http: http, threadPool: threadPool, notifier: notifier)
+        let statistics = DaemonStatistics()
+        let logger = self.logger
+        let first = await Self.makeGeneration(
+            self.configuration,
+            http: http,
+            threadPool: threadPool,
+            statistics: statistics,
+            logger: logger
+        )
+        let router = CurrentRouter(first.router)
+        let socket = SocketServer(
+            configuration: self.configuration.socket,
+            router: router,
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            logger: logger
+        ) {
+            notifier.notify("READY=1\nSTATUS=\(first.summary)")
+            logger.info("ready", metadata: ["status": "\(first.summary)"])
+        }
+        let generations = ReloadService(
+            configuration: self.configuration,
+            first: first,
+            router: router,
+            notifier: notifier,
+            logger: logger,
+            reload: self.reloadConfiguration
+        ) { configuration in
+            await Self.makeGeneration(
+                configuration,
+                http: http,
+                threadPool: threadPool,
+                statistics: statistics,
+                logger: logger
+            )
+        }
         var configuration = ServiceGroupConfiguration(
-            services: services,
+            services: [
+                .init(service: socket),
+                .init(service: generations),
+                // Last in the list, first to hear of a graceful shutdown.
+                .init(service: SystemdStoppingService(notifier: notifier), successTerminationBehavior: .ignore),
+            ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: self.logger
         )
         configuration.maximumGracefulShutdownDuration = .seconds(5)
         configuration.maximumCancellationDuration = .seconds(2)
-        let group = ServiceGroup(configuration: configuration)
-        try await group.run()
+        try await ServiceGroup(configuration: configuration).run()
         self.logger.info("stopped")
     }
 }

@@ -8,7 +8,7 @@ struct Serve: AsyncParsableCommand {
         abstract: "Run the daemon in the foreground (this is what systemd runs).",
         discussion: """
             Watches the inbox, stamps new entries, and answers on the Unix socket until SIGTERM or SIGINT, then \
-            exits 0. With $NOTIFY_SOCKET set it tells systemd READY=1 once the socket listens. A configuration \
+            exits 0. SIGHUP reloads the configuration file; an invalid one is logged and the running one stays. With $NOTIFY_SOCKET set it tells systemd READY=1 once the socket listens. A configuration \
             error names the field and exits 78 before anything is touched.
             """
     )
@@ -31,7 +31,14 @@ struct Serve: AsyncParsableCommand {
         for warning in configuration.warnings {
             runtime.logger.warning("configuration: \(warning)")
         }
-        let daemon = Daemon(configuration: configuration, environment: runtime.environment, logger: runtime.logger)
+        let path = self.config
+        let daemon = Daemon(
+            configuration: configuration,
+            environment: runtime.environment,
+            logger: runtime.logger
+        ) { () throws(ConfigurationError) -> Configuration in
+            try runtime.loadConfiguration(path)
+        }
         do {
             try await daemon.run(http: runtime.http, threadPool: runtime.threadPool)
         } catch {

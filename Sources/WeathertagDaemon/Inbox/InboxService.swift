@@ -143,7 +143,8 @@ public final class InboxService: Service {
         let maximumBytes = self.configuration.maximumBytes
         var retryIn: Duration?
         while let name = state.queue.popFirst() {
-            if Task.isCancelled {
+            // Stopping (SIGTERM, a reload): the entry in hand was finished; the rest wait in the inbox.
+            if Task.isCancelled || Task.isShuttingDownGracefully {
                 state.queue.insert(name)
                 break
             }

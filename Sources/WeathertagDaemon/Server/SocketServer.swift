@@ -16,14 +16,14 @@ public final class SocketServer: Service {
     private let configuration: SocketConfiguration
     private var path: String { self.configuration.path }
     private let registry = ConnectionRegistry()
-    private let router: APIRouter
+    private let router: CurrentRouter
     private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
     private let onListening: @Sendable () -> Void
 
     public init(
         configuration: SocketConfiguration,
-        router: APIRouter,
+        router: CurrentRouter,
         eventLoopGroup: any EventLoopGroup,
         logger: Logger,
         onListening: @escaping @Sendable () -> Void
@@ -124,7 +124,7 @@ public final class SocketServer: Service {
                     case .end:
                         guard let request = head else { continue }
                         head = nil
-                        let response = await self.router.respond(method: "\(request.method)", uri: request.uri)
+                        let response = await self.router.value.respond(method: "\(request.method)", uri: request.uri)
                         try await self.write(response, for: request, to: outbound)
                         if !request.isKeepAlive { return }
                     }
