@@ -11,13 +11,14 @@ Listens on 127.0.0.1:0 (or --port) and prints {"port": N} on its first stdout li
   GET  /_stats                                           calls per endpoint
   POST /_control  {"weather": {...}, "ip": {...}}        change behaviour (see Control below)
 
-Control keys, per service: "mode" (ok | 401 | 404 | 429 | 500 | 503 | nonjson | wrongshape | hang | refuse-shape),
+Control keys, per service: "mode" (ok | 401 | 404 | 429 | 500 | 503 | nonjson | wrongshape | hang | drop),
 "retry_after" (seconds, with 429), "delay" (seconds before answering), and for weather "name", "icon", "id",
 "main", "description", "temp_c"; for ip "lat", "lon", "city".
 """
 import argparse
 import base64
 import json
+import socket
 import sys
 import threading
 import time
@@ -70,6 +71,10 @@ class Handler(BaseHTTPRequestHandler):
     def failure(self, service, mode, retry_after):
         if mode == "hang":
             time.sleep(3600)
+        if mode == "drop":  # the connection closes without an answer
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+            return None
         if mode == "401":
             return self.send(401, json.dumps({"cod": 401, "message": "Invalid API key. Please see "
                                               "https://openweathermap.org/faq#error401 for more info."}))

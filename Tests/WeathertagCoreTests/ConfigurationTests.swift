@@ -109,6 +109,32 @@ final class ConfigurationTests {
         )
     }
 
+    @Test func aKeyFileOthersCanReadIsWarnedAbout() throws {
+        try self.directory.write("open-key", "k1\n")
+        try self.directory.write("closed-key", "k2\n")
+        chmod(self.directory.file("open-key"), 0o644)
+        chmod(self.directory.file("closed-key"), 0o600)
+        let open = try self.decode(#"{"openweather": {"api_key_file": "open-key"}, "inbox": {"path": "inbox"}}"#)
+        #expect(open.warnings.contains { $0.contains("can be read by others (mode 644); chmod 600") })
+        let closed = try self.decode(#"{"openweather": {"api_key_file": "closed-key"}, "inbox": {"path": "inbox"}}"#)
+        #expect(closed.warnings.isEmpty)
+    }
+
+    @Test func newLimitsAndPolicies() throws {
+        let config = try self.decode(
+            #"""
+            {"openweather": {"api_key": "k", "max_calls_per_minute": 30}, "inbox": {"path": "inbox", "max_bytes": 1000,
+             "poll_seconds": 0}, "cache": {"ttl_seconds": 300, "max_stale_seconds": 7200},
+             "stamp": {"max_age_seconds": 900}, "socket": {"max_connections": 8, "idle_timeout_seconds": 5}}
+            """#
+        )
+        #expect(config.openWeather.maximumCallsPerMinute == 30)
+        #expect(config.inbox.maximumBytes == 1000 && config.inbox.pollInterval == .zero)
+        #expect(config.cache.maximumStaleness == .seconds(7200) && config.stamp.maximumAge == .seconds(900))
+        #expect(config.socket.maximumConnections == 8 && config.socket.idleTimeout == .seconds(5))
+        #expect(config.warnings.isEmpty)
+    }
+
     @Test func theKeyNeverPrints() throws {
         let config = try self.decode(#"{"openweather": {"api_key": "s3cr3t"}, "inbox": {"path": "inbox"}}"#)
         #expect(!"\(config.openWeather.apiKey)".contains("s3cr3t"))
@@ -119,6 +145,18 @@ final class ConfigurationTests {
         "errors name the field and the problem",
         arguments: [
             (#"{"inbox": {"path": "inbox"}}"#, "openweather.api_key: no OpenWeather API key: set $OPENWEATHER_API_KEY"),
+            (
+                #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}, "stamp": {"max_age_seconds": 60}}"#,
+                "stamp.max_age_seconds: stamp.max_age_seconds (60) must not be shorter than cache.ttl_seconds (600)"
+            ),
+            (
+                #"{"openweather": {"api_key": "k", "max_calls_per_minute": 0}, "inbox": {"path": "inbox"}}"#,
+                "openweather.max_calls_per_minute: 0 is out of range"
+            ),
+            (
+                #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox", "poll_seconds": -1}}"#,
+                "inbox.poll_seconds:"
+            ),
             (#"{"openweather": {"api_key": "k"}}"#, "inbox: is required"),
             (#"{"openweather": {"api_key": "k"}, "inbox": {"path": "nope"}}"#, "inbox.path: the folder "),
             (

@@ -205,6 +205,14 @@ public struct Configuration: Sendable {
             guard let key = clean(String(decoding: data, as: UTF8.self)) else {
                 throw ConfigurationError(field: "openweather.api_key_file", message: "\(file) is empty")
             }
+            if let mode = (try? FileManager.default.attributesOfItem(atPath: file))?[.posixPermissions] as? Int,
+                mode & 0o077 != 0
+            {
+                warnings.append(
+                    "openweather.api_key_file: \(file) can be read by others (mode \(String(mode, radix: 8))); "
+                        + "chmod 600 \(file)"
+                )
+            }
             return APIKey(key, origin: file)
         }
         if let key = try object.string("api_key").flatMap(clean) {

@@ -10,6 +10,9 @@ public struct ProviderStatus: Sendable, Equatable {
     public var lastErrorAt: Date?
     public var attempts: Int = 0
     public var failures: Int = 0
+    /// After failures that cost their timeout, the provider is passed over until then (never the last one).
+    public var skippedUntil: Date?
+    var slowFailures = Backoff(base: .seconds(5), ceiling: .seconds(300))
 
     public init(type: String) {
         self.type = type
@@ -23,6 +26,10 @@ public struct ProviderStatus: Sendable, Equatable {
 }
 
 /// Tries providers in order, each within its own timeout; the first valid position wins.
+///
+/// A provider whose failure took at least half its timeout (a hung command, an unreachable service) is passed over
+/// for a while, with exponential backoff, so it does not cost its timeout on every lookup. Fast failures (gpsd
+/// without a fix) are tried every time: the provider is used again the moment it has a position.
 public final class LocationChain: Sendable {
     public let providers: [any LocationProvider]
     private let statuses: Mutex<[ProviderStatus]>
@@ -42,6 +49,16 @@ public final class LocationChain: Sendable {
     public func locate() async throws(LocationChainError) -> Position {
         var failures: [LocationError] = []
         for (index, provider) in self.providers.enumerated() {
+            let now = self.now()
+            if index < self.providers.count - 1,
+                let skipped = self.statuses.withLock({ $0[index] }).skippedUntil, now < skipped
+            {
+                failures.append(
+                    LocationError(source: provider.type, message: "passed over until \(skipped.iso8601) after timeouts")
+                )
+                continue
+            }
+            let started = ContinuousClock.now
             do {
                 let position = try await Self.locate(with: provider)
                 guard position.isValid else {
@@ -50,6 +67,8 @@ public final class LocationChain: Sendable {
                 self.record(index) {
                     $0.lastPosition = position
                     $0.lastSuccessAt = self.now()
+                    $0.skippedUntil = nil
+                    $0.slowFailures.reset()
                 }
                 return position
             } catch {
@@ -57,10 +76,12 @@ public final class LocationChain: Sendable {
                 let failure =
                     (error as? LocationError) ?? LocationError(source: provider.type, message: "\(error)")
                 failures.append(failure)
+                let slow = ContinuousClock.now - started >= provider.timeout / 2
                 self.record(index) {
                     $0.failures += 1
                     $0.lastError = failure.message
                     $0.lastErrorAt = self.now()
+                    if slow { $0.skippedUntil = self.now().addingTimeInterval($0.slowFailures.next().seconds) }
                 }
             }
         }

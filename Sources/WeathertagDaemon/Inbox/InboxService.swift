@@ -132,7 +132,12 @@ public final class InboxService: Service {
         } catch {
             let waiting = state.queue.count
             self.statistics.update { $0.entriesWaiting = waiting }
-            let delay = state.weatherBackoff.next()
+            // OpenWeather's own backoff decides when the next call may go out: try again right then. Without one
+            // (no position, say) back off here.
+            var delay = state.weatherBackoff.next()
+            if let next = await self.weather.snapshot.nextAttemptAt {
+                delay = .milliseconds(max(50, Int64(next.timeIntervalSinceNow * 1000) + 10))
+            }
             self.logger.warning(
                 "entries wait for weather",
                 metadata: ["waiting": "\(waiting)", "retry_in": "\(delay)", "reason": "\(error)"]

@@ -75,6 +75,7 @@ public struct APIRouter: Sendable {
                 ("last_success_at", .optional(status.lastSuccessAt?.iso8601)),
                 ("last_error", .optional(status.lastError)),
                 ("last_error_at", .optional(status.lastErrorAt?.iso8601)),
+                ("skipped_until", .optional(status.skippedUntil?.iso8601)),
                 ("last_position", status.lastPosition?.json ?? .null),
             ]
             for (key, value) in provider.details.sorted(by: { $0.key < $1.key }) {
