@@ -3,7 +3,9 @@
 
     gpsd -N -n -S GPSD_PORT tcp://127.0.0.1:FEEDER_PORT
 
-Listens on 127.0.0.1:0 and prints {"port": N} on its first stdout line. --no-fix sends sentences without a fix.
+Listens on 127.0.0.1:0 and prints {"port": N} on its first stdout line. --no-fix sends sentences without a fix;
+--control FILE reads the mode from FILE before every burst: fix, nofix, nan (a 3D fix without coordinates) or
+silent (nothing at all, so the last fix goes stale).
 """
 import argparse
 import json
@@ -33,7 +35,7 @@ def dm(value, is_lat):
     return ("%02d%07.4f" if is_lat else "%03d%07.4f") % (degrees, minutes), hemisphere
 
 
-def sentences(lat, lon, fix):
+def sentences(lat, lon, fix, nan=False):
     now = datetime.now(timezone.utc)
     hhmmss = now.strftime("%H%M%S") + ".00"
     ddmmyy = now.strftime("%d%m%y")
@@ -45,16 +47,34 @@ def sentences(lat, lon, fix):
         # GSA gives gpsd the dilutions it turns into epx/epy (metres).
         gsa = "GPGSA,A,3,04,05,09,12,24,25,29,31,,,,,1.8,0.9,1.5"
         return sentence(gga) + sentence(rmc) + sentence(gsa)
+    if nan:
+        # A 3D fix without coordinates: a fresh gpsd reports mode 3 with NaN latitude and longitude.
+        gsa = "GPGSA,A,3,04,05,09,12,24,25,29,31,,,,,1.8,0.9,1.5"
+        return sentence(gsa)
     else:
         gga = "GPGGA,%s,,,,,0,00,99.9,,M,,M,," % hhmmss
         rmc = "GPRMC,%s,V,,,,,,,%s,,,N" % (hhmmss, ddmmyy)
     return sentence(gga) + sentence(rmc)
 
 
+def mode(args):
+    """fix | nofix | nan | silent, from --control FILE when it exists (tests switch modes by rewriting it)."""
+    if args.control:
+        try:
+            with open(args.control) as handle:
+                return handle.read().strip() or "fix"
+        except OSError:
+            pass
+    return "nofix" if args.no_fix else "fix"
+
+
 def serve(connection, args):
     try:
         while True:
-            connection.sendall(sentences(args.lat, args.lon, not args.no_fix).encode())
+            current = mode(args)
+            if current != "silent":
+                data = sentences(args.lat, args.lon, current == "fix", nan=current == "nan")
+                connection.sendall(data.encode())
             time.sleep(args.interval)
     except OSError:
         pass
@@ -68,6 +88,7 @@ def main():
     parser.add_argument("--lon", type=float, default=126.978)
     parser.add_argument("--interval", type=float, default=0.2)
     parser.add_argument("--no-fix", action="store_true")
+    parser.add_argument("--control", help="a file holding the mode: fix, nofix, nan or silent")
     args = parser.parse_args()
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -7,6 +7,9 @@ import WeathertagCore
 /// Positions from gpsd through libgps. `run()` keeps one connection open for the daemon's lifetime, reading reports on
 /// a thread of its own, and reconnects with backoff when gpsd goes away; `locate()` returns the latest 2D/3D fix
 /// with finite coordinates that is no older than `maximumFixAge`.
+///
+/// Without such a fix `locate()` fails at once (after a short grace period for the first fix of a new connection),
+/// so the chain moves on without paying a timeout and comes back to gpsd the moment it has a fix again.
 public final class GPSDLocationProvider: LocationProvider {
     public let type = "gpsd"
     public let host: String
@@ -20,6 +23,9 @@ public final class GPSDLocationProvider: LocationProvider {
     private struct State {
         var latest: Position?
         var connected = false
+        var connectedAt: Date?
+        /// What gpsd reports when it is not a usable fix, for the error.
+        var withoutFix: String?
         /// False until the first connection attempt has succeeded or failed: until then, callers wait.
         var attempted = false
         var lastError: String?
@@ -51,21 +57,31 @@ public final class GPSDLocationProvider: LocationProvider {
         }
     }
 
+    /// How long a new connection may take to deliver its first fix before `locate()` stops waiting for it.
+    static let firstFixGrace: TimeInterval = 2
+
     public func locate() async throws -> Position {
         while true {
-            let (latest, connected, attempted, lastError) = self.state.withLock {
-                ($0.latest, $0.connected, $0.attempted, $0.lastError)
-            }
-            if let latest, self.now().timeIntervalSince(latest.takenAt) <= self.maximumFixAge.seconds {
+            let state = self.state.withLock { $0 }
+            let now = self.now()
+            if let latest = state.latest, now.timeIntervalSince(latest.takenAt) <= self.maximumFixAge.seconds {
                 return latest
             }
-            guard connected || !attempted else {
+            guard state.connected || !state.attempted else {
                 throw LocationError(
                     source: self.type,
-                    message: "not connected to gpsd at \(self.host):\(self.port)" + (lastError.map { ": \($0)" } ?? "")
+                    message: "not connected to gpsd at \(self.host):\(self.port)"
+                        + (state.lastError.map { ": \($0)" } ?? "")
                 )
             }
-            // Connecting, or connected without a fresh fix yet: wait until the chain's timeout cancels us.
+            if let connectedAt = state.connectedAt, now.timeIntervalSince(connectedAt) > Self.firstFixGrace {
+                var message = state.withoutFix ?? "gpsd has sent no fix"
+                if let latest = state.latest {
+                    message += "; the last fix is \(Int(now.timeIntervalSince(latest.takenAt))) s old"
+                }
+                throw LocationError(source: self.type, message: message)
+            }
+            // Connecting, or just connected: wait for a first fix until the grace period or the chain's timeout.
             try await Task.sleep(for: .milliseconds(100))
         }
     }
@@ -124,6 +140,7 @@ public final class GPSDLocationProvider: LocationProvider {
         defer { cgps_close(session) }
         self.state.withLock {
             $0.connected = true
+            $0.connectedAt = self.now()
             $0.attempted = true
             $0.lastError = nil
         }
@@ -143,7 +160,14 @@ public final class GPSDLocationProvider: LocationProvider {
 
     private func record(_ fix: cgps_fix) {
         // gpsd 3.22: trust mode and LATLON_SET, not fix.status; NaN means unknown.
-        guard fix.mode >= 2, fix.has_position, fix.latitude.isFinite, fix.longitude.isFinite else { return }
+        guard fix.mode >= 2 else {
+            self.state.withLock { $0.withoutFix = "gpsd has no fix (mode \(fix.mode))" }
+            return
+        }
+        guard fix.has_position, fix.latitude.isFinite, fix.longitude.isFinite else {
+            self.state.withLock { $0.withoutFix = "gpsd reports a fix without coordinates (NaN)" }
+            return
+        }
         // epx/epy when gpsd has them, else its combined horizontal estimate eph.
         let errors = [fix.epx, fix.epy].filter(\.isFinite)
         let position = Position(
@@ -154,7 +178,10 @@ public final class GPSDLocationProvider: LocationProvider {
             takenAt: self.now()
         )
         guard position.isValid else { return }
-        self.state.withLock { $0.latest = position }
+        self.state.withLock {
+            $0.latest = position
+            $0.withoutFix = nil
+        }
     }
 }
 

@@ -22,8 +22,8 @@ final class Harness: @unchecked Sendable {
         self.standIn = try WeatherStandIn(in: self.directory)
     }
 
-    func startGPSD(latitude: Double, longitude: Double) async throws -> Int {
-        let gpsd = try await GPSDStandIn(latitude: latitude, longitude: longitude, in: self.directory)
+    func startGPSD(latitude: Double, longitude: Double, feed: String = "fix") async throws -> Int {
+        let gpsd = try await GPSDStandIn(latitude: latitude, longitude: longitude, feed: feed, in: self.directory)
         self.gpsd = gpsd
         return gpsd.port
     }

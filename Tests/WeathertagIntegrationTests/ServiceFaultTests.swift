@@ -108,8 +108,8 @@ struct ServiceFaultTests {
                 #expect(try harness.standIn.calls("weather") == calls, "\(mode): no call before the scheduled one")
                 // Back to normal for the next case: a reload starts a fresh generation without the wait.
                 try harness.standIn.control(#"{"weather": {"mode": "ok"}}"#)
-                daemon.child.signal(SIGHUP)
                 let reloads = daemon.log.components(separatedBy: "configuration reloaded").count
+                daemon.child.signal(SIGHUP)
                 try await poll("the reload") {
                     daemon.log.components(separatedBy: "configuration reloaded").count > reloads ? true : nil
                 }
@@ -159,6 +159,51 @@ struct ServiceFaultTests {
                 try harness.standIn.control(#"{"ip": {"mode": "\#(mode)"}}"#)
                 #expect(try daemon.get("/v1/location").json["source"] is String)
             }
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+}
+
+/// The fault suite, part 6: gpsd without a fix, with NaN coordinates, going silent, and back.
+@Suite("Faults: gpsd coming and going", .serialized)
+struct GPSDFaultTests {
+    @Test func noFixNaNAndAStaleFixFallBackAndAFreshFixIsUsedAtOnce() async throws {
+        try await withHarness { harness in
+            // A fresh gpsd fed a 3D fix without coordinates reports mode 3 with NaN latitude and longitude.
+            let port = try await harness.startGPSD(latitude: 59.3293, longitude: 18.0686, feed: "nan")
+            let gpsd = try #require(harness.gpsd)
+            try harness.writeConfig(
+                providers: """
+                    [{"type": "gpsd", "port": \(port), "timeout_seconds": 10, "max_fix_age_seconds": 1},
+                     {"type": "fixed", "latitude": 1, "longitude": 2}]
+                    """
+            )
+            let daemon = try await harness.startDaemon()
+            func source() throws -> String? { try daemon.get("/v1/location").json["source"] as? String }
+            func gpsdError() throws -> String {
+                let providers = try daemon.get("/v1/status").json["providers"] as? [[String: Any]]
+                return providers?.first?["last_error"] as? String ?? ""
+            }
+            try await poll("the NaN fix refused") {
+                try source() == "fixed" && gpsdError().contains("without coordinates (NaN)") ? true : nil
+            }
+            try gpsd.setFeed("fix")
+            try await poll("a gpsd fix") { try source() == "gpsd" ? true : nil }
+
+            for (feed, reason) in [("nofix", "gpsd has no fix"), ("silent", "s old")] {
+                try gpsd.setFeed(feed)
+                try await poll("\(feed): the fallback, saying why") {
+                    try source() == "fixed" && gpsdError().contains(reason) ? true : nil
+                }
+                // Failing fast, gpsd is never passed over: a fix is used on the very next lookup.
+                let start = ContinuousClock.now
+                _ = try source()
+                #expect(ContinuousClock.now - start < .seconds(2), "\(feed): the lookup did not wait out a timeout")
+                try gpsd.setFeed("fix")
+                try await poll("\(feed): gpsd again", timeout: .seconds(5)) { try source() == "gpsd" ? true : nil }
+            }
+            let providers = try daemon.get("/v1/status").json["providers"] as? [[String: Any]]
+            #expect(providers?.first?["skipped_until"] == nil || providers?.first?["skipped_until"] is NSNull)
             #expect(try await daemon.stop() == 0)
         }
     }

@@ -39,14 +39,23 @@ public final class GPSDStandIn: @unchecked Sendable {
     let feeder: ChildProcess
     let feederPort: Int
     let directory: TemporaryDirectory
+    let controlFile: String
     var gpsd: ChildProcess
     public let port: Int
 
-    public init(latitude: Double, longitude: Double, in directory: TemporaryDirectory) async throws {
+    /// - Parameter feed: what the feeder sends at first (see `setFeed`).
+    public init(
+        latitude: Double,
+        longitude: Double,
+        feed: String = "fix",
+        in directory: TemporaryDirectory
+    ) async throws {
+        self.controlFile = directory.file("feeder-mode-\(UInt16.random(in: 0...UInt16.max))")
+        try feed.write(toFile: self.controlFile, atomically: true, encoding: .utf8)
         self.feeder = try ChildProcess(
             [
                 "/usr/bin/env", "python3", Fixtures.repositoryRoot + "/tools/nmea-feeder.py", "--lat", "\(latitude)",
-                "--lon", "\(longitude)",
+                "--lon", "\(longitude)", "--control", self.controlFile,
             ],
             stderrPath: directory.file("feeder.log")
         )
@@ -73,6 +82,11 @@ public final class GPSDStandIn: @unchecked Sendable {
             return true
         }
         return gpsd
+    }
+
+    /// What the NMEA feeder sends from now on: `fix`, `nofix`, `nan` (a 3D fix without coordinates) or `silent`.
+    public func setFeed(_ mode: String) throws {
+        try mode.write(toFile: self.controlFile, atomically: true, encoding: .utf8)
     }
 
     /// Stops gpsd (SIGTERM) and leaves the feeder running.
