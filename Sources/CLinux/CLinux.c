@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/statfs.h>
+#include <unistd.h>
 #include "CLinux.h"
 
 int clinux_exchange(const char *first, const char *second) {
@@ -33,4 +34,8 @@ long clinux_filesystem_type(const char *path) {
         return -1;
     }
     return (long)(unsigned int)info.f_type;
+}
+
+int clinux_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
 }

@@ -18,6 +18,9 @@ int clinux_read_lease_intact(int fd);
 /// Gives the lease up (lets a waiting writer in).
 void clinux_release_lease(int fd);
 
+/// `pipe2(fds, O_CLOEXEC)`: both ends close-on-exec from the start, so no concurrently spawned child inherits them.
+int clinux_pipe_cloexec(int fds[2]);
+
 /// The `statfs` magic number of the filesystem `path` is on, or -1 and errno.
 long clinux_filesystem_type(const char *path);
 

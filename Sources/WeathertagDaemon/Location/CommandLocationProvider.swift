@@ -2,9 +2,10 @@ import Foundation
 import Glibc
 import WeathertagCore
 
-/// Runs an external program (argv only, no shell) and reads one JSON object from its standard output:
-/// `{"latitude": 37.5665, "longitude": 126.978, "accuracy_m": 20, "name": "Seoul"}`. A program that is late is
-/// killed; output beyond `maximumOutput` bytes is refused. A position is reused for `cacheDuration`.
+/// Runs an external program (argv only, no shell; see `Subprocess`) and reads one JSON object from its standard
+/// output: `{"latitude": 37.5665, "longitude": 126.978, "accuracy_m": 20, "name": "Seoul"}`. A program that is late
+/// is killed with its process group; output beyond `maximumOutput` bytes is refused. A position is reused for
+/// `cacheDuration`.
 public struct CommandLocationProvider: LocationProvider {
     public static let maximumOutput = 64 << 10
 
@@ -26,51 +27,35 @@ public struct CommandLocationProvider: LocationProvider {
     }
 
     private func execute() async throws -> Position {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: self.argv[0])
-        process.arguments = Array(self.argv.dropFirst())
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
+        let program: Subprocess
         do {
-            try process.run()
+            program = try Subprocess(self.argv)
         } catch {
-            throw LocationError(source: self.type, message: "cannot run \(self.argv[0]): \(error.localizedDescription)")
+            throw LocationError(source: self.type, message: "cannot run \(self.argv[0]): \(error)")
         }
-        let pid = process.processIdentifier
-        let reader = output.fileHandleForReading
-        // Reading and waiting block: a thread of their own. Cancellation (the chain's timeout) kills the program,
-        // which closes the pipe and ends the read.
-        let (bytes, status) = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation {
-                (continuation: CheckedContinuation<([UInt8], Int32), any Error>) in
-                let thread = Thread {
-                    var collected: [UInt8] = []
-                    while collected.count <= Self.maximumOutput {
-                        let chunk = reader.availableData
-                        if chunk.isEmpty { break }
-                        collected.append(contentsOf: chunk)
-                    }
-                    if collected.count > Self.maximumOutput { kill(pid, SIGKILL) }
-                    process.waitUntilExit()
-                    try? reader.close()
-                    continuation.resume(returning: (collected, process.terminationStatus))
-                }
+        // Reading and waiting block: a thread of their own. Cancellation (the chain's timeout) kills the program
+        // and its group, which closes the pipes and ends the read.
+        let output = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Subprocess.Output, Never>) in
+                let thread = Thread { continuation.resume(returning: program.collect(limit: Self.maximumOutput)) }
                 thread.name = "weathertag-command"
                 thread.start()
             }
         } onCancel: {
-            kill(pid, SIGKILL)
+            program.kill()
         }
         try Task.checkCancellation()
-        guard bytes.count <= Self.maximumOutput else {
+        guard !output.overflowed else {
             throw LocationError(source: self.type, message: "\(self.argv[0]) printed more than 64 KiB")
         }
-        guard status == 0 else {
-            throw LocationError(source: self.type, message: "\(self.argv[0]) exited with status \(status)")
+        guard output.status == 0 else {
+            let said = String(decoding: output.stderr, as: UTF8.self).split(separator: "\n").first.map { ": \($0)" }
+            throw LocationError(
+                source: self.type,
+                message: "\(self.argv[0]) exited with status \(output.status)\(said ?? "")"
+            )
         }
-        return try self.decode(bytes)
+        return try self.decode(output.stdout)
     }
 
     func decode(_ bytes: [UInt8]) throws -> Position {
