@@ -3,7 +3,11 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 DEBIAN_PACKAGES = libcurl4-openssl-dev libgps-dev gpsd python3 curl
 
-.PHONY: all setup build run test lint format clean
+FUZZ_TARGETS = stamper request json
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD = .build/fuzz
+
+.PHONY: all setup build run test lint format clean fuzz
 
 all: build
 
@@ -29,6 +33,31 @@ run: build
 # Every test: unit tests of the core and integration tests that drive the built binary with a real gpsd.
 test: setup
 	$(SWIFT) test --disable-xctest $(BUILD_FLAGS)
+
+# libFuzzer: builds each fuzz target with -sanitize=fuzzer and runs it for FUZZ_SECONDS on a working copy of its
+# seed corpus (Fuzz/corpus/TARGET). Swift's backtracer is off so that libFuzzer sees a trap and saves its input. A crash leaves its input in $(FUZZ_BUILD)/crashes/TARGET; add it to the corpus
+# once fixed so that `make test` replays it for good.
+fuzz: setup
+	mkdir -p $(FUZZ_BUILD)
+	@# gold fails linking libFuzzer into Swift programs: link with the toolchain's own lld.
+	printf '{"schemaVersion": "1.0", "linker": {"path": "%s/ld.lld"}}\n' \
+		"$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")" > $(FUZZ_BUILD)/toolset.json
+	for target in $(FUZZ_TARGETS); do \
+		$(SWIFT) build -c release --build-path $(FUZZ_BUILD) --toolset $(FUZZ_BUILD)/toolset.json \
+			-Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING --product fuzz-$$target || exit 1; \
+	done
+	for target in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_BUILD)/corpus/$$target $(FUZZ_BUILD)/crashes/$$target; \
+		cp -n Fuzz/corpus/$$target/* $(FUZZ_BUILD)/corpus/$$target/ 2>/dev/null; \
+		echo "== fuzz-$$target for $(FUZZ_SECONDS) s"; \
+		SWIFT_BACKTRACE=enable=no $(FUZZ_BUILD)/release/fuzz-$$target -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=5 \
+			-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/crashes/$$target/ \
+			$(FUZZ_BUILD)/corpus/$$target Fuzz/corpus/$$target > $(FUZZ_BUILD)/$$target.log 2>&1; \
+		status=$$?; \
+		grep -E "DONE|^Done [0-9]+ runs|^stat::number_of_executed_units|ERROR|SUMMARY|Test unit written" \
+			$(FUZZ_BUILD)/$$target.log; \
+		[ $$status -eq 0 ] || exit $$status; \
+	done
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift

@@ -23,6 +23,7 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CGPS", linkerSettings: [.linkedLibrary("gps"), .linkedLibrary("m")]),
         .target(name: "CLinux"),
+        .target(name: "CFuzzer"),
 
         // The domain: positions, weather, configuration, cache policy, stamper, formatting, routing.
         // Builds and tests without curl, gpsd or sockets.
@@ -75,6 +76,30 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Fuzzing: the checks, and one executable per target (`make fuzz`; a corpus replayer otherwise).
+        .target(
+            name: "WeathertagFuzzing",
+            dependencies: [
+                "CFuzzer", "WeathertagCore", "WeathertagDaemon",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "fuzz-stamper", dependencies: ["WeathertagFuzzing"], path: "Sources/Fuzz/fuzz-stamper",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "fuzz-request", dependencies: ["WeathertagFuzzing"], path: "Sources/Fuzz/fuzz-request",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "fuzz-json", dependencies: ["WeathertagFuzzing"], path: "Sources/Fuzz/fuzz-json",
+            swiftSettings: strictSettings
+        ),
+
         .target(
             name: "WeathertagTestSupport",
             dependencies: ["WeathertagCore"],
@@ -89,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WeathertagDaemonTests",
-            dependencies: ["WeathertagDaemon", "WeathertagCore", "WeathertagTestSupport"],
+            dependencies: ["WeathertagDaemon", "WeathertagCore", "WeathertagFuzzing", "WeathertagTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -26,23 +26,44 @@ public struct APIRouter: Sendable {
     let maximumStaleness: Duration
     let now: @Sendable () -> Date
 
-    public func respond(method: String, uri: String) async -> APIResponse {
+    /// What a request asks for, decided from its method and target alone.
+    package enum Route: Equatable {
+        case tag(format: String)
+        case location
+        case status
+        case refused(APIResponse)
+    }
+
+    /// Routes a request without touching any state: the part of request handling the fuzzer drives.
+    package static func route(method: String, uri: String) -> Route {
         let (path, query) = Self.split(uri)
         guard ["/v1/tag", "/v1/location", "/v1/status"].contains(path) else {
-            return .error(404, "no such endpoint \(path); try /v1/tag, /v1/location or /v1/status")
+            let shown = path.count > 200 ? String(path.prefix(200)) + "…" : path
+            return .refused(.error(404, "no such endpoint \(shown); try /v1/tag, /v1/location or /v1/status"))
         }
-        guard method == "GET" || method == "HEAD" else { return .error(405, "only GET is supported") }
+        guard method == "GET" || method == "HEAD" else { return .refused(.error(405, "only GET is supported")) }
         switch path {
-        case "/v1/tag": return await self.tag(format: query["format"] ?? "json")
-        case "/v1/location": return await self.location()
-        default: return await self.status()
+        case "/v1/tag":
+            let format = query["format"] ?? "json"
+            guard format == "json" || format == "text" else {
+                return .refused(.error(400, "unknown format; use json or text"))
+            }
+            return .tag(format: format)
+        case "/v1/location": return .location
+        default: return .status
+        }
+    }
+
+    public func respond(method: String, uri: String) async -> APIResponse {
+        switch Self.route(method: method, uri: uri) {
+        case .tag(let format): return await self.tag(format: format)
+        case .location: return await self.location()
+        case .status: return await self.status()
+        case .refused(let response): return response
         }
     }
 
     private func tag(format: String) async -> APIResponse {
-        guard format == "json" || format == "text" else {
-            return .error(400, "unknown format \"\(format)\"; use json or text")
-        }
         do {
             let tag = try await self.weather.currentTag(maximumAge: self.maximumStaleness)
             if format == "text" {
@@ -128,7 +149,8 @@ public struct APIRouter: Sendable {
         guard let mark = uri.firstIndex(of: "?") else { return (uri, [:]) }
         var query: [String: String] = [:]
         for pair in uri[uri.index(after: mark)...].split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
+            // Keeping empty pieces, "=" is ["", ""]: there is always a key (found by `make fuzz`: `?=` trapped).
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let key = String(parts[0]).removingPercentEncoding ?? String(parts[0])
             let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
             query[key] = value

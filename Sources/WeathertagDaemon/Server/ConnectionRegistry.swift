@@ -3,7 +3,7 @@ import Synchronization
 
 /// The socket's open connections and which of them are idle, so that a new client can take the place of the
 /// longest-idle one when the limit is reached: idle connections held open by someone cannot lock others out.
-final class ConnectionRegistry: Sendable {
+package final class ConnectionRegistry: Sendable {
     private struct Entry {
         var channel: any Channel
         /// Since when it has been waiting for a request; nil while a request is being answered.
@@ -11,6 +11,8 @@ final class ConnectionRegistry: Sendable {
     }
 
     private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+
+    package init() {}
 
     var count: Int { self.entries.withLock { $0.count } }
 

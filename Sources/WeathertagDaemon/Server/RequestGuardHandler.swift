@@ -5,11 +5,11 @@ import NIOHTTP1
 /// takes longer than `idleTimeout` to send a complete request head (idle keep-alive, slowloris) is closed, and so
 /// is one that sends a body larger than any endpoint could want. Request lines and headers are bounded by the
 /// decoder's limits (`SocketServer.decoderLimits`).
-final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
+package final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    package typealias InboundIn = HTTPServerRequestPart
+    package typealias InboundOut = HTTPServerRequestPart
+    package typealias OutboundIn = HTTPServerResponsePart
+    package typealias OutboundOut = HTTPServerResponsePart
 
     /// No endpoint takes a body; a little is read and dropped, more ends the connection.
     static let maximumBodyBytes = 4096
@@ -21,32 +21,32 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Requests read whose response has not ended yet (pipelining may put several in flight).
     private var pending = 0
 
-    init(idleTimeout: TimeAmount, registry: ConnectionRegistry) {
+    package init(idleTimeout: TimeAmount, registry: ConnectionRegistry) {
         self.idleTimeout = idleTimeout
         self.registry = registry
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         if context.channel.isActive { self.becomeIdle(context) }
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         self.deadline?.cancel()
         self.registry.remove(context.channel)
     }
 
-    func channelActive(context: ChannelHandlerContext) {
+    package func channelActive(context: ChannelHandlerContext) {
         self.becomeIdle(context)
         context.fireChannelActive()
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         self.deadline?.cancel()
         self.registry.remove(context.channel)
         context.fireChannelInactive()
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch self.unwrapInboundIn(data) {
         case .head:
             self.deadline?.cancel()
@@ -66,7 +66,7 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = self.unwrapOutboundIn(data) {
             self.pending = max(0, self.pending - 1)
             if self.pending == 0 { self.becomeIdle(context) }

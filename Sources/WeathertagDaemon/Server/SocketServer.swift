@@ -36,7 +36,7 @@ public final class SocketServer: Service {
     }
 
     /// Request line plus headers: 8 KiB a field, 16 KiB in all, 64 fields. Anything larger gets 400 and is closed.
-    static var decoderLimits: NIOHTTPDecoderLimitConfiguration {
+    package static var decoderLimits: NIOHTTPDecoderLimitConfiguration {
         var limits = NIOHTTPDecoderLimitConfiguration()
         limits.maxHeaderFieldSize = 8 << 10
         limits.maxHeaderListSize = 16 << 10

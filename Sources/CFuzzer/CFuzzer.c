@@ -1,0 +1,2 @@
+// Declarations only: see CFuzzer.h.
+#include "CFuzzer.h"

@@ -1,0 +1,70 @@
+import NIOCore
+import NIOEmbedded
+import NIOHTTP1
+import WeathertagCore
+import WeathertagDaemon
+
+/// What the fuzzers check for each input. Every check traps (`precondition`) when an invariant breaks, which is
+/// what libFuzzer reports as a crash; the tests run the same checks over the committed corpus.
+public enum FuzzChecks {
+    static let lines = ["weather:", "  condition: \"Clouds\"", "  temperature: 12.3", "  units: metric"]
+
+    /// The stamper never loses or reorders a byte of the original, and a stamped file is recognised as stamped.
+    public static func stamper(_ bytes: [UInt8]) {
+        guard case .stamped(let output) = FrontMatterStamper.stamp(bytes, lines: Self.lines) else { return }
+        precondition(output.count > bytes.count, "a stamp adds bytes")
+        // The output is the original with one run of bytes inserted: a common prefix and suffix cover it all.
+        var prefix = 0
+        while prefix < bytes.count && output[prefix] == bytes[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < bytes.count - prefix && output[output.count - 1 - suffix] == bytes[bytes.count - 1 - suffix] {
+            suffix += 1
+        }
+        precondition(prefix + suffix == bytes.count, "the original's bytes are all kept, in order")
+        let inserted = output[prefix..<(output.count - suffix)]
+        precondition(String(decoding: inserted, as: UTF8.self).contains("weather:"), "the insertion is the block")
+        precondition(FrontMatterStamper.stamp(output, lines: Self.lines) == .alreadyStamped, "stamping is idempotent")
+    }
+
+    /// Bytes on the socket go through the HTTP decoder with the daemon's limits, its connection guard and its
+    /// routing without a trap, and every request routes to an endpoint or a 4xx answer.
+    public static func request(_ bytes: [UInt8]) {
+        let channel = EmbeddedChannel()
+        do {
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                withEncoderConfiguration: .init(),
+                withDecoderLimitConfiguration: SocketServer.decoderLimits
+            )
+            try channel.pipeline.syncOperations.addHandler(
+                RequestGuardHandler(idleTimeout: .seconds(30), registry: ConnectionRegistry())
+            )
+        } catch {
+            preconditionFailure("pipeline set-up: \(error)")
+        }
+        // Two writes split where the first byte says, to exercise partial reads.
+        let split = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+        for part in [bytes[..<split], bytes[split...]] where !part.isEmpty {
+            _ = try? channel.writeInbound(ByteBuffer(bytes: part))
+        }
+        while let part = try? channel.readInbound(as: HTTPServerRequestPart.self) {
+            guard case .head(let head) = part else { continue }
+            switch APIRouter.route(method: "\(head.method)", uri: head.uri) {
+            case .tag(let format): precondition(format == "json" || format == "text")
+            case .location, .status: break
+            case .refused(let response):
+                precondition((400..<500).contains(response.status), "refusals are client errors")
+                precondition(response.body.utf8.count < 1024, "refusals stay small")
+            }
+        }
+        _ = try? channel.finish()
+    }
+
+    /// The configuration's JSON parser never traps, and what it accepts serialises back to the same value.
+    public static func json(_ bytes: [UInt8]) {
+        guard let value = try? JSONParser.parse(bytes) else { return }
+        guard let again = try? JSONParser.parse(Array(value.serialized.utf8)) else {
+            preconditionFailure("the serialised form of an accepted document parses")
+        }
+        precondition(again == value, "parse ∘ serialise is the identity")
+    }
+}
