@@ -133,39 +133,47 @@ struct CrashAndEditTests {
         try await withHarness { harness in
             try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 46.2, "longitude": 6.15}]"#)
             let daemon = try await harness.startDaemon()
-            let count = 300
+            let count = 400
             var appended: [String: [String]] = [:]
             var random = SeededRandom(seed: 7)
             var renamed: [String: String] = [:]
             var deleted: Set<String> = []
-            for index in 0..<count {
-                let name = String(format: "edit%03d.md", index)
-                try harness.dropInPlace(name, "Entry \(index)\n")
-                // Meanwhile the author keeps appending to earlier entries: each append is an open for writing,
-                // a write and a close, often while the daemon is stamping that very file.
-                for _ in 0..<2 {
-                    let target = String(format: "edit%03d.md", Int.random(in: 0...index, using: &random))
-                    guard renamed[target] == nil, !deleted.contains(target) else { continue }
-                    let line = "appended \(UInt32.random(in: 0...UInt32.max, using: &random))\n"
-                    let fd = open(harness.entryPath(target), O_WRONLY | O_APPEND | O_CLOEXEC)
-                    guard fd >= 0 else { continue }
-                    _ = line.withCString { write(fd, $0, strlen($0)) }
-                    close(fd)
-                    appended[target, default: []].append(line)
-                }
-                if index % 29 == 3 {
-                    let from = String(format: "edit%03d.md", index - 1)
-                    let to = "moved-" + from
-                    if rename(harness.entryPath(from), harness.entryPath(to)) == 0 { renamed[from] = to }
-                }
-                if index % 31 == 5 {
-                    let victim = String(format: "edit%03d.md", index - 2)
-                    if renamed[victim] == nil, unlink(harness.entryPath(victim)) == 0 { deleted.insert(victim) }
+            func name(_ index: Int) -> String { String(format: "edit%03d.md", index) }
+            for index in 0..<count { try harness.dropInPlace(name(index), "Entry \(index)\n") }
+            // Meanwhile the author edits the entries the daemon is about to stamp: the daemon's count of stamps
+            // says where it is (it stamps in arrival order), and each append (an open for writing, a write and a
+            // close) goes to that entry or one of the next two, so many land while that very file is being stamped.
+            // Some entries are renamed or deleted on the way.
+            func append(_ target: String) {
+                guard renamed[target] == nil, !deleted.contains(target) else { return }
+                let line = "appended \(UInt32.random(in: 0...UInt32.max, using: &random))\n"
+                let fd = open(harness.entryPath(target), O_WRONLY | O_APPEND | O_CLOEXEC)
+                guard fd >= 0 else { return }
+                _ = line.withCString { write(fd, $0, strlen($0)) }
+                close(fd)
+                appended[target, default: []].append(line)
+            }
+            var stamped = 0
+            while stamped < count - 3 {
+                let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
+                stamped = entries?["stamped"] as? Int ?? 0
+                let index = min(count - 1, stamped + Int.random(in: 0...2, using: &random))
+                let target = name(index)
+                if index % 29 == 3, renamed[target] == nil, !deleted.contains(target) {
+                    if rename(harness.entryPath(target), harness.entryPath("moved-" + target)) == 0 {
+                        renamed[target] = "moved-" + target
+                    }
+                } else if index % 31 == 5, renamed[target] == nil, !deleted.contains(target) {
+                    if unlink(harness.entryPath(target)) == 0 { deleted.insert(target) }
+                } else {
+                    append(target)
                 }
             }
+            // And once more through all of them, stamped or not.
+            for index in 0..<count { append(name(index)) }
 
             for index in 0..<count {
-                let name = String(format: "edit%03d.md", index)
+                let name = name(index)
                 if deleted.contains(name) {
                     #expect(!FileManager.default.fileExists(atPath: harness.entryPath(name)), "\(name) came back")
                     continue
