@@ -66,7 +66,7 @@ final class WeatherServiceTests {
             maximumCallsPerMinute: maximumCallsPerMinute,
             store: WeatherCacheStore(directory: self.directory.path, threadPool: .singleton),
             statistics: statistics,
-            logger: Logger(label: "test"),
+            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
             now: self.clock.now
         )
         return (service, http)
