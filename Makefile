@@ -7,7 +7,11 @@ FUZZ_TARGETS = stamper request json
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD = .build/fuzz
 
-.PHONY: all setup build run test lint format clean fuzz
+BENCH_BUILD = .build/bench
+BENCH_RUNS ?= 3
+BENCH_FLAGS ?=
+
+.PHONY: all setup build run test lint format clean fuzz bench
 
 all: build
 
@@ -58,6 +62,25 @@ fuzz: setup
 			$(FUZZ_BUILD)/$$target.log; \
 		[ $$status -eq 0 ] || exit $$status; \
 	done
+
+# The benchmark (bench/run.py): release weathertag beside the filesystem limit, the script a user writes instead
+# and nginx, in one run; prints the table and writes docs/PERFORMANCE.md. Exits non-zero only when it cannot run.
+bench: setup
+	@missing=""; for p in nginx-light inotify-tools; do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
+			--no-install-recommends $$missing; \
+	fi
+	$(SWIFT) build -c release --product weathertag
+	mkdir -p $(BENCH_BUILD)
+	clang="$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/clang"; \
+		$$clang -O2 -Wall -o $(BENCH_BUILD)/fslimit bench/fslimit.c && \
+		$$clang -O2 -Wall -o $(BENCH_BUILD)/loadgen bench/loadgen.c
+	python3 bench/run.py --binary "$$($(SWIFT) build -c release --show-bin-path)/weathertag" \
+		--fslimit $(BENCH_BUILD)/fslimit --loadgen $(BENCH_BUILD)/loadgen --runs $(BENCH_RUNS) $(BENCH_FLAGS)
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift

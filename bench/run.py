@@ -1,0 +1,567 @@
+#!/usr/bin/env python3
+"""make bench: weathertag measured beside its references in one run.
+
+References: the filesystem limit (bench/fslimit.c), the script a user writes instead (bench/stamp-script.sh:
+inotifywait + curl + awk), and nginx serving the same JSON over a Unix socket, hit by the same load generator
+(bench/loadgen.c). Each figure runs several times; the table shows the median and the spread (min-max). The table
+is printed and written to docs/PERFORMANCE.md with the machine it ran on. Exits non-zero only when something could
+not run, never on a missed target.
+"""
+import argparse
+import ctypes
+import json
+import os
+import platform
+import shutil
+import signal
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KEY = "bench-key-0123456789"
+LATITUDE, LONGITUDE = 46.2044, 6.1432
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Processes
+
+
+class StandIn:
+    """tools/openweather-standin.py on 127.0.0.1:0."""
+
+    def __init__(self, directory):
+        self.log = open(os.path.join(directory, "standin.log"), "w")
+        self.process = subprocess.Popen(
+            [sys.executable, os.path.join(ROOT, "tools/openweather-standin.py"), "--key", KEY],
+            stdout=subprocess.PIPE, stderr=self.log, text=True)
+        self.port = json.loads(self.process.stdout.readline())["port"]
+        self.base_url = "http://127.0.0.1:%d" % self.port
+
+    def calls(self, endpoint="weather"):
+        return json.loads(http_tcp(self.port, "/_stats")).get(endpoint, 0)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait()
+        self.log.close()
+
+
+def http_tcp(port, path):
+    with socket.create_connection(("127.0.0.1", port)) as connection:
+        connection.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % path).encode())
+        data = b""
+        while chunk := connection.recv(65536):
+            data += chunk
+    return data.split(b"\r\n\r\n", 1)[1].decode()
+
+
+def http_unix(path, target):
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+        connection.connect(path)
+        connection.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % target).encode())
+        data = b""
+        while chunk := connection.recv(65536):
+            data += chunk
+    head, body = data.split(b"\r\n\r\n", 1)
+    return int(head.split(b" ")[1]), body.decode()
+
+
+def memory(pid):
+    """(anonymous RSS, total RSS) in KiB."""
+    fields = {}
+    with open("/proc/%d/status" % pid) as status:
+        for line in status:
+            key, _, value = line.partition(":")
+            fields[key] = value.strip()
+    return int(fields["RssAnon"].split()[0]), int(fields["VmRSS"].split()[0])
+
+
+class Daemon:
+    """The release weathertag binary, started with a datagram socket standing in for $NOTIFY_SOCKET."""
+
+    def __init__(self, binary, config, directory):
+        self.notify_path = os.path.join(directory, "notify-%d.sock" % time.monotonic_ns())
+        self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.notify.bind(self.notify_path)
+        environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": directory,
+                       "NOTIFY_SOCKET": self.notify_path}
+        self.log = open(os.path.join(directory, "daemon.log"), "a")
+        start = time.perf_counter()
+        self.process = subprocess.Popen([binary, "serve", "--config", config, "--log-level", "warning"],
+                                        env=environment, stderr=self.log)
+        self.notify.settimeout(30)
+        while True:
+            message = self.notify.recv(4096).decode()
+            if "READY=1" in message:
+                break
+        self.startup = time.perf_counter() - start
+        self.pid = self.process.pid
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=30)
+        self.notify.close()
+        os.unlink(self.notify_path)
+        self.log.close()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# inotify through ctypes: when did the daemon's stamp of each entry land?
+
+IN_MOVED_FROM, IN_MOVED_TO = 0x40, 0x80
+
+
+class StampWatcher(threading.Thread):
+    """Records the moment each entry's stamped version lands: an IN_MOVED_TO whose cookie belongs to an
+    IN_MOVED_FROM of one of weathertag's temp files."""
+
+    def __init__(self, folder):
+        super().__init__(daemon=True)
+        self.libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        self.fd = self.libc.inotify_init1(0)
+        self.libc.inotify_add_watch(self.fd, folder.encode(), IN_MOVED_FROM | IN_MOVED_TO)
+        self.stamped = {}
+        self.running = True
+
+    def run(self):
+        cookies = set()
+        while self.running:
+            data = os.read(self.fd, 65536)
+            moment = time.perf_counter()
+            offset = 0
+            while offset + 16 <= len(data):
+                _, mask, cookie, length = struct.unpack_from("iIII", data, offset)
+                name = data[offset + 16:offset + 16 + length].rstrip(b"\0").decode()
+                offset += 16 + length
+                if mask & IN_MOVED_FROM and name.endswith(".weathertag-tmp"):
+                    cookies.add(cookie)
+                elif mask & IN_MOVED_TO and cookie in cookies:
+                    cookies.discard(cookie)
+                    self.stamped.setdefault(name, moment)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The bench
+
+
+class Bench:
+    def __init__(self, arguments):
+        self.binary = arguments.binary
+        self.fslimit = arguments.fslimit
+        self.loadgen = arguments.loadgen
+        self.runs = arguments.runs
+        self.burst = arguments.burst
+        self.quick = arguments.quick
+        self.work = tempfile.mkdtemp(prefix="weathertag-bench-", dir=arguments.work)
+        self.standin = StandIn(self.work)
+        self.results = {}
+
+    def close(self):
+        self.standin.stop()
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def folder(self, name):
+        path = os.path.join(self.work, name)
+        shutil.rmtree(path, ignore_errors=True)
+        os.makedirs(path)
+        return path
+
+    def config(self, inbox, cache):
+        path = os.path.join(self.work, "config.json")
+        with open(path, "w") as handle:
+            json.dump({
+                "openweather": {"api_key": KEY, "base_url": self.standin.base_url,
+                                "icon_base_url": self.standin.base_url + "/img/wn"},
+                "location": {"providers": [{"type": "fixed", "latitude": LATITUDE, "longitude": LONGITUDE}]},
+                "cache": {"directory": cache},
+                "inbox": {"path": inbox},
+                "socket": {"path": os.path.join(self.work, "wt.sock")},
+            }, handle)
+        return path
+
+    @staticmethod
+    def entry(index):
+        """A diary entry of about 1 KiB; every other one has front matter."""
+        body = "".join("Line %d of entry %d: the day went by, as days do, with tea and rain.\n" % (line, index)
+                       for line in range(14))
+        if index % 2 == 0:
+            return "---\ntitle: \"Entry %d\"\ntags: [diary, bench]\n---\n\n%s" % (index, body)
+        return "# Entry %d\n\n%s" % (index, body)
+
+    def stage(self, count):
+        staging = self.folder("staging")
+        names = ["e%06d.md" % index for index in range(count)]
+        for index, name in enumerate(names):
+            with open(os.path.join(staging, name), "w") as handle:
+                handle.write(self.entry(index))
+        return staging, names
+
+    def start(self, cold=True):
+        inbox = self.folder("inbox")
+        cache = os.path.join(self.work, "cache")
+        if cold:
+            shutil.rmtree(cache, ignore_errors=True)
+        daemon = Daemon(self.binary, self.config(inbox, cache), self.work)
+        return daemon, inbox
+
+    def socket_path(self):
+        return os.path.join(self.work, "wt.sock")
+
+    # -- figures ----------------------------------------------------------------------------------------------
+
+    def weathertag_burst(self, count):
+        staging, names = self.stage(count)
+        calls_before = self.standin.calls()
+        daemon, inbox = self.start(cold=True)
+        http_unix(self.socket_path(), "/v1/tag")  # warms the cache: the one call
+        idle_anon, idle_total = memory(daemon.pid)
+        peak = [idle_anon, idle_total]
+        done = threading.Event()
+
+        def sample():
+            while not done.is_set():
+                anon, total = memory(daemon.pid)
+                peak[0], peak[1] = max(peak[0], anon), max(peak[1], total)
+                time.sleep(0.005)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        start = time.perf_counter()
+        for name in names:
+            os.rename(os.path.join(staging, name), os.path.join(inbox, name))
+        while True:
+            status = json.loads(http_unix(self.socket_path(), "/v1/status")[1])
+            if status["entries"]["stamped"] >= count:
+                break
+            time.sleep(0.005)
+        seconds = time.perf_counter() - start
+        done.set()
+        sampler.join()
+        calls = self.standin.calls() - calls_before
+        with open(os.path.join(inbox, names[1])) as handle:
+            stamped_example = handle.read()
+        daemon.stop()
+        return {"seconds": seconds, "rate": count / seconds, "calls": calls, "idle_anon": idle_anon,
+                "idle_total": idle_total, "peak_anon": peak[0], "peak_total": peak[1],
+                "example": stamped_example, "startup": daemon.startup}
+
+    def limit_burst(self, count, header):
+        staging, names = self.stage(count)
+        header_path = os.path.join(self.work, "header")
+        with open(header_path, "w") as handle:
+            handle.write(header)
+        output = subprocess.run([self.fslimit, staging, header_path], input="\n".join(names) + "\n",
+                                capture_output=True, text=True, check=True)
+        result = json.loads(output.stdout)
+        result["rate"] = count / result["seconds"]
+        return result
+
+    def script_burst(self, count):
+        staging, names = self.stage(count)
+        inbox = self.folder("script-inbox")
+        calls_before = self.standin.calls()
+        script = subprocess.Popen(
+            [os.path.join(ROOT, "bench/stamp-script.sh"), inbox, self.standin.base_url, KEY, str(LATITUDE),
+             str(LONGITUDE)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        time.sleep(0.5)  # inotifywait prints nothing when its watch is set up; give it a moment before the burst
+        start = time.perf_counter()
+        for name in names:
+            os.rename(os.path.join(staging, name), os.path.join(inbox, name))
+        deadline = time.time() + 600
+        while self.standin.calls() - calls_before < count and time.time() < deadline:
+            time.sleep(0.05)
+        pending = list(names)
+        while pending and time.time() < deadline:
+            with open(os.path.join(inbox, pending[-1])) as handle:
+                if "\nweather:\n" in handle.read():
+                    pending.pop()
+                    continue
+            time.sleep(0.02)
+        seconds = time.perf_counter() - start
+        os.killpg(script.pid, signal.SIGTERM)
+        script.wait()
+        return {"seconds": seconds, "rate": count / seconds, "calls": self.standin.calls() - calls_before,
+                "complete": not pending}
+
+    def latency(self, count, rate):
+        daemon, inbox = self.start(cold=True)
+        http_unix(self.socket_path(), "/v1/tag")
+        staging, names = self.stage(count)
+        watcher = StampWatcher(inbox)
+        watcher.start()
+        dropped = {}
+        interval = 1.0 / rate
+        next_drop = time.perf_counter()
+        for name in names:
+            while time.perf_counter() < next_drop:
+                time.sleep(min(0.001, max(0.0, next_drop - time.perf_counter())))
+            dropped[name] = time.perf_counter()
+            os.rename(os.path.join(staging, name), os.path.join(inbox, name))
+            next_drop += interval
+        deadline = time.time() + 30
+        while len(watcher.stamped) < count and time.time() < deadline:
+            time.sleep(0.01)
+        watcher.running = False
+        daemon.stop()
+        latencies = sorted((watcher.stamped[name] - dropped[name]) * 1000 for name in names
+                           if name in watcher.stamped)
+        return {"p50_ms": percentile(latencies, 50), "p99_ms": percentile(latencies, 99),
+                "seen": len(latencies)}
+
+    def socket_throughput(self, server_socket, connections, seconds):
+        output = subprocess.run([self.loadgen, server_socket, "/v1/tag", str(connections), str(seconds), "1"],
+                                capture_output=True, text=True, check=True)
+        return json.loads(output.stdout)
+
+    def nginx(self, body):
+        root = self.folder("nginx")
+        with open(os.path.join(root, "tag.json"), "w") as handle:
+            handle.write(body)
+        socket_path = os.path.join(root, "nginx.sock")
+        config = os.path.join(root, "nginx.conf")
+        with open(config, "w") as handle:
+            handle.write("""
+worker_processes auto;
+daemon off;
+pid %(root)s/nginx.pid;
+error_log %(root)s/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    keepalive_requests 100000000;
+    keepalive_timeout 60s;
+    client_body_temp_path %(root)s/tmp; proxy_temp_path %(root)s/tmp; fastcgi_temp_path %(root)s/tmp;
+    uwsgi_temp_path %(root)s/tmp; scgi_temp_path %(root)s/tmp;
+    server {
+        listen unix:%(socket)s;
+        location = /v1/tag { default_type application/json; add_header Cache-Control no-store;
+                             alias %(root)s/tag.json; }
+    }
+}
+""" % {"root": root, "socket": socket_path})
+        process = subprocess.Popen(["nginx", "-c", config, "-p", root], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        deadline = time.time() + 10
+        while not os.path.exists(socket_path) and time.time() < deadline:
+            time.sleep(0.01)
+        return process, socket_path
+
+    # -- the whole run ----------------------------------------------------------------------------------------
+
+    def run(self):
+        runs, burst = self.runs, self.burst
+        log("== burst of %d: weathertag vs the filesystem limit (%d runs)" % (burst, runs))
+        weathertag = [self.weathertag_burst(burst) for _ in range(runs)]
+        header = weathertag[0]["example"].split("# Entry 1")[0]
+        limit = [self.limit_burst(burst, header) for _ in range(runs)]
+        self.results["burst"] = (weathertag, limit)
+
+        script_count = 50 if self.quick else 500
+        log("== the script, burst of %d" % script_count)
+        self.results["script"] = [self.script_burst(script_count)]
+
+        log("== drop-to-stamp latency, 20 entries/s")
+        self.results["latency"] = [self.latency(40 if self.quick else 200, 20) for _ in range(runs)]
+
+        log("== start-up to READY=1 with a warm cache")
+        startups = []
+        cache = os.path.join(self.work, "cache")
+        for _ in range(10):
+            daemon = Daemon(self.binary, self.config(self.folder("inbox"), cache), self.work)
+            startups.append(daemon.startup * 1000)
+            daemon.stop()
+        self.results["startup"] = startups
+
+        log("== socket: GET /v1/tag, keep-alive, weathertag vs nginx")
+        daemon, _ = self.start(cold=False)
+        _, body = http_unix(self.socket_path(), "/v1/tag")
+        nginx, nginx_socket = self.nginx(body)
+        seconds = 2 if self.quick else 5
+        socket_results = {}
+        for connections in (1, 8, 64):
+            for server, path in (("weathertag", self.socket_path()), ("nginx", nginx_socket)):
+                socket_results[(server, connections)] = [
+                    self.socket_throughput(path, connections, seconds) for _ in range(runs)]
+        idle_anon, idle_total = memory(daemon.pid)
+        self.results["socket_memory"] = (idle_anon, idle_total)
+        nginx.terminate()
+        nginx.wait()
+        daemon.stop()
+        self.results["socket"] = socket_results
+
+        log("== cost growth")
+        sizes = (500, 5000) if self.quick else (500, 5000, 50000)
+        self.results["growth"] = {size: self.weathertag_burst(size) for size in sizes}
+
+
+def percentile(values, p):
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, int(len(values) * p / 100))]
+
+
+def median_spread(values, digits=1):
+    values = sorted(values)
+    middle = statistics.median(values)
+    if len(values) == 1:
+        return ("%." + str(digits) + "f") % middle
+    return ("%." + str(digits) + "f (%." + str(digits) + "f–%." + str(digits) + "f)") % (middle, values[0], values[-1])
+
+
+def verdict(ok):
+    return "met" if ok else "**missed**"
+
+
+def machine():
+    model = "unknown CPU"
+    with open("/proc/cpuinfo") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as meminfo:
+        memory_kib = int(meminfo.readline().split()[1])
+    swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()
+    filesystem = subprocess.run(["stat", "-f", "-c", "%T", tempfile.gettempdir()], capture_output=True,
+                                text=True).stdout.strip()
+    nginx = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip()
+    return ("%s, %d cores, %.0f GiB RAM, Linux %s, %s on %s; %s; %s" % (
+        model, os.cpu_count(), memory_kib / 2 ** 20, platform.release(), tempfile.gettempdir(), filesystem,
+        swift[0] if swift else "swift ?", nginx))
+
+
+def report(bench):
+    results = bench.results
+    rows = []
+    weathertag, limit = results["burst"]
+    w_rate = statistics.median(r["rate"] for r in weathertag)
+    l_rate = statistics.median(r["rate"] for r in limit)
+    rows.append(("burst throughput (%d entries, warm cache)" % bench.burst,
+                 "weathertag %s entries/s; filesystem limit %s files/s; ratio %.0f %%" % (
+                     median_spread([r["rate"] for r in weathertag], 0), median_spread([r["rate"] for r in limit], 0),
+                     100 * w_rate / l_rate),
+                 "≥ 80 %% of the limit: %s" % verdict(w_rate >= 0.8 * l_rate)))
+    script = results["script"][0]
+    calls = [r["calls"] for r in weathertag]
+    rows.append(("OpenWeather calls for the burst",
+                 "weathertag %s (the cache-warming call; the %d entries add none); the script %d for %d entries" % (
+                     "/".join(str(c) for c in calls), bench.burst, script["calls"], script["calls"]),
+                 "exactly 1: %s" % verdict(all(c == 1 for c in calls))))
+    rows.append(("the script's throughput",
+                 "%.0f entries/s (%.2f s for %d), %.1f %% of weathertag's rate%s" % (
+                     script["rate"], script["seconds"], script["calls"], 100 * script["rate"] / w_rate,
+                     "" if script["complete"] else "; did not finish"), "reference"))
+    latency = results["latency"]
+    limit_p99 = statistics.median(r["p99_us"] for r in limit) / 1000
+    limit_p50 = statistics.median(r["p50_us"] for r in limit) / 1000
+    p99 = statistics.median(r["p99_ms"] for r in latency)
+    rows.append(("drop-to-stamp latency, 20 entries/s (settle delay 0)",
+                 "p50 %s ms, p99 %s ms; filesystem limit per file p50 %.2f ms, p99 %.2f ms" % (
+                     median_spread([r["p50_ms"] for r in latency], 2), median_spread([r["p99_ms"] for r in latency], 2),
+                     limit_p50, limit_p99),
+                 "p99 ≤ limit p99 + 5 ms: %s" % verdict(p99 <= limit_p99 + 5)))
+    socket_results = results["socket"]
+    worst = 1e9
+    for connections in (1, 8, 64):
+        w = [r["rps"] for r in socket_results[("weathertag", connections)]]
+        n = [r["rps"] for r in socket_results[("nginx", connections)]]
+        ratio = statistics.median(w) / statistics.median(n)
+        worst = min(worst, ratio)
+        rows.append(("socket throughput, %d connection%s" % (connections, "" if connections == 1 else "s"),
+                     "weathertag %s req/s; nginx %s req/s; ratio %.0f %%" % (
+                         median_spread(w, 0), median_spread(n, 0), 100 * ratio),
+                     "≥ 50 %% of nginx: %s" % verdict(ratio >= 0.5)))
+    eight = socket_results[("weathertag", 8)]
+    eight_nginx = socket_results[("nginx", 8)]
+    p99_socket = statistics.median(r["p99_us"] for r in eight) / 1000
+    rows.append(("socket latency, 8 connections",
+                 "weathertag p50 %s µs, p99 %s µs; nginx p50 %s µs, p99 %s µs" % (
+                     median_spread([r["p50_us"] for r in eight], 0), median_spread([r["p99_us"] for r in eight], 0),
+                     median_spread([r["p50_us"] for r in eight_nginx], 0),
+                     median_spread([r["p99_us"] for r in eight_nginx], 0)),
+                 "p99 ≤ 1 ms: %s" % verdict(p99_socket <= 1)))
+    startup = results["startup"]
+    rows.append(("start-up, exec to READY=1, warm cache",
+                 "%s ms (10 starts)" % median_spread(startup, 1),
+                 "≤ 50 ms: %s" % verdict(statistics.median(startup) <= 50)))
+    idle_anon = statistics.median(r["idle_anon"] for r in weathertag) / 1024
+    idle_total = statistics.median(r["idle_total"] for r in weathertag) / 1024
+    peak_anon = max(r["peak_anon"] for r in weathertag) / 1024
+    peak_total = max(r["peak_total"] for r in weathertag) / 1024
+    rows.append(("memory",
+                 "private (anonymous) RSS idle %.1f MiB, peak during the burst %.1f MiB; total RSS idle %.1f MiB, "
+                 "peak %.1f MiB" % (idle_anon, peak_anon, idle_total, peak_total),
+                 "idle ≤ 8, burst ≤ 32, total ≤ 40 MiB: %s" % verdict(
+                     idle_anon <= 8 and peak_anon <= 32 and peak_total <= 40)))
+    growth = results["growth"]
+    sizes = sorted(growth)
+    per_entry = ["%d: %.2f s, %.0f µs/entry, peak anon %.1f MiB" % (
+        size, growth[size]["seconds"], 1e6 * growth[size]["seconds"] / size, growth[size]["peak_anon"] / 1024)
+        for size in sizes]
+    first, last = growth[sizes[0]], growth[sizes[-1]]
+    linear = (last["seconds"] / sizes[-1]) <= 1.5 * (first["seconds"] / sizes[0])
+    flat = last["peak_anon"] <= first["peak_anon"] + 8 * 1024
+    rows.append(("cost growth", "; ".join(per_entry),
+                 "linear time, flat memory: %s" % verdict(linear and flat)))
+
+    table = ["| figure | measured: median (min–max) | target |", "|---|---|---|"]
+    table += ["| %s | %s | %s |" % row for row in rows]
+    return "\n".join(table)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--fslimit", required=True)
+    parser.add_argument("--loadgen", required=True)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--burst", type=int, default=5000)
+    parser.add_argument("--quick", action="store_true", help="small sizes, for trying the bench itself")
+    parser.add_argument("--work", default=None, help="where to put the temp folders (default: $TMPDIR)")
+    parser.add_argument("--output", default=os.path.join(ROOT, "docs/PERFORMANCE.md"))
+    arguments = parser.parse_args()
+    bench = Bench(arguments)
+    try:
+        bench.run()
+        table = report(bench)
+    finally:
+        bench.close()
+    print(table)
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    with open(arguments.output + ".new", "w") as handle:
+        handle.write(PERFORMANCE_TEMPLATE.format(table=table, machine=machine(), when=when,
+                                                 runs=arguments.runs))
+    os.replace(arguments.output + ".new", arguments.output)
+    log("written to %s" % arguments.output)
+
+
+PERFORMANCE_TEMPLATE = """# Performance
+
+`make bench` measures weathertag beside two references in the same run (absolute times drift on shared machines;
+the targets are ratios measured together, plus a few budgets). Each figure ran {runs} times: median, and in
+brackets the smallest and largest.
+
+- **Filesystem limit** (`bench/fslimit.c`, `-O2`): per file, read it, write a temp file with the same weather
+  block prepended, fsync, rename over, fsync the folder (weathertag fsyncs the folder once per entry too).
+- **The script** (`bench/stamp-script.sh`): `inotifywait -m` + `curl` to the same loopback OpenWeather stand-in +
+  `awk`, with a temp file, `sync` and `mv`: what a careful user writes instead.
+- **nginx** serving the same `/v1/tag` JSON as a static file on a Unix socket, hit by the same load generator
+  (`bench/loadgen.c`: keep-alive connections on one epoll thread, per-request latency).
+
+Last run: {when}, on {machine}.
+
+{table}
+"""
+
+if __name__ == "__main__":
+    main()
