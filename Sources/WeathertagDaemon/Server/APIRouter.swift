@@ -25,6 +25,8 @@ public struct APIRouter: Sendable {
     /// How old weather `/v1/tag` may serve, marked stale, while OpenWeather cannot be reached.
     let maximumStaleness: Duration
     let now: @Sendable () -> Date
+    /// Answers of this generation kept for a second (a reload brings a new router, hence a new cache).
+    let cache = ResponseCache()
 
     /// What a request asks for, decided from its method and target alone.
     package enum Route: Equatable {
@@ -55,12 +57,15 @@ public struct APIRouter: Sendable {
     }
 
     public func respond(method: String, uri: String) async -> APIResponse {
+        let response: APIResponse
         switch Self.route(method: method, uri: uri) {
-        case .tag(let format): return await self.tag(format: format)
-        case .location: return await self.location()
+        case .tag(let format): response = await self.tag(format: format)
+        case .location: response = await self.location()
         case .status: return await self.status()
-        case .refused(let response): return response
+        case .refused(let refusal): return refusal
         }
+        if response.status == 200 { self.cache.store(response, for: uri) }
+        return response
     }
 
     private func tag(format: String) async -> APIResponse {

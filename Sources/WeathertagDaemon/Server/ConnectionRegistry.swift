@@ -28,6 +28,15 @@ package final class ConnectionRegistry: Sendable {
         self.entries.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 
+    /// Closes every connection (at shutdown).
+    func closeAll() {
+        let channels = self.entries.withLock { entries in
+            defer { entries.removeAll() }
+            return entries.values.map(\.channel)
+        }
+        for channel in channels { channel.close(promise: nil) }
+    }
+
     /// Removes and returns the connection idle the longest, if any is idle.
     func takeLongestIdle() -> (any Channel)? {
         self.entries.withLock { entries in

@@ -51,10 +51,20 @@ public final class SocketServer: Service {
                 + self.configuration.idleTimeout.components.attoseconds / 1_000_000_000
         )
         let registry = self.registry
+        let router = self.router
+        let maximumConnections = self.configuration.maximumConnections
         let server = try await ServerBootstrap(group: self.eventLoopGroup)
             .serverChannelOption(.backlog, value: 256)
-            .bind(unixDomainSocketPath: self.path, cleanupExistingSocketFile: true) { channel in
+            .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    // At the limit, the longest-idle connection makes way; if none is idle, this one goes.
+                    if registry.count >= maximumConnections {
+                        guard let idle = registry.takeLongestIdle() else {
+                            channel.close(promise: nil)
+                            return
+                        }
+                        idle.close(promise: nil)
+                    }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                         withEncoderConfiguration: .init(),
                         withDecoderLimitConfiguration: Self.decoderLimits
@@ -62,33 +72,23 @@ public final class SocketServer: Service {
                     try channel.pipeline.syncOperations.addHandler(
                         RequestGuardHandler(idleTimeout: idleTimeout, registry: registry)
                     )
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                        wrappingChannelSynchronously: channel
-                    )
+                    try channel.pipeline.syncOperations.addHandler(APIHandler(router: router))
                 }
             }
+            .bind(unixDomainSocketPath: self.path, cleanupExistingSocketFile: true)
+            .get()
         defer { unlink(self.path) }
-        guard chmod(self.path, 0o660) == 0 else { throw SystemError("chmod", path: self.path) }
+        guard chmod(self.path, 0o660) == 0 else {
+            try? await server.close()
+            throw SystemError("chmod", path: self.path)
+        }
         self.logger.info("listening", metadata: ["socket": "\(self.path)"])
         self.onListening()
 
-        try await withThrowingDiscardingTaskGroup { group in
-            try await server.executeThenClose { connections in
-                for try await connection in connections.cancelOnGracefulShutdown() {
-                    if self.registry.count > self.configuration.maximumConnections {
-                        guard let idle = self.registry.takeLongestIdle() else {
-                            // Every connection is busy answering: this one has to go.
-                            connection.channel.close(promise: nil)
-                            continue
-                        }
-                        idle.close(promise: nil)
-                    }
-                    group.addTask { await self.serve(connection) }
-                }
-            }
-            // Stopping: idle keep-alive connections must not hold the daemon up.
-            group.cancelAll()
-        }
+        // Until SIGTERM (or cancellation): then stop accepting and close every connection, idle or not.
+        try? await gracefulShutdown()
+        try? await server.close()
+        registry.closeAll()
     }
 
     /// Refuses to take over a socket another process still answers on; creates the folder if needed.
@@ -108,50 +108,5 @@ public final class SocketServer: Service {
         if connected == 0 {
             throw SystemError("bind", path: path + " (another weathertag is already listening there)", code: EADDRINUSE)
         }
-    }
-
-    private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
-        do {
-            try await connection.executeThenClose { inbound, outbound in
-                var head: HTTPRequestHead?
-                for try await part in inbound {
-                    switch part {
-                    case .head(let requestHead):
-                        head = requestHead
-                    case .body:
-                        // No endpoint takes a body; it is read and dropped.
-                        continue
-                    case .end:
-                        guard let request = head else { continue }
-                        head = nil
-                        let response = await self.router.value.respond(method: "\(request.method)", uri: request.uri)
-                        try await self.write(response, for: request, to: outbound)
-                        if !request.isKeepAlive { return }
-                    }
-                }
-            }
-        } catch {
-            self.logger.debug("connection ended", metadata: ["error": "\(error)"])
-        }
-    }
-
-    private func write(
-        _ response: APIResponse,
-        for request: HTTPRequestHead,
-        to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
-    ) async throws {
-        var body = ByteBuffer(string: response.body)
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: response.contentType)
-        headers.add(name: "Content-Length", value: String(body.readableBytes))
-        headers.add(name: "Cache-Control", value: "no-store")
-        headers.add(name: "Connection", value: request.isKeepAlive ? "keep-alive" : "close")
-        if request.method == .HEAD { body.clear() }
-        let head = HTTPResponseHead(
-            version: request.version,
-            status: HTTPResponseStatus(statusCode: response.status),
-            headers: headers
-        )
-        try await outbound.write(contentsOf: [.head(head), .body(.byteBuffer(body)), .end(nil)])
     }
 }
