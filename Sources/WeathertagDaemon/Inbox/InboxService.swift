@@ -69,9 +69,9 @@ public final class InboxService: Service {
             var state = State()
             for await event in events.cancelOnGracefulShutdown() {
                 switch event {
-                case .file(let name):
-                    state.settled[name] = nil
-                    state.queue.insert(name)
+                case .files(let names):
+                    for name in names { state.settled[name] = nil }
+                    state.queue.insert(contentsOf: names)
                 case .rescan:
                     let (candidates, present) = await self.scan(settled: state.settled)
                     state.queue.insert(contentsOf: candidates)
@@ -117,6 +117,8 @@ public final class InboxService: Service {
         var reported: [String: String] = [:]
         /// How often each entry changed under us in a row.
         var changedAttempts: [String: Int] = [:]
+        /// The tag the last drain stamped with, reused for a second: entries arriving together share it.
+        var recentTag: (tag: WeatherTag, at: ContinuousClock.Instant)?
     }
 
     /// Stamps every queued entry. Returns when to try again if some must wait, or nil.
@@ -127,7 +129,12 @@ public final class InboxService: Service {
         }
         let tag: WeatherTag
         do {
-            tag = try await self.weather.currentTag(maximumAge: self.maximumWeatherAge)
+            if let recent = state.recentTag, ContinuousClock.now - recent.at < Self.tagReuse {
+                tag = recent.tag
+            } else {
+                tag = try await self.weather.currentTag(maximumAge: self.maximumWeatherAge)
+                state.recentTag = (tag, ContinuousClock.now)
+            }
             state.weatherBackoff.reset()
         } catch {
             let waiting = state.queue.count
@@ -146,22 +153,32 @@ public final class InboxService: Service {
         }
         let lines = tag.stampLines
         let maximumBytes = self.configuration.maximumBytes
+        let inbox = self.inbox
         var retryIn: Duration?
-        while let name = state.queue.popFirst() {
-            // Stopping (SIGTERM, a reload): the entry in hand was finished; the rest wait in the inbox.
-            if Task.isCancelled || Task.isShuttingDownGracefully {
-                state.queue.insert(name)
-                break
-            }
-            let path = self.inbox + "/" + name
-            let result: EntryResult
+        while retryIn == nil, !state.queue.isEmpty {
+            // Stopping (SIGTERM, a reload): the batch in hand was finished; the rest wait in the inbox.
+            if Task.isCancelled || Task.isShuttingDownGracefully { break }
+            // Entries go to the thread pool in batches: one hop there and back for many files.
+            var batch: [String] = []
+            while batch.count < Self.batchSize, let name = state.queue.popFirst() { batch.append(name) }
+            let outcome: Batch
+            let names = batch
             do {
-                result = try await self.threadPool.runIfActive {
-                    try EntryFile.stamp(path: path, lines: lines, maximumSize: maximumBytes)
+                outcome = try await self.threadPool.runIfActive {
+                    Self.stamp(names, in: inbox, lines: lines, maximumSize: maximumBytes)
                 }
             } catch {
-                // The disk is full, the folder read-only, the pool stopping: the entry is untouched; wait and retry.
+                // The pool is stopping: the entries are untouched and wait in the inbox.
+                state.queue.insert(contentsOf: batch)
+                break
+            }
+            for (name, result) in outcome.results {
+                if let delay = self.handle(name, result, tag: tag, &state) { retryIn = min(retryIn ?? delay, delay) }
+            }
+            if let (name, error) = outcome.failure {
+                // The disk is full, the folder read-only: the entries are untouched; wait and retry.
                 state.queue.insert(name)
+                state.queue.insert(contentsOf: outcome.unprocessed)
                 let delay = state.writeBackoff.next()
                 let message = "\(error)"
                 if state.writeError != message {
@@ -173,57 +190,87 @@ public final class InboxService: Service {
                     )
                 }
                 retryIn = delay
-                break
-            }
-            if state.writeError != nil {
+            } else if state.writeError != nil, !outcome.results.isEmpty {
                 state.writeError = nil
                 state.writeBackoff.reset()
                 self.logger.notice("stamping works again")
             }
-            if result != .changedWhileStamping { state.changedAttempts[name] = nil }
-            switch result {
-            case .stamped(let version):
-                state.settled[name] = version
-                state.reported[name] = nil
-                self.statistics.update { $0.entriesStamped += 1 }
-                self.logger.info(
-                    "stamped",
-                    metadata: [
-                        "entry": "\(name)", "weather": "\(tag.weather.description)", "source": "\(tag.position.source)",
-                        "stale": "\(tag.stale)",
-                    ]
-                )
-            case .alreadyStamped(let version):
-                state.settled[name] = version
-                self.statistics.update { $0.entriesAlreadyStamped += 1 }
-            case .skipped(let reason, let version):
-                state.settled[name] = version
-                self.report(name, reason, &state)
-            case .inUse:
-                // Its writer's IN_CLOSE_WRITE brings it back.
-                self.logger.debug(
-                    "entry is open for writing, waiting for it to be closed", metadata: ["entry": "\(name)"])
-            case .changedWhileStamping:
-                let attempts = state.changedAttempts[name, default: 0] + 1
-                state.changedAttempts[name] = attempts
-                guard attempts <= Self.maximumChangedAttempts else {
-                    self.report(name, "it keeps changing while being stamped; waiting for its next change", &state)
-                    continue
-                }
-                self.logger.info("entry changed while being stamped, will retry", metadata: ["entry": "\(name)"])
-                state.queue.insert(name)
-                retryIn = .milliseconds(100 << attempts)
-            case .vanished:
-                state.reported[name] = nil
-                state.settled[name] = nil
-            }
-            if retryIn != nil { break }
             let waiting = state.queue.count
             self.statistics.update { $0.entriesWaiting = waiting }
         }
         let waiting = state.queue.count
         self.statistics.update { $0.entriesWaiting = waiting }
         return retryIn
+    }
+
+    /// How long a drain reuses the tag of the one before instead of asking the weather service again.
+    static let tagReuse: Duration = .seconds(1)
+
+    /// Entries sent to the thread pool at once.
+    static let batchSize = 32
+
+    /// What a batch did: results in order, then the entry whose write failed (if any) and those not tried after it.
+    private struct Batch: Sendable {
+        var results: [(String, EntryResult)] = []
+        var failure: (String, any Error)?
+        var unprocessed: [String] = []
+    }
+
+    /// Stamps a batch on the calling (pool) thread, stopping at the first failed write.
+    private static func stamp(_ names: [String], in inbox: String, lines: [String], maximumSize: Int) -> Batch {
+        var batch = Batch()
+        for (index, name) in names.enumerated() {
+            do {
+                batch.results.append(
+                    (name, try EntryFile.stamp(path: inbox + "/" + name, lines: lines, maximumSize: maximumSize)))
+            } catch {
+                batch.failure = (name, error)
+                batch.unprocessed = Array(names[(index + 1)...])
+                break
+            }
+        }
+        return batch
+    }
+
+    /// Records one entry's result; returns when to try again, if it must be retried.
+    private func handle(_ name: String, _ result: EntryResult, tag: WeatherTag, _ state: inout State) -> Duration? {
+        if result != .changedWhileStamping { state.changedAttempts[name] = nil }
+        switch result {
+        case .stamped(let version):
+            state.settled[name] = version
+            state.reported[name] = nil
+            self.statistics.update { $0.entriesStamped += 1 }
+            self.logger.info(
+                "stamped",
+                metadata: [
+                    "entry": "\(name)", "weather": "\(tag.weather.description)", "source": "\(tag.position.source)",
+                    "stale": "\(tag.stale)",
+                ]
+            )
+        case .alreadyStamped(let version):
+            state.settled[name] = version
+            self.statistics.update { $0.entriesAlreadyStamped += 1 }
+        case .skipped(let reason, let version):
+            state.settled[name] = version
+            self.report(name, reason, &state)
+        case .inUse:
+            // Its writer's IN_CLOSE_WRITE brings it back.
+            self.logger.debug("entry is open for writing, waiting for it to be closed", metadata: ["entry": "\(name)"])
+        case .changedWhileStamping:
+            let attempts = state.changedAttempts[name, default: 0] + 1
+            state.changedAttempts[name] = attempts
+            guard attempts <= Self.maximumChangedAttempts else {
+                self.report(name, "it keeps changing while being stamped; waiting for its next change", &state)
+                return nil
+            }
+            self.logger.info("entry changed while being stamped, will retry", metadata: ["entry": "\(name)"])
+            state.queue.insert(name)
+            return .milliseconds(100 << attempts)
+        case .vanished:
+            state.reported[name] = nil
+            state.settled[name] = nil
+        }
+        return nil
     }
 
     private func report(_ name: String, _ reason: String, _ state: inout State) {

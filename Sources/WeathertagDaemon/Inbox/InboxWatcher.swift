@@ -4,8 +4,9 @@ import WeathertagCore
 
 /// What the watcher saw in the inbox.
 enum InboxEvent: Sendable, Equatable {
-    /// A file was written and closed, or moved in.
-    case file(String)
+    /// Files written and closed, or moved in: every candidate name of one read of the inotify queue, so that a
+    /// burst arrives in batches.
+    case files([String])
     /// Look at everything: at start, after a queue overflow, after the folder came back.
     case rescan
     /// Time to retry entries that are waiting for weather.
@@ -93,6 +94,7 @@ final class InboxWatcher: Sendable {
             let count = buffer.withUnsafeMutableBytes { read(self.inotifyFD, $0.baseAddress, $0.count) }
             guard count > 0 else { continue }
             var offset = 0
+            var names: [String] = []
             // inotify_event's flexible `name` is not imported: parse by offset (wd 0, mask 4, cookie 8, len 12, name 16).
             while offset + 16 <= count {
                 let mask = Self.load(UInt32.self, buffer, offset + 4)
@@ -119,9 +121,10 @@ final class InboxWatcher: Sendable {
                     continue
                 } else if mask & UInt32(IN_ISDIR) == 0 {
                     let name = String(decoding: nameBytes, as: UTF8.self)
-                    if InboxFilter.isCandidate(name) { report(.file(name)) }
+                    if InboxFilter.isCandidate(name) { names.append(name) }
                 }
             }
+            if !names.isEmpty { report(.files(names)) }
         }
     }
 
