@@ -67,6 +67,7 @@ public final class InboxService: Service {
                 }
             }
             var state = State()
+            state.remembersSettled = pollInterval != nil
             for await event in events.cancelOnGracefulShutdown() {
                 switch event {
                 case .files(let names):
@@ -77,7 +78,9 @@ public final class InboxService: Service {
                     state.queue.insert(contentsOf: candidates)
                     self.logger.debug("rescanned the inbox", metadata: ["to_look_at": "\(candidates.count)"])
                     // Forget entries that left the inbox.
-                    if let present { state.settled = state.settled.filter { present.contains($0.key) } }
+                    if let present, state.remembersSettled {
+                        state.settled = state.settled.filter { present.contains($0.key) }
+                    }
                 case .retry:
                     state.retryScheduled = false
                 }
@@ -110,9 +113,15 @@ public final class InboxService: Service {
         /// Writing failed (disk full, read-only filesystem): waits grow like the weather's.
         var writeBackoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
         var writeError: String?
-        /// Entries that need nothing until they change (stamped, already stamped, left alone), by version: rescans
-        /// skip them after one `lstat`.
+        /// Entries that need nothing until they change (stamped, already stamped, left alone), by version: periodic
+        /// rescans skip them after one `lstat`. Kept only when polling, where rescans are frequent: without it the
+        /// daemon's memory does not grow with the number of entries the inbox holds.
         var settled: [String: FileVersion] = [:]
+        var remembersSettled = false
+
+        mutating func settle(_ name: String, _ version: FileVersion?) {
+            if self.remembersSettled { self.settled[name] = version }
+        }
         /// Entries left alone and the reason logged, so that rescans stay quiet.
         var reported: [String: String] = [:]
         /// How often each entry changed under us in a row.
@@ -237,7 +246,7 @@ public final class InboxService: Service {
         if result != .changedWhileStamping { state.changedAttempts[name] = nil }
         switch result {
         case .stamped(let version):
-            state.settled[name] = version
+            state.settle(name, version)
             state.reported[name] = nil
             self.statistics.update { $0.entriesStamped += 1 }
             self.logger.info(
@@ -248,10 +257,10 @@ public final class InboxService: Service {
                 ]
             )
         case .alreadyStamped(let version):
-            state.settled[name] = version
+            state.settle(name, version)
             self.statistics.update { $0.entriesAlreadyStamped += 1 }
         case .skipped(let reason, let version):
-            state.settled[name] = version
+            state.settle(name, version)
             self.report(name, reason, &state)
         case .inUse:
             // Its writer's IN_CLOSE_WRITE brings it back.
@@ -268,7 +277,7 @@ public final class InboxService: Service {
             return .milliseconds(100 << attempts)
         case .vanished:
             state.reported[name] = nil
-            state.settled[name] = nil
+            state.settle(name, nil)
         }
         return nil
     }
@@ -281,7 +290,7 @@ public final class InboxService: Service {
     }
 
     /// The candidate names in the inbox that may need work, sorted, and every name present (nil when the folder
-    /// cannot be listed); removes temp files a crash left behind.
+    /// cannot be listed or nothing is remembered as settled); removes temp files a crash left behind.
     private func scan(settled: [String: FileVersion]) async -> (candidates: [String], present: Set<String>?) {
         let inbox = self.inbox
         do {
@@ -292,7 +301,7 @@ public final class InboxService: Service {
                     guard let known = settled[name] else { return true }
                     return FileVersion.current(inbox + "/" + name) != known
                 }
-                return ((candidates.sorted(), Set(names)), removed)
+                return ((candidates.sorted(), settled.isEmpty ? nil : Set(names)), removed)
             }
             if !removed.isEmpty {
                 self.logger.notice(
