@@ -38,10 +38,12 @@ enum EntryFile {
     ///   - beforeRename: called after the temp file is written, before the last look; tests change the original
     ///     there at the worst moment.
     ///   - afterExchange: called right after the exchange, before the look that may undo it.
+    ///   - directoryFD: the entry's folder, open, for its fsync (a batch opens it once); else it is opened here.
     static func stamp(
         path: String,
         lines: [String],
         maximumSize: Int = Self.defaultMaximumSize,
+        directoryFD: Int32? = nil,
         beforeRename: () -> Void = {},
         afterExchange: () -> Void = {}
     ) throws -> EntryResult {
@@ -106,8 +108,11 @@ enum EntryFile {
         do {
             try FileIO.writeAll(temporary.fd, content, path: temporary.path)
             // The umask may have narrowed the mode; the owner should not change either (when we may set it).
-            _ = fchmod(temporary.fd, mode)
-            if geteuid() == 0 { _ = fchown(temporary.fd, info.st_uid, info.st_gid) }
+            var created = stat()
+            if fstat(temporary.fd, &created) != 0 || created.st_mode & 0o7777 != mode { _ = fchmod(temporary.fd, mode) }
+            if geteuid() == 0, created.st_uid != info.st_uid || created.st_gid != info.st_gid {
+                _ = fchown(temporary.fd, info.st_uid, info.st_gid)
+            }
             guard fsync(temporary.fd) == 0 else { throw SystemError("fsync", path: temporary.path) }
         } catch {
             unlink(temporary.path)
@@ -140,7 +145,11 @@ enum EntryFile {
             unlink(temporary.path)
             throw error
         }
-        try FileIO.fsyncDirectory(directory)
+        if let directoryFD {
+            guard fsync(directoryFD) == 0 else { throw SystemError("fsync", path: directory) }
+        } else {
+            try FileIO.fsyncDirectory(directory)
+        }
         guard let stamped = FileVersion.current(temporary.fd) else { throw SystemError("stat", path: path) }
         return .stamped(stamped)
     }

@@ -228,10 +228,18 @@ public final class InboxService: Service {
     /// Stamps a batch on the calling (pool) thread, stopping at the first failed write.
     private static func stamp(_ names: [String], in inbox: String, lines: [String], maximumSize: Int) -> Batch {
         var batch = Batch()
+        // One descriptor of the inbox for every fsync of the batch; without it each entry opens its own.
+        let directory = open(inbox, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if directory >= 0 { close(directory) } }
         for (index, name) in names.enumerated() {
             do {
                 batch.results.append(
-                    (name, try EntryFile.stamp(path: inbox + "/" + name, lines: lines, maximumSize: maximumSize)))
+                    (
+                        name,
+                        try EntryFile.stamp(
+                            path: inbox + "/" + name, lines: lines, maximumSize: maximumSize,
+                            directoryFD: directory >= 0 ? directory : nil)
+                    ))
             } catch {
                 batch.failure = (name, error)
                 batch.unprocessed = Array(names[(index + 1)...])
