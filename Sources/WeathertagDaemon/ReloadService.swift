@@ -44,6 +44,7 @@ final class ReloadService: Service, CustomStringConvertible {
         var configuration = self.initial
         var generation = self.first
         while true {
+            // The socket answers through the router of the generation about to run.
             self.router.replace(with: generation.router)
             let group = ServiceGroup(
                 configuration: ServiceGroupConfiguration(services: generation.services, logger: self.logger)
@@ -69,7 +70,6 @@ final class ReloadService: Service, CustomStringConvertible {
             guard let next, !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
             configuration = next
             generation = await self.makeGeneration(next)
-            self.router.replace(with: generation.router)
             self.logger.notice("configuration reloaded", metadata: ["status": "\(generation.summary)"])
             self.notifier.notify("READY=1\nSTATUS=\(generation.summary)")
         }

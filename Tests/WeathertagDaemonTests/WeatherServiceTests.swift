@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import NIOPosix
 import Synchronization
 import Testing
@@ -107,5 +108,19 @@ final class WeatherServiceTests {
         // Twenty minutes old is too old for a caller that accepts fifteen.
         await #expect(throws: WeatherError.self) { try await service.currentTag(maximumAge: .seconds(900)) }
         #expect(self.weatherCalls(http) >= 2)
+    }
+}
+
+@Suite("Response cache")
+struct ResponseCacheTests {
+    @Test func answersAreKeptForOneSecondPerURI() {
+        let cache = ResponseCache()
+        let start = NIODeadline.now()
+        let answer = APIResponse(status: 200, contentType: "application/json", body: "{\"a\":1}\n")
+        cache.store(answer, for: "/v1/tag", now: start)
+        #expect(cache.lookup("/v1/tag", now: start + .milliseconds(999))?.response == answer)
+        #expect(cache.lookup("/v1/tag", now: start + .milliseconds(999))?.body.readableBytes == answer.body.utf8.count)
+        #expect(cache.lookup("/v1/tag?format=text", now: start) == nil, "another URI is another answer")
+        #expect(cache.lookup("/v1/tag", now: start + .seconds(1)) == nil, "gone after a second")
     }
 }

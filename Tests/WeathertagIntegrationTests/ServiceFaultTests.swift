@@ -154,11 +154,25 @@ struct ServiceFaultTests {
             #expect(try harness.standIn.calls("ip-api") == 1, "one timeout, then passed over")
             let providers = try daemon.get("/v1/status").json["providers"] as? [[String: Any]]
             #expect(providers?.first?["skipped_until"] is String)
-            // Failing fast (HTTP errors) costs nothing, so it is asked every time and used as soon as it answers.
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    @Test func aFastFailingIPServiceIsAskedEveryTimeAndUsedOnceItAnswers() async throws {
+        try await withHarness { harness in
+            try Self.writeConfig(harness)
+            try harness.standIn.control(#"{"ip": {"mode": "500"}}"#)
+            let daemon = try await harness.startDaemon()
+            // An HTTP error costs no timeout, so the service is never passed over: every lookup asks it again.
+            // (Each lookup has a query of its own: the socket keeps an answer per URI for a second.)
             for mode in ["500", "429", "nonjson", "wrongshape"] {
                 try harness.standIn.control(#"{"ip": {"mode": "\#(mode)"}}"#)
-                #expect(try daemon.get("/v1/location").json["source"] is String)
+                let before = try harness.standIn.calls("ip-api")
+                #expect(try daemon.get("/v1/location?\(mode)").json["source"] as? String == "fixed", "\(mode)")
+                #expect(try harness.standIn.calls("ip-api") == before + 1, "\(mode): asked again")
             }
+            try harness.standIn.control(#"{"ip": {"mode": "ok"}}"#)
+            #expect(try daemon.get("/v1/location?ok").json["source"] as? String == "ip", "used on the next lookup")
             #expect(try await daemon.stop() == 0)
         }
     }

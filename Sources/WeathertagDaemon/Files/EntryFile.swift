@@ -4,7 +4,7 @@ import WeathertagCore
 
 /// What happened to one inbox entry.
 enum EntryResult: Sendable, Equatable {
-    /// Stamped; the version is the new file's, so its own rename event can be recognised.
+    /// Stamped; the version is the new file's, for rescans to tell it has not changed since.
     case stamped(FileVersion)
     case alreadyStamped(FileVersion)
     /// Left untouched until it changes: not a regular file, not text, front matter we must not edit.
@@ -91,7 +91,8 @@ enum EntryFile {
         } catch let error as SystemError where error.code == EFBIG {
             return .changedWhileStamping
         }
-        guard original.count == Int(info.st_size), untouched() else { return .changedWhileStamping }
+        // (A change during the read is caught by the last look below, before anything is written over.)
+        guard original.count == Int(info.st_size) else { return .changedWhileStamping }
 
         let content: [UInt8]
         switch FrontMatterStamper.stamp(original, lines: lines) {

@@ -71,7 +71,7 @@ public final class InboxService: Service {
             for await event in events.cancelOnGracefulShutdown() {
                 switch event {
                 case .files(let names):
-                    for name in names { state.settled[name] = nil }
+                    for name in names { state.settle(name, nil) }
                     state.queue.insert(contentsOf: names)
                 case .rescan:
                     let (candidates, present) = await self.scan(settled: state.settled)
