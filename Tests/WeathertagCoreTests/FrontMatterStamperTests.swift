@@ -69,6 +69,25 @@ struct FrontMatterStamperTests {
         #expect(FrontMatterStamper.stamp([0x23, 0xFF, 0xFE, 0x0A], lines: ["weather:"]) == .skipped(.notText))
     }
 
+    /// Keys are compared as YAML's default resolver compares them, although a cheaper one is tried first.
+    @Test func duplicateKeysAreJudgedByTheDefaultResolver() {
+        func stamp(_ yaml: String) -> StampOutcome {
+            FrontMatterStamper.stamp(Array("---\n\(yaml)---\nBody.\n".utf8), lines: ["weather:", "  icon: 10d"])
+        }
+        // `1` is an integer and `"1"` a string: two keys, not a duplicate.
+        guard case .stamped = stamp("1: plain\n\"1\": quoted\n") else {
+            Issue.record("plain and quoted keys were taken for duplicates")
+            return
+        }
+        // The same key twice is.
+        guard case .skipped(.invalidFrontMatter) = stamp("title: a\ntitle: b\n") else {
+            Issue.record("a duplicate key was not reported")
+            return
+        }
+        // A quoted `weather` key is the weather key.
+        #expect(stamp("\"weather\":\n  icon: 01d\n") == .alreadyStamped)
+    }
+
     @Test func everyOriginalByteSurvives() throws {
         for name in ["no-front-matter", "bom", "no-trailing-newline"] {
             let original = try Self.input(name)

@@ -65,6 +65,36 @@ struct DaemonTests {
         }
     }
 
+    /// Our own writes must not bring an entry back: each entry of a burst is read once, and nothing is counted as
+    /// "already stamped" (the close of our temp file after the exchange used to report `IN_CLOSE_WRITE` under
+    /// the entry's name).
+    @Test func aBurstIsStampedReadingEachEntryOnce() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 1, "longitude": 2}]"#)
+            let daemon = try await harness.startDaemon()
+            let count = 300
+            for index in 0..<count {
+                try harness.dropByRename(String(format: "burst-%03d.md", index), "Entry \(index)\n")
+            }
+            func entries() throws -> [String: Any] {
+                try #require(try daemon.get("/v1/status").json["entries"] as? [String: Any])
+            }
+            try await poll("the burst stamped") { try entries()["stamped"] as? Int == count ? true : nil }
+            // Events queue in order: once an entry dropped after the burst is stamped and nothing waits (queued or
+            // in flight), every event our own writes caused has been handled.
+            try harness.dropByRename("after.md", "After the burst\n")
+            _ = try await harness.waitForStamp("after.md")
+            try await poll("nothing waiting") { try entries()["waiting"] as? Int == 0 ? true : nil }
+            let counters = try entries()
+            #expect(counters["stamped"] as? Int == count + 1)
+            #expect(counters["already_stamped"] as? Int == 0)
+            #expect(try harness.standIn.calls("weather") == 1)
+            for index in [0, count / 2, count - 1] {
+                #expect(harness.read(String(format: "burst-%03d.md", index)).hasSuffix("---\nEntry \(index)\n"))
+            }
+        }
+    }
+
     @Test func fallsBackFromGPSDToIPToFixed() async throws {
         try await withHarness { harness in
             let deadGPSD = RawHTTP.freePort()
@@ -364,9 +394,13 @@ struct DaemonTests {
             try FileManager.default.createSymbolicLink(
                 atPath: harness.directory.file("link.md"), withDestinationPath: outside)
             #expect(rename(harness.directory.file("link.md"), harness.entryPath("link.md")) == 0)
-            // A good entry dropped last: once it is stamped, everything before it has been looked at.
             try harness.dropInPlace("zz-good.md", "fine\n")
             _ = try await harness.waitForStamp("zz-good.md")
+            // Batches run side by side: wait until the three candidates are accounted for, not for the last one.
+            try await poll("three entries left alone") {
+                let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
+                return entries?["skipped"] as? Int == 3 && entries?["waiting"] as? Int == 0 ? true : nil
+            }
             for (name, body) in untouched {
                 #expect(harness.read(name) == body, "\(name) was changed")
             }

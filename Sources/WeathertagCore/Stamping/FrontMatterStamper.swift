@@ -95,7 +95,7 @@ public enum FrontMatterStamper {
     private static func weatherKey(in yaml: String) -> Result<Bool, StampSkipReason> {
         let node: Node?
         do {
-            node = try Yams.compose(yaml: yaml)
+            node = try Self.compose(yaml)
         } catch {
             let reason = "\(error)".split(separator: "\n").first.map(String.init) ?? "parse error"
             return .failure(.invalidFrontMatter(reason))
@@ -109,6 +109,19 @@ public enum FrontMatterStamper {
         }
         guard let weather = mapping["weather"] else { return .success(false) }
         return weather.mapping == nil ? .failure(.weatherNotMapping) : .success(true)
+    }
+
+    /// Composes with the basic resolver first: the default one runs up to seven regular expressions per key to
+    /// tell `1` from `"1"` when it looks for duplicate keys, which was most of a stamp's time. Plain and quoted keys
+    /// resolve alike under the basic resolver, so it can only find more duplicates, never fewer; when it
+    /// complains, the default resolver decides. The lookup of `weather` gives the same answer under both.
+    /// (The encoding is given, not left to `Parser.Encoding.default`, which reads the environment on every call.)
+    private static func compose(_ yaml: String) throws -> Node? {
+        do {
+            return try Yams.compose(yaml: yaml, .basic, .default, .utf8)
+        } catch {
+            return try Yams.compose(yaml: yaml, .default, .default, .utf8)
+        }
     }
 
     private struct Line {

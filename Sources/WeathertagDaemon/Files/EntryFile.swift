@@ -105,16 +105,22 @@ enum EntryFile {
         let (directory, name) = FileIO.split(path)
         let mode = info.st_mode & 0o7777
         let temporary = try FileIO.createTemporary(directory: directory, name: name, mode: mode)
-        defer { close(temporary.fd) }
+        let stamped: FileVersion
         do {
+            defer { close(temporary.fd) }
             try FileIO.writeAll(temporary.fd, content, path: temporary.path)
             // The umask may have narrowed the mode; the owner should not change either (when we may set it).
             var created = stat()
-            if fstat(temporary.fd, &created) != 0 || created.st_mode & 0o7777 != mode { _ = fchmod(temporary.fd, mode) }
+            guard fstat(temporary.fd, &created) == 0 else { throw SystemError("stat", path: temporary.path) }
+            if created.st_mode & 0o7777 != mode { _ = fchmod(temporary.fd, mode) }
             if geteuid() == 0, created.st_uid != info.st_uid || created.st_gid != info.st_gid {
                 _ = fchown(temporary.fd, info.st_uid, info.st_gid)
             }
             guard fsync(temporary.fd) == 0 else { throw SystemError("fsync", path: temporary.path) }
+            // Mode and owner changes leave the size and modification time as they are.
+            stamped = FileVersion(created)
+            // Closed before the exchange: closed after it, our descriptor would report `IN_CLOSE_WRITE` under the
+            // entry's name and bring the entry we just stamped back to be read again.
         } catch {
             unlink(temporary.path)
             throw error
@@ -151,7 +157,6 @@ enum EntryFile {
         } else {
             try FileIO.fsyncDirectory(directory)
         }
-        guard let stamped = FileVersion.current(temporary.fd) else { throw SystemError("stat", path: path) }
         return .stamped(stamped)
     }
 

@@ -41,6 +41,7 @@ public final class InboxService: Service {
         // Watch first, then scan: nothing dropped in between is missed (duplicates are merged by the queue).
         let watcher = try InboxWatcher(path: self.inbox, logger: self.logger)
         let (events, continuation) = AsyncStream.makeStream(of: InboxEvent.self)
+        let arrivals = Arrivals()
         continuation.yield(.rescan)
         let pollInterval = self.pollInterval()
         self.logger.info(
@@ -52,7 +53,13 @@ public final class InboxService: Service {
             group.addTask {
                 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                     let thread = Thread {
-                        watcher.run { continuation.yield($0) }
+                        watcher.run { event in
+                            if case .files(let names) = event {
+                                if arrivals.append(names) { continuation.yield(.arrived) }
+                            } else {
+                                continuation.yield(event)
+                            }
+                        }
                         done.resume()
                     }
                     thread.name = "weathertag-inotify"
@@ -66,13 +73,14 @@ public final class InboxService: Service {
                     }
                 }
             }
-            var state = State()
+            var state = State(arrivals: arrivals)
             state.remembersSettled = pollInterval != nil
             for await event in events.cancelOnGracefulShutdown() {
                 switch event {
                 case .files(let names):
-                    for name in names { state.settle(name, nil) }
-                    state.queue.insert(contentsOf: names)
+                    state.enqueue(names)
+                case .arrived:
+                    state.enqueue(arrivals.takeAll())
                 case .rescan:
                     let (candidates, present) = await self.scan(settled: state.settled)
                     state.queue.insert(contentsOf: candidates)
@@ -107,6 +115,8 @@ public final class InboxService: Service {
     }
 
     private struct State {
+        /// Names the watcher reported since the loop last looked.
+        let arrivals: Arrivals
         var queue = EntryQueue()
         var retryScheduled = false
         var weatherBackoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
@@ -122,29 +132,132 @@ public final class InboxService: Service {
         mutating func settle(_ name: String, _ version: FileVersion?) {
             if self.remembersSettled { self.settled[name] = version }
         }
+
+        /// Queues names that were written or moved in; their settled versions no longer hold.
+        mutating func enqueue(_ names: [String]) {
+            for name in names { self.settle(name, nil) }
+            self.queue.insert(contentsOf: names)
+        }
         /// Entries left alone and the reason logged, so that rescans stay quiet.
         var reported: [String: String] = [:]
         /// How often each entry changed under us in a row.
         var changedAttempts: [String: Int] = [:]
-        /// The tag the last drain stamped with, reused for a second: entries arriving together share it.
+        /// The tag stamped with last, reused for a second: entries arriving together share it.
         var recentTag: (tag: WeatherTag, at: ContinuousClock.Instant)?
+        var hasRecentTag: Bool {
+            self.recentTag.map { ContinuousClock.now - $0.at < InboxService.tagReuse } ?? false
+        }
     }
 
-    /// Stamps every queued entry. Returns when to try again if some must wait, or nil.
+    /// Stamps every queued entry, and those that arrive meanwhile. Returns when to try again if some must wait.
     private func drain(_ state: inout State) async -> Duration? {
         guard !state.queue.isEmpty else {
             self.statistics.update { $0.entriesWaiting = 0 }
             return nil
         }
-        let tag: WeatherTag
-        do {
-            if let recent = state.recentTag, ContinuousClock.now - recent.at < Self.tagReuse {
-                tag = recent.tag
-            } else {
-                tag = try await self.weather.currentTag(maximumAge: self.maximumWeatherAge)
-                state.recentTag = (tag, ContinuousClock.now)
+        var tag: WeatherTag
+        switch await self.stampingTag(&state) {
+        case .success(let current): tag = current
+        case .failure(let wait): return wait.delay
+        }
+        let maximumBytes = self.configuration.maximumBytes
+        let inbox = self.inbox
+        let threadPool = self.threadPool
+        var retryIn: Duration?
+        // Two batches in flight: one is parsed and written while the other waits for its fsyncs, and the
+        // filesystem can commit the two together. Names in flight are out of the queue, so no entry is in two.
+        await withTaskGroup(of: (names: [String], tag: WeatherTag, outcome: Batch?).self) { group in
+            var inFlight = 0
+            var entriesInFlight = 0
+            var stopping = false
+            while true {
+                // Entries that arrived meanwhile join the queue, so a burst keeps the batches full.
+                state.enqueue(state.arrivals.takeAll())
+                while !stopping, retryIn == nil, inFlight < Self.batchesInFlight, !state.queue.isEmpty {
+                    // Stopping (SIGTERM, a reload): batches in hand are finished; the rest wait in the inbox.
+                    if Task.isCancelled || Task.isShuttingDownGracefully {
+                        stopping = true
+                        break
+                    }
+                    // A long burst does not stamp its last entries with the weather of its first.
+                    if !state.hasRecentTag {
+                        switch await self.stampingTag(&state) {
+                        case .success(let current): tag = current
+                        case .failure(let wait):
+                            retryIn = wait.delay
+                            continue
+                        }
+                    }
+                    // Entries go to the thread pool in batches: one hop there and back for many files.
+                    var batch: [String] = []
+                    while batch.count < Self.batchSize, let name = state.queue.popFirst() { batch.append(name) }
+                    let (names, batchTag, lines) = (batch, tag, tag.stampLines)
+                    group.addTask {
+                        // A pool that is stopping refuses the batch: its entries are untouched and wait.
+                        let outcome = try? await threadPool.runIfActive {
+                            Self.stamp(names, in: inbox, lines: lines, maximumSize: maximumBytes)
+                        }
+                        return (names, batchTag, outcome)
+                    }
+                    inFlight += 1
+                    entriesInFlight += names.count
+                }
+                guard let (names, batchTag, outcome) = await group.next() else { break }
+                inFlight -= 1
+                entriesInFlight -= names.count
+                guard let outcome else {
+                    state.queue.insert(contentsOf: names)
+                    stopping = true
+                    continue
+                }
+                for (name, result) in outcome.results {
+                    if let delay = self.handle(name, result, tag: batchTag, &state) {
+                        retryIn = min(retryIn ?? delay, delay)
+                    }
+                }
+                if let (name, error) = outcome.failure {
+                    // The disk is full, the folder read-only: the entries are untouched; wait and retry.
+                    state.queue.insert(name)
+                    state.queue.insert(contentsOf: outcome.unprocessed)
+                    let delay = state.writeBackoff.next()
+                    let message = "\(error)"
+                    if state.writeError != message {
+                        state.writeError = message
+                        self.statistics.recordError(message)
+                        self.logger.error(
+                            "cannot stamp entries, they wait untouched",
+                            metadata: ["entry": "\(name)", "error": "\(message)", "retry_in": "\(delay)"]
+                        )
+                    }
+                    retryIn = delay
+                } else if state.writeError != nil, !outcome.results.isEmpty {
+                    state.writeError = nil
+                    state.writeBackoff.reset()
+                    self.logger.notice("stamping works again")
+                }
+                let waiting = state.queue.count + entriesInFlight
+                self.statistics.update { $0.entriesWaiting = waiting }
             }
+        }
+        let waiting = state.queue.count
+        self.statistics.update { $0.entriesWaiting = waiting }
+        return retryIn
+    }
+
+    /// When entries must wait for weather, and until when.
+    private struct WaitForWeather: Error {
+        var delay: Duration
+    }
+
+    /// The tag to stamp with: the one before for up to a second (entries arriving together share it), else the
+    /// weather service's.
+    private func stampingTag(_ state: inout State) async -> Result<WeatherTag, WaitForWeather> {
+        if state.hasRecentTag, let recent = state.recentTag { return .success(recent.tag) }
+        do {
+            let tag = try await self.weather.currentTag(maximumAge: self.maximumWeatherAge)
+            state.recentTag = (tag, ContinuousClock.now)
             state.weatherBackoff.reset()
+            return .success(tag)
         } catch {
             let waiting = state.queue.count
             self.statistics.update { $0.entriesWaiting = waiting }
@@ -158,58 +271,8 @@ public final class InboxService: Service {
                 "entries wait for weather",
                 metadata: ["waiting": "\(waiting)", "retry_in": "\(delay)", "reason": "\(error)"]
             )
-            return delay
+            return .failure(WaitForWeather(delay: delay))
         }
-        let lines = tag.stampLines
-        let maximumBytes = self.configuration.maximumBytes
-        let inbox = self.inbox
-        var retryIn: Duration?
-        while retryIn == nil, !state.queue.isEmpty {
-            // Stopping (SIGTERM, a reload): the batch in hand was finished; the rest wait in the inbox.
-            if Task.isCancelled || Task.isShuttingDownGracefully { break }
-            // Entries go to the thread pool in batches: one hop there and back for many files.
-            var batch: [String] = []
-            while batch.count < Self.batchSize, let name = state.queue.popFirst() { batch.append(name) }
-            let outcome: Batch
-            let names = batch
-            do {
-                outcome = try await self.threadPool.runIfActive {
-                    Self.stamp(names, in: inbox, lines: lines, maximumSize: maximumBytes)
-                }
-            } catch {
-                // The pool is stopping: the entries are untouched and wait in the inbox.
-                state.queue.insert(contentsOf: batch)
-                break
-            }
-            for (name, result) in outcome.results {
-                if let delay = self.handle(name, result, tag: tag, &state) { retryIn = min(retryIn ?? delay, delay) }
-            }
-            if let (name, error) = outcome.failure {
-                // The disk is full, the folder read-only: the entries are untouched; wait and retry.
-                state.queue.insert(name)
-                state.queue.insert(contentsOf: outcome.unprocessed)
-                let delay = state.writeBackoff.next()
-                let message = "\(error)"
-                if state.writeError != message {
-                    state.writeError = message
-                    self.statistics.recordError(message)
-                    self.logger.error(
-                        "cannot stamp entries, they wait untouched",
-                        metadata: ["entry": "\(name)", "error": "\(message)", "retry_in": "\(delay)"]
-                    )
-                }
-                retryIn = delay
-            } else if state.writeError != nil, !outcome.results.isEmpty {
-                state.writeError = nil
-                state.writeBackoff.reset()
-                self.logger.notice("stamping works again")
-            }
-            let waiting = state.queue.count
-            self.statistics.update { $0.entriesWaiting = waiting }
-        }
-        let waiting = state.queue.count
-        self.statistics.update { $0.entriesWaiting = waiting }
-        return retryIn
     }
 
     /// How long a drain reuses the tag of the one before instead of asking the weather service again.
@@ -217,6 +280,9 @@ public final class InboxService: Service {
 
     /// Entries sent to the thread pool at once.
     static let batchSize = 32
+
+    /// Batches stamped at the same time.
+    static let batchesInFlight = 2
 
     /// What a batch did: results in order, then the entry whose write failed (if any) and those not tried after it.
     private struct Batch: Sendable {

@@ -7,6 +7,8 @@ enum InboxEvent: Sendable, Equatable {
     /// Files written and closed, or moved in: every candidate name of one read of the inotify queue, so that a
     /// burst arrives in batches.
     case files([String])
+    /// New names wait in the inbox service's `Arrivals` (the service turns `.files` into this).
+    case arrived
     /// Look at everything: at start, after a queue overflow, after the folder came back.
     case rescan
     /// Time to retry entries that are waiting for weather.
