@@ -151,6 +151,90 @@ class StampWatcher(threading.Thread):
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# Where the file figures run
+
+
+class Scratch:
+    """A fresh ext4 filesystem with a journal (as `mkfs.ext4` makes for a Debian install) on a loop device over an
+    image on the machine's disk, made anew for each file measurement.
+
+    Why not $TMPDIR: on these machines it is ext4 *without* a journal, where allocating an inode skips every inode
+    freed in the last 30 s to 5.5 min (`recently_deleted`), so each burst is slowed by whatever was deleted before
+    it and the limit itself swings between 1,000 and 2,500 files/s from one run to the next. A new filesystem
+    per measurement gives both sides the same start. Without root or loop devices the bench falls back to
+    $TMPDIR and says so; `--no-scratch` asks for that.
+
+    The image is written with zeros once, and `mkfs.ext4` is told not to discard or zero it again: otherwise the
+    image's blocks are unallocated or "unwritten" in the filesystem below, and every first write through the loop
+    device would also pay for allocating them there."""
+
+    SIZE_MIB = 1536
+    INODES = 131072  # 50,000 staged entries and their stamps need more than the default for this size
+
+    def __init__(self, work, enabled):
+        self.work = work
+        self.image = os.path.join(work, "scratch.img")
+        self.mountpoint = os.path.join(work, "scratch")
+        self.mounted = False
+        self.available = False
+        self.reason = "--no-scratch"
+        if enabled:
+            try:
+                subprocess.run(["dd", "if=/dev/zero", "of=" + self.image, "bs=1M", "count=%d" % self.SIZE_MIB,
+                                "conv=fsync", "status=none"], check=True, capture_output=True)
+                self.fresh()
+                self.available = True
+            except (OSError, subprocess.CalledProcessError) as error:
+                detail = getattr(error, "stderr", b"") or b""
+                self.reason = "no scratch filesystem: %s %s" % (error, detail.decode(errors="replace").strip())
+                self.release()
+                log("falling back to %s: %s" % (work, self.reason))
+
+    def fresh(self):
+        """A new, empty filesystem; returns where to put the folders."""
+        self.unmount()
+        os.makedirs(self.mountpoint, exist_ok=True)
+        subprocess.run(["mkfs.ext4", "-q", "-F", "-N", str(self.INODES),
+                        "-E", "nodiscard,lazy_itable_init=1,lazy_journal_init=1", self.image],
+                       check=True, capture_output=True)
+        # noinit_itable: no background thread zeroing inode tables during a measurement.
+        subprocess.run(["mount", "-o", "loop,noinit_itable", self.image, self.mountpoint], check=True,
+                       capture_output=True)
+        self.mounted = True
+        return self.mountpoint
+
+    def unmount(self):
+        if self.mounted:
+            subprocess.run(["umount", self.mountpoint], check=True, capture_output=True)
+            self.mounted = False
+
+    def release(self):
+        self.unmount()
+        if os.path.exists(self.image):
+            os.unlink(self.image)
+
+
+def describe_filesystem(path):
+    """"ext4 with a journal", "ext4 without a journal", "tmpfs", ... for the filesystem holding `path`."""
+    path = os.path.realpath(path)
+    best = ("", "?", "?")
+    with open("/proc/self/mountinfo") as mountinfo:
+        for line in mountinfo:
+            fields = line.split()
+            mountpoint = fields[4]
+            separator = fields.index("-")
+            fstype, source = fields[separator + 1], fields[separator + 2]
+            inside = path == mountpoint or path.startswith(mountpoint.rstrip("/") + "/")
+            if inside and len(mountpoint) >= len(best[0]):
+                best = (mountpoint, fstype, source)
+    _, fstype, source = best
+    if fstype in ("ext3", "ext4"):
+        journal = os.path.exists("/proc/fs/jbd2/%s-8" % os.path.basename(source))
+        return "%s %s a journal" % (fstype, "with" if journal else "without")
+    return fstype
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # The bench
 
 
@@ -160,18 +244,28 @@ class Bench:
         self.fslimit = arguments.fslimit
         self.loadgen = arguments.loadgen
         self.runs = arguments.runs
+        self.burst_runs = arguments.burst_runs
         self.burst = arguments.burst
         self.quick = arguments.quick
         self.work = tempfile.mkdtemp(prefix="weathertag-bench-", dir=arguments.work)
         self.standin = StandIn(self.work)
+        self.scratch = Scratch(self.work, enabled=not arguments.no_scratch)
+        # Where the inbox, the staging folder and the limit's files go: the scratch filesystem, made anew per
+        # measurement (see `fresh`), or the work folder.
+        self.files = self.work
         self.results = {}
 
     def close(self):
         self.standin.stop()
+        self.scratch.release()
         shutil.rmtree(self.work, ignore_errors=True)
 
-    def folder(self, name):
-        path = os.path.join(self.work, name)
+    def fresh(self, scratch=True):
+        """Starts a file measurement on a new scratch filesystem (or, with scratch=False, in the work folder)."""
+        self.files = self.scratch.fresh() if scratch and self.scratch.available else self.work
+
+    def folder(self, name, files=False):
+        path = os.path.join(self.files if files else self.work, name)
         shutil.rmtree(path, ignore_errors=True)
         os.makedirs(path)
         return path
@@ -199,7 +293,7 @@ class Bench:
         return "# Entry %d\n\n%s" % (index, body)
 
     def stage(self, count):
-        staging = self.folder("staging")
+        staging = self.folder("staging", files=True)
         names = ["e%06d.md" % index for index in range(count)]
         for index, name in enumerate(names):
             with open(os.path.join(staging, name), "w") as handle:
@@ -207,7 +301,7 @@ class Bench:
         return staging, names
 
     def start(self, cold=True):
-        inbox = self.folder("inbox")
+        inbox = self.folder("inbox", files=True)
         cache = os.path.join(self.work, "cache")
         if cold:
             shutil.rmtree(cache, ignore_errors=True)
@@ -219,7 +313,8 @@ class Bench:
 
     # -- figures ----------------------------------------------------------------------------------------------
 
-    def weathertag_burst(self, count):
+    def weathertag_burst(self, count, scratch=True):
+        self.fresh(scratch)
         staging, names = self.stage(count)
         calls_before = self.standin.calls()
         daemon, inbox = self.start(cold=True)
@@ -243,7 +338,7 @@ class Bench:
             status = json.loads(http_unix(self.socket_path(), "/v1/status")[1])
             if status["entries"]["stamped"] >= count:
                 break
-            time.sleep(0.005)
+            time.sleep(0.01)  # each look is a request the daemon answers: not too often
         seconds = time.perf_counter() - start
         done.set()
         sampler.join()
@@ -255,7 +350,8 @@ class Bench:
                 "idle_total": idle_total, "peak_anon": peak[0], "peak_total": peak[1],
                 "example": stamped_example, "startup": daemon.startup}
 
-    def limit_burst(self, count, header):
+    def limit_burst(self, count, header, scratch=True):
+        self.fresh(scratch)
         staging, names = self.stage(count)
         header_path = os.path.join(self.work, "header")
         with open(header_path, "w") as handle:
@@ -267,8 +363,9 @@ class Bench:
         return result
 
     def script_burst(self, count):
+        self.fresh()
         staging, names = self.stage(count)
-        inbox = self.folder("script-inbox")
+        inbox = self.folder("script-inbox", files=True)
         calls_before = self.standin.calls()
         script = subprocess.Popen(
             [os.path.join(ROOT, "bench/stamp-script.sh"), inbox, self.standin.base_url, KEY, str(LATITUDE),
@@ -294,6 +391,7 @@ class Bench:
                 "complete": not pending}
 
     def latency(self, count, rate):
+        self.fresh()
         daemon, inbox = self.start(cold=True)
         http_unix(self.socket_path(), "/v1/tag")
         staging, names = self.stage(count)
@@ -360,15 +458,22 @@ http {
 
     def run(self):
         runs, burst = self.runs, self.burst
-        log("== burst of %d: weathertag vs the filesystem limit (%d runs)" % (burst, runs))
+        log("== burst of %d: weathertag vs the filesystem limit (%d runs)" % (burst, self.burst_runs))
         # Interleaved: on ext4 a burst of deletions slows the next inode allocations for a minute
         # (`recently_deleted`), so each side runs after the other the same number of times.
         weathertag, limit = [], []
-        for _ in range(runs):
+        for _ in range(self.burst_runs):
             weathertag.append(self.weathertag_burst(burst))
             header = weathertag[0]["example"].split("# Entry 1")[0]
             limit.append(self.limit_burst(burst, header))
         self.results["burst"] = (weathertag, limit)
+        if self.scratch.available:
+            log("== the same in the work folder (%s)" % describe_filesystem(self.work))
+            weathertag, limit = [], []
+            for _ in range(self.burst_runs):
+                weathertag.append(self.weathertag_burst(burst, scratch=False))
+                limit.append(self.limit_burst(burst, header, scratch=False))
+            self.results["burst_work"] = (weathertag, limit)
 
         script_count = 50 if self.quick else 500
         log("== the script, burst of %d" % script_count)
@@ -378,6 +483,7 @@ http {
         self.results["latency"] = [self.latency(40 if self.quick else 200, 20) for _ in range(runs)]
 
         log("== start-up to READY=1 with a warm cache")
+        self.fresh(scratch=False)
         startups = []
         cache = os.path.join(self.work, "cache")
         for _ in range(10):
@@ -426,7 +532,7 @@ def verdict(ok):
     return "met" if ok else "**missed**"
 
 
-def machine():
+def machine(bench):
     model = "unknown CPU"
     with open("/proc/cpuinfo") as cpuinfo:
         for line in cpuinfo:
@@ -436,12 +542,15 @@ def machine():
     with open("/proc/meminfo") as meminfo:
         memory_kib = int(meminfo.readline().split()[1])
     swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()
-    filesystem = subprocess.run(["stat", "-f", "-c", "%T", tempfile.gettempdir()], capture_output=True,
-                                text=True).stdout.strip()
+    if bench.scratch.available:
+        files = "file figures each on a fresh %.1f GiB ext4 with a journal (loop device); %s is %s" % (
+            Scratch.SIZE_MIB / 1024, bench.work.rsplit("/", 1)[0], describe_filesystem(bench.work))
+    else:
+        files = "file figures in %s (%s; %s)" % (bench.work, describe_filesystem(bench.work), bench.scratch.reason)
     nginx = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip()
-    return ("%s, %d cores, %.0f GiB RAM, Linux %s, %s on %s; %s; %s" % (
-        model, os.cpu_count(), memory_kib / 2 ** 20, platform.release(), tempfile.gettempdir(), filesystem,
-        swift[0] if swift else "swift ?", nginx))
+    return ("%s, %d cores, %.0f GiB RAM, Linux %s; %s; %s; %s" % (
+        model, os.cpu_count(), memory_kib / 2 ** 20, platform.release(), files, swift[0] if swift else "swift ?",
+        nginx))
 
 
 def report(bench):
@@ -455,6 +564,14 @@ def report(bench):
                      median_spread([r["rate"] for r in weathertag], 0), median_spread([r["rate"] for r in limit], 0),
                      100 * w_rate / l_rate),
                  "≥ 80 %% of the limit: %s" % verdict(w_rate >= 0.8 * l_rate)))
+    if "burst_work" in results:
+        work_w, work_l = results["burst_work"]
+        rows.append(("the same burst in %s (%s)" % (bench.work.rsplit("/", 1)[0], describe_filesystem(bench.work)),
+                     "weathertag %s entries/s; filesystem limit %s files/s; ratio %.0f %%" % (
+                         median_spread([r["rate"] for r in work_w], 0), median_spread([r["rate"] for r in work_l], 0),
+                         100 * statistics.median(r["rate"] for r in work_w)
+                         / statistics.median(r["rate"] for r in work_l)),
+                     "reference: inode allocation here depends on earlier deletions"))
     script = results["script"][0]
     calls = [r["calls"] for r in weathertag]
     rows.append(("OpenWeather calls for the burst",
@@ -530,19 +647,25 @@ def main():
     parser.add_argument("--loadgen", required=True)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--burst", type=int, default=5000)
+    parser.add_argument("--burst-runs", type=int, default=5,
+                        help="runs of each burst: the noisiest figure, the disk being shared")
     parser.add_argument("--quick", action="store_true", help="small sizes, for trying the bench itself")
     parser.add_argument("--work", default=None, help="where to put the temp folders (default: $TMPDIR)")
+    parser.add_argument("--no-scratch", action="store_true",
+                        help="run the file figures in the work folder, not on fresh loop-mounted ext4")
     parser.add_argument("--output", default=os.path.join(ROOT, "docs/PERFORMANCE.md"))
     arguments = parser.parse_args()
     bench = Bench(arguments)
     try:
         bench.run()
         table = report(bench)
+        machine_line = machine(bench)
     finally:
         bench.close()
     print(table)
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    generated = GENERATED_TEMPLATE.format(table=table, machine=machine(), when=when, runs=arguments.runs)
+    generated = GENERATED_TEMPLATE.format(table=table, machine=machine_line, when=when, runs=arguments.runs,
+                                         burst_runs=arguments.burst_runs)
     # The measured part sits between markers; what is written around it by hand (the analysis) is kept.
     document = PERFORMANCE_TEMPLATE.format(generated=generated)
     if os.path.exists(arguments.output):
@@ -559,7 +682,8 @@ def main():
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 
 GENERATED_TEMPLATE = BEGIN + """
-Last run: {when}, on {machine}. Each figure ran {runs} times: median, and in brackets the smallest and largest.
+Last run: {when}, on {machine}. Each figure ran {runs} times ({burst_runs} for the bursts): median, and in brackets the
+smallest and largest.
 
 {table}
 """ + END
