@@ -699,6 +699,8 @@ the targets are ratios measured together, plus a few budgets).
   `awk`, with a temp file, `sync` and `mv`: what a careful user writes instead.
 - **nginx** serving the same `/v1/tag` JSON as a static file on a Unix socket, hit by the same load generator
   (`bench/loadgen.c`: keep-alive connections on one epoll thread, per-request latency).
+- **Where the files live:** each file measurement gets a fresh ext4 filesystem with a journal on a loop device
+  (see `Scratch` in bench/run.py); the work folder's burst is a reference row.
 
 {generated}
 """
