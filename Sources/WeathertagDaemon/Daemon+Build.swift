@@ -20,6 +20,7 @@ extension Daemon {
         http: any HTTPClient,
         threadPool: NIOThreadPool,
         statistics: DaemonStatistics,
+        progress: StampingProgress,
         logger: Logger
     ) async -> Generation {
         let chain = LocationChain(providers: configuration.providers)
@@ -39,6 +40,7 @@ extension Daemon {
             weather: weather,
             threadPool: threadPool,
             statistics: statistics,
+            progress: progress,
             logger: logger
         )
         let router = APIRouter(

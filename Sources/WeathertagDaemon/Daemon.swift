@@ -33,12 +33,14 @@ public struct Daemon: Sendable {
         signal(SIGHUP, SIG_IGN)
         let notifier = SystemdNotifier(environment: self.environment)
         let statistics = DaemonStatistics()
+        let progress = StampingProgress()
         let logger = self.logger
         let first = await Self.makeGeneration(
             self.configuration,
             http: http,
             threadPool: threadPool,
             statistics: statistics,
+            progress: progress,
             logger: logger
         )
         let router = CurrentRouter(first.router)
@@ -64,6 +66,7 @@ public struct Daemon: Sendable {
                 http: http,
                 threadPool: threadPool,
                 statistics: statistics,
+                progress: progress,
                 logger: logger
             )
         }
@@ -71,6 +74,18 @@ public struct Daemon: Sendable {
             services: [
                 .init(service: socket),
                 .init(service: generations),
+                .init(
+                    service: SystemdSupervision(
+                        notifier: notifier,
+                        watchdog: SystemdSupervision.watchdogInterval(self.environment),
+                        progress: progress,
+                        statistics: statistics,
+                        router: router,
+                        eventLoops: MultiThreadedEventLoopGroup.singleton,
+                        logger: logger
+                    ),
+                    successTerminationBehavior: .ignore
+                ),
                 // Last in the list, first to hear of a graceful shutdown.
                 .init(service: SystemdStoppingService(notifier: notifier), successTerminationBehavior: .ignore),
             ],

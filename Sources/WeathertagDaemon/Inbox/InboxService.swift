@@ -14,6 +14,7 @@ public final class InboxService: Service {
     private let weather: WeatherService
     private let threadPool: NIOThreadPool
     private let statistics: DaemonStatistics
+    private let progress: StampingProgress
     private let logger: Logger
 
     /// An entry that changes while it is being stamped this many times in a row waits for its next change event.
@@ -25,6 +26,7 @@ public final class InboxService: Service {
         weather: WeatherService,
         threadPool: NIOThreadPool,
         statistics: DaemonStatistics,
+        progress: StampingProgress = StampingProgress(),
         logger: Logger
     ) {
         self.configuration = configuration
@@ -32,6 +34,7 @@ public final class InboxService: Service {
         self.weather = weather
         self.threadPool = threadPool
         self.statistics = statistics
+        self.progress = progress
         self.logger = logger
     }
 
@@ -163,6 +166,7 @@ public final class InboxService: Service {
         let maximumBytes = self.configuration.maximumBytes
         let inbox = self.inbox
         let threadPool = self.threadPool
+        let progress = self.progress
         var retryIn: Duration?
         // Two batches in flight: one is parsed and written while the other waits for its fsyncs, and the
         // filesystem can commit the two together. Names in flight are out of the queue, so no entry is in two.
@@ -195,7 +199,10 @@ public final class InboxService: Service {
                     group.addTask {
                         // A pool that is stopping refuses the batch: its entries are untouched and wait.
                         let outcome = try? await threadPool.runIfActive {
-                            Self.stamp(names, in: inbox, lines: lines, maximumSize: maximumBytes)
+                            progress.begin()
+                            defer { progress.end() }
+                            return Self.stamp(
+                                names, in: inbox, lines: lines, maximumSize: maximumBytes, progress: progress)
                         }
                         return (names, batchTag, outcome)
                     }
@@ -292,7 +299,13 @@ public final class InboxService: Service {
     }
 
     /// Stamps a batch on the calling (pool) thread, stopping at the first failed write.
-    private static func stamp(_ names: [String], in inbox: String, lines: [String], maximumSize: Int) -> Batch {
+    private static func stamp(
+        _ names: [String],
+        in inbox: String,
+        lines: [String],
+        maximumSize: Int,
+        progress: StampingProgress
+    ) -> Batch {
         var batch = Batch()
         // One descriptor of the inbox for every fsync of the batch; without it each entry opens its own.
         let directory = open(inbox, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -306,6 +319,7 @@ public final class InboxService: Service {
                             path: inbox + "/" + name, lines: lines, maximumSize: maximumSize,
                             directoryFD: directory >= 0 ? directory : nil)
                     ))
+                progress.advance()
             } catch {
                 batch.failure = (name, error)
                 batch.unprocessed = Array(names[(index + 1)...])

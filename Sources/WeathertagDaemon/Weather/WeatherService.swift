@@ -12,6 +12,8 @@ public actor WeatherService {
         public var lastFetchedAt: Date?
         public var lastError: String?
         public var nextAttemptAt: Date?
+        /// The last tag made: what the daemon last knew of the weather and the place.
+        public var lastTag: WeatherTag?
     }
 
     private let chain: LocationChain
@@ -27,6 +29,7 @@ public actor WeatherService {
     private var nextAttemptAt: Date?
     private var lastError: WeatherError?
     private var icons: [String: String] = [:]
+    private var lastTag: WeatherTag?
     private let maximumCallsPerMinute: Int
     /// When the calls of the last minute were made, oldest first.
     private var recentCalls: [Date] = []
@@ -57,7 +60,8 @@ public actor WeatherService {
             cachedPlaces: self.cache.entries.count,
             lastFetchedAt: self.cache.entries.map(\.fetchedAt).max(),
             lastError: self.lastError?.message,
-            nextAttemptAt: self.nextAttemptAt
+            nextAttemptAt: self.nextAttemptAt,
+            lastTag: self.lastTag
         )
     }
 
@@ -141,13 +145,15 @@ public actor WeatherService {
     }
 
     private func tag(_ entry: CachedWeather, at position: Position, stale: Bool) async -> WeatherTag {
-        WeatherTag(
+        let tag = WeatherTag(
             weather: entry.weather,
             position: position,
             iconFile: await self.iconFile(entry.weather.icon),
             fetchedAt: entry.fetchedAt,
             stale: stale
         )
+        self.lastTag = tag
+        return tag
     }
 
     /// The icon's path in the cache, downloading it the first time a code is seen. Icons never change.
