@@ -44,10 +44,21 @@ public struct Daemon: Sendable {
             logger: logger
         )
         let router = CurrentRouter(first.router)
+        var activatedSocket: Int32?
+        switch SocketActivation.listeningSocket(self.environment) {
+        case .none: break
+        case .socket(let fd): activatedSocket = fd
+        case .unusable(let reason):
+            logger.warning(
+                "ignoring the socket systemd passed, binding socket.path instead",
+                metadata: ["reason": "\(reason)", "socket": "\(self.configuration.socket.path)"]
+            )
+        }
         let socket = SocketServer(
             configuration: self.configuration.socket,
             router: router,
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            activatedSocket: activatedSocket,
             logger: logger
         ) {
             notifier.notify("READY=1\nSTATUS=\(first.summary)")

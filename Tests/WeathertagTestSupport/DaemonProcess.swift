@@ -26,7 +26,8 @@ public final class DaemonProcess: @unchecked Sendable {
         socketPath: String,
         in directory: TemporaryDirectory,
         environment: [String: String] = [:],
-        stderrPath: String? = nil
+        stderrPath: String? = nil,
+        socketActivation: Bool = false
     ) async throws {
         self.socketPath = socketPath
         let notifyPath = directory.file("notify-\(UInt16.random(in: 0...UInt16.max)).sock")
@@ -48,12 +49,24 @@ public final class DaemonProcess: @unchecked Sendable {
             "NOTIFY_SOCKET": notifyPath,
         ]
         env.merge(environment) { $1 }
+        var command = [Self.binary, "serve", "--config", config, "--log-level", "debug"]
+        if socketActivation {
+            // systemd-socket-activate listens on the socket and starts the daemon at the first connection, with
+            // LISTEN_FDS and LISTEN_PID and only the variables given with -E.
+            let activate = ["/usr/bin/systemd-socket-activate", "/bin/systemd-socket-activate"]
+                .first { FileManager.default.isExecutableFile(atPath: $0) }
+            guard let activate else { throw TimeoutError(description: "systemd-socket-activate is needed") }
+            command =
+                [activate, "--listen=\(socketPath)", "--fdname=weathertag"]
+                + env.sorted { $0.key < $1.key }.map { "--setenv=\($0.key)=\($0.value)" } + command
+        }
         self.child = try ChildProcess(
-            [Self.binary, "serve", "--config", config, "--log-level", "debug"],
+            command,
             environment: env,
             stderrPath: stderrPath ?? directory.file("daemon-\(UInt16.random(in: 0...UInt16.max)).log")
         )
-        try await self.waitForNotification("READY=1")
+        // Socket activation: the daemon starts when the caller connects.
+        if !socketActivation { try await self.waitForNotification("READY=1") }
     }
 
     deinit {

@@ -7,7 +7,8 @@ import ServiceLifecycle
 import WeathertagCore
 
 /// HTTP/1.1 on a Unix socket (`curl --unix-socket PATH http://localhost/v1/tag`). The socket file is created with
-/// mode 0660, a stale one is replaced, and it is removed at exit.
+/// mode 0660, a stale one is replaced, and it is removed at exit. Under socket activation (`weathertag.socket`)
+/// the socket systemd passed is used instead, and left to systemd.
 ///
 /// Bounded against abuse: request lines and headers are limited (`decoderLimits`), bodies and slow or idle
 /// connections by `RequestGuardHandler`, and the number of connections by `socket.max_connections`, where a new
@@ -20,15 +21,19 @@ public final class SocketServer: Service {
     private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
     private let onListening: @Sendable () -> Void
+    /// The listening socket systemd passed, if any.
+    private let activatedSocket: Int32?
 
     public init(
         configuration: SocketConfiguration,
         router: CurrentRouter,
         eventLoopGroup: any EventLoopGroup,
+        activatedSocket: Int32? = nil,
         logger: Logger,
         onListening: @escaping @Sendable () -> Void
     ) {
         self.configuration = configuration
+        self.activatedSocket = activatedSocket
         self.router = router
         self.eventLoopGroup = eventLoopGroup
         self.logger = logger
@@ -45,7 +50,6 @@ public final class SocketServer: Service {
     }
 
     public func run() async throws {
-        try Self.prepare(self.path)
         let idleTimeout = TimeAmount.nanoseconds(
             self.configuration.idleTimeout.components.seconds * 1_000_000_000
                 + self.configuration.idleTimeout.components.attoseconds / 1_000_000_000
@@ -53,7 +57,7 @@ public final class SocketServer: Service {
         let registry = self.registry
         let router = self.router
         let maximumConnections = self.configuration.maximumConnections
-        let server = try await ServerBootstrap(group: self.eventLoopGroup)
+        let bootstrap = ServerBootstrap(group: self.eventLoopGroup)
             .serverChannelOption(.backlog, value: 256)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -75,14 +79,25 @@ public final class SocketServer: Service {
                     try channel.pipeline.syncOperations.addHandler(APIHandler(router: router))
                 }
             }
-            .bind(unixDomainSocketPath: self.path, cleanupExistingSocketFile: true)
-            .get()
-        defer { unlink(self.path) }
-        guard chmod(self.path, 0o660) == 0 else {
-            try? await server.close()
-            throw SystemError("chmod", path: self.path)
+        let server: any Channel
+        if let activatedSocket {
+            // systemd made, owns and removes the socket file (its mode is the socket unit's SocketMode=).
+            server = try await bootstrap.withBoundSocket(activatedSocket).get()
+            self.logger.info(
+                "listening on the socket systemd passed",
+                metadata: ["fd": "\(activatedSocket)", "socket": "\(server.localAddress?.pathname ?? "?")"]
+            )
+        } else {
+            try Self.prepare(self.path)
+            server = try await bootstrap.bind(unixDomainSocketPath: self.path, cleanupExistingSocketFile: true).get()
+            guard chmod(self.path, 0o660) == 0 else {
+                try? await server.close()
+                unlink(self.path)
+                throw SystemError("chmod", path: self.path)
+            }
+            self.logger.info("listening", metadata: ["socket": "\(self.path)"])
         }
-        self.logger.info("listening", metadata: ["socket": "\(self.path)"])
+        defer { if self.activatedSocket == nil { unlink(self.path) } }
         self.onListening()
 
         // Until SIGTERM (or cancellation): then stop accepting and close every connection, idle or not.
