@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// Counters shown by `/v1/status`. Shared by the services; every update takes a short lock.
@@ -6,6 +7,9 @@ public final class DaemonStatistics: Sendable {
     public struct Counters: Sendable {
         public var startedAt = Date()
         public var openWeatherCalls = 0
+        /// Calls since local midnight, and the day they count for (`2026-11-22`).
+        public var openWeatherCallsToday = 0
+        public var openWeatherCallsDay = ""
         public var iconDownloads = 0
         public var cacheHits = 0
         public var cacheMisses = 0
@@ -25,6 +29,31 @@ public final class DaemonStatistics: Sendable {
 
     public func update(_ body: (inout Counters) -> Void) {
         self.counters.withLock { body(&$0) }
+    }
+
+    /// One OpenWeather call, counted in all and for today (the free plan's limit is per day).
+    public func recordCall(now: Date = Date()) {
+        let day = Self.day(now)
+        self.counters.withLock {
+            $0.openWeatherCalls += 1
+            if $0.openWeatherCallsDay != day {
+                $0.openWeatherCallsDay = day
+                $0.openWeatherCallsToday = 0
+            }
+            $0.openWeatherCallsToday += 1
+        }
+    }
+
+    /// Today's calls: zero once the day of the last call is over.
+    public func callsToday(now: Date = Date()) -> Int {
+        self.counters.withLock { $0.openWeatherCallsDay == Self.day(now) ? $0.openWeatherCallsToday : 0 }
+    }
+
+    static func day(_ date: Date) -> String {
+        var time = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        localtime_r(&time, &parts)
+        return String(format: "%04d-%02d-%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
     }
 
     public func recordError(_ message: String) {

@@ -7,8 +7,9 @@ struct Tag: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the current weather tag from the running daemon.",
         discussion: """
-            Prints one line such as `☁️ 12.3°C broken clouds · Seoul`, the daemon's JSON with --json, or your own \
-            template with --format. Placeholders: \
+            Prints one line such as `☁️ 12.3°C broken clouds · Seoul`, the daemon's JSON with --json, your own \
+            template with --format, or waybar's custom-module JSON with --waybar (text, tooltip, class and alt: \
+            `ok` or `stale`; `unavailable` when there is no tag). Placeholders: \
             \(TagFormatter.placeholders.map { "{\($0.key)}" }.joined(separator: " ")). \
             Text before a name inside the braces, as in `{ · place}`, only shows when the value is not empty.
 
@@ -16,11 +17,7 @@ struct Tag: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The daemon's socket (default: socket.path of --config, else the default socket path).")
-    var socket: String?
-
-    @Option(name: .shortAndLong, help: "Read the socket path from this configuration file.")
-    var config: String?
+    @OptionGroup var connection: DaemonConnection
 
     @Flag(help: "Print the daemon's JSON answer.")
     var json = false
@@ -28,41 +25,36 @@ struct Tag: AsyncParsableCommand {
     @Option(help: "A template, e.g. \"{icon} {temperature} {place}\".")
     var format: String?
 
+    @Flag(help: "Print waybar's custom-module JSON (\"return-type\": \"json\"); --format sets its text.")
+    var waybar = false
+
     func validate() throws {
         if self.json && self.format != nil { throw ValidationError("--json and --format cannot be used together") }
+        if self.json && self.waybar { throw ValidationError("--json and --waybar cannot be used together") }
         if let format { _ = try TagFormatter(template: format) }
     }
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
         let socketPath: String
         do {
-            if let socket {
-                socketPath = PathResolver(environment: environment, base: "").absolute(socket)
-            } else if let config {
-                socketPath = try Configuration.socketPath(configPath: config, environment: environment)
-            } else {
-                socketPath = PathResolver(environment: environment, base: "").defaultSocketPath
-            }
+            socketPath = try self.connection.socketPath(ProcessInfo.processInfo.environment)
         } catch {
-            printError("configuration error: \(error)")
-            throw ExitCode(ExitStatus.configuration)
+            self.fail("configuration error: \(error)", ExitStatus.configuration)
         }
 
         let response: HTTPResponse
         do {
-            response = try await Runtime.client().get(
-                HTTPRequest(url: "http://localhost/v1/tag", timeout: .seconds(30), unixSocketPath: socketPath)
-            )
+            response = try await DaemonConnection.get("/v1/tag", socketPath: socketPath)
         } catch {
-            printError("cannot reach the daemon at \(socketPath): \(error) (is `weathertag serve` running?)")
-            throw ExitCode(ExitStatus.unavailable)
+            self.fail(
+                "cannot reach the daemon at \(socketPath): \(error) (is `weathertag serve` running?)",
+                ExitStatus.unavailable
+            )
         }
         let body = String(decoding: response.body, as: UTF8.self)
         guard response.status == 200 else {
             let message = (try? JSONParser.parse(response.body))?["error"]?.stringValue ?? body
-            printError(message)
-            throw ExitCode(ExitStatus.temporaryFailure)
+            self.fail(message, ExitStatus.temporaryFailure)
         }
         if self.json {
             print(body.hasSuffix("\n") ? String(body.dropLast()) : body)
@@ -70,10 +62,17 @@ struct Tag: AsyncParsableCommand {
         }
         do {
             let tag = try WeatherTag(json: try JSONParser.parse(response.body))
-            print(try TagFormatter(template: self.format ?? TagFormatter.defaultTemplate).format(tag))
+            let text = try TagFormatter(template: self.format ?? TagFormatter.defaultTemplate).format(tag)
+            print(self.waybar ? Waybar.module(for: tag, text: text, now: Date()).serialized : text)
         } catch {
-            printError("the daemon's answer could not be read: \(error)")
-            throw ExitCode(ExitStatus.software)
+            self.fail("the daemon's answer could not be read: \(error)", ExitStatus.software)
         }
+    }
+
+    /// Says why there is no tag, on stderr (and for waybar also as a module, whose tooltip shows it), and exits.
+    private func fail(_ message: String, _ status: Int32) -> Never {
+        printError(message)
+        if self.waybar { print(Waybar.unavailable(message).serialized) }
+        Weathertag.exit(withError: ExitCode(status))
     }
 }

@@ -240,6 +240,30 @@ struct DaemonTests {
                 in: harness.directory
             )
             #expect(templated.stdout == "12.3|Seoul|04d\n")
+            // waybar's custom module: one JSON line.
+            let waybar = try await ChildProcess.run(
+                [binary, "tag", "--socket", harness.socketPath, "--waybar"], in: harness.directory)
+            #expect(waybar.status == 0)
+            #expect(waybar.stdout.split(separator: "\n").count == 1)
+            let module = try JSONSerialization.jsonObject(with: Data(waybar.stdout.utf8)) as? [String: Any]
+            #expect(module?["text"] as? String == "☁️ 12.3°C broken clouds · Seoul")
+            #expect(module?["alt"] as? String == "ok")
+            #expect(module?["class"] as? [String] == ["ok", "clouds"])
+            #expect((module?["tooltip"] as? String)?.contains("broken clouds, 12.3°C") == true)
+            // `weathertag status`, readable and as JSON.
+            let readable = try await ChildProcess.run(
+                [binary, "status", "--socket", harness.socketPath], in: harness.directory)
+            #expect(readable.status == 0)
+            let shown = readable.stdout
+            #expect(shown.contains("weather      ☁️ 12.3°C broken clouds · Seoul, from fixed"), "\(shown)")
+            #expect(shown.contains("openweather  1 calls today, 1 since start"), "\(shown)")
+            #expect(shown.contains("providers    ✓ fixed last fix"), "\(shown)")
+            #expect(shown.contains("0 waiting"))
+            let statusJSON = try await ChildProcess.run(
+                [binary, "status", "--socket", harness.socketPath, "--json"], in: harness.directory)
+            let document = try JSONSerialization.jsonObject(with: Data(statusJSON.stdout.utf8)) as? [String: Any]
+            #expect((document?["openweather"] as? [String: Any])?["calls_today"] as? Int == 1)
+            #expect((document?["weather"] as? [String: Any])?["description"] as? String == "broken clouds")
             #expect(try harness.standIn.calls("weather") == 1)
             #expect(try await daemon.stop() == 0)
 
@@ -247,6 +271,13 @@ struct DaemonTests {
                 [binary, "tag", "--socket", harness.socketPath], in: harness.directory)
             #expect(down.status == 69)
             #expect(down.stderr.contains("cannot reach the daemon"))
+            // The bar still gets a module, saying why there is no tag.
+            let downWaybar = try await ChildProcess.run(
+                [binary, "tag", "--socket", harness.socketPath, "--waybar"], in: harness.directory)
+            #expect(downWaybar.status == 69)
+            let unavailable = try JSONSerialization.jsonObject(with: Data(downWaybar.stdout.utf8)) as? [String: Any]
+            #expect(unavailable?["alt"] as? String == "unavailable")
+            #expect((unavailable?["tooltip"] as? String)?.contains("cannot reach the daemon") == true)
         }
     }
 
@@ -288,6 +319,11 @@ struct DaemonTests {
             }
             #expect(stale["temperature"] as? Double == 12.3)
             #expect((stale["age_seconds"] as? Int ?? 0) >= 1)
+            let waybar = try await ChildProcess.run(
+                [DaemonProcess.binary, "tag", "--socket", harness.socketPath, "--waybar"], in: harness.directory)
+            let module = try JSONSerialization.jsonObject(with: Data(waybar.stdout.utf8)) as? [String: Any]
+            #expect(module?["alt"] as? String == "stale")
+            #expect((module?["class"] as? [String])?.first == "stale")
             // Weather older than stamp.max_age_seconds is never stamped: the entry waits.
             try harness.dropInPlace("not-with-stale.md", "entry\n")
             try await poll("the entry to wait") { () -> Bool? in

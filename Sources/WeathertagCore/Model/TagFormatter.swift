@@ -85,7 +85,7 @@ public struct TagFormatter: Sendable {
         }
     }
 
-    private static func oneDecimal(_ value: Double) -> String {
+    static func oneDecimal(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
         return rounded == 0 ? "0.0" : "\(rounded)"
     }

@@ -116,6 +116,7 @@ public struct APIRouter: Sendable {
                 ("uptime_seconds", .number(self.now().timeIntervalSince(counters.startedAt).rounded())),
                 ("inbox", .string(self.inbox)),
                 ("providers", .array(providers)),
+                ("weather", weather.lastTag?.json(now: self.now()) ?? .null),
                 (
                     "cache",
                     .object([
@@ -123,12 +124,17 @@ public struct APIRouter: Sendable {
                         ("hits", .number(Double(counters.cacheHits))),
                         ("misses", .number(Double(counters.cacheMisses))),
                         ("last_fetched_at", .optional(weather.lastFetchedAt?.iso8601)),
+                        (
+                            "age_seconds",
+                            .optional(weather.lastFetchedAt.map { max(0, self.now().timeIntervalSince($0)).rounded() })
+                        ),
                     ])
                 ),
                 (
                     "openweather",
                     .object([
                         ("calls", .number(Double(counters.openWeatherCalls))),
+                        ("calls_today", .number(Double(self.statistics.callsToday(now: self.now())))),
                         ("icon_downloads", .number(Double(counters.iconDownloads))),
                         ("last_error", .optional(weather.lastError)),
                         ("next_attempt_at", .optional(weather.nextAttemptAt?.iso8601)),

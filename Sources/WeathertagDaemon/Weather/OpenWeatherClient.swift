@@ -21,7 +21,7 @@ public struct OpenWeatherClient: Sendable {
             units: self.configuration.units,
             lang: self.configuration.lang
         )
-        self.statistics.update { $0.openWeatherCalls += 1 }
+        self.statistics.recordCall()
         let response: HTTPResponse
         do {
             response = try await self.http.get(HTTPRequest(url: url, timeout: self.configuration.timeout))

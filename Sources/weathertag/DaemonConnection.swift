@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+import WeathertagCore
+import WeathertagHTTP
+
+/// `--socket` / `--config`: where the commands that talk to the running daemon find it.
+struct DaemonConnection: ParsableArguments {
+    @Option(help: "The daemon's socket (default: socket.path of --config, else the default socket path).")
+    var socket: String?
+
+    @Option(name: .shortAndLong, help: "Read the socket path from this configuration file.")
+    var config: String?
+
+    /// The socket's path; throws `ConfigurationError` when --config cannot be read.
+    func socketPath(_ environment: [String: String]) throws -> String {
+        if let socket { return PathResolver(environment: environment, base: "").absolute(socket) }
+        if let config { return try Configuration.socketPath(configPath: config, environment: environment) }
+        return PathResolver(environment: environment, base: "").defaultSocketPath
+    }
+
+    /// `GET path` on the daemon's socket.
+    static func get(_ path: String, socketPath: String) async throws -> HTTPResponse {
+        try await Runtime.client().get(
+            HTTPRequest(url: "http://localhost" + path, timeout: .seconds(30), unixSocketPath: socketPath)
+        )
+    }
+}
