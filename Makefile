@@ -1,7 +1,7 @@
 # weathertag — the two commands a newcomer needs are `make run` and `make test`.
 SWIFT ?= swift
 BUILD_FLAGS ?=
-DEBIAN_PACKAGES = libcurl4-openssl-dev libgps-dev gpsd python3 curl systemd e2fsprogs util-linux
+DEBIAN_PACKAGES = libcurl4-openssl-dev libgps-dev gpsd python3 curl systemd e2fsprogs util-linux python3-jsonschema
 
 FUZZ_TARGETS = stamper request json
 FUZZ_SECONDS ?= 60
@@ -11,7 +11,23 @@ BENCH_BUILD = .build/bench
 BENCH_RUNS ?= 3
 BENCH_FLAGS ?=
 
-.PHONY: all setup build run test lint format clean fuzz bench
+# make install: PREFIX, DESTDIR and the folders below; BINARY installs a binary already built instead of building
+# the release one (the Swift runtime linked in, as `make bench` measures it).
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINARY ?=
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+# /etc for system-wide prefixes, else beside the prefix (PREFIX=~/.local: ~/.local/etc).
+SYSCONFDIR ?= $(if $(filter /usr /usr/local,$(PREFIX)),/etc,$(PREFIX)/etc)
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSTEMDUSERUNITDIR ?= $(PREFIX)/lib/systemd/user
+BASHCOMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPLETIONDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPLETIONDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+RELEASE_BUILD = .build/install
+
+.PHONY: all setup build run test lint format clean fuzz bench install uninstall man
 
 all: build
 
@@ -82,6 +98,60 @@ bench: setup
 		$$clang -O2 -Wall -o $(BENCH_BUILD)/loadgen bench/loadgen.c
 	python3 bench/run.py --binary "$(BENCH_BUILD)/swift/release/weathertag" \
 		--fslimit $(BENCH_BUILD)/fslimit --loadgen $(BENCH_BUILD)/loadgen --runs $(BENCH_RUNS) $(BENCH_FLAGS)
+
+# The files `make install` puts down, relative to $(DESTDIR); `make uninstall` removes the same list.
+INSTALLED = $(BINDIR)/weathertag \
+	$(SYSTEMDUNITDIR)/weathertag.service $(SYSTEMDUNITDIR)/weathertag.socket \
+	$(SYSTEMDUSERUNITDIR)/weathertag.service $(SYSTEMDUSERUNITDIR)/weathertag.socket \
+	$(SYSCONFDIR)/weathertag/config.example.json $(SYSCONFDIR)/weathertag/config.schema.json \
+	$(MANDIR)/man1/weathertag.1 $(MANDIR)/man5/weathertag.json.5 \
+	$(BASHCOMPLETIONDIR)/weathertag $(ZSHCOMPLETIONDIR)/_weathertag $(FISHCOMPLETIONDIR)/weathertag.fish
+
+# Installs the binary, the systemd units (ExecStart= pointing at $(BINDIR)), the example configuration and its
+# schema under $(SYSCONFDIR)/weathertag (config.json too, unless one is there), the man pages and the bash, zsh and
+# fish completions.
+install:
+	@set -e; binary="$(BINARY)"; \
+	if [ -z "$$binary" ]; then \
+		$(SWIFT) build -c release --static-swift-stdlib --build-path $(RELEASE_BUILD) --product weathertag; \
+		binary="$$($(SWIFT) build -c release --static-swift-stdlib --build-path $(RELEASE_BUILD) --show-bin-path)/weathertag"; \
+	fi; \
+	root="$(DESTDIR)"; \
+	install -d "$$root$(BINDIR)" "$$root$(SYSTEMDUNITDIR)" "$$root$(SYSTEMDUSERUNITDIR)" \
+		"$$root$(SYSCONFDIR)/weathertag" "$$root$(MANDIR)/man1" "$$root$(MANDIR)/man5" \
+		"$$root$(BASHCOMPLETIONDIR)" "$$root$(ZSHCOMPLETIONDIR)" "$$root$(FISHCOMPLETIONDIR)"; \
+	install -m 0755 "$$binary" "$$root$(BINDIR)/weathertag"; \
+	for unit in weathertag.service weathertag.socket; do \
+		sed 's#/usr/local/bin/weathertag#$(BINDIR)/weathertag#g' systemd/$$unit > "$$root$(SYSTEMDUNITDIR)/$$unit"; \
+		sed 's#/usr/local/bin/weathertag#$(BINDIR)/weathertag#g' systemd/user/$$unit > "$$root$(SYSTEMDUSERUNITDIR)/$$unit"; \
+		chmod 0644 "$$root$(SYSTEMDUNITDIR)/$$unit" "$$root$(SYSTEMDUSERUNITDIR)/$$unit"; \
+	done; \
+	install -m 0644 config.example.json config.schema.json "$$root$(SYSCONFDIR)/weathertag/"; \
+	[ -e "$$root$(SYSCONFDIR)/weathertag/config.json" ] || \
+		install -m 0644 config.example.json "$$root$(SYSCONFDIR)/weathertag/config.json"; \
+	install -m 0644 docs/man/weathertag.1 "$$root$(MANDIR)/man1/"; \
+	install -m 0644 docs/man/weathertag.json.5 "$$root$(MANDIR)/man5/"; \
+	"$$binary" --generate-completion-script bash > "$$root$(BASHCOMPLETIONDIR)/weathertag"; \
+	"$$binary" --generate-completion-script zsh > "$$root$(ZSHCOMPLETIONDIR)/_weathertag"; \
+	"$$binary" --generate-completion-script fish > "$$root$(FISHCOMPLETIONDIR)/weathertag.fish"; \
+	echo "installed weathertag into $${root:-/}$(PREFIX); configuration in $(SYSCONFDIR)/weathertag"
+
+# Removes what `make install` put down. config.json stays when it is no longer the example (your settings).
+uninstall:
+	@root="$(DESTDIR)"; \
+	for file in $(INSTALLED); do rm -f "$$root$$file"; done; \
+	if cmp -s config.example.json "$$root$(SYSCONFDIR)/weathertag/config.json"; then \
+		rm -f "$$root$(SYSCONFDIR)/weathertag/config.json"; \
+	fi; \
+	rmdir "$$root$(SYSCONFDIR)/weathertag" 2>/dev/null || echo "kept $(SYSCONFDIR)/weathertag/config.json (changed)"
+
+# Regenerates the man pages: weathertag(1) from the commands' help (swift-argument-parser's generate-manual
+# plugin), weathertag.json(5) from README.md's configuration reference.
+man:
+	$(SWIFT) package generate-manual
+	cp .build/plugins/GenerateManual/outputs/weathertag/weathertag.1 docs/man/weathertag.1
+	python3 tools/make-config-man.py --clean docs/man/weathertag.1
+	python3 tools/make-config-man.py
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift

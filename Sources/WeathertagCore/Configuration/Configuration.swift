@@ -15,7 +15,22 @@ public struct Configuration: Sendable {
     /// The longest Unix socket path Linux accepts (`sun_path` is 108 bytes with its NUL).
     public static let maximumSocketPathLength = 107
 
-    static let knownKeys: Set<String> = ["$schema", "openweather", "location", "cache", "inbox", "stamp", "socket"]
+    static let knownKeys: Set<String> = Self.sectionKeys[""]!
+
+    /// The keys each section reads, by section ("" is the top level); anything else is warned about and ignored.
+    /// config.schema.json describes exactly these (a test compares them).
+    public static let sectionKeys: [String: Set<String>] = [
+        "": ["$schema", "openweather", "location", "cache", "inbox", "stamp", "socket"],
+        "openweather": [
+            "api_key", "api_key_file", "base_url", "icon_base_url", "units", "lang", "timeout_seconds",
+            "max_calls_per_minute",
+        ],
+        "location": ["providers"],
+        "cache": ["directory", "ttl_seconds", "max_stale_seconds"],
+        "stamp": ["max_age_seconds"],
+        "inbox": ["path", "max_bytes", "poll_seconds"],
+        "socket": ["path", "max_connections", "idle_timeout_seconds"],
+    ]
 
     /// Reads, parses and validates the file at `path`.
     public static func load(
@@ -45,7 +60,7 @@ public struct Configuration: Sendable {
 
         var providers: [any LocationProvider] = []
         let location = try root.object("location")
-        if let location { warnings += location.unknownKeys(known: ["providers"]) }
+        if let location { warnings += location.unknownKeys(known: Self.sectionKeys["location"]!) }
         if let entries = try location?.array("providers") {
             guard !entries.isEmpty else {
                 throw ConfigurationError(field: "location.providers", message: "must list at least one provider")
@@ -71,7 +86,7 @@ public struct Configuration: Sendable {
 
         let cacheObject = try root.object("cache")
         if let cacheObject {
-            warnings += cacheObject.unknownKeys(known: ["directory", "ttl_seconds", "max_stale_seconds"])
+            warnings += cacheObject.unknownKeys(known: Self.sectionKeys["cache"]!)
         }
         var cache = CacheConfiguration(directory: paths.defaultCacheDirectory)
         if let directory = try cacheObject?.nonEmptyString("directory") { cache.directory = paths.absolute(directory) }
@@ -81,7 +96,7 @@ public struct Configuration: Sendable {
         }
 
         let stampObject = try root.object("stamp")
-        if let stampObject { warnings += stampObject.unknownKeys(known: ["max_age_seconds"]) }
+        if let stampObject { warnings += stampObject.unknownKeys(known: Self.sectionKeys["stamp"]!) }
         var stamp = StampConfiguration()
         if let age = try stampObject?.seconds("max_age_seconds", maximum: 86_400) { stamp.maximumAge = age }
         guard stamp.maximumAge >= cache.ttl else {
@@ -93,7 +108,7 @@ public struct Configuration: Sendable {
         }
 
         guard let inboxObject = try root.object("inbox") else { throw root.missing("inbox") }
-        warnings += inboxObject.unknownKeys(known: ["path", "max_bytes", "poll_seconds"])
+        warnings += inboxObject.unknownKeys(known: Self.sectionKeys["inbox"]!)
         var inbox = InboxConfiguration(path: paths.absolute(try inboxObject.requiredString("path")))
         if let bytes = try inboxObject.integer("max_bytes", in: 1...(1 << 30)) { inbox.maximumBytes = bytes }
         if try inboxObject.double("poll_seconds") == 0 {
@@ -115,7 +130,7 @@ public struct Configuration: Sendable {
 
         let socketObject = try root.object("socket")
         if let socketObject {
-            warnings += socketObject.unknownKeys(known: ["path", "max_connections", "idle_timeout_seconds"])
+            warnings += socketObject.unknownKeys(known: Self.sectionKeys["socket"]!)
         }
         var socket = SocketConfiguration(path: paths.defaultSocketPath)
         if let path = try socketObject?.nonEmptyString("path") { socket.path = paths.absolute(path) }
@@ -147,10 +162,7 @@ public struct Configuration: Sendable {
     ) throws(ConfigurationError) -> OpenWeatherConfiguration {
         var object = try ConfigObject(.object([]), path: "openweather")
         if let given = try root.object("openweather") { object = given }
-        warnings += object.unknownKeys(known: [
-            "api_key", "api_key_file", "base_url", "icon_base_url", "units", "lang", "timeout_seconds",
-            "max_calls_per_minute",
-        ])
+        warnings += object.unknownKeys(known: Self.sectionKeys["openweather"]!)
         var config = OpenWeatherConfiguration(
             apiKey: try Self.resolveAPIKey(object, paths: paths, warnings: &warnings)
         )

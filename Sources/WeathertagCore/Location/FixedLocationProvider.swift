@@ -46,13 +46,22 @@ extension LocationProviderFactory {
             latitude: try config.latitude("latitude"),
             longitude: try config.longitude("longitude"),
             name: try config.string("name"),
-            accuracyMeters: try config.double("accuracy_m"),
+            accuracyMeters: try config.accuracy("accuracy_m"),
             now: context.now
         )
     }
 }
 
 extension ConfigObject {
+    /// An accuracy in metres: not negative.
+    public func accuracy(_ key: String) throws(ConfigurationError) -> Double? {
+        guard let value = try self.double(key) else { return nil }
+        guard value >= 0 else {
+            throw ConfigurationError(field: self.fieldPath(key), message: "\(value) is negative")
+        }
+        return value
+    }
+
     public func latitude(_ key: String) throws(ConfigurationError) -> Double {
         let value = try self.requiredDouble(key)
         guard (-90...90).contains(value) else {

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import WeathertagTestSupport
+
+/// `make install` and `make uninstall` into a temp DESTDIR, with the binary just built (BINARY=) so that the test
+/// does not build a release binary.
+@Suite("make install")
+struct InstallTests {
+    @Test func installsEverythingAndUninstallRemovesIt() async throws {
+        let make = try #require(which("make"), "make is needed")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = try directory.makeDirectory("root")
+        let variables = ["DESTDIR=\(root)", "PREFIX=/usr", "BINARY=\(DaemonProcess.binary)"]
+        let install = try await ChildProcess.run(
+            [make, "-s", "-C", Fixtures.repositoryRoot, "install"] + variables, in: directory)
+        try #require(install.status == 0, "make install: \(install.stderr)")
+
+        let expected = [
+            "usr/bin/weathertag",
+            "usr/lib/systemd/system/weathertag.service", "usr/lib/systemd/system/weathertag.socket",
+            "usr/lib/systemd/user/weathertag.service", "usr/lib/systemd/user/weathertag.socket",
+            "etc/weathertag/config.json", "etc/weathertag/config.example.json", "etc/weathertag/config.schema.json",
+            "usr/share/man/man1/weathertag.1", "usr/share/man/man5/weathertag.json.5",
+            "usr/share/bash-completion/completions/weathertag", "usr/share/zsh/site-functions/_weathertag",
+            "usr/share/fish/vendor_completions.d/weathertag.fish",
+        ]
+        #expect(Self.files(in: root) == Set(expected))
+
+        // The binary runs; the units start it from where it was installed.
+        let version = try await ChildProcess.run([root + "/usr/bin/weathertag", "--version"], in: directory)
+        #expect(version.status == 0 && !version.stdout.isEmpty)
+        for unit in ["system/weathertag.service", "user/weathertag.service"] {
+            let text = try String(contentsOfFile: root + "/usr/lib/systemd/" + unit, encoding: .utf8)
+            #expect(text.contains("ExecStart=/usr/bin/weathertag serve"), "\(unit)")
+            #expect(!text.contains("/usr/local/bin"), "\(unit)")
+            // Every man page the unit names is installed.
+            for page in ["weathertag(1)": "man1/weathertag.1", "weathertag.json(5)": "man5/weathertag.json.5"]
+            where text.contains("man:" + page.key) {
+                #expect(FileManager.default.fileExists(atPath: root + "/usr/share/man/" + page.value))
+            }
+        }
+        let bash = try String(
+            contentsOfFile: root + "/usr/share/bash-completion/completions/weathertag", encoding: .utf8)
+        for subcommand in ["serve", "tag", "status", "check"] {
+            #expect(bash.contains(subcommand), "bash completion lacks \(subcommand)")
+        }
+        let zsh = try String(contentsOfFile: root + "/usr/share/zsh/site-functions/_weathertag", encoding: .utf8)
+        #expect(zsh.hasPrefix("#compdef weathertag"))
+        let fish = try String(
+            contentsOfFile: root + "/usr/share/fish/vendor_completions.d/weathertag.fish", encoding: .utf8)
+        #expect(fish.contains("complete -c 'weathertag'"))
+        let manual = try String(contentsOfFile: root + "/usr/share/man/man1/weathertag.1", encoding: .utf8)
+        #expect(manual.contains(".Dt WEATHERTAG 1"))
+
+        // Your settings survive an uninstall; everything else goes.
+        try Data("{\"inbox\": {\"path\": \"/srv/diary\"}}\n".utf8)
+            .write(to: URL(fileURLWithPath: root + "/etc/weathertag/config.json"))
+        let uninstall = try await ChildProcess.run(
+            [make, "-s", "-C", Fixtures.repositoryRoot, "uninstall"] + variables, in: directory)
+        #expect(uninstall.status == 0, "make uninstall: \(uninstall.stderr)")
+        #expect(Self.files(in: root) == ["etc/weathertag/config.json"])
+        #expect(uninstall.stdout.contains("kept /etc/weathertag/config.json"))
+    }
+
+    /// Regular files under `root`, relative to it.
+    private static func files(in root: String) -> Set<String> {
+        var files: Set<String> = []
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let path = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
+                files.insert(path)
+            }
+        }
+        return files
+    }
+}
