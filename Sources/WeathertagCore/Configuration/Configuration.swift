@@ -15,7 +15,9 @@ public struct Configuration: Sendable {
     /// The longest Unix socket path Linux accepts (`sun_path` is 108 bytes with its NUL).
     public static let maximumSocketPathLength = 107
 
-    static let knownKeys: Set<String> = Self.sectionKeys[""]!
+    static let knownKeys: Set<String> = Self.keys("")
+
+    static func keys(_ section: String) -> Set<String> { Self.sectionKeys[section] ?? [] }
 
     /// The keys each section reads, by section ("" is the top level); anything else is warned about and ignored.
     /// config.schema.json describes exactly these (a test compares them).
@@ -60,7 +62,7 @@ public struct Configuration: Sendable {
 
         var providers: [any LocationProvider] = []
         let location = try root.object("location")
-        if let location { warnings += location.unknownKeys(known: Self.sectionKeys["location"]!) }
+        if let location { warnings += location.unknownKeys(known: Self.keys("location")) }
         if let entries = try location?.array("providers") {
             guard !entries.isEmpty else {
                 throw ConfigurationError(field: "location.providers", message: "must list at least one provider")
@@ -86,7 +88,7 @@ public struct Configuration: Sendable {
 
         let cacheObject = try root.object("cache")
         if let cacheObject {
-            warnings += cacheObject.unknownKeys(known: Self.sectionKeys["cache"]!)
+            warnings += cacheObject.unknownKeys(known: Self.keys("cache"))
         }
         var cache = CacheConfiguration(directory: paths.defaultCacheDirectory)
         if let directory = try cacheObject?.nonEmptyString("directory") { cache.directory = paths.absolute(directory) }
@@ -96,7 +98,7 @@ public struct Configuration: Sendable {
         }
 
         let stampObject = try root.object("stamp")
-        if let stampObject { warnings += stampObject.unknownKeys(known: Self.sectionKeys["stamp"]!) }
+        if let stampObject { warnings += stampObject.unknownKeys(known: Self.keys("stamp")) }
         var stamp = StampConfiguration()
         if let age = try stampObject?.seconds("max_age_seconds", maximum: 86_400) { stamp.maximumAge = age }
         guard stamp.maximumAge >= cache.ttl else {
@@ -108,7 +110,7 @@ public struct Configuration: Sendable {
         }
 
         guard let inboxObject = try root.object("inbox") else { throw root.missing("inbox") }
-        warnings += inboxObject.unknownKeys(known: Self.sectionKeys["inbox"]!)
+        warnings += inboxObject.unknownKeys(known: Self.keys("inbox"))
         var inbox = InboxConfiguration(path: paths.absolute(try inboxObject.requiredString("path")))
         if let bytes = try inboxObject.integer("max_bytes", in: 1...(1 << 30)) { inbox.maximumBytes = bytes }
         if try inboxObject.double("poll_seconds") == 0 {
@@ -130,7 +132,7 @@ public struct Configuration: Sendable {
 
         let socketObject = try root.object("socket")
         if let socketObject {
-            warnings += socketObject.unknownKeys(known: Self.sectionKeys["socket"]!)
+            warnings += socketObject.unknownKeys(known: Self.keys("socket"))
         }
         var socket = SocketConfiguration(path: paths.defaultSocketPath)
         if let path = try socketObject?.nonEmptyString("path") { socket.path = paths.absolute(path) }
@@ -162,7 +164,7 @@ public struct Configuration: Sendable {
     ) throws(ConfigurationError) -> OpenWeatherConfiguration {
         var object = try ConfigObject(.object([]), path: "openweather")
         if let given = try root.object("openweather") { object = given }
-        warnings += object.unknownKeys(known: Self.sectionKeys["openweather"]!)
+        warnings += object.unknownKeys(known: Self.keys("openweather"))
         var config = OpenWeatherConfiguration(
             apiKey: try Self.resolveAPIKey(object, paths: paths, warnings: &warnings)
         )
