@@ -42,7 +42,7 @@ struct InstallTests {
         }
         let bash = try String(
             contentsOfFile: root + "/usr/share/bash-completion/completions/weathertag", encoding: .utf8)
-        for subcommand in ["serve", "tag", "status", "check"] {
+        for subcommand in ["serve", "tag", "status", "stamp", "check"] {
             #expect(bash.contains(subcommand), "bash completion lacks \(subcommand)")
         }
         let zsh = try String(contentsOfFile: root + "/usr/share/zsh/site-functions/_weathertag", encoding: .utf8)
@@ -52,6 +52,22 @@ struct InstallTests {
         #expect(fish.contains("complete -c 'weathertag'"))
         let manual = try String(contentsOfFile: root + "/usr/share/man/man1/weathertag.1", encoding: .utf8)
         #expect(manual.contains(".Dt WEATHERTAG 1"))
+        // The committed page is regenerated with `make man`: every command and option of the binary is in it.
+        let help = try await ChildProcess.run(
+            [root + "/usr/bin/weathertag", "--experimental-dump-help"], in: directory)
+        let dump = try JSONSerialization.jsonObject(with: Data(help.stdout.utf8)) as? [String: Any]
+        let commands = ((dump?["command"] as? [String: Any])?["subcommands"] as? [[String: Any]]) ?? []
+        #expect(commands.count >= 5)
+        for command in commands {
+            let name = command["commandName"] as? String ?? "?"
+            #expect(manual.contains(".It Em \(name)"), "weathertag(1) lacks \(name): run make man")
+            for argument in command["arguments"] as? [[String: Any]] ?? [] {
+                guard let long = (argument["preferredName"] as? [String: Any])?["name"] as? String,
+                    (argument["preferredName"] as? [String: Any])?["kind"] as? String == "long"
+                else { continue }
+                #expect(manual.contains(" -\(long)"), "weathertag(1) lacks \(name) --\(long): run make man")
+            }
+        }
 
         // Your settings survive an uninstall; everything else goes.
         try Data("{\"inbox\": {\"path\": \"/srv/diary\"}}\n".utf8)
