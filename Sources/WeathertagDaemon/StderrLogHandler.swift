@@ -2,18 +2,29 @@ import Foundation
 import Glibc
 import Logging
 
-/// One line per event on stderr. When `$JOURNAL_STREAM` says stderr is the journal, lines start with the syslog
-/// priority (`<3>`…`<7>`) journald understands and carry no timestamp (journald adds its own).
+/// One line per event on stderr. When `$JOURNAL_STREAM` says stderr is the journal, entries go to journald's native
+/// socket instead, with the priority, the message and each metadata item as a field of its own
+/// (`WEATHERTAG_ENTRY=…`); should that socket refuse one, the line goes to stderr starting with the syslog priority
+/// (`<3>`…`<7>`) journald understands and without a timestamp (journald adds its own).
 public struct StderrLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
     private let label: String
     private let journal: Bool
+    private let journalSocket: JournalSocket?
 
-    public init(label: String, level: Logger.Level, environment: [String: String]) {
+    /// - Parameter journalSocket: from `makeJournalSocket`, made once and shared by every logger.
+    public init(label: String, level: Logger.Level, environment: [String: String], journalSocket: JournalSocket? = nil)
+    {
         self.label = label
         self.logLevel = level
         self.journal = Self.stderrIsJournal(environment["JOURNAL_STREAM"])
+        self.journalSocket = self.journal ? journalSocket : nil
+    }
+
+    /// journald's socket, when stderr is the journal (else nil: plain lines on stderr).
+    public static func makeJournalSocket(environment: [String: String]) -> JournalSocket? {
+        Self.stderrIsJournal(environment["JOURNAL_STREAM"]) ? JournalSocket(environment: environment) : nil
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -22,6 +33,18 @@ public struct StderrLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
+        let merged = self.metadata.merging(event.metadata ?? [:]) { $1 }
+        if let journalSocket = self.journalSocket {
+            var text = event.message.description
+            for (key, value) in merged.sorted(by: { $0.key < $1.key }) { text += " \(key)=\(Self.quoted("\(value)"))" }
+            var fields: [(name: String, value: String)] = [
+                ("PRIORITY", "\(Self.priority(event.level))"), ("SYSLOG_IDENTIFIER", "weathertag"), ("MESSAGE", text),
+            ]
+            for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
+                fields.append((JournalSocket.fieldName(key), "\(value)"))
+            }
+            if journalSocket.send(fields) { return }
+        }
         var line = ""
         if self.journal {
             line += "<\(Self.priority(event.level))>"
@@ -29,7 +52,6 @@ public struct StderrLogHandler: LogHandler {
             line += Date().formatted(.iso8601) + " " + event.level.rawValue.uppercased() + " "
         }
         line += event.message.description
-        let merged = self.metadata.merging(event.metadata ?? [:]) { $1 }
         for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
             line += " \(key)=\(Self.quoted("\(value)"))"
         }

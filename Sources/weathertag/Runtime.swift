@@ -19,8 +19,9 @@ struct Runtime {
         // A broken file lease must never end the daemon (EntryFile also clears the lease's signal owner).
         signal(SIGIO, SIG_IGN)
         let environment = self.environment
+        let journalSocket = StderrLogHandler.makeJournalSocket(environment: environment)
         LoggingSystem.bootstrap { label in
-            StderrLogHandler(label: label, level: logLevel, environment: environment)
+            StderrLogHandler(label: label, level: logLevel, environment: environment, journalSocket: journalSocket)
         }
         self.logger = Logger(label: "weathertag")
         CurlHTTPClient.initializeLibrary()

@@ -358,8 +358,12 @@ struct DaemonTests {
             #expect(FileManager.default.createFile(atPath: log, contents: nil))
             var info = stat()
             #expect(stat(log, &info) == 0)
+            // No journald socket to write to: lines on stderr, with priorities.
             let daemon = try await harness.startDaemon(
-                environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"],
+                environment: [
+                    "JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)",
+                    "WEATHERTAG_JOURNAL_SOCKET": harness.directory.file("no-journald.sock"),
+                ],
                 stderrPath: log
             )
             #expect(try daemon.get("/v1/tag").status == 200)
@@ -376,6 +380,47 @@ struct DaemonTests {
             #expect(!lines.isEmpty)
             #expect(lines.allSatisfy { $0.hasPrefix("<") }, "journald priority prefixes: \(lines.prefix(3))")
             #expect(lines.contains { $0.hasPrefix("<6>ready") })
+        }
+    }
+
+    /// Under journald, entries go to its native socket with swift-log metadata as fields of their own.
+    @Test func logsReachJournaldWithStructuredFields() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 10, "longitude": 20}]"#)
+            let journal = try DatagramSocket(path: harness.directory.file("journal.sock"))
+            let log = harness.directory.file("stderr.log")
+            #expect(FileManager.default.createFile(atPath: log, contents: nil))
+            var info = stat()
+            #expect(stat(log, &info) == 0)
+            let daemon = try await harness.startDaemon(
+                environment: [
+                    "JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)", "WEATHERTAG_JOURNAL_SOCKET": journal.path,
+                ],
+                stderrPath: log
+            )
+            try harness.dropInPlace("fields.md", "An entry\n")
+            // Read as journald would, all along (the daemon never waits for a full socket; it writes to stderr).
+            let stamped = try await poll("the stamp's journal entry") { () -> String? in
+                journal.received().first { $0.contains("MESSAGE=stamped") }
+            }
+            #expect(harness.read("fields.md").hasSuffix("---\nAn entry\n"))
+            let fields = Dictionary(
+                stamped.split(separator: "\n").compactMap { line -> (String, String)? in
+                    guard let equals = line.firstIndex(of: "=") else { return nil }
+                    return (String(line[..<equals]), String(line[line.index(after: equals)...]))
+                },
+                uniquingKeysWith: { $1 })
+            #expect(fields["PRIORITY"] == "6")
+            #expect(fields["SYSLOG_IDENTIFIER"] == "weathertag")
+            #expect(fields["WEATHERTAG_ENTRY"] == "fields.md")
+            #expect(fields["WEATHERTAG_SOURCE"] == "fixed")
+            #expect(fields["MESSAGE"]?.hasPrefix("stamped entry=fields.md") == true)
+            #expect(try await daemon.stop() == 0)
+            let everything = journal.received().joined(separator: "\n")
+            #expect(everything.contains("MESSAGE=ready"))
+            #expect(!everything.contains(WeatherStandIn.apiKey), "the key must never be logged")
+            // All of it went to journald; stderr stayed empty.
+            #expect(daemon.log.isEmpty, "\(daemon.log.prefix(300))")
         }
     }
 

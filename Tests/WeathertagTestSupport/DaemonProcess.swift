@@ -6,14 +6,10 @@ import Glibc
 public final class DaemonProcess: @unchecked Sendable {
     public let child: ChildProcess
     public let socketPath: String
-    private let notifyFD: Int32
-    private var received: [String] = []
+    private let notify: DatagramSocket
 
     /// Every datagram the daemon sent to `$NOTIFY_SOCKET` so far.
-    public var notifications: [String] {
-        self.drainNotifications()
-        return self.received
-    }
+    public var notifications: [String] { self.notify.received() }
 
     /// The `weathertag` binary next to the test bundle.
     public static var binary: String {
@@ -31,18 +27,7 @@ public final class DaemonProcess: @unchecked Sendable {
     ) async throws {
         self.socketPath = socketPath
         let notifyPath = directory.file("notify-\(UInt16.random(in: 0...UInt16.max)).sock")
-        let notifyFD = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        self.notifyFD = notifyFD
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in notifyPath.utf8.enumerated() { buffer[index] = byte }
-        }
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(notifyFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        self.notify = try DatagramSocket(path: notifyPath)
         var env = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": directory.path,
@@ -69,25 +54,12 @@ public final class DaemonProcess: @unchecked Sendable {
         if !socketActivation { try await self.waitForNotification("READY=1") }
     }
 
-    deinit {
-        close(self.notifyFD)
-    }
-
     /// Waits for a datagram containing `text` (READY=1, STOPPING=1).
     public func waitForNotification(_ text: String, timeout: Duration = .seconds(20)) async throws {
         try await poll("\(text) from the daemon (log: \(self.child.stderr))", timeout: timeout) {
             if self.notifications.contains(where: { $0.contains(text) }) { return true }
             if !self.child.isRunning { throw TimeoutError(description: "daemon exited: \(self.child.stderr)") }
             return nil
-        }
-    }
-
-    private func drainNotifications() {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(self.notifyFD, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { return }
-            self.received.append(String(decoding: buffer[0..<count], as: UTF8.self))
         }
     }
 

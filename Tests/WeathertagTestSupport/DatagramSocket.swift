@@ -1,0 +1,54 @@
+import Foundation
+import Glibc
+
+/// A bound `AF_UNIX` datagram socket that collects what is sent to it: a stand-in for systemd's `$NOTIFY_SOCKET`
+/// or journald's socket. A thread of its own reads all the time, as systemd does: the kernel keeps only a few
+/// unread datagrams (`net.unix.max_dgram_qlen`, 10 here) and a sender would find the queue full.
+public final class DatagramSocket: @unchecked Sendable {
+    public let path: String
+    private let fd: Int32
+    private let lock = NSLock()
+    private var datagrams: [String] = []
+
+    public init(path: String) throws {
+        self.path = path
+        self.fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(self.fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard self.fd >= 0, bound == 0 else {
+            throw TimeoutError(description: "cannot bind \(path): \(String(cString: strerror(errno)))")
+        }
+        let fd = self.fd
+        let thread = Thread { [weak self] in
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if count < 0 && errno == EINTR { continue }
+                guard count >= 0, let self else { return }
+                let text = String(decoding: buffer[0..<count], as: UTF8.self)
+                self.lock.withLock { self.datagrams.append(text) }
+            }
+        }
+        thread.name = "datagram-socket"
+        thread.start()
+    }
+
+    deinit {
+        // Ends the reader's recv.
+        shutdown(self.fd, Int32(SHUT_RDWR))
+        close(self.fd)
+    }
+
+    /// Every datagram received so far, in order.
+    public func received() -> [String] {
+        self.lock.withLock { self.datagrams }
+    }
+}
