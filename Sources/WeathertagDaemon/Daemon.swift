@@ -61,7 +61,7 @@ public struct Daemon: Sendable {
             activatedSocket: activatedSocket,
             logger: logger
         ) {
-            notifier.notify("READY=1\nSTATUS=\(first.summary)")
+            notifier.notify("READY=1")
             logger.info("ready", metadata: ["status": "\(first.summary)"])
         }
         let generations = ReloadService(

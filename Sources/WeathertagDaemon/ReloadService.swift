@@ -71,7 +71,8 @@ final class ReloadService: Service, CustomStringConvertible {
             configuration = next
             generation = await self.makeGeneration(next)
             self.logger.notice("configuration reloaded", metadata: ["status": "\(generation.summary)"])
-            self.notifier.notify("READY=1\nSTATUS=\(generation.summary)")
+            // STATUS= stays SystemdSupervision's: one voice for the status line.
+            self.notifier.notify("READY=1")
         }
     }
 

@@ -72,6 +72,9 @@ struct ReloadAndStopTests {
             let reloading = try #require(notifications.firstIndex { $0.contains("RELOADING=1") })
             #expect(notifications[reloading].contains("MONOTONIC_USEC="))
             #expect(notifications[(reloading + 1)...].contains { $0.contains("READY=1") }, "READY=1 after RELOADING=1")
+            // The status line stays the supervisor's (what is waiting, the weather), not replaced by the reload.
+            let status = notifications.last { $0.contains("STATUS=") }
+            #expect(status?.contains(" waiting, ") == true, "\(status ?? "no STATUS=")")
 
             // The entry queued before the reload is stamped by the new generation once OpenWeather is back.
             #expect(harness.read("queued.md") == "Waiting through a reload\n")
