@@ -69,6 +69,50 @@ struct SystemdSupervisionTests {
         }
     }
 
+    /// A `$NOTIFY_SOCKET` nobody reads fills after a few datagrams; the daemon must neither stall nor hang at stop.
+    @Test func aNotifySocketNobodyReadsStallsNothing() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 1, "longitude": 2}]"#)
+            let path = harness.directory.file("unread.sock")
+            let unread = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            defer { close(unread) }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+                for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(unread, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            try #require(bound == 0)
+            let child = try ChildProcess(
+                [DaemonProcess.binary, "serve", "--config", harness.directory.file("config.json")],
+                // A 100 ms watchdog: a ping every 50 ms, so the socket's queue is full within a second.
+                environment: [
+                    "PATH": "/usr/bin:/bin", "HOME": harness.directory.path, "NOTIFY_SOCKET": path,
+                    "WATCHDOG_USEC": "100000",
+                ],
+                stderrPath: harness.directory.file("daemon.log")
+            )
+            // A daemon that hangs (the failure this test is for) must not outlive it.
+            defer { if child.isRunning { child.signal(SIGKILL) } }
+            // Entries keep being stamped while the queue is full.
+            try await poll("the socket") { FileManager.default.fileExists(atPath: harness.socketPath) ? true : nil }
+            for index in 0..<15 {
+                try harness.dropByRename("entry-\(index).md", "Entry \(index)\n")
+                _ = try await harness.waitForStamp("entry-\(index).md")
+            }
+            try await poll("two seconds of pings") { () -> Bool? in
+                let status = try RawHTTP.request(.unix(path: harness.socketPath), "GET", "/v1/status").json
+                return (status["uptime_seconds"] as? Int ?? 0) >= 2 ? true : nil
+            }
+            child.signal(SIGTERM)
+            #expect(try await child.waitForExit(timeout: .seconds(10)) == 0, "\(child.stderr)")
+        }
+    }
+
     private static func run(_ arguments: [String], in harness: Harness) async throws {
         let path = ["/usr/sbin/", "/sbin/", "/usr/bin/", "/bin/"].map { $0 + arguments[0] }
             .first { FileManager.default.isExecutableFile(atPath: $0) }

@@ -8,7 +8,9 @@ public struct SystemdNotifier: Sendable {
         self.socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// Sends e.g. `READY=1` or `STATUS=…`. Returns whether the datagram went out.
+    /// Sends e.g. `READY=1` or `STATUS=…`. Returns whether the datagram went out. Never waits: a socket whose
+    /// reader has stopped reading (its queue holds only `net.unix.max_dgram_qlen` datagrams) would otherwise block
+    /// the caller, and with it the shutdown.
     @discardableResult
     public func notify(_ message: String) -> Bool {
         guard let socketPath, socketPath.hasPrefix("/") || socketPath.hasPrefix("@") else { return false }
@@ -17,7 +19,9 @@ public struct SystemdNotifier: Sendable {
         defer { close(fd) }
         guard let address = UnixSocketAddress(socketPath) else { return false }
         let sent = message.utf8CString.withUnsafeBufferPointer { text in
-            address.withSockaddr { sendto(fd, text.baseAddress, text.count - 1, Int32(MSG_NOSIGNAL), $0, $1) }
+            address.withSockaddr {
+                sendto(fd, text.baseAddress, text.count - 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0, $1)
+            }
         }
         return sent >= 0
     }
