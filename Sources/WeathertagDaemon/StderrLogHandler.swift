@@ -33,29 +33,20 @@ public struct StderrLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        let merged = self.metadata.merging(event.metadata ?? [:]) { $1 }
+        let metadata = self.metadata.merging(event.metadata ?? [:]) { $1 }.sorted { $0.key < $1.key }
+        // The message with its metadata as `key=value`: the journal's MESSAGE and the line's text alike.
+        let text = metadata.reduce(event.message.description) { $0 + " \($1.key)=\(Self.quoted("\($1.value)"))" }
         if let journalSocket = self.journalSocket {
-            var text = event.message.description
-            for (key, value) in merged.sorted(by: { $0.key < $1.key }) { text += " \(key)=\(Self.quoted("\(value)"))" }
-            var fields: [(name: String, value: String)] = [
-                ("PRIORITY", "\(Self.priority(event.level))"), ("SYSLOG_IDENTIFIER", "weathertag"), ("MESSAGE", text),
-            ]
-            for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
-                fields.append((JournalSocket.fieldName(key), "\(value)"))
-            }
+            let fields =
+                [("PRIORITY", "\(Self.priority(event.level))"), ("SYSLOG_IDENTIFIER", "weathertag"), ("MESSAGE", text)]
+                + metadata.map { (JournalSocket.fieldName($0.key), "\($0.value)") }
             if journalSocket.send(fields) { return }
         }
-        var line = ""
-        if self.journal {
-            line += "<\(Self.priority(event.level))>"
-        } else {
-            line += Date().formatted(.iso8601) + " " + event.level.rawValue.uppercased() + " "
-        }
-        line += event.message.description
-        for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
-            line += " \(key)=\(Self.quoted("\(value)"))"
-        }
-        line += "\n"
+        let prefix =
+            self.journal
+            ? "<\(Self.priority(event.level))>"
+            : Date().formatted(.iso8601) + " " + event.level.rawValue.uppercased() + " "
+        let line = prefix + text + "\n"
         // One write(2) per line, so lines from several threads never interleave.
         _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
     }

@@ -35,19 +35,7 @@ struct Check: AsyncParsableCommand {
             let label = "location.providers[\(index)] \(provider.type)"
             let chain = LocationChain(providers: [provider])
             do {
-                let position = try await withThrowingTaskGroup(of: Position?.self) { group in
-                    group.addTask {
-                        try await provider.run()
-                        try await Task.sleep(for: .seconds(3600))
-                        return nil
-                    }
-                    group.addTask { try await chain.locate() }
-                    defer { group.cancelAll() }
-                    while let result = try await group.next() {
-                        if let result { return result }
-                    }
-                    throw LocationError(source: provider.type, message: "no position")
-                }
+                let position = try await whileProvidersRun([provider]) { try await chain.locate() }
                 firstPosition = firstPosition ?? position
                 let accuracy = position.accuracyMeters.map { " ±\(Int($0.rounded())) m" } ?? ""
                 let name = position.name.map { " (\($0))" } ?? ""

@@ -47,6 +47,29 @@ struct Runtime {
     }
 }
 
+/// Runs `body` while the providers' background work runs (gpsd's connection), as under the daemon, and stops that
+/// work when `body` returns. Providers retry on their own; their `run` does not end on an error.
+func whileProvidersRun<T: Sendable>(
+    _ providers: [any LocationProvider],
+    _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        for provider in providers {
+            group.addTask {
+                try? await provider.run()
+                try await Task.sleep(for: .seconds(3600))
+                return nil
+            }
+        }
+        group.addTask { try await body() }
+        defer { group.cancelAll() }
+        while let result = try await group.next() {
+            if let result { return result }
+        }
+        throw CancellationError()
+    }
+}
+
 /// The exit codes of sysexits.h that systemd and scripts understand.
 enum ExitStatus {
     static let unavailable: Int32 = 69

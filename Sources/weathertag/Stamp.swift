@@ -125,24 +125,9 @@ struct Stamp: AsyncParsableCommand {
             logger: runtime.logger
         )
         do {
-            return try await withThrowingTaskGroup(of: WeatherTag?.self) { group in
-                // Providers with background work (gpsd's connection) run while the tag is made.
-                for provider in configuration.providers {
-                    group.addTask {
-                        try? await provider.run()
-                        try await Task.sleep(for: .seconds(3600))
-                        return nil
-                    }
-                }
-                group.addTask { try await weather.currentTag(maximumAge: configuration.stamp.maximumAge) }
-                defer { group.cancelAll() }
-                while let result = try await group.next() {
-                    if let result { return result }
-                }
-                throw ExitCode(ExitStatus.temporaryFailure)
+            return try await whileProvidersRun(configuration.providers) {
+                try await weather.currentTag(maximumAge: configuration.stamp.maximumAge)
             }
-        } catch let exit as ExitCode {
-            throw exit
         } catch {
             printError("no weather to stamp with: \(error)")
             throw ExitCode(ExitStatus.temporaryFailure)

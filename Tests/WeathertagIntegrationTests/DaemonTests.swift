@@ -354,14 +354,11 @@ struct DaemonTests {
             #expect(bound == 0 && FileManager.default.fileExists(atPath: harness.socketPath))
 
             // stderr is "the journal": $JOURNAL_STREAM names its device and inode.
-            let log = harness.directory.file("journal.log")
-            #expect(FileManager.default.createFile(atPath: log, contents: nil))
-            var info = stat()
-            #expect(stat(log, &info) == 0)
+            let (log, journalStream) = try harness.journalStream("journal.log")
             // No journald socket to write to: lines on stderr, with priorities.
             let daemon = try await harness.startDaemon(
                 environment: [
-                    "JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)",
+                    "JOURNAL_STREAM": journalStream,
                     "WEATHERTAG_JOURNAL_SOCKET": harness.directory.file("no-journald.sock"),
                 ],
                 stderrPath: log
@@ -388,13 +385,10 @@ struct DaemonTests {
         try await withHarness { harness in
             try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 10, "longitude": 20}]"#)
             let journal = try DatagramSocket(path: harness.directory.file("journal.sock"))
-            let log = harness.directory.file("stderr.log")
-            #expect(FileManager.default.createFile(atPath: log, contents: nil))
-            var info = stat()
-            #expect(stat(log, &info) == 0)
+            let (log, journalStream) = try harness.journalStream("stderr.log")
             let daemon = try await harness.startDaemon(
                 environment: [
-                    "JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)", "WEATHERTAG_JOURNAL_SOCKET": journal.path,
+                    "JOURNAL_STREAM": journalStream, "WEATHERTAG_JOURNAL_SOCKET": journal.path,
                 ],
                 stderrPath: log
             )

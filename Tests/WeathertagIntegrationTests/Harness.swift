@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import WeathertagTestSupport
 import Yams
@@ -66,6 +67,18 @@ final class Harness: @unchecked Sendable {
         )
         self.daemons.append(daemon)
         return daemon
+    }
+
+    /// A log file to be the daemon's stderr, and the `$JOURNAL_STREAM` value (`device:inode`) that names it, so the
+    /// daemon takes its stderr for the journal.
+    func journalStream(_ name: String) throws -> (log: String, value: String) {
+        let log = self.directory.file(name)
+        guard FileManager.default.createFile(atPath: log, contents: nil) else {
+            throw TimeoutError(description: "cannot create \(log)")
+        }
+        var info = stat()
+        guard stat(log, &info) == 0 else { throw TimeoutError(description: "cannot stat \(log)") }
+        return (log, "\(info.st_dev):\(info.st_ino)")
     }
 
     func entryPath(_ name: String) -> String { self.inbox + "/" + name }

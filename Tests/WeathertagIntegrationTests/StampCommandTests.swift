@@ -19,14 +19,21 @@ struct StampCommandTests {
             try Data("---\nweather:\n  icon: 01d\n---\nDone\n".utf8).write(to: URL(fileURLWithPath: stamped))
             try Data([0x23, 0x00, 0x01]).write(to: URL(fileURLWithPath: binary))
 
+            let crlf = notes + "/crlf.md"
+            try Data("---\r\ntitle: CRLF\r\n---\r\nWindows body\r\n".utf8).write(to: URL(fileURLWithPath: crlf))
+
             // --dry-run shows the front matter and writes nothing.
             let dry = try await ChildProcess.run(
-                [DaemonProcess.binary, "stamp", "--socket", harness.socketPath, "--dry-run", plain, stamped],
+                [DaemonProcess.binary, "stamp", "--socket", harness.socketPath, "--dry-run", plain, stamped, crlf],
                 in: harness.directory)
             #expect(dry.status == 0, "\(dry.stderr)")
             #expect(dry.stdout.contains("== \(plain)\n---\nweather:\n"), "\(dry.stdout)")
             #expect(dry.stdout.contains("    source: fixed\n---\n== \(stamped)\n(nothing to write: already stamped)"))
             #expect(try String(contentsOfFile: plain, encoding: .utf8) == "Plain note\n")
+            // Only the front matter, whatever the line ends: not the body.
+            #expect(dry.stdout.contains("== \(crlf)\n---\r\ntitle: CRLF\r\nweather:\r\n"), "\(dry.stdout)")
+            #expect(dry.stdout.hasSuffix("    source: fixed\r\n---\r\n"), "\(dry.stdout)")
+            #expect(!dry.stdout.contains("Windows body"))
 
             let result = try await ChildProcess.run(
                 [

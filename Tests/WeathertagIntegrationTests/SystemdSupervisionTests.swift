@@ -73,25 +73,12 @@ struct SystemdSupervisionTests {
     @Test func aNotifySocketNobodyReadsStallsNothing() async throws {
         try await withHarness { harness in
             try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 1, "longitude": 2}]"#)
-            let path = harness.directory.file("unread.sock")
-            let unread = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-            defer { close(unread) }
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-                for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-            }
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(unread, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
-            try #require(bound == 0)
+            let unread = try DatagramSocket(path: harness.directory.file("unread.sock"), reading: false)
             let child = try ChildProcess(
                 [DaemonProcess.binary, "serve", "--config", harness.directory.file("config.json")],
                 // A 100 ms watchdog: a ping every 50 ms, so the socket's queue is full within a second.
                 environment: [
-                    "PATH": "/usr/bin:/bin", "HOME": harness.directory.path, "NOTIFY_SOCKET": path,
+                    "PATH": "/usr/bin:/bin", "HOME": harness.directory.path, "NOTIFY_SOCKET": unread.path,
                     "WATCHDOG_USEC": "100000",
                 ],
                 stderrPath: harness.directory.file("daemon.log")

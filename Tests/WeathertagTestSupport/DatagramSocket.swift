@@ -3,14 +3,15 @@ import Glibc
 
 /// A bound `AF_UNIX` datagram socket that collects what is sent to it: a stand-in for systemd's `$NOTIFY_SOCKET`
 /// or journald's socket. A thread of its own reads all the time, as systemd does: the kernel keeps only a few
-/// unread datagrams (`net.unix.max_dgram_qlen`, 10 here) and a sender would find the queue full.
+/// unread datagrams (`net.unix.max_dgram_qlen`, 10 here) and a sender would find the queue full. With
+/// `reading: false` nobody reads, and the queue fills: a reader that has hung.
 public final class DatagramSocket: @unchecked Sendable {
     public let path: String
     private let fd: Int32
     private let lock = NSLock()
     private var datagrams: [String] = []
 
-    public init(path: String) throws {
+    public init(path: String, reading: Bool = true) throws {
         self.path = path
         self.fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
@@ -26,6 +27,7 @@ public final class DatagramSocket: @unchecked Sendable {
         guard self.fd >= 0, bound == 0 else {
             throw TimeoutError(description: "cannot bind \(path): \(String(cString: strerror(errno)))")
         }
+        guard reading else { return }
         let fd = self.fd
         let thread = Thread { [weak self] in
             var buffer = [UInt8](repeating: 0, count: 65536)

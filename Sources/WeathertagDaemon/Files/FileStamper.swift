@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import WeathertagCore
 
@@ -55,14 +54,18 @@ public enum FileStamper {
         case .alreadyStamped: return .failure(.alreadyStamped)
         case .skipped(let reason): return .failure(.leftAlone(reason.description))
         case .stamped(let content):
-            let text = String(decoding: content, as: UTF8.self)
-            var frontMatter: [Substring] = []
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                frontMatter.append(line)
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                if frontMatter.count > 1, trimmed == "---" || trimmed == "..." { break }
+            // By bytes: in a Swift String "\r\n" is one character, and splitting at "\n" would not see CRLF lines.
+            var end = 0
+            var lines = 0
+            while end < content.count {
+                let next = (content[end...].firstIndex(of: 0x0A) ?? content.count - 1) + 1
+                var line = content[end..<next]
+                while let last = line.last, [0x0A, 0x0D, 0x20, 0x09].contains(last) { line = line.dropLast() }
+                end = next
+                lines += 1
+                if lines > 1, line.elementsEqual("---".utf8) || line.elementsEqual("...".utf8) { break }
             }
-            return .success(frontMatter.joined(separator: "\n") + "\n")
+            return .success(String(decoding: content[..<end], as: UTF8.self))
         }
     }
 }

@@ -56,13 +56,7 @@ public final class InboxService: Service {
             group.addTask {
                 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                     let thread = Thread {
-                        watcher.run { event in
-                            if case .files(let names) = event {
-                                if arrivals.append(names) { continuation.yield(.arrived) }
-                            } else {
-                                continuation.yield(event)
-                            }
-                        }
+                        watcher.run(into: arrivals) { continuation.yield($0) }
                         done.resume()
                     }
                     thread.name = "weathertag-inotify"
@@ -80,8 +74,6 @@ public final class InboxService: Service {
             state.remembersSettled = pollInterval != nil
             for await event in events.cancelOnGracefulShutdown() {
                 switch event {
-                case .files(let names):
-                    state.enqueue(names)
                 case .arrived:
                     state.enqueue(arrivals.takeAll())
                 case .rescan:

@@ -4,10 +4,7 @@ import WeathertagCore
 
 /// What the watcher saw in the inbox.
 enum InboxEvent: Sendable, Equatable {
-    /// Files written and closed, or moved in: every candidate name of one read of the inotify queue, so that a
-    /// burst arrives in batches.
-    case files([String])
-    /// New names wait in the inbox service's `Arrivals` (the service turns `.files` into this).
+    /// Files were written and closed, or moved in: their names wait in `Arrivals`.
     case arrived
     /// Look at everything: at start, after a queue overflow, after the folder came back.
     case rescan
@@ -15,7 +12,7 @@ enum InboxEvent: Sendable, Equatable {
     case retry
 }
 
-/// Watches one folder with inotify on a thread of its own (reads block) and reports candidate names.
+/// Watches one folder with inotify on a thread of its own (reads block) and puts candidate names in `Arrivals`.
 ///
 /// Only `IN_CLOSE_WRITE` and `IN_MOVED_TO` count: a file announced by `IN_CREATE` may still be half written.
 /// A move whose source is one of our own temp files is our own stamp landing, and is not reported.
@@ -69,8 +66,9 @@ final class InboxWatcher: Sendable {
         _ = write(self.wakeWriteFD, &byte, 1)
     }
 
-    /// Blocks, reporting events until `stop()`. Call on a thread of its own.
-    func run(_ report: (InboxEvent) -> Void) {
+    /// Blocks until `stop()`, adding the candidate names of each read to `arrivals` (`.arrived` when the list was
+    /// empty) and reporting the other events. Call on a thread of its own.
+    func run(into arrivals: Arrivals, _ report: (InboxEvent) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         var fds = [
             pollfd(fd: self.inotifyFD, events: Int16(POLLIN), revents: 0),
@@ -126,7 +124,7 @@ final class InboxWatcher: Sendable {
                     if InboxFilter.isCandidate(name) { names.append(name) }
                 }
             }
-            if !names.isEmpty { report(.files(names)) }
+            if arrivals.append(names) { report(.arrived) }
         }
     }
 

@@ -25,12 +25,7 @@ public struct JournalSocket: Sendable {
     /// waits: a journald that falls behind must not stall the daemon.
     func send(_ fields: [(name: String, value: String)]) -> Bool {
         let datagram = Self.serialize(fields)
-        let sent = datagram.withUnsafeBytes { bytes in
-            self.address.withSockaddr {
-                sendto(self.fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0, $1)
-            }
-        }
-        return sent == datagram.count
+        return datagram.withUnsafeBytes { self.address.sendDatagram($0, from: self.fd) } == datagram.count
     }
 
     static func serialize(_ fields: [(name: String, value: String)]) -> [UInt8] {

@@ -8,9 +8,7 @@ public struct SystemdNotifier: Sendable {
         self.socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// Sends e.g. `READY=1` or `STATUS=…`. Returns whether the datagram went out. Never waits: a socket whose
-    /// reader has stopped reading (its queue holds only `net.unix.max_dgram_qlen` datagrams) would otherwise block
-    /// the caller, and with it the shutdown.
+    /// Sends e.g. `READY=1` or `STATUS=…`. Returns whether the datagram went out; never waits.
     @discardableResult
     public func notify(_ message: String) -> Bool {
         guard let socketPath, socketPath.hasPrefix("/") || socketPath.hasPrefix("@") else { return false }
@@ -18,11 +16,7 @@ public struct SystemdNotifier: Sendable {
         guard fd >= 0 else { return false }
         defer { close(fd) }
         guard let address = UnixSocketAddress(socketPath) else { return false }
-        let sent = message.utf8CString.withUnsafeBufferPointer { text in
-            address.withSockaddr {
-                sendto(fd, text.baseAddress, text.count - 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0, $1)
-            }
-        }
-        return sent >= 0
+        var text = message
+        return text.withUTF8 { address.sendDatagram(UnsafeRawBufferPointer($0), from: fd) } >= 0
     }
 }
