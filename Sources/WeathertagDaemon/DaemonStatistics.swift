@@ -17,6 +17,8 @@ public final class DaemonStatistics: Sendable {
         public var entriesAlreadyStamped = 0
         public var entriesSkipped = 0
         public var entriesWaiting = 0
+        /// When the inbox was last listed whole (at start, after a reload, on each poll).
+        public var lastScanAt: Date?
         public var lastError: String?
         public var lastErrorAt: Date?
     }

@@ -49,8 +49,9 @@ struct Status: AsyncParsableCommand {
         }
         var lines: [(String, String)] = []
         let uptime = Self.duration(status["uptime_seconds"]?.numberValue ?? 0)
-        lines.append(("inbox", "\(status["inbox"]?.stringValue ?? "?") (up \(uptime))"))
         let entries = status["entries"]
+        let scanned = ago(entries?["last_scan_at"]?.stringValue)
+        lines.append(("inbox", "\(status["inbox"]?.stringValue ?? "?") (up \(uptime), listed \(scanned))"))
         lines.append(
             (
                 "entries",

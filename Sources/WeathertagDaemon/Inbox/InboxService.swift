@@ -383,6 +383,7 @@ public final class InboxService: Service {
                 }
                 return ((candidates.sorted(), settled.isEmpty ? nil : Set(names)), removed)
             }
+            self.statistics.update { $0.lastScanAt = Date() }
             if !removed.isEmpty {
                 self.logger.notice(
                     "removed temp files left by an interrupted stamp",

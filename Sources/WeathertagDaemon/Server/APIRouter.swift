@@ -147,6 +147,7 @@ public struct APIRouter: Sendable {
                         ("already_stamped", .number(Double(counters.entriesAlreadyStamped))),
                         ("skipped", .number(Double(counters.entriesSkipped))),
                         ("waiting", .number(Double(counters.entriesWaiting))),
+                        ("last_scan_at", .optional(counters.lastScanAt?.iso8601)),
                     ])
                 ),
                 ("last_error", .optional(counters.lastError)),
