@@ -207,6 +207,27 @@ final class EntryFileTests {
         #expect(try self.contents("bad.md") == "---\ntitle: [oops\n---\n")
     }
 
+    /// Not root, the replacement is ours: it may go over someone else's entry only when they keep write access
+    /// through the entry's group.
+    @Test func anotherUsersEntryIsStampedOnlyWhenItsGroupKeepsWriteAccess() {
+        func file(uid: uid_t, gid: gid_t, mode: mode_t) -> stat {
+            var info = stat()
+            (info.st_uid, info.st_gid, info.st_mode) = (uid, gid, S_IFREG | mode)
+            return info
+        }
+        let ours = file(uid: 61184, gid: 500, mode: 0o664)
+        #expect(
+            EntryFile.wouldLockOutItsOwner(original: file(uid: 61184, gid: 7, mode: 0o600), replacement: ours) == nil)
+        #expect(
+            EntryFile.wouldLockOutItsOwner(original: file(uid: 1000, gid: 500, mode: 0o664), replacement: ours) == nil)
+        let notShared = EntryFile.wouldLockOutItsOwner(
+            original: file(uid: 1000, gid: 500, mode: 0o644), replacement: ours)
+        #expect(notShared?.contains("uid 1000 and is not group-writable") == true)
+        let otherGroup = EntryFile.wouldLockOutItsOwner(
+            original: file(uid: 1000, gid: 1000, mode: 0o664), replacement: ours)
+        #expect(otherGroup?.contains("group 1000") == true)
+    }
+
     @Test func writeAtomicallyReplacesTheWholeFile() throws {
         let path = self.directory.file("cache.json")
         try FileIO.writeAtomically(Array("old, longer content".utf8), to: path)

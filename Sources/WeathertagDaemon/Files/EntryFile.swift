@@ -115,6 +115,9 @@ enum EntryFile {
             if created.st_mode & 0o7777 != mode { _ = fchmod(temporary.fd, mode) }
             if geteuid() == 0, created.st_uid != info.st_uid || created.st_gid != info.st_gid {
                 _ = fchown(temporary.fd, info.st_uid, info.st_gid)
+            } else if let reason = Self.wouldLockOutItsOwner(original: info, replacement: created) {
+                unlink(temporary.path)
+                return .skipped(reason, before)
             }
             guard fsync(temporary.fd) == 0 else { throw SystemError("fsync", path: temporary.path) }
             // Mode and owner changes leave the size and modification time as they are.
@@ -170,6 +173,24 @@ enum EntryFile {
         let kept = path + ".edited-while-stamping"
         guard rename(temporary, kept) == 0 else { throw SystemError("rename", path: kept) }
         throw SystemError("renameat2", path: path + " (the edited original was kept as \(kept))")
+    }
+
+    /// Why the replacement must not go over the original, if it must not. Not running as root, the replacement is
+    /// ours and cannot be given back to the original's owner (nor, under the system unit's filter, to its group):
+    /// its owner keeps write access only when the entry is group-writable and stays in its group.
+    static func wouldLockOutItsOwner(original: stat, replacement: stat) -> String? {
+        guard original.st_uid != replacement.st_uid else { return nil }
+        if original.st_mode & S_IWGRP == 0 {
+            return "it belongs to uid \(original.st_uid) and is not group-writable: stamped, it would belong to uid "
+                + "\(replacement.st_uid) and its owner could not write to it (chmod g+w it, or run weathertag as its "
+                + "owner)"
+        }
+        if original.st_gid != replacement.st_gid {
+            return "it belongs to uid \(original.st_uid) and group \(original.st_gid): stamped, it would belong to "
+                + "uid \(replacement.st_uid) and group \(replacement.st_gid), and its owner could lose write access "
+                + "(make the inbox setgid in the entry's group, or run weathertag as its owner)"
+        }
+        return nil
     }
 
     private static func describeType(_ mode: mode_t) -> String {
