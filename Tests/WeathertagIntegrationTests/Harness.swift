@@ -57,13 +57,18 @@ final class Harness: @unchecked Sendable {
         #"{"type": "ip", "service": "ip-api", "url": "\#(self.standIn.baseURL)/json/", "timeout_seconds": 3}"#
     }
 
-    func startDaemon(environment: [String: String] = [:], stderrPath: String? = nil) async throws -> DaemonProcess {
+    func startDaemon(
+        environment: [String: String] = [:],
+        stderrPath: String? = nil,
+        launcher: [String] = []
+    ) async throws -> DaemonProcess {
         let daemon = try await DaemonProcess(
             config: self.directory.file("config.json"),
             socketPath: self.socketPath,
             in: self.directory,
             environment: environment,
-            stderrPath: stderrPath
+            stderrPath: stderrPath,
+            launcher: launcher
         )
         self.daemons.append(daemon)
         return daemon

@@ -23,18 +23,22 @@ public final class DaemonProcess: @unchecked Sendable {
         in directory: TemporaryDirectory,
         environment: [String: String] = [:],
         stderrPath: String? = nil,
-        socketActivation: Bool = false
+        socketActivation: Bool = false,
+        launcher: [String] = []
     ) async throws {
         self.socketPath = socketPath
         let notifyPath = directory.file("notify-\(UInt16.random(in: 0...UInt16.max)).sock")
         self.notify = try DatagramSocket(path: notifyPath)
+        // Sending to a socket file takes write permission on it: a launcher may run the daemon as another user.
+        chmod(notifyPath, 0o666)
         var env = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": directory.path,
             "NOTIFY_SOCKET": notifyPath,
         ]
         env.merge(environment) { $1 }
-        var command = [Self.binary, "serve", "--config", config, "--log-level", "debug"]
+        // A launcher (a sandbox) executes the daemon in its own place: same process, same notify socket.
+        var command = launcher + [Self.binary, "serve", "--config", config, "--log-level", "debug"]
         if socketActivation {
             // systemd-socket-activate listens on the socket and starts the daemon at the first connection, with
             // LISTEN_FDS and LISTEN_PID and only the variables given with -E.
