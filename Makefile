@@ -22,6 +22,7 @@ MANDIR ?= $(PREFIX)/share/man
 SYSCONFDIR ?= $(if $(filter /usr /usr/local,$(PREFIX)),/etc,$(PREFIX)/etc)
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSTEMDUSERUNITDIR ?= $(PREFIX)/lib/systemd/user
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 BASHCOMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPLETIONDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPLETIONDIR ?= $(PREFIX)/share/fish/vendor_completions.d
@@ -103,11 +104,13 @@ bench: setup
 INSTALLED = $(BINDIR)/weathertag \
 	$(SYSTEMDUNITDIR)/weathertag.service $(SYSTEMDUNITDIR)/weathertag.socket \
 	$(SYSTEMDUSERUNITDIR)/weathertag.service $(SYSTEMDUSERUNITDIR)/weathertag.socket \
+	$(SYSUSERSDIR)/weathertag.conf \
 	$(SYSCONFDIR)/weathertag/config.example.json $(SYSCONFDIR)/weathertag/config.schema.json \
 	$(MANDIR)/man1/weathertag.1 $(MANDIR)/man5/weathertag.json.5 \
 	$(BASHCOMPLETIONDIR)/weathertag $(ZSHCOMPLETIONDIR)/_weathertag $(FISHCOMPLETIONDIR)/weathertag.fish
 
-# Installs the binary, the systemd units (ExecStart= pointing at $(BINDIR)), the example configuration and its
+# Installs the binary, the systemd units (ExecStart= pointing at $(BINDIR)) and the sysusers.d file for their user,
+# the example configuration and its
 # schema under $(SYSCONFDIR)/weathertag (config.json too, unless one is there), the man pages and the bash, zsh and
 # fish completions.
 install:
@@ -117,7 +120,7 @@ install:
 		binary="$$($(SWIFT) build -c release --static-swift-stdlib --build-path $(RELEASE_BUILD) --show-bin-path)/weathertag"; \
 	fi; \
 	root="$(DESTDIR)"; \
-	install -d "$$root$(BINDIR)" "$$root$(SYSTEMDUNITDIR)" "$$root$(SYSTEMDUSERUNITDIR)" \
+	install -d "$$root$(BINDIR)" "$$root$(SYSTEMDUNITDIR)" "$$root$(SYSTEMDUSERUNITDIR)" "$$root$(SYSUSERSDIR)" \
 		"$$root$(SYSCONFDIR)/weathertag" "$$root$(MANDIR)/man1" "$$root$(MANDIR)/man5" \
 		"$$root$(BASHCOMPLETIONDIR)" "$$root$(ZSHCOMPLETIONDIR)" "$$root$(FISHCOMPLETIONDIR)"; \
 	install -m 0755 "$$binary" "$$root$(BINDIR)/weathertag"; \
@@ -126,6 +129,7 @@ install:
 		sed 's#/usr/local/bin/weathertag#$(BINDIR)/weathertag#g' systemd/user/$$unit > "$$root$(SYSTEMDUSERUNITDIR)/$$unit"; \
 		chmod 0644 "$$root$(SYSTEMDUNITDIR)/$$unit" "$$root$(SYSTEMDUSERUNITDIR)/$$unit"; \
 	done; \
+	install -m 0644 systemd/weathertag.sysusers "$$root$(SYSUSERSDIR)/weathertag.conf"; \
 	install -m 0644 config.example.json config.schema.json "$$root$(SYSCONFDIR)/weathertag/"; \
 	[ -e "$$root$(SYSCONFDIR)/weathertag/config.json" ] || \
 		install -m 0644 config.example.json "$$root$(SYSCONFDIR)/weathertag/config.json"; \

@@ -20,6 +20,7 @@ struct InstallTests {
             "usr/bin/weathertag",
             "usr/lib/systemd/system/weathertag.service", "usr/lib/systemd/system/weathertag.socket",
             "usr/lib/systemd/user/weathertag.service", "usr/lib/systemd/user/weathertag.socket",
+            "usr/lib/sysusers.d/weathertag.conf",
             "etc/weathertag/config.json", "etc/weathertag/config.example.json", "etc/weathertag/config.schema.json",
             "usr/share/man/man1/weathertag.1", "usr/share/man/man5/weathertag.json.5",
             "usr/share/bash-completion/completions/weathertag", "usr/share/zsh/site-functions/_weathertag",
@@ -39,6 +40,22 @@ struct InstallTests {
             where text.contains("man:" + page.key) {
                 #expect(FileManager.default.fileExists(atPath: root + "/usr/share/man/" + page.value))
             }
+        }
+        // systemd-sysusers makes the system unit's user and group from the installed file.
+        if let sysusers = which("systemd-sysusers") {
+            let system = try directory.makeDirectory("system")
+            _ = try directory.makeDirectory("system/etc")
+            let created = try await ChildProcess.run(
+                [sysusers, "--root=\(system)", root + "/usr/lib/sysusers.d/weathertag.conf"], in: directory)
+            #expect(created.status == 0, "\(created.stderr)")
+            let passwd = try String(contentsOfFile: system + "/etc/passwd", encoding: .utf8)
+            let group = try String(contentsOfFile: system + "/etc/group", encoding: .utf8)
+            #expect(passwd.contains("weathertag:x:") && passwd.contains(":/var/lib/weathertag:"), "\(passwd)")
+            #expect(group.split(separator: "\n").contains { $0.hasPrefix("diary:x:") && $0.hasSuffix(":weathertag") })
+            let unit = try String(contentsOfFile: root + "/usr/lib/systemd/system/weathertag.service", encoding: .utf8)
+            #expect(unit.contains("User=weathertag\n") && unit.contains("SupplementaryGroups=diary\n"))
+        } else {
+            Issue.record("systemd-sysusers is needed: apt-get install systemd")
         }
         let bash = try String(
             contentsOfFile: root + "/usr/share/bash-completion/completions/weathertag", encoding: .utf8)

@@ -7,11 +7,11 @@ import WeathertagTestSupport
 /// the unit's system-call rules (the `@system-service` allow list minus `@privileged @resources`,
 /// `RestrictAddressFamilies=`, `RestrictNamespaces=`, `MemoryDenyWriteExecute=`, `RestrictSUIDSGID=`) and
 /// installs them as systemd would, then runs the built daemon as an unprivileged user in the diary's group, as
-/// `DynamicUser=` and `SupplementaryGroups=diary` do.
+/// `User=weathertag` and `SupplementaryGroups=diary` do.
 @Suite("The system unit's sandbox", .serialized)
 struct SandboxTests {
-    /// A uid from systemd's dynamic range, its own group, and the diary's group.
-    static let (uid, gid, diary): (uid_t, gid_t, gid_t) = (61184, 61184, 61200)
+    /// A system user's uid, its own group, and the diary's group (none needs to exist: ids are what count).
+    static let (uid, gid, diary): (uid_t, gid_t, gid_t) = (987, 987, 986)
     static let unit = Fixtures.repositoryRoot + "/systemd/weathertag.service"
     static let sandbox = Fixtures.repositoryRoot + "/tools/unit-sandbox.py"
 
@@ -72,7 +72,7 @@ struct SandboxTests {
     func theDaemonRunsUnderTheSystemUnitsRules() async throws {
         let launcher = try Self.launcher()
         try await withHarness { harness in
-            // The folder a DynamicUser= would be given: its own; the inbox belongs to the diary's group, setgid.
+            // The service's own folder (its cache, its socket); the inbox belongs to the diary's group, setgid.
             #expect(chown(harness.directory.path, Self.uid, Self.gid) == 0)
             #expect(chmod(harness.directory.path, 0o755) == 0)
             #expect(chown(harness.inbox, 0, Self.diary) == 0)

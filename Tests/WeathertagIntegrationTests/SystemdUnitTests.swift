@@ -61,7 +61,8 @@ struct SystemdUnitTests {
             "Type=notify", "ExecStart=/usr/local/bin/weathertag serve --config /etc/weathertag/config.json",
             "ExecReload=/bin/kill -HUP $MAINPID", "WatchdogSec=", "LoadCredential=openweather-api-key:",
             "StateDirectory=weathertag", "CacheDirectory=weathertag", "RuntimeDirectory=weathertag",
-            "RuntimeDirectoryPreserve=yes", "DynamicUser=yes", "ReadWritePaths=", "RestartPreventExitStatus=78",
+            "RuntimeDirectoryPreserve=yes", "User=weathertag", "SupplementaryGroups=diary", "ReadWritePaths=",
+            "RestartPreventExitStatus=78",
         ] {
             #expect(service.contains(directive), "\(directive)")
         }
