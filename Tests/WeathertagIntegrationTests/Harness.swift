@@ -93,12 +93,20 @@ final class Harness: @unchecked Sendable {
     }
 
     /// Drops an entry the way `mv` and atomic-saving editors do: written elsewhere in the folder, renamed in.
-    /// `permissions` are set before the rename, so the entry never appears with others.
-    func dropByRename(_ name: String, _ text: String, permissions: mode_t? = nil) throws {
+    /// `permissions` and `owner` are set before the rename, so the entry never appears with others.
+    func dropByRename(
+        _ name: String,
+        _ text: String,
+        permissions: mode_t? = nil,
+        owner: (uid: uid_t, gid: gid_t)? = nil
+    ) throws {
         let temporary = self.inbox + "/." + name + ".part"
         try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
         if let permissions, chmod(temporary, permissions) != 0 {
             throw TimeoutError(description: "cannot chmod \(temporary): errno \(errno)")
+        }
+        if let owner, chown(temporary, owner.uid, owner.gid) != 0 {
+            throw TimeoutError(description: "cannot chown \(temporary): errno \(errno)")
         }
         try FileManager.default.moveItem(atPath: temporary, toPath: self.entryPath(name))
     }

@@ -8,15 +8,20 @@ import WeathertagTestSupport
 /// `RestrictAddressFamilies=`, `RestrictNamespaces=`, `MemoryDenyWriteExecute=`, `RestrictSUIDSGID=`) and
 /// installs them as systemd would, then runs the built daemon as an unprivileged user in the diary's group, as
 /// `User=weathertag` and `SupplementaryGroups=diary` do.
-@Suite("The system unit's sandbox", .serialized)
+@Suite("Under the units' system-call rules", .serialized)
 struct SandboxTests {
     /// A system user's uid, its own group, and the diary's group (none needs to exist: ids are what count).
     static let (uid, gid, diary): (uid_t, gid_t, gid_t) = (987, 987, 986)
     static let unit = Fixtures.repositoryRoot + "/systemd/weathertag.service"
+    static let userUnit = Fixtures.repositoryRoot + "/systemd/user/weathertag.service"
     static let sandbox = Fixtures.repositoryRoot + "/tools/unit-sandbox.py"
 
-    /// The Debian python, where python3-seccomp installs.
-    static func launcher(user: Bool = true) throws -> [String] {
+    /// The sandbox under the Debian python, where python3-seccomp installs, as `user` (`UID:GID[:GROUPS]`).
+    static func launcher(
+        unit: String = Self.unit, user: String? = "\(Self.uid):\(Self.gid):\(Self.diary)"
+    ) throws
+        -> [String]
+    {
         let python = "/usr/bin/python3"
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: python)
@@ -24,8 +29,7 @@ struct SandboxTests {
         try probe.run()
         probe.waitUntilExit()
         try #require(probe.terminationStatus == 0, "python3-seccomp is needed: apt-get install python3-seccomp")
-        return [python, Self.sandbox] + (user ? ["--user", "\(Self.uid):\(Self.gid):\(Self.diary)"] : [])
-            + [Self.unit, "--"]
+        return [python, Self.sandbox] + (user.map { ["--user", $0] } ?? []) + [unit, "--"]
     }
 
     /// The sandbox is real: what the unit forbids is refused, with systemd's answers.
@@ -34,7 +38,7 @@ struct SandboxTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try directory.write("own", "")
-        let launcher = try Self.launcher(user: false)
+        let launcher = try Self.launcher(user: nil)
         let python = "/usr/bin/python3"
         for (what, command, error) in [
             ("chown, even to oneself (@privileged)", ["chown", "0", directory.file("own")], "Operation not permitted"),
@@ -129,6 +133,33 @@ struct SandboxTests {
             #expect(try await daemon.stop() == 0)
             #expect(!daemon.log.contains("not permitted"), "a call the unit forbids: \(daemon.log)")
             #expect(!daemon.log.contains("Address family not supported"), "\(daemon.log)")
+        }
+    }
+
+    /// The user unit's rules (seccomp only) as the diary's owner, whose entries stay theirs, mode and all.
+    @Test(.enabled(if: geteuid() == 0, "switching users takes root"))
+    func theDaemonRunsUnderTheUserUnitsRules() async throws {
+        let launcher = try Self.launcher(unit: Self.userUnit, user: "\(Self.uid):\(Self.gid)")
+        try await withHarness { harness in
+            #expect(chown(harness.directory.path, Self.uid, Self.gid) == 0)
+            #expect(chmod(harness.directory.path, 0o755) == 0)
+            #expect(chown(harness.inbox, Self.uid, Self.gid) == 0)
+            let gpsd = try await harness.startGPSD(latitude: 48.8566, longitude: 2.3522)
+            try harness.writeConfig(providers: #"[{"type": "gpsd", "host": "127.0.0.1", "port": \#(gpsd)}]"#)
+            let daemon = try await harness.startDaemon(launcher: launcher)
+            let process = try String(contentsOfFile: "/proc/\(daemon.child.pid)/status", encoding: .utf8)
+            #expect(process.contains("Seccomp_filters:\t5") && process.contains("Uid:\t\(Self.uid)\t"), "\(process)")
+
+            try harness.dropByRename("mine.md", "My own entry\n", permissions: 0o644, owner: (Self.uid, Self.gid))
+            let weather = try await harness.waitForStamp("mine.md")
+            #expect((weather["location"] as? [String: Any])?["source"] as? String == "gpsd")
+            var mine = stat()
+            #expect(stat(harness.entryPath("mine.md"), &mine) == 0)
+            #expect(mine.st_uid == Self.uid && mine.st_gid == Self.gid && mine.st_mode & 0o7777 == 0o644)
+            #expect(harness.read("mine.md").hasSuffix("---\nMy own entry\n"))
+            #expect(try daemon.get("/v1/tag").status == 200)
+            #expect(try await daemon.stop() == 0)
+            #expect(!daemon.log.contains("not permitted"), "a call the unit forbids: \(daemon.log)")
         }
     }
 }
