@@ -106,6 +106,9 @@ def filters(settings):
     if families:
         if families[0].startswith("~"):
             sys.exit("unit-sandbox: a deny list in RestrictAddressFamilies= is not emulated")
+        unknown = [name for name in families if name not in FAMILIES]
+        if unknown:
+            sys.exit(f"unit-sandbox: RestrictAddressFamilies=: {', '.join(unknown)} not known here")
         allowed = {FAMILIES[name] for name in families}
         restrict = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
         for family in range(AF_MAX):
