@@ -25,6 +25,10 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addclose(&actions, pipeFDs[1])
+        // Nothing else: Foundation's `Data.write` opens without close-on-exec, and a child started by another test
+        // at that moment would hold the file open for writing for its whole life (a daemon then sees an entry
+        // "open for writing" and waits for a close that comes only when that child exits).
+        _ = addCloseFrom?(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -141,3 +145,11 @@ public func which(_ name: String) -> String? {
     let path = (ProcessInfo.processInfo.environment["PATH"] ?? "") + ":/usr/sbin:/sbin:/usr/local/sbin"
     return path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
 }
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+): Swift's Glibc module does not declare it (it is a
+/// GNU extension), and this target stays free of C shims.
+private let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+    guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+    return unsafeBitCast(
+        symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+}()

@@ -42,6 +42,8 @@ struct Subprocess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, out[1], 1)
         posix_spawn_file_actions_adddup2(&actions, err[1], 2)
+        // Only those three: a descriptor a library opened without close-on-exec (a gpsd socket) stays ours.
+        let closing = clinux_spawn_close_from(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -67,7 +69,8 @@ struct Subprocess {
             cEnvironment.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, cEnvironment)
+        let result =
+            closing == 0 ? posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, cEnvironment) : closing
         close(out[1])
         close(err[1])
         guard result == 0 else {
