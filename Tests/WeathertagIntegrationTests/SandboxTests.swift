@@ -18,17 +18,14 @@ struct SandboxTests {
 
     /// The sandbox under the Debian python, where python3-seccomp installs, as `user` (`UID:GID[:GROUPS]`).
     static func launcher(
-        unit: String = Self.unit, user: String? = "\(Self.uid):\(Self.gid):\(Self.diary)"
-    ) throws
-        -> [String]
-    {
+        unit: String = Self.unit,
+        user: String? = "\(Self.uid):\(Self.gid):\(Self.diary)"
+    ) async throws -> [String] {
         let python = "/usr/bin/python3"
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: python)
-        probe.arguments = ["-c", "import seccomp"]
-        try probe.run()
-        probe.waitUntilExit()
-        try #require(probe.terminationStatus == 0, "python3-seccomp is needed: apt-get install python3-seccomp")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let probe = try await ChildProcess.run([python, "-c", "import seccomp"], in: directory)
+        try #require(probe.status == 0, "python3-seccomp is needed: apt-get install python3-seccomp")
         return [python, Self.sandbox] + (user.map { ["--user", $0] } ?? []) + [unit, "--"]
     }
 
@@ -38,7 +35,7 @@ struct SandboxTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try directory.write("own", "")
-        let launcher = try Self.launcher(user: nil)
+        let launcher = try await Self.launcher(user: nil)
         let python = "/usr/bin/python3"
         for (what, command, error) in [
             ("chown, even to oneself (@privileged)", ["chown", "0", directory.file("own")], "Operation not permitted"),
@@ -74,7 +71,7 @@ struct SandboxTests {
     /// group folder, the socket, a reload and a clean stop. Nothing it does may be refused.
     @Test(.enabled(if: geteuid() == 0, "switching users takes root"))
     func theDaemonRunsUnderTheSystemUnitsRules() async throws {
-        let launcher = try Self.launcher()
+        let launcher = try await Self.launcher()
         try await withHarness { harness in
             // The service's own folder (its cache, its socket); the inbox belongs to the diary's group, setgid.
             #expect(chown(harness.directory.path, Self.uid, Self.gid) == 0)
@@ -139,7 +136,7 @@ struct SandboxTests {
     /// The user unit's rules (seccomp only) as the diary's owner, whose entries stay theirs, mode and all.
     @Test(.enabled(if: geteuid() == 0, "switching users takes root"))
     func theDaemonRunsUnderTheUserUnitsRules() async throws {
-        let launcher = try Self.launcher(unit: Self.userUnit, user: "\(Self.uid):\(Self.gid)")
+        let launcher = try await Self.launcher(unit: Self.userUnit, user: "\(Self.uid):\(Self.gid)")
         try await withHarness { harness in
             #expect(chown(harness.directory.path, Self.uid, Self.gid) == 0)
             #expect(chmod(harness.directory.path, 0o755) == 0)
