@@ -115,10 +115,10 @@ def filters(settings):
             if family not in allowed:
                 add(restrict, seccomp.ERRNO(errno.EAFNOSUPPORT), "socket", seccomp.Arg(0, seccomp.EQ, family))
         add(restrict, seccomp.ERRNO(errno.EAFNOSUPPORT), "socket", seccomp.Arg(0, seccomp.GE, AF_MAX))
-        loaded.append(("RestrictAddressFamilies", restrict))
+        loaded.append(restrict)
 
     if boolean(values.get("RestrictNamespaces", ["no"])[-1]):
-        loaded.append(("RestrictNamespaces", namespaces()))
+        loaded.append(namespaces())
 
     if boolean(values.get("MemoryDenyWriteExecute", ["no"])[-1]):
         deny = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
@@ -128,7 +128,7 @@ def filters(settings):
         for call in ("mprotect", "pkey_mprotect"):
             add(deny, seccomp.ERRNO(errno.EPERM), call, seccomp.Arg(2, seccomp.MASKED_EQ, PROT_EXEC, PROT_EXEC))
         add(deny, seccomp.ERRNO(errno.EPERM), "shmat", seccomp.Arg(2, seccomp.MASKED_EQ, SHM_EXEC, SHM_EXEC))
-        loaded.append(("MemoryDenyWriteExecute", deny))
+        loaded.append(deny)
 
     if boolean(values.get("RestrictSUIDSGID", ["no"])[-1]):
         deny = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
@@ -141,7 +141,7 @@ def filters(settings):
                 seccomp.Arg(2, seccomp.MASKED_EQ, bit, bit))
             add(deny, seccomp.ERRNO(errno.EPERM), "openat", seccomp.Arg(2, seccomp.MASKED_EQ, O_CREAT, O_CREAT),
                 seccomp.Arg(3, seccomp.MASKED_EQ, bit, bit))
-        loaded.append(("RestrictSUIDSGID", deny))
+        loaded.append(deny)
 
     lines = values.get("SystemCallFilter", [])
     if lines:
@@ -157,7 +157,7 @@ def filters(settings):
         allow = seccomp.SyscallFilter(defaction=default)
         for name in sorted(allowed):
             add(allow, seccomp.ALLOW, name)
-        loaded.append(("SystemCallFilter", allow))
+        loaded.append(allow)
     return loaded
 
 
@@ -191,7 +191,7 @@ def main(argv):
         os.setgroups([int(group) for group in parts[2].split(",")] if len(parts) > 2 and parts[2] else [])
         os.setgid(gid)
         os.setuid(uid)
-    for _, filter_ in loaded:
+    for filter_ in loaded:
         filter_.load()
     os.execvp(command[0], command)
 

@@ -348,16 +348,7 @@ struct DaemonTests {
             try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 10, "longitude": 20}]"#)
             // A socket file left behind by a crash: bound, never unlinked, nobody listening.
             let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-                for (index, byte) in harness.socketPath.utf8.enumerated() { buffer[index] = byte }
-            }
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
+            let bound = withUnixAddress(harness.socketPath) { bind(stale, $0, $1) }
             close(stale)
             #expect(bound == 0 && FileManager.default.fileExists(atPath: harness.socketPath))
 

@@ -13,22 +13,13 @@ public final class DatagramSocket: @unchecked Sendable {
 
     public init(path: String, reading: Bool = true) throws {
         self.path = path
-        self.fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(self.fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard self.fd >= 0, bound == 0 else {
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        self.fd = fd
+        let bound = withUnixAddress(path) { bind(fd, $0, $1) }
+        guard fd >= 0, bound == 0 else {
             throw TimeoutError(description: "cannot bind \(path): \(String(cString: strerror(errno)))")
         }
         guard reading else { return }
-        let fd = self.fd
         let thread = Thread { [weak self] in
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {

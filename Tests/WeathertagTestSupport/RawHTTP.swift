@@ -78,16 +78,7 @@ public enum RawHTTP {
             return fd
         case .unix(let path):
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-                for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-            }
-            let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
+            let result = withUnixAddress(path) { Glibc.connect(fd, $0, $1) }
             guard result == 0 else {
                 close(fd)
                 throw POSIXError(.ECONNREFUSED)
