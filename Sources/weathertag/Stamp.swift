@@ -43,11 +43,14 @@ struct Stamp: AsyncParsableCommand {
         }
 
         let progress = ProgressBar(total: self.files.count)
+        let outcomes = await FileStamper.stamp(self.files, with: tag) { done, file in
+            progress.show(done: done, current: file)
+        }
+        progress.finish()
         var counts: [String: Int] = [:]
         var problems: [String] = []
-        for (index, file) in self.files.enumerated() {
-            progress.show(done: index, current: file)
-            let outcome = FileStamper.stamp(file, lines: lines)
+        for file in self.files {
+            let outcome = outcomes[file] ?? .vanished
             switch outcome {
             case .stamped: counts["stamped", default: 0] += 1
             case .alreadyStamped: counts["already stamped", default: 0] += 1
@@ -56,7 +59,6 @@ struct Stamp: AsyncParsableCommand {
                 problems.append("\(file): \(Self.describe(outcome))")
             }
         }
-        progress.finish()
         for problem in problems { printError(problem) }
         let summary = ["stamped", "already stamped", "left alone"].compactMap { key in
             counts[key].map { "\($0) \(key)" }

@@ -44,8 +44,10 @@ public struct CacheConfiguration: Sendable {
 public struct InboxConfiguration: Sendable {
     /// The watched folder; must exist.
     public var path: String
+    /// Entries larger than this are left alone unless the configuration says otherwise (`inbox.max_bytes`).
+    public static let defaultMaximumBytes = 16 << 20
     /// Larger entries are left alone.
-    public var maximumBytes = 16 << 20
+    public var maximumBytes = Self.defaultMaximumBytes
     /// How often to rescan besides inotify; nil picks it from the filesystem (every 30 s on network and FUSE
     /// filesystems, where inotify does not see other machines' changes; never on local ones).
     public var pollInterval: Duration?

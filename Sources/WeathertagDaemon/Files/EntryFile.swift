@@ -2,21 +2,6 @@ import CLinux
 import Glibc
 import WeathertagCore
 
-/// What happened to one inbox entry.
-enum EntryResult: Sendable, Equatable {
-    /// Stamped; the version is the new file's, for rescans to tell it has not changed since.
-    case stamped(FileVersion)
-    case alreadyStamped(FileVersion)
-    /// Left untouched until it changes: not a regular file, not text, front matter we must not edit.
-    case skipped(String, FileVersion?)
-    /// Someone has it open for writing; their close (`IN_CLOSE_WRITE`) brings it back.
-    case inUse
-    /// It changed between our read and our rename; nothing was overwritten. Try again.
-    case changedWhileStamping
-    /// It is gone (deleted or renamed away) since the event.
-    case vanished
-}
-
 /// Stamps one file in place, crash-safely and without ever overwriting content we did not read.
 ///
 /// 1. Open without following links and check the type, link count and size on the descriptor.
@@ -31,9 +16,6 @@ enum EntryResult: Sendable, Equatable {
 ///
 /// At every instant the entry's name holds either the original or the original plus the stamp.
 enum EntryFile {
-    /// Entries larger than this are left alone unless the configuration says otherwise.
-    static let defaultMaximumSize = 16 << 20
-
     /// - Parameters:
     ///   - beforeRename: called after the temp file is written, before the last look; tests change the original
     ///     there at the worst moment.
@@ -42,7 +24,7 @@ enum EntryFile {
     static func stamp(
         path: String,
         lines: [String],
-        maximumSize: Int = Self.defaultMaximumSize,
+        maximumSize: Int = InboxConfiguration.defaultMaximumBytes,
         directoryFD: Int32? = nil,
         beforeRename: () -> Void = {},
         afterExchange: () -> Void = {}
@@ -52,8 +34,8 @@ enum EntryFile {
         if fd < 0 {
             switch errno {
             case ENOENT: return .vanished
-            case ELOOP: return .skipped("it is a symbolic link", FileVersion.current(path))
-            case EACCES: return .skipped("it cannot be read (permission denied)", FileVersion.current(path))
+            case ELOOP: return .leftAlone(.notRegularFile(.symbolicLink), FileVersion.current(path))
+            case EACCES: return .leftAlone(.permissionDenied, FileVersion.current(path))
             default: throw SystemError("open", path: path)
             }
         }
@@ -62,14 +44,14 @@ enum EntryFile {
         guard fstat(fd, &info) == 0 else { throw SystemError("stat", path: path) }
         let before = FileVersion(info)
         guard info.st_mode & S_IFMT == S_IFREG else {
-            return .skipped(Self.describeType(info.st_mode), before)
+            return .leftAlone(.notRegularFile(Self.kind(info.st_mode)), before)
         }
-        guard info.st_nlink == 1 else { return .skipped("it has \(info.st_nlink) hard links", before) }
+        guard info.st_nlink == 1 else { return .leftAlone(.hardLinks(Int(info.st_nlink)), before) }
         // The author's own "do not touch": honoured even where we could write (as root, or by rename).
-        guard info.st_mode & S_IWUSR != 0 else { return .skipped("it is read-only", before) }
-        guard info.st_mode & S_IRUSR != 0 else { return .skipped("it has no read permission", before) }
+        guard info.st_mode & S_IWUSR != 0 else { return .leftAlone(.readOnly, before) }
+        guard info.st_mode & S_IRUSR != 0 else { return .leftAlone(.noReadPermission, before) }
         guard Int(info.st_size) <= maximumSize else {
-            return .skipped("it is larger than inbox.max_bytes (\(maximumSize) bytes)", before)
+            return .leftAlone(.tooLarge(limit: maximumSize), before)
         }
 
         let leased: Bool
@@ -98,8 +80,7 @@ enum EntryFile {
         switch FrontMatterStamper.stamp(original, lines: lines) {
         case .stamped(let stamped): content = stamped
         case .alreadyStamped: return .alreadyStamped(before)
-        case .skipped(.empty): return .skipped("it is empty (it is stamped once something is written to it)", before)
-        case .skipped(let reason): return .skipped(reason.description, before)
+        case .skipped(let reason): return .leftAlone(.content(reason), before)
         }
 
         let (directory, name) = FileIO.split(path)
@@ -115,9 +96,9 @@ enum EntryFile {
             if created.st_mode & 0o7777 != mode { _ = fchmod(temporary.fd, mode) }
             if geteuid() == 0, created.st_uid != info.st_uid || created.st_gid != info.st_gid {
                 _ = fchown(temporary.fd, info.st_uid, info.st_gid)
-            } else if let reason = Self.wouldLockOutItsOwner(original: info, replacement: created) {
+            } else if let lockout = Self.wouldLockOutItsOwner(original: info, replacement: created) {
                 unlink(temporary.path)
-                return .skipped(reason, before)
+                return .leftAlone(.ownerWouldLoseAccess(lockout), before)
             }
             guard fsync(temporary.fd) == 0 else { throw SystemError("fsync", path: temporary.path) }
             // Mode and owner changes leave the size and modification time as they are.
@@ -178,28 +159,22 @@ enum EntryFile {
     /// Why the replacement must not go over the original, if it must not. Not running as root, the replacement is
     /// ours and cannot be given back to the original's owner (nor, under the system unit's filter, to its group):
     /// its owner keeps write access only when the entry is group-writable and stays in its group.
-    static func wouldLockOutItsOwner(original: stat, replacement: stat) -> String? {
+    static func wouldLockOutItsOwner(original: stat, replacement: stat) -> OwnerLockout? {
         guard original.st_uid != replacement.st_uid else { return nil }
-        if original.st_mode & S_IWGRP == 0 {
-            return "it belongs to uid \(original.st_uid) and is not group-writable: stamped, it would belong to uid "
-                + "\(replacement.st_uid) and its owner could not write to it (chmod g+w it, or run weathertag as its "
-                + "owner)"
-        }
-        if original.st_gid != replacement.st_gid {
-            return "it belongs to uid \(original.st_uid) and group \(original.st_gid): stamped, it would belong to "
-                + "uid \(replacement.st_uid) and group \(replacement.st_gid), and its owner could lose write access "
-                + "(make the inbox setgid in the entry's group, or run weathertag as its owner)"
-        }
-        return nil
+        let notGroupWritable = original.st_mode & S_IWGRP == 0
+        guard notGroupWritable || original.st_gid != replacement.st_gid else { return nil }
+        return OwnerLockout(
+            owner: original.st_uid, group: original.st_gid, stamper: replacement.st_uid,
+            stamperGroup: replacement.st_gid, notGroupWritable: notGroupWritable)
     }
 
-    private static func describeType(_ mode: mode_t) -> String {
+    private static func kind(_ mode: mode_t) -> LeftAloneReason.FileKind {
         switch mode & S_IFMT {
-        case S_IFDIR: return "it is a folder"
-        case S_IFIFO: return "it is a FIFO"
-        case S_IFCHR, S_IFBLK: return "it is a device"
-        case S_IFSOCK: return "it is a socket"
-        default: return "it is not a regular file"
+        case S_IFDIR: return .folder
+        case S_IFIFO: return .fifo
+        case S_IFCHR, S_IFBLK: return .device
+        case S_IFSOCK: return .socket
+        default: return .other
         }
     }
 }

@@ -1,58 +1,104 @@
 import Glibc
 import WeathertagCore
 
-/// Stamps files anywhere, one at a time, with the inbox's safety (`EntryFile`: read lease, temp file, exchange,
-/// a last look, fsyncs): what `weathertag stamp` uses.
+/// Stamps files anywhere with the inbox's safety (`EntryFile`: read lease, temp file, exchange, a last look,
+/// fsyncs) and the inbox's policy (`InboxStateMachine`: an entry that changes while it is stamped is tried again
+/// after a pause, a few times): what `weathertag stamp` uses. One file at a time, so progress can be shown; a
+/// failed write is reported and the next file tried.
 public enum FileStamper {
-    public enum Outcome: Error, Sendable, Equatable {
+    public enum Outcome: Error, Sendable {
         case stamped
         case alreadyStamped
         /// Left as it is, and why (not text, front matter it must not edit, read-only, a link ...).
-        case leftAlone(String)
+        case leftAlone(LeftAloneReason)
         /// Someone has it open for writing.
         case inUse
         case vanished
         /// Reading or writing failed (a full disk, no permission to the folder).
-        case failed(String)
+        case failed(any Error)
     }
 
-    public static func stamp(_ path: String, lines: [String], maximumSize: Int = 16 << 20) -> Outcome {
-        // A file that changes under us is tried again at once a few times, as the daemon does on its next event.
-        for _ in 0..<5 {
-            do {
-                switch try EntryFile.stamp(path: path, lines: lines, maximumSize: maximumSize) {
-                case .stamped: return .stamped
-                case .alreadyStamped: return .alreadyStamped
-                case .skipped(let reason, _): return .leftAlone(reason)
-                case .inUse: return .inUse
-                case .vanished: return .vanished
-                case .changedWhileStamping: continue
+    typealias Machine = InboxStateMachine<ContinuousClock>
+
+    /// Stamps every file with `tag`; `starting(done, path)` is called before each. Returns each path's outcome.
+    public static func stamp(
+        _ paths: [String],
+        with tag: WeatherTag,
+        maximumSize: Int = InboxConfiguration.defaultMaximumBytes,
+        starting: (Int, String) -> Void = { _, _ in }
+    ) async -> [String: Outcome] {
+        var policy = Machine.Configuration()
+        policy.batchSize = 1
+        policy.batchesInFlight = 1
+        policy.retriesFailedWrites = false
+        var machine = Machine(configuration: policy, clock: ContinuousClock())
+        let lines = tag.stampLines
+        var outcomes: [String: Outcome] = [:]
+        var wakeUp: ContinuousClock.Instant?
+        var actions = machine.namesArrived(paths)
+        while true {
+            var next: [Machine.Action] = []
+            for action in actions {
+                switch action {
+                case .fetchWeather:
+                    next += machine.weatherArrived(tag)
+                case .stamp(let batch):
+                    starting(outcomes.count, batch.names[0])
+                    let outcome = EntryBatch.stamp(batch.names, in: nil, lines: lines, maximumSize: maximumSize)
+                    next += machine.batchFinished(batch, outcome)
+                case .wakeUp(let deadline):
+                    wakeUp = deadline
+                case .report(let report):
+                    if let (path, outcome) = Self.outcome(of: report) { outcomes[path] = outcome }
+                case .list, .finish:
+                    break
                 }
-            } catch {
-                return .failed("\(error)")
             }
+            if !next.isEmpty {
+                actions = next
+                continue
+            }
+            // Only entries that changed under us are left: wait for their retry.
+            guard !machine.isIdle, let deadline = wakeUp else { return outcomes }
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            wakeUp = nil
+            actions = machine.wokeUp()
         }
-        return .leftAlone("it kept changing while being stamped")
+    }
+
+    private static func outcome(of report: Machine.Report) -> (String, Outcome)? {
+        switch report {
+        case .stamped(let path, _): return (path, .stamped)
+        case .alreadyStamped(let path): return (path, .alreadyStamped)
+        case .leftAlone(let path, let reason, _): return (path, .leftAlone(reason))
+        case .inUse(let path): return (path, .inUse)
+        case .vanished(let path): return (path, .vanished)
+        case .cannotWrite(let path, let error, _, _): return (path, .failed(error))
+        case .changedWhileStamping, .waitingForWeather, .writingWorksAgain: return nil
+        }
     }
 
     /// The front matter a stamp would give the file (from its opening `---` to its closing line), without
     /// writing anything; or the outcome that means there is nothing to write.
-    public static func preview(_ path: String, lines: [String], maximumSize: Int = 16 << 20) -> Result<String, Outcome>
-    {
+    public static func preview(
+        _ path: String,
+        lines: [String],
+        maximumSize: Int = InboxConfiguration.defaultMaximumBytes
+    ) -> Result<String, Outcome> {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
-            return .failure(errno == ENOENT ? .vanished : .failed(String(cString: strerror(errno))))
+            return .failure(errno == ENOENT ? .vanished : .failed(SystemError("open", path: path)))
         }
         defer { close(fd) }
         let original: [UInt8]
         do {
             original = try FileIO.readAll(fd, path: path, limit: maximumSize)
         } catch {
-            return .failure(.failed("\(error)"))
+            return .failure(.failed(error))
         }
         switch FrontMatterStamper.stamp(original, lines: lines) {
         case .alreadyStamped: return .failure(.alreadyStamped)
-        case .skipped(let reason): return .failure(.leftAlone(reason.description))
+        case .skipped(let reason): return .failure(.leftAlone(.content(reason)))
         case .stamped(let content):
             // By bytes: in a Swift String "\r\n" is one character, and splitting at "\n" would not see CRLF lines.
             var end = 0

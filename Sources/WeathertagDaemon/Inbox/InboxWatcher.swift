@@ -6,10 +6,8 @@ import WeathertagCore
 enum InboxEvent: Sendable, Equatable {
     /// Files were written and closed, or moved in: their names wait in `Arrivals`.
     case arrived
-    /// Look at everything: at start, after a queue overflow, after the folder came back.
+    /// Look at everything: after a queue overflow, after the folder came back.
     case rescan
-    /// Time to retry entries that are waiting for weather.
-    case retry
 }
 
 /// Watches one folder with inotify on a thread of its own (reads block) and puts candidate names in `Arrivals`.
@@ -67,8 +65,9 @@ final class InboxWatcher: Sendable {
     }
 
     /// Blocks until `stop()`, adding the candidate names of each read to `arrivals` (`.arrived` when the list was
-    /// empty) and reporting the other events. Call on a thread of its own.
-    func run(into arrivals: Arrivals, _ report: (InboxEvent) -> Void) {
+    /// empty) and reporting the other events. Call on a thread of its own. Throws when inotify itself fails: the
+    /// inbox would no longer be watched, and the service must stop rather than carry on blind.
+    func run(into arrivals: Arrivals, _ report: (InboxEvent) -> Void) throws(SystemError) {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         var fds = [
             pollfd(fd: self.inotifyFD, events: Int16(POLLIN), revents: 0),
@@ -80,7 +79,10 @@ final class InboxWatcher: Sendable {
         while true {
             // While the folder is gone, look for it once a second; otherwise wait for events.
             let ready = poll(&fds, 2, watching ? -1 : 1000)
-            if ready < 0 && errno != EINTR { return }
+            if ready < 0 {
+                guard errno == EINTR else { throw SystemError("poll", path: self.path) }
+                continue
+            }
             if fds[1].revents != 0 { return }
             if !watching {
                 if (try? self.addWatch()) != nil {
@@ -92,7 +94,10 @@ final class InboxWatcher: Sendable {
             }
             guard fds[0].revents != 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(self.inotifyFD, $0.baseAddress, $0.count) }
-            guard count > 0 else { continue }
+            guard count > 0 else {
+                guard count < 0, errno != EAGAIN, errno != EINTR else { continue }
+                throw SystemError("read inotify events", path: self.path)
+            }
             var offset = 0
             var names: [String] = []
             // inotify_event's flexible `name` is not imported: parse by offset (wd 0, mask 4, cookie 8, len 12, name 16).

@@ -1,22 +1,24 @@
 /// Names waiting to be stamped, in arrival order, each once.
-struct EntryQueue {
+public struct EntryQueue: Sendable {
     private var order: [String] = []
     private var head = 0
     private var members: Set<String> = []
 
-    var isEmpty: Bool { self.members.isEmpty }
-    var count: Int { self.members.count }
+    public init() {}
 
-    mutating func insert(_ name: String) {
+    public var isEmpty: Bool { self.members.isEmpty }
+    public var count: Int { self.members.count }
+
+    public mutating func insert(_ name: String) {
         guard self.members.insert(name).inserted else { return }
         self.order.append(name)
     }
 
-    mutating func insert(contentsOf names: [String]) {
+    public mutating func insert(contentsOf names: [String]) {
         for name in names { self.insert(name) }
     }
 
-    mutating func popFirst() -> String? {
+    public mutating func popFirst() -> String? {
         guard self.head < self.order.count else { return nil }
         let name = self.order[self.head]
         self.head += 1

@@ -1,0 +1,90 @@
+/// What happened to one entry when it was stamped.
+public enum EntryResult: Sendable, Equatable {
+    /// Stamped; the version is the new file's, for rescans to tell it has not changed since.
+    case stamped(FileVersion)
+    case alreadyStamped(FileVersion)
+    /// Left untouched until it changes, and why.
+    case leftAlone(LeftAloneReason, FileVersion?)
+    /// Someone has it open for writing; their close (`IN_CLOSE_WRITE`) brings it back.
+    case inUse
+    /// It changed between our read and our rename; nothing was overwritten. Try again.
+    case changedWhileStamping
+    /// It is gone (deleted or renamed away) since the event.
+    case vanished
+}
+
+/// Why an entry is left as it is. Rendered into words only at the edge: logs, `status`, `stamp`.
+public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
+    /// What a name can be other than a regular file.
+    public enum FileKind: Sendable, Equatable {
+        case symbolicLink, folder, fifo, device, socket, other
+    }
+
+    /// Not a regular file (a link is never followed).
+    case notRegularFile(FileKind)
+    /// It cannot be opened for reading.
+    case permissionDenied
+    /// Another name for the same file would keep the unstamped version.
+    case hardLinks(Int)
+    /// Without the owner's write bit: the author's own "do not touch".
+    case readOnly
+    /// Without the owner's read bit.
+    case noReadPermission
+    /// Larger than `inbox.max_bytes`.
+    case tooLarge(limit: Int)
+    /// Its content or front matter is not something a block can be added to.
+    case content(StampSkipReason)
+    /// Stamped by a user other than its owner, the owner would lose write access (see `OwnerLockout`).
+    case ownerWouldLoseAccess(OwnerLockout)
+    /// It changed under every attempt; it is tried again on its next change.
+    case keepsChanging
+
+    public var description: String {
+        switch self {
+        case .notRegularFile(.symbolicLink): return "it is a symbolic link"
+        case .notRegularFile(.folder): return "it is a folder"
+        case .notRegularFile(.fifo): return "it is a FIFO"
+        case .notRegularFile(.device): return "it is a device"
+        case .notRegularFile(.socket): return "it is a socket"
+        case .notRegularFile(.other): return "it is not a regular file"
+        case .permissionDenied: return "it cannot be read (permission denied)"
+        case .hardLinks(let count): return "it has \(count) hard links"
+        case .readOnly: return "it is read-only"
+        case .noReadPermission: return "it has no read permission"
+        case .tooLarge(let limit): return "it is larger than inbox.max_bytes (\(limit) bytes)"
+        case .content(.empty): return "it is empty (it is stamped once something is written to it)"
+        case .content(let reason): return reason.description
+        case .ownerWouldLoseAccess(let lockout): return lockout.description
+        case .keepsChanging: return "it keeps changing while being stamped; waiting for its next change"
+        }
+    }
+}
+
+/// Someone else's entry that a stamp would take away from its owner: the replacement belongs to the stamping user,
+/// and the owner keeps write access only through the entry's group.
+public struct OwnerLockout: Sendable, Equatable, CustomStringConvertible {
+    public var owner: UInt32
+    public var group: UInt32
+    public var stamper: UInt32
+    public var stamperGroup: UInt32
+    /// The entry is not group-writable (else: the replacement would land in another group).
+    public var notGroupWritable: Bool
+
+    public init(owner: UInt32, group: UInt32, stamper: UInt32, stamperGroup: UInt32, notGroupWritable: Bool) {
+        self.owner = owner
+        self.group = group
+        self.stamper = stamper
+        self.stamperGroup = stamperGroup
+        self.notGroupWritable = notGroupWritable
+    }
+
+    public var description: String {
+        if self.notGroupWritable {
+            return "it belongs to uid \(self.owner) and is not group-writable: stamped, it would belong to uid "
+                + "\(self.stamper) and its owner could not write to it (chmod g+w it, or run weathertag as its owner)"
+        }
+        return "it belongs to uid \(self.owner) and group \(self.group): stamped, it would belong to uid "
+            + "\(self.stamper) and group \(self.stamperGroup), and its owner could lose write access (make the inbox "
+            + "setgid in the entry's group, or run weathertag as its owner)"
+    }
+}

@@ -1,0 +1,81 @@
+extension InboxStateMachine {
+    /// The policy's knobs. The daemon's come from `InboxConfiguration`; the `stamp` command's stamp one file at a
+    /// time and report failed writes instead of waiting them out.
+    public struct Configuration: Sendable {
+        /// Entries sent to the thread pool at once: one hop there and back for many files.
+        public var batchSize = 32
+        /// Batches stamped at the same time: one is parsed and written while the other waits for its fsyncs.
+        public var batchesInFlight = 2
+        /// How long a tag is reused instead of asking the weather service again.
+        public var tagReuse: Duration = .seconds(1)
+        /// An entry that changes while it is being stamped this many times in a row waits for its next change.
+        public var maximumChangedAttempts = 5
+        /// The n-th retry of an entry that changed while being stamped waits this times 2ⁿ.
+        public var changedRetryBase: Duration = .milliseconds(100)
+        /// Remember settled entries by version so that rescans skip them (worth it when polling, where rescans are
+        /// frequent; otherwise memory does not grow with the number of entries the inbox holds).
+        public var remembersSettled = false
+        /// Wait out a failed write (disk full, read-only) and try again; otherwise report it and go on.
+        public var retriesFailedWrites = true
+        public var weatherBackoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
+        public var writeBackoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
+
+        public init() {}
+    }
+
+    /// Entries to stamp together with one tag.
+    public struct Batch: Sendable, Equatable {
+        public var names: [String]
+        public var tag: WeatherTag
+
+        public init(names: [String], tag: WeatherTag) {
+            self.names = names
+            self.tag = tag
+        }
+    }
+
+    /// What the shell must do.
+    public enum Action: Sendable {
+        /// List the inbox; entries whose version is in the map are unchanged and need no look.
+        case list(skippingUnchanged: [String: FileVersion])
+        /// Ask the weather service for the current tag; answer with `weatherArrived` or `weatherFailed`.
+        case fetchWeather
+        /// Stamp these entries; answer with `batchFinished`.
+        case stamp(Batch)
+        /// Call `wokeUp()` at this time.
+        case wakeUp(at: C.Instant)
+        /// Count and log.
+        case report(Report)
+        /// Nothing is in flight after `stop()`: the shell may return.
+        case finish
+    }
+
+    /// Something to count or to tell; the shell decides the words.
+    public enum Report: Sendable {
+        case stamped(String, WeatherTag)
+        case alreadyStamped(String)
+        /// Counted each time; worth a log line only the first time for this reason.
+        case leftAlone(String, LeftAloneReason, firstTime: Bool)
+        case inUse(String)
+        case changedWhileStamping(String, attempt: Int, retryIn: Duration)
+        case vanished(String)
+        case waitingForWeather(waiting: Int, retryIn: Duration, error: any Error)
+        /// A write failed; the entries wait `retryIn` (nil: not retried). Worth a log line the first time.
+        case cannotWrite(String, error: any Error, retryIn: Duration?, firstTime: Bool)
+        case writingWorksAgain
+    }
+}
+
+/// What a batch did: results in order, then the entry whose write failed (if any) and those not tried after it.
+public struct BatchOutcome: Sendable {
+    public var results: [(String, EntryResult)]
+    public var failure: (String, any Error)?
+    public var unprocessed: [String]
+
+    public init(results: [(String, EntryResult)] = [], failure: (String, any Error)? = nil, unprocessed: [String] = [])
+    {
+        self.results = results
+        self.failure = failure
+        self.unprocessed = unprocessed
+    }
+}

@@ -1,0 +1,262 @@
+/// The inbox's policy: which entries to stamp, when, with which weather, and what each result means. Pure: events
+/// go in as method calls, actions come out, and time is read from an injected clock. `InboxService` performs the
+/// actions against the filesystem, OpenWeather and the logs; `FileStamper` (the `stamp` command) drives the same
+/// machine, so batching, waiting and retrying exist once.
+///
+/// An entry is in one place at a time: the queue (to stamp now), `deferred` (to look at again later), a batch in
+/// flight, or nowhere (settled until it changes). Everything pauses while there is no weather or the disk refuses
+/// writes, each with its own backoff.
+public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration, C: Sendable {
+    public let configuration: Configuration
+    private let clock: C
+
+    private var queue = EntryQueue()
+    /// Entries to look at again from a given time (changed while being stamped).
+    private var deferred: [String: C.Instant] = [:]
+    private var batchesInFlight = 0
+    private var entriesInFlight = 0
+    /// The tag stamped with last and when it came: reused for `tagReuse`, so entries arriving together share it.
+    private var tag: (tag: WeatherTag, at: C.Instant)?
+    private var fetchingWeather = false
+    private var listing: Listing = .idle
+    /// Nothing is stamped before this (no weather, or writes failing), and why.
+    private var pause: (until: C.Instant, cause: PauseCause)?
+    private var weatherBackoff: Backoff
+    private var writeBackoff: Backoff
+    /// The write error being waited out, so that it is reported once.
+    private var writeError: String?
+    /// The earliest wake-up asked for and not yet heard.
+    private var wakeUpAt: C.Instant?
+    private var stopRequested = false
+    /// The thread pool refused work: the process is stopping, start nothing more.
+    private var halted = false
+    /// Entries that need nothing until they change (stamped, already stamped, left alone), by version, for
+    /// rescans to skip after one `lstat`. Kept only with `remembersSettled`.
+    public private(set) var settled: [String: FileVersion] = [:]
+    /// The reason each entry was last left alone for, so that a rescan does not report it again.
+    private var reported: [String: LeftAloneReason] = [:]
+    /// How often each entry changed under us in a row.
+    private var changedAttempts: [String: Int] = [:]
+
+    private enum Listing { case idle, running, runningAndAskedAgain }
+
+    private enum PauseCause { case weather, writes }
+
+    public init(configuration: Configuration, clock: C) {
+        self.configuration = configuration
+        self.clock = clock
+        self.weatherBackoff = configuration.weatherBackoff
+        self.writeBackoff = configuration.writeBackoff
+    }
+
+    // MARK: State read by the shell
+
+    /// Entries seen and not yet done: queued, deferred or in a batch.
+    public var waiting: Int { self.queue.count + self.deferred.count + self.entriesInFlight }
+
+    /// Nothing queued, deferred or in flight.
+    public var isIdle: Bool { self.waiting == 0 && self.batchesInFlight == 0 }
+
+    // MARK: Events
+
+    /// The service starts: list everything (the watch is already in place, so nothing is missed in between).
+    public mutating func start() -> [Action] {
+        self.rescanRequested()
+    }
+
+    /// Names were written and closed, or moved in. Their settled versions no longer hold.
+    public mutating func namesArrived(_ names: [String]) -> [Action] {
+        for name in names {
+            if self.configuration.remembersSettled { self.settled[name] = nil }
+            // A deferred entry is looked at when its time comes, not before.
+            if self.deferred[name] == nil { self.queue.insert(name) }
+        }
+        return self.proceed()
+    }
+
+    /// Look at everything: at start, on a poll, after a queue overflow, after the folder came back.
+    public mutating func rescanRequested() -> [Action] {
+        switch self.listing {
+        case .idle:
+            guard !self.stopRequested else { return [] }
+            self.listing = .running
+            return [.list(skippingUnchanged: self.configuration.remembersSettled ? self.settled : [:])]
+        case .running, .runningAndAskedAgain:
+            self.listing = .runningAndAskedAgain
+            return []
+        }
+    }
+
+    /// A listing came back: the names that may need work, and every name present (nil when unknown).
+    public mutating func listed(candidates: [String], present: Set<String>?) -> [Action] {
+        var actions: [Action] = []
+        let again = self.listing == .runningAndAskedAgain
+        self.listing = .idle
+        for name in candidates where self.deferred[name] == nil { self.queue.insert(name) }
+        if let present, self.configuration.remembersSettled {
+            self.settled = self.settled.filter { present.contains($0.key) }
+        }
+        if again { actions += self.rescanRequested() }
+        return actions + self.proceed()
+    }
+
+    /// The weather service answered.
+    public mutating func weatherArrived(_ tag: WeatherTag) -> [Action] {
+        self.fetchingWeather = false
+        self.tag = (tag, self.clock.now)
+        self.weatherBackoff.reset()
+        if self.pause?.cause == .weather { self.pause = nil }
+        return self.proceed()
+    }
+
+    /// The weather service could not give a tag. `retryAfter` is OpenWeather's own backoff when it has one (the
+    /// next call may go out then); without one the machine backs off itself.
+    public mutating func weatherFailed(_ error: any Error, retryAfter: Duration?) -> [Action] {
+        self.fetchingWeather = false
+        let delay = retryAfter ?? self.weatherBackoff.next()
+        self.pause = (self.clock.now.advanced(by: delay), .weather)
+        let report = Report.waitingForWeather(waiting: self.waiting, retryIn: delay, error: error)
+        return [.report(report)] + self.proceed()
+    }
+
+    /// A batch came back from the disk; nil when the thread pool refused it (the process is stopping).
+    public mutating func batchFinished(_ batch: Batch, _ outcome: BatchOutcome?) -> [Action] {
+        self.batchesInFlight -= 1
+        self.entriesInFlight -= batch.names.count
+        guard let outcome else {
+            // Untouched: they wait in the inbox for the next start.
+            self.queue.insert(contentsOf: batch.names)
+            self.halted = true
+            return self.proceed()
+        }
+        var actions: [Action] = []
+        for (name, result) in outcome.results {
+            actions += self.record(name, result, tag: batch.tag)
+        }
+        if let (name, error) = outcome.failure {
+            actions += self.writeFailed(name, error, unprocessed: outcome.unprocessed)
+        } else if self.writeError != nil, !outcome.results.isEmpty {
+            self.writeError = nil
+            self.writeBackoff.reset()
+            actions.append(.report(.writingWorksAgain))
+        }
+        return actions + self.proceed()
+    }
+
+    /// A wake-up asked for with `.wakeUp(at:)` came (or any earlier one): take what is due.
+    public mutating func wokeUp() -> [Action] {
+        let now = self.clock.now
+        if let wakeUpAt, wakeUpAt <= now { self.wakeUpAt = nil }
+        if let pause, pause.until <= now { self.pause = nil }
+        for (name, due) in self.deferred where due <= now {
+            self.deferred[name] = nil
+            self.queue.insert(name)
+        }
+        return self.proceed()
+    }
+
+    /// Stop gracefully: batches in flight finish, nothing new starts; `.finish` once nothing is in flight.
+    public mutating func stop() -> [Action] {
+        self.stopRequested = true
+        return self.proceed()
+    }
+
+    // MARK: Decisions
+
+    /// Starts what can start now, and asks to be woken for what must wait.
+    private mutating func proceed() -> [Action] {
+        var actions: [Action] = []
+        if self.stopRequested {
+            if self.batchesInFlight == 0 { actions.append(.finish) }
+            return actions
+        }
+        let now = self.clock.now
+        while !self.halted, self.pause == nil, self.batchesInFlight < self.configuration.batchesInFlight,
+            !self.queue.isEmpty
+        {
+            // A long burst does not stamp its last entries with the weather of its first.
+            guard let tag = self.tag, now < tag.at.advanced(by: self.configuration.tagReuse) else {
+                if !self.fetchingWeather {
+                    self.fetchingWeather = true
+                    actions.append(.fetchWeather)
+                }
+                break
+            }
+            var names: [String] = []
+            while names.count < self.configuration.batchSize, let name = self.queue.popFirst() { names.append(name) }
+            self.batchesInFlight += 1
+            self.entriesInFlight += names.count
+            actions.append(.stamp(Batch(names: names, tag: tag.tag)))
+        }
+        if let next = self.nextDeadline(), self.wakeUpAt.map({ next < $0 }) ?? true {
+            self.wakeUpAt = next
+            actions.append(.wakeUp(at: next))
+        }
+        return actions
+    }
+
+    private func nextDeadline() -> C.Instant? {
+        let candidates = [self.pause?.until, self.deferred.values.min()].compactMap { $0 }
+        return candidates.min()
+    }
+
+    /// What one entry's result means: counted, reported, settled, or looked at again.
+    private mutating func record(_ name: String, _ result: EntryResult, tag: WeatherTag) -> [Action] {
+        if result != .changedWhileStamping { self.changedAttempts[name] = nil }
+        switch result {
+        case .stamped(let version):
+            self.settle(name, version)
+            self.reported[name] = nil
+            return [.report(.stamped(name, tag))]
+        case .alreadyStamped(let version):
+            self.settle(name, version)
+            return [.report(.alreadyStamped(name))]
+        case .leftAlone(let reason, let version):
+            self.settle(name, version)
+            return [self.leftAlone(name, reason)]
+        case .inUse:
+            // Its writer's close brings it back.
+            return [.report(.inUse(name))]
+        case .changedWhileStamping:
+            let attempts = self.changedAttempts[name, default: 0] + 1
+            self.changedAttempts[name] = attempts
+            guard attempts <= self.configuration.maximumChangedAttempts else {
+                return [self.leftAlone(name, .keepsChanging)]
+            }
+            let delay = self.configuration.changedRetryBase * (1 << attempts)
+            self.deferred[name] = self.clock.now.advanced(by: delay)
+            return [.report(.changedWhileStamping(name, attempt: attempts, retryIn: delay))]
+        case .vanished:
+            self.reported[name] = nil
+            self.settle(name, nil)
+            return [.report(.vanished(name))]
+        }
+    }
+
+    private mutating func leftAlone(_ name: String, _ reason: LeftAloneReason) -> Action {
+        let firstTime = self.reported[name] != reason
+        self.reported[name] = reason
+        return .report(.leftAlone(name, reason, firstTime: firstTime))
+    }
+
+    private mutating func settle(_ name: String, _ version: FileVersion?) {
+        if self.configuration.remembersSettled { self.settled[name] = version }
+    }
+
+    /// Writing failed (disk full, read-only filesystem): the entries are untouched. The daemon waits and retries
+    /// them all; the `stamp` command reports the file and goes on.
+    private mutating func writeFailed(_ name: String, _ error: any Error, unprocessed: [String]) -> [Action] {
+        guard self.configuration.retriesFailedWrites else {
+            self.queue.insert(contentsOf: unprocessed)
+            return [.report(.cannotWrite(name, error: error, retryIn: nil, firstTime: true))]
+        }
+        self.queue.insert(name)
+        self.queue.insert(contentsOf: unprocessed)
+        let delay = self.writeBackoff.next()
+        self.pause = (self.clock.now.advanced(by: delay), .writes)
+        let message = "\(error)"
+        let firstTime = self.writeError != message
+        self.writeError = message
+        return [.report(.cannotWrite(name, error: error, retryIn: delay, firstTime: firstTime))]
+    }
+}

@@ -1,0 +1,50 @@
+import Logging
+import WeathertagCore
+
+extension InboxService {
+    /// Counts and logs what the policy reports: the words are chosen here, at the edge.
+    func record(_ report: Machine.Report) {
+        switch report {
+        case .stamped(let name, let tag):
+            self.statistics.update { $0.entriesStamped += 1 }
+            self.logger.info(
+                "stamped",
+                metadata: [
+                    "entry": "\(name)", "weather": "\(tag.weather.description)", "source": "\(tag.position.source)",
+                    "stale": "\(tag.stale)",
+                ]
+            )
+        case .alreadyStamped:
+            self.statistics.update { $0.entriesAlreadyStamped += 1 }
+        case .leftAlone(let name, let reason, let firstTime):
+            self.statistics.update { $0.entriesSkipped += 1 }
+            guard firstTime else { return }
+            self.logger.notice("entry left as it is", metadata: ["entry": "\(name)", "reason": "\(reason)"])
+        case .inUse(let name):
+            self.logger.debug("entry is open for writing, waiting for it to be closed", metadata: ["entry": "\(name)"])
+        case .changedWhileStamping(let name, let attempt, let retryIn):
+            self.logger.info(
+                "entry changed while being stamped, will retry",
+                metadata: ["entry": "\(name)", "attempt": "\(attempt)", "retry_in": "\(retryIn)"]
+            )
+        case .vanished:
+            break
+        case .waitingForWeather(let waiting, let retryIn, let error):
+            self.logger.warning(
+                "entries wait for weather",
+                metadata: ["waiting": "\(waiting)", "retry_in": "\(retryIn)", "reason": "\(error)"]
+            )
+        case .cannotWrite(let name, let error, let retryIn, let firstTime):
+            guard firstTime else { return }
+            self.statistics.recordError("\(error)")
+            self.logger.error(
+                "cannot stamp entries, they wait untouched",
+                metadata: [
+                    "entry": "\(name)", "error": "\(error)", "retry_in": "\(retryIn.map { "\($0)" } ?? "never")",
+                ]
+            )
+        case .writingWorksAgain:
+            self.logger.notice("stamping works again")
+        }
+    }
+}
