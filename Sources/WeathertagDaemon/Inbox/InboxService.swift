@@ -43,7 +43,7 @@ public final class InboxService: Service {
     var inbox: String { self.configuration.path }
 
     /// What comes back to the loop.
-    private enum Event: Sendable {
+    enum Event: Sendable {
         case watcher(InboxEvent)
         case watcherFailed(any Error)
         case listed(candidates: [String], present: Set<String>?)
@@ -70,7 +70,7 @@ public final class InboxService: Service {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask {
                 do {
-                    try await Self.onThread("weathertag-inotify") {
+                    try await onThread("weathertag-inotify") {
                         try watcher.run(into: arrivals) { continuation.yield(.watcher($0)) }
                     }
                 } catch {
@@ -122,69 +122,9 @@ public final class InboxService: Service {
         self.logger.info("stopped watching the inbox")
     }
 
-    /// Starts one action; what takes time runs as a child task and answers with an event.
-    private func perform(
-        _ action: Machine.Action,
-        in group: inout ThrowingDiscardingTaskGroup<any Error>,
-        _ events: AsyncStream<Event>.Continuation
-    ) {
-        switch action {
-        case .list(let unchanged):
-            group.addTask {
-                let (candidates, present) = await self.list(skipping: unchanged)
-                events.yield(.listed(candidates: candidates, present: present))
-            }
-        case .fetchWeather:
-            group.addTask {
-                do {
-                    let tag = try await self.weather.currentTag(maximumAge: self.maximumWeatherAge)
-                    events.yield(.weather(.success(tag), retryAfter: nil))
-                } catch {
-                    // OpenWeather's own backoff decides when the next call may go out: try again right then.
-                    let next = await self.weather.snapshot.nextAttemptAt
-                    let retryAfter = next.map {
-                        Duration.milliseconds(max(50, Int64($0.timeIntervalSinceNow * 1000) + 10))
-                    }
-                    events.yield(.weather(.failure(error), retryAfter: retryAfter))
-                }
-            }
-        case .stamp(let batch):
-            let (inbox, lines, maximumSize, progress) =
-                (self.inbox, batch.tag.stampLines, self.configuration.maximumBytes, self.progress)
-            group.addTask {
-                // A pool that is stopping refuses the batch: its entries are untouched and wait.
-                let outcome = try? await self.threadPool.runIfActive {
-                    progress.begin()
-                    defer { progress.end() }
-                    return EntryBatch.stamp(
-                        batch.names, in: inbox, lines: lines, maximumSize: maximumSize, progress: progress)
-                }
-                events.yield(.batchFinished(batch, outcome))
-            }
-        case .wakeUp(let deadline):
-            group.addTask {
-                guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
-                events.yield(.wokeUp)
-            }
-        case .report(let report):
-            self.record(report)
-        case .finish:
-            break
-        }
-    }
-
     /// The configured interval, else every 30 s on filesystems whose changes inotify may not see; nil for none.
     private func pollInterval() -> Duration? {
         if let interval = self.configuration.pollInterval { return interval == .zero ? nil : interval }
         return Filesystem.isRemote(self.inbox) ? .seconds(30) : nil
-    }
-
-    /// Runs blocking work on a thread of its own (inotify's reads block) until it returns.
-    private static func onThread(_ name: String, _ body: @escaping @Sendable () throws -> Void) async throws {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-            let thread = Thread { done.resume(with: Result { try body() }) }
-            thread.name = name
-            thread.start()
-        }
     }
 }

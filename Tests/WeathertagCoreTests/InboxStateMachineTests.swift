@@ -1,0 +1,317 @@
+import Testing
+import WeathertagCore
+import WeathertagTestSupport
+
+/// The inbox's policy, driven without files, threads or sleeps: the clock moves when the test says.
+@Suite("inbox state machine")
+struct InboxStateMachineTests {
+    typealias Machine = InboxStateMachine<TestClock>
+
+    let clock = TestClock()
+
+    func machine(_ adjust: (inout Machine.Configuration) -> Void = { _ in }) -> Machine {
+        var configuration = Machine.Configuration()
+        adjust(&configuration)
+        return Machine(configuration: configuration, clock: self.clock)
+    }
+
+    static let version = FileVersion(device: 1, inode: 2, size: 3, modifiedSeconds: 4, modifiedNanoseconds: 5)
+
+    static func names(_ count: Int, _ prefix: String = "entry") -> [String] {
+        (0..<count).map { "\(prefix)-\($0).md" }
+    }
+
+    static func stamped(_ batch: Machine.Batch) -> BatchOutcome {
+        BatchOutcome(results: batch.names.map { ($0, .stamped(Self.version)) })
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    // MARK: Batching
+
+    @Test func aBurstIsStampedInFullBatchesTwoInFlight() throws {
+        var machine = self.machine()
+        #expect(machine.start().lists.count == 1)
+        // No tag yet: one request for weather, however many names come.
+        #expect(machine.listed(candidates: Self.names(40, "a"), present: nil).fetches == 1)
+        #expect(machine.namesArrived(Self.names(30, "b")).fetches == 0)
+        let first = machine.weatherArrived(Fixtures.tag).batches
+        #expect(first.map(\.names.count) == [32, 32])
+        #expect(first[0].names == Self.names(32, "a"))
+        #expect(first.allSatisfy { $0.tag == Fixtures.tag })
+        #expect(machine.waiting == 70)
+
+        let after = machine.batchFinished(first[0], Self.stamped(first[0]))
+        #expect(after.batches.map(\.names.count) == [6], "the rest, while the second batch is in flight")
+        #expect(after.reports.filter { if case .stamped = $0 { true } else { false } }.count == 32)
+        #expect(machine.waiting == 38)
+        _ = machine.batchFinished(first[1], Self.stamped(first[1]))
+        let last = try #require(after.batches.first)
+        _ = machine.batchFinished(last, Self.stamped(last))
+        #expect(machine.waiting == 0)
+        #expect(machine.isIdle)
+    }
+
+    @Test func aNameQueuedTwiceIsStampedOnce() {
+        var machine = self.machine()
+        _ = machine.namesArrived(["a.md", "b.md", "a.md"])
+        _ = machine.listed(candidates: ["b.md", "a.md"], present: nil)
+        #expect(machine.weatherArrived(Fixtures.tag).batches.map(\.names) == [["a.md", "b.md"]])
+    }
+
+    @Test func aLongBurstAsksForWeatherAgainOnceTheTagIsASecondOld() {
+        var machine = self.machine { $0.batchesInFlight = 1 }
+        _ = machine.namesArrived(Self.names(64))
+        let first = machine.weatherArrived(Fixtures.tag).batches
+        #expect(first.count == 1)
+        self.clock.advance(by: .milliseconds(999))
+        #expect(machine.batchFinished(first[0], Self.stamped(first[0])).batches.count == 1, "the tag still serves")
+        self.clock.advance(by: .milliseconds(1))
+        _ = machine.namesArrived(["late.md"])
+        var fresh = Fixtures.tag
+        fresh.weather.temperature = -3
+        let actions = machine.batchFinished(
+            Machine.Batch(names: Self.names(64)[32...].map { $0 }, tag: Fixtures.tag),
+            Self.stamped(Machine.Batch(names: Self.names(64)[32...].map { $0 }, tag: Fixtures.tag)))
+        #expect(actions.fetches == 1 && actions.batches.isEmpty, "a tag 1 s old is not reused")
+        #expect(machine.weatherArrived(fresh).batches.first?.tag == fresh)
+    }
+
+    // MARK: Waiting for weather
+
+    @Test func withoutWeatherEntriesWaitWithAGrowingBackoff() throws {
+        var machine = self.machine()
+        #expect(machine.namesArrived(["a.md"]).fetches == 1)
+        var previous = Duration.zero
+        for attempt in 0..<4 {
+            let actions = machine.weatherFailed(Failure(description: "no position"), retryAfter: nil)
+            let wait = try #require(
+                actions.reports.compactMap { report -> Duration? in
+                    if case .waitingForWeather(let waiting, let retryIn, _) = report, waiting >= 1 { return retryIn }
+                    return nil
+                }.first)
+            let full = Duration.seconds(1 << attempt)
+            #expect(wait >= full / 2 && wait <= full, "attempt \(attempt): \(wait)")
+            #expect(wait > previous / 2)
+            previous = wait
+            #expect(actions.wakeUps == [self.clock.now.advanced(by: wait)])
+            // New entries wait too: nothing is stamped and weather is not asked for before the wake-up.
+            #expect(machine.namesArrived(["b.md"]).isEmpty)
+            self.clock.advance(by: wait)
+            #expect(machine.wokeUp().fetches == 1)
+        }
+        // Weather again: the backoff starts over.
+        #expect(machine.weatherArrived(Fixtures.tag).batches.map(\.names) == [["a.md", "b.md"]])
+        self.clock.advance(by: .seconds(5))
+        _ = machine.namesArrived(["c.md"])
+        let actions = machine.weatherFailed(Failure(description: "down"), retryAfter: nil)
+        #expect(actions.wakeUps.first.map { self.clock.now.duration(to: $0) <= .seconds(1) } == true)
+    }
+
+    @Test func openWeathersOwnBackoffDecidesTheRetry() {
+        var machine = self.machine()
+        _ = machine.namesArrived(["a.md"])
+        let actions = machine.weatherFailed(Failure(description: "429"), retryAfter: .seconds(61))
+        #expect(actions.wakeUps == [self.clock.now.advanced(by: .seconds(61))])
+        self.clock.advance(by: .seconds(60))
+        #expect(machine.wokeUp().isEmpty, "not before its time")
+        self.clock.advance(by: .seconds(1))
+        #expect(machine.wokeUp().fetches == 1)
+    }
+
+    // MARK: Writes failing
+
+    @Test func aFailedWriteRequeuesTheBatchAndPausesWithItsOwnBackoff() throws {
+        var machine = self.machine { $0.batchesInFlight = 1 }
+        _ = machine.namesArrived(["a.md", "b.md", "c.md"])
+        var batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
+        var waits: [Duration] = []
+        var firstTimes: [Bool] = []
+        for attempt in 0..<3 {
+            let stamped: [(String, EntryResult)] = attempt == 0 ? [("a.md", .stamped(Self.version))] : []
+            let actions = machine.batchFinished(
+                batch,
+                BatchOutcome(
+                    results: stamped, failure: ("b.md", Failure(description: "ENOSPC")), unprocessed: ["c.md"]))
+            #expect(actions.batches.isEmpty, "paused")
+            for case .cannotWrite(let name, _, let retryIn, let firstTime) in actions.reports {
+                #expect(name == "b.md")
+                waits.append(try #require(retryIn))
+                firstTimes.append(firstTime)
+            }
+            #expect(machine.waiting == 2)
+            self.clock.advance(by: waits.last ?? .zero)
+            var woken = machine.wokeUp()
+            if woken.fetches == 1 { woken = machine.weatherArrived(Fixtures.tag) }
+            batch = try #require(woken.batches.first)
+            #expect(batch.names == ["b.md", "c.md"], "the failed entry first, then those after it")
+        }
+        #expect(firstTimes == [true, false, false], "the same error is logged once")
+        #expect(waits[2] >= .seconds(2) && waits[2] <= .seconds(4))
+        let recovered = machine.batchFinished(batch, Self.stamped(batch))
+        #expect(recovered.reports.contains { if case .writingWorksAgain = $0 { true } else { false } })
+    }
+
+    @Test func theStampCommandReportsAFailedWriteAndGoesOn() throws {
+        var machine = self.machine {
+            $0.batchSize = 1
+            $0.batchesInFlight = 1
+            $0.retriesFailedWrites = false
+        }
+        _ = machine.namesArrived(["a.md", "b.md"])
+        let first = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
+        let actions = machine.batchFinished(first, BatchOutcome(failure: ("a.md", Failure(description: "EROFS"))))
+        #expect(actions.batches.map(\.names) == [["b.md"]], "no pause")
+        guard case .cannotWrite("a.md", _, nil, _) = actions.reports.first else {
+            Issue.record("\(actions)")
+            return
+        }
+        #expect(machine.waiting == 1)
+    }
+
+    // MARK: Entries changing under the stamp
+
+    @Test func anEntryThatChangesWhileStampedIsRetriedLaterThenLeftForItsNextChange() throws {
+        var machine = self.machine()
+        _ = machine.namesArrived(["busy.md"])
+        var batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
+        for attempt in 1...5 {
+            let actions = machine.batchFinished(batch, BatchOutcome(results: [("busy.md", .changedWhileStamping)]))
+            let delay = Duration.milliseconds(100 << attempt)
+            #expect(actions.wakeUps == [self.clock.now.advanced(by: delay)], "attempt \(attempt)")
+            #expect(machine.waiting == 1)
+            // Its own events do not bring it back before its time.
+            #expect(machine.namesArrived(["busy.md"]).batches.isEmpty)
+            self.clock.advance(by: delay - .milliseconds(1))
+            #expect(machine.wokeUp().batches.isEmpty)
+            self.clock.advance(by: .milliseconds(1))
+            var woken = machine.wokeUp()
+            // Past a second the tag is asked for again.
+            if woken.fetches == 1 { woken = machine.weatherArrived(Fixtures.tag) }
+            batch = try #require(woken.batches.first)
+        }
+        let last = machine.batchFinished(batch, BatchOutcome(results: [("busy.md", .changedWhileStamping)]))
+        guard case .leftAlone("busy.md", .keepsChanging, firstTime: true) = last.reports.first else {
+            Issue.record("\(last)")
+            return
+        }
+        #expect(last.wakeUps.isEmpty)
+        #expect(machine.waiting == 0)
+    }
+
+    @Test func otherEntriesAreNotHeldUpByOneThatChanges() throws {
+        var machine = self.machine { $0.batchSize = 1 }
+        _ = machine.namesArrived(["busy.md", "calm.md"])
+        let batches = machine.weatherArrived(Fixtures.tag).batches
+        _ = machine.batchFinished(batches[0], BatchOutcome(results: [("busy.md", .changedWhileStamping)]))
+        #expect(machine.namesArrived(["new.md"]).batches.map(\.names) == [["new.md"]])
+    }
+
+    // MARK: Counting and reporting
+
+    @Test func resultsAreReportedAndALeftAloneEntryIsReportedOncePerReason() throws {
+        var machine = self.machine()
+        _ = machine.namesArrived(["a.md", "b.md", "c.md", "d.md", "e.md"])
+        let batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
+        let outcome = BatchOutcome(results: [
+            ("a.md", .stamped(Self.version)), ("b.md", .alreadyStamped(Self.version)),
+            ("c.md", .leftAlone(.readOnly, Self.version)), ("d.md", .inUse), ("e.md", .vanished),
+        ])
+        let reports = machine.batchFinished(batch, outcome).reports.map { "\($0)" }
+        #expect(reports.count == 5)
+        #expect(reports[0].hasPrefix("stamped(\"a.md\""))
+        #expect(reports[1] == "alreadyStamped(\"b.md\")")
+        #expect(reports[2] == "leftAlone(\"c.md\", it is read-only, firstTime: true)")
+        #expect(reports[3] == "inUse(\"d.md\")")
+        #expect(reports[4] == "vanished(\"e.md\")")
+        #expect(machine.isIdle)
+
+        // Found again by a rescan: counted again, but not worth another log line; a new reason is.
+        for (reason, firstTime) in [(LeftAloneReason.readOnly, false), (.hardLinks(2), true)] {
+            let again = try #require(machine.namesArrived(["c.md"]).batches.first)
+            let reported = machine.batchFinished(again, BatchOutcome(results: [("c.md", .leftAlone(reason, nil))]))
+            guard case .leftAlone("c.md", reason, firstTime) = reported.reports.first else {
+                Issue.record("\(reported)")
+                continue
+            }
+        }
+    }
+
+    @Test func reasonsReadAsBefore() {
+        #expect(LeftAloneReason.content(.empty).description.hasPrefix("it is empty"))
+        #expect(LeftAloneReason.content(.notText).description == StampSkipReason.notText.description)
+        #expect(LeftAloneReason.tooLarge(limit: 10).description == "it is larger than inbox.max_bytes (10 bytes)")
+        #expect(LeftAloneReason.notRegularFile(.fifo).description == "it is a FIFO")
+    }
+
+    // MARK: Stopping
+
+    @Test func stoppingFinishesTheBatchesInHandAndStartsNoOther() throws {
+        var machine = self.machine { $0.batchSize = 1 }
+        _ = machine.namesArrived(["a.md", "b.md", "c.md"])
+        let batches = machine.weatherArrived(Fixtures.tag).batches
+        #expect(batches.count == 2)
+        #expect(machine.stop().isEmpty, "two batches in flight")
+        #expect(machine.batchFinished(batches[0], Self.stamped(batches[0])).batches.isEmpty)
+        let last = machine.batchFinished(batches[1], Self.stamped(batches[1]))
+        #expect(last.finishes && last.batches.isEmpty)
+        #expect(machine.waiting == 1, "c.md waits in the inbox for the next start")
+    }
+
+    @Test func aRefusedBatchIsPutBackAndNothingMoreStarts() throws {
+        var machine = self.machine { $0.batchSize = 1 }
+        _ = machine.namesArrived(["a.md", "b.md", "c.md"])
+        let batches = machine.weatherArrived(Fixtures.tag).batches
+        #expect(machine.batchFinished(batches[0], nil).batches.isEmpty)
+        #expect(machine.waiting == 3)
+        #expect(machine.stop().isEmpty)
+        #expect(machine.batchFinished(batches[1], Self.stamped(batches[1])).finishes)
+    }
+
+    // MARK: Rescans and settled entries
+
+    @Test func rescansAreCoalescedAndSkipSettledEntriesWhenPolling() throws {
+        var machine = self.machine { $0.remembersSettled = true }
+        #expect(machine.start().lists == [[:]])
+        #expect(machine.rescanRequested().isEmpty, "one listing at a time")
+        #expect(machine.rescanRequested().isEmpty)
+        _ = machine.namesArrived(["a.md"])
+        let batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
+        _ = machine.batchFinished(batch, Self.stamped(batch))
+        // The listing asked for meanwhile runs once, after the first, and skips what is settled.
+        let actions = machine.listed(candidates: [], present: nil)
+        #expect(actions.lists == [["a.md": Self.version]])
+        // A write brings it back; a listing without it forgets it.
+        _ = machine.namesArrived(["a.md"])
+        #expect(machine.settled.isEmpty)
+        _ = machine.listed(candidates: [], present: [])
+        #expect(machine.rescanRequested().lists == [[:]])
+    }
+
+    @Test func withoutPollingNothingIsRemembered() throws {
+        var machine = self.machine()
+        _ = machine.namesArrived(["a.md"])
+        let batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
+        _ = machine.batchFinished(batch, Self.stamped(batch))
+        #expect(machine.settled.isEmpty)
+    }
+}
+
+extension Array where Element == InboxStateMachine<TestClock>.Action {
+    var batches: [InboxStateMachine<TestClock>.Batch] {
+        self.compactMap { if case .stamp(let batch) = $0 { batch } else { nil } }
+    }
+    var fetches: Int { self.filter { if case .fetchWeather = $0 { true } else { false } }.count }
+    var lists: [[String: FileVersion]] {
+        self.compactMap { if case .list(let unchanged) = $0 { unchanged } else { nil } }
+    }
+    var wakeUps: [TestClock.Instant] {
+        self.compactMap { if case .wakeUp(let at) = $0 { at } else { nil } }
+    }
+    var reports: [InboxStateMachine<TestClock>.Report] {
+        self.compactMap { if case .report(let report) = $0 { report } else { nil } }
+    }
+    var finishes: Bool { self.contains { if case .finish = $0 { true } else { false } } }
+}
