@@ -24,4 +24,14 @@ struct DaemonConnection: ParsableArguments {
             HTTPRequest(url: "http://localhost" + path, timeout: .seconds(30), unixSocketPath: socketPath)
         )
     }
+
+    /// One of the API's documents (`APIDocuments.swift`) from a response body.
+    static func decode<Document: Decodable>(_ type: Document.Type, _ response: HTTPResponse) throws -> Document {
+        try JSONDecoder().decode(type, from: Data(response.body))
+    }
+
+    /// What a refusal says (`{"error": …}`), else the body as it is.
+    static func errorMessage(_ response: HTTPResponse) -> String {
+        (try? Self.decode(ErrorDocument.self, response))?.error ?? String(decoding: response.body, as: UTF8.self)
+    }
 }

@@ -85,9 +85,10 @@ struct Stamp: AsyncParsableCommand {
         if let socketPath = try? self.connection.socketPath(environment),
             let response = try? await DaemonConnection.get("/v1/tag", socketPath: socketPath)
         {
-            guard response.status == 200, let tag = try? WeatherTag(json: try JSONParser.parse(response.body)) else {
-                let message = (try? JSONParser.parse(response.body))?["error"]?.stringValue ?? "no weather"
-                printError("the daemon has no weather to stamp with: \(message)")
+            guard response.status == 200,
+                let tag = try? WeatherTag(try DaemonConnection.decode(TagDocument.self, response))
+            else {
+                printError("the daemon has no weather to stamp with: \(DaemonConnection.errorMessage(response))")
                 throw ExitCode(ExitStatus.temporaryFailure)
             }
             return (tag, "the daemon")

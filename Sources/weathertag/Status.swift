@@ -25,78 +25,71 @@ struct Status: AsyncParsableCommand {
             printError("configuration error: \(error)")
             throw ExitCode(ExitStatus.configuration)
         }
-        let document: JSONValue
+        let response: HTTPResponse
+        let document: StatusDocument
         do {
-            let response = try await DaemonConnection.get("/v1/status", socketPath: socketPath)
-            document = try JSONParser.parse(response.body)
+            response = try await DaemonConnection.get("/v1/status", socketPath: socketPath)
+            document = try DaemonConnection.decode(StatusDocument.self, response)
         } catch {
             printError("cannot reach the daemon at \(socketPath): \(error) (is `weathertag serve` running?)")
             throw ExitCode(ExitStatus.unavailable)
         }
         if self.json {
-            print(document.serialized)
+            print(String(decoding: response.body, as: UTF8.self), terminator: "")
         } else {
             print(Self.render(document, now: Date()), terminator: "")
         }
     }
 
     /// The status document as a few aligned lines.
-    static func render(_ status: JSONValue, now: Date) -> String {
-        func number(_ value: JSONValue?, _ key: String) -> Int { Int(value?[key]?.numberValue ?? 0) }
+    static func render(_ status: StatusDocument, now: Date) -> String {
         func ago(_ iso: String?) -> String {
             guard let iso, let date = Date(iso8601: iso) else { return "never" }
             return Self.duration(now.timeIntervalSince(date)) + " ago"
         }
         var lines: [(String, String)] = []
-        let uptime = Self.duration(status["uptime_seconds"]?.numberValue ?? 0)
-        let entries = status["entries"]
-        let scanned = ago(entries?["last_scan_at"]?.stringValue)
-        lines.append(("inbox", "\(status["inbox"]?.stringValue ?? "?") (up \(uptime), listed \(scanned))"))
+        let uptime = Self.duration(status.uptimeSeconds)
+        let entries = status.entries
+        lines.append(("inbox", "\(status.inbox) (up \(uptime), listed \(ago(entries.lastScanAt)))"))
         lines.append(
             (
                 "entries",
-                "\(number(entries, "stamped")) stamped · \(number(entries, "waiting")) waiting · "
-                    + "\(number(entries, "skipped")) left alone · \(number(entries, "already_stamped")) already stamped"
+                "\(entries.stamped) stamped · \(entries.waiting) waiting · \(entries.skipped) left alone · "
+                    + "\(entries.alreadyStamped) already stamped"
             ))
-        if let weather = status["weather"], let tag = try? WeatherTag(json: weather),
-            let line = try? TagFormatter().format(tag)
+        if let weather = status.weather, let tag = try? WeatherTag(weather), let line = try? TagFormatter().format(tag)
         {
             lines.append(("weather", line + (tag.stale ? " (stale)" : "") + ", from \(tag.position.source)"))
         } else {
             lines.append(("weather", "none yet"))
         }
-        let cache = status["cache"]
+        let cache = status.cache
         lines.append(
             (
                 "cache",
-                "\(number(cache, "places")) place(s), last fetched \(ago(cache?["last_fetched_at"]?.stringValue)); "
-                    + "\(number(cache, "hits")) hits, \(number(cache, "misses")) misses"
+                "\(cache.places) place(s), last fetched \(ago(cache.lastFetchedAt)); \(cache.hits) hits, "
+                    + "\(cache.misses) misses"
             ))
-        let openWeather = status["openweather"]
-        var calls = "\(number(openWeather, "calls_today")) calls today, \(number(openWeather, "calls")) since start"
-        if let error = openWeather?["last_error"]?.stringValue { calls += "; last error: \(error)" }
-        if let next = openWeather?["next_attempt_at"]?.stringValue { calls += "; next attempt at \(next)" }
+        let openWeather = status.openweather
+        var calls = "\(openWeather.callsToday) calls today, \(openWeather.calls) since start"
+        if let error = openWeather.lastError { calls += "; last error: \(error)" }
+        if let next = openWeather.nextAttemptAt { calls += "; next attempt at \(next)" }
         lines.append(("openweather", calls))
-        if case .array(let providers) = status["providers"] ?? .null {
-            for (index, provider) in providers.enumerated() {
-                let ok = provider["ok"] == .bool(true)
-                var text = "\(ok ? "✓" : "✗") \(provider["type"]?.stringValue ?? "?")"
-                if let position = provider["last_position"], let latitude = position["latitude"]?.numberValue,
-                    let longitude = position["longitude"]?.numberValue
-                {
-                    text += String(format: " last fix %.4f, %.4f", latitude, longitude)
-                    if let accuracy = position["accuracy_m"]?.numberValue { text += " (±\(Int(accuracy)) m)" }
-                    text += ", \(ago(provider["last_success_at"]?.stringValue))"
-                }
-                if !ok, let error = provider["last_error"]?.stringValue {
-                    text += "; \(number(provider, "failures")) of \(number(provider, "attempts")) failed: \(error)"
-                }
-                if let until = provider["skipped_until"]?.stringValue { text += "; passed over until \(until)" }
-                lines.append((index == 0 ? "providers" : "", text))
+        for (index, provider) in status.providers.enumerated() {
+            var text = "\(provider.ok ? "✓" : "✗") \(provider.type)"
+            if let position = provider.lastPosition {
+                text += String(format: " last fix %.4f, %.4f", position.latitude, position.longitude)
+                if let accuracy = position.accuracyM { text += " (±\(Int(accuracy)) m)" }
+                text += ", \(ago(provider.lastSuccessAt))"
             }
+            if !provider.ok, let error = provider.lastError {
+                text += "; \(provider.failures) of \(provider.attempts) failed: \(error)"
+            }
+            if let until = provider.skippedUntil { text += "; passed over until \(until)" }
+            lines.append((index == 0 ? "providers" : "", text))
         }
-        if let error = status["last_error"]?.stringValue {
-            lines.append(("last error", "\(error) (\(ago(status["last_error_at"]?.stringValue)))"))
+        if let error = status.lastError {
+            lines.append(("last error", "\(error) (\(ago(status.lastErrorAt)))"))
         }
         let width = lines.map(\.0.count).max() ?? 0
         return lines.map { label, text in

@@ -53,15 +53,14 @@ struct Tag: AsyncParsableCommand {
         }
         let body = String(decoding: response.body, as: UTF8.self)
         guard response.status == 200 else {
-            let message = (try? JSONParser.parse(response.body))?["error"]?.stringValue ?? body
-            self.fail(message, ExitStatus.temporaryFailure)
+            self.fail(DaemonConnection.errorMessage(response), ExitStatus.temporaryFailure)
         }
         if self.json {
             print(body.hasSuffix("\n") ? String(body.dropLast()) : body)
             return
         }
         do {
-            let tag = try WeatherTag(json: try JSONParser.parse(response.body))
+            let tag = try WeatherTag(try DaemonConnection.decode(TagDocument.self, response))
             let text = try TagFormatter(template: self.format ?? TagFormatter.defaultTemplate).format(tag)
             print(self.waybar ? Waybar.module(for: tag, text: text, now: Date()).serialized : text)
         } catch {

@@ -35,11 +35,12 @@ struct TagFormatterTests {
     }
 
     @Test func jsonRoundTrip() throws {
-        let json = Fixtures.tag.json(now: Fixtures.observedAt.addingTimeInterval(30))
+        let document = TagDocument(Fixtures.tag, now: Fixtures.observedAt.addingTimeInterval(30))
+        let json = try JSONValueEncoder().encode(document)
         #expect(json["age_seconds"] == .number(30))
         #expect(json["stale"] == .bool(false))
-        let parsed = try JSONParser.parse(Array(json.serialized.utf8))
-        let tag = try WeatherTag(json: parsed)
+        let decoded = try JSONDecoder().decode(TagDocument.self, from: Data(json.serialized.utf8))
+        let tag = try WeatherTag(decoded)
         #expect(tag.weather == Fixtures.weather)
         #expect(tag.iconFile == Fixtures.tag.iconFile)
         #expect(tag.position.latitude == Fixtures.position.latitude)

@@ -63,22 +63,22 @@ public final class IPLocationProvider: LocationProvider {
             let reason = response.status == 429 ? "rate limited (HTTP 429)" : "HTTP \(response.status)"
             throw LocationError(source: source, message: "\(service.rawValue) answered \(reason)")
         }
-        guard let object = try? JSONParser.parse(response.body), case .object = object else {
+        guard let object = LenientJSONObject.parse(response.body) else {
             throw LocationError(source: source, message: "\(service.rawValue) answered with something other than JSON")
         }
         let latitude: Double?
         let longitude: Double?
         switch service {
         case .ipAPI:
-            if case .string(let status)? = object["status"], status != "success" {
+            if let status = object.string("status"), status != "success" {
                 var message = "\(service.rawValue) failed"
-                if case .string(let detail)? = object["message"] { message += ": \(detail)" }
+                if let detail = object.string("message") { message += ": \(detail)" }
                 throw LocationError(source: source, message: message)
             }
-            latitude = object["lat"].flatMap(Self.number)
-            longitude = object["lon"].flatMap(Self.number)
+            latitude = object.number("lat")
+            longitude = object.number("lon")
         case .ipinfo:
-            if case .string(let location)? = object["loc"] {
+            if let location = object.string("loc") {
                 let parts = location.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
                 latitude = parts.count == 2 ? parts[0] : nil
                 longitude = parts.count == 2 ? parts[1] : nil
@@ -90,21 +90,12 @@ public final class IPLocationProvider: LocationProvider {
             throw LocationError(source: source, message: "\(service.rawValue) answered without coordinates")
         }
         var name: String?
-        if case .string(let city)? = object["city"], !city.isEmpty { name = city }
+        if let city = object.string("city"), !city.isEmpty { name = city }
         let position = Position(latitude: latitude, longitude: longitude, source: source, name: name, takenAt: takenAt)
         guard position.isValid else {
             throw LocationError(source: source, message: "\(service.rawValue) answered coordinates off the globe")
         }
         return position
-    }
-
-    /// Some free tiers put numbers in strings; accept both.
-    private static func number(_ value: JSONValue) -> Double? {
-        switch value {
-        case .number(let number): return number
-        case .string(let string): return Double(string)
-        default: return nil
-        }
     }
 }
 

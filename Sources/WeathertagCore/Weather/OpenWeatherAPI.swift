@@ -99,8 +99,9 @@ public enum OpenWeatherAPI {
 
     /// `: <message>` from an error body, when it has one.
     private static func detail(_ response: HTTPResponse) -> String {
-        guard case .string(let message)? = (try? JSONParser.parse(response.body))?["message"], !message.isEmpty
-        else { return "" }
+        guard let message = LenientJSONObject.parse(response.body)?.string("message"), !message.isEmpty else {
+            return ""
+        }
         return ": \(message.prefix(200))"
     }
 

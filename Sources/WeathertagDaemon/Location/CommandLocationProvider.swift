@@ -59,18 +59,18 @@ public struct CommandLocationProvider: LocationProvider {
     }
 
     func decode(_ bytes: [UInt8]) throws -> Position {
-        guard let json = try? JSONParser.parse(bytes), case .object = json else {
+        guard let json = LenientJSONObject.parse(bytes) else {
             throw LocationError(source: self.type, message: "\(self.argv[0]) did not print a JSON object")
         }
-        guard let latitude = json["latitude"]?.numberValue, let longitude = json["longitude"]?.numberValue else {
+        guard let latitude = json.strictNumber("latitude"), let longitude = json.strictNumber("longitude") else {
             throw LocationError(source: self.type, message: "\(self.argv[0]) printed no numeric latitude/longitude")
         }
         let position = Position(
             latitude: latitude,
             longitude: longitude,
-            accuracyMeters: json["accuracy_m"]?.numberValue,
+            accuracyMeters: json.strictNumber("accuracy_m"),
             source: self.type,
-            name: json["name"]?.stringValue,
+            name: json.string("name"),
             takenAt: self.now()
         )
         guard position.isValid else {

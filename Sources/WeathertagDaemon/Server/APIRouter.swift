@@ -7,12 +7,18 @@ public struct APIResponse: Sendable, Equatable {
     public var contentType: String
     public var body: String
 
-    public static func json(_ status: Int, _ value: JSONValue) -> APIResponse {
-        APIResponse(status: status, contentType: "application/json", body: value.serialized + "\n")
+    /// One of the API's documents (`APIDocuments.swift`) as compact JSON, keys in their declared order.
+    public static func json(_ status: Int, _ document: some Encodable) -> APIResponse {
+        do {
+            let body = try JSONValueEncoder().encode(document).serialized
+            return APIResponse(status: status, contentType: "application/json", body: body + "\n")
+        } catch {
+            return APIResponse(status: 500, contentType: "text/plain; charset=utf-8", body: "\(error)\n")
+        }
     }
 
     public static func error(_ status: Int, _ message: String) -> APIResponse {
-        .json(status, .object([("error", .string(message)), ("status", .number(Double(status)))]))
+        .json(status, ErrorDocument(error: message, status: status))
     }
 }
 
@@ -75,7 +81,7 @@ public struct APIRouter: Sendable {
                 let line = (try? TagFormatter())?.format(tag) ?? ""
                 return APIResponse(status: 200, contentType: "text/plain; charset=utf-8", body: line + "\n")
             }
-            return .json(200, tag.json(now: self.now()))
+            return .json(200, TagDocument(tag, now: self.now()))
         } catch {
             return .error(503, "no weather yet: \(error)")
         }
@@ -83,7 +89,7 @@ public struct APIRouter: Sendable {
 
     private func location() async -> APIResponse {
         do {
-            return .json(200, try await self.chain.locate().json)
+            return .json(200, LocationDocument(try await self.chain.locate()))
         } catch {
             return .error(503, "\(error)")
         }
@@ -92,68 +98,52 @@ public struct APIRouter: Sendable {
     private func status() async -> APIResponse {
         let counters = self.statistics.snapshot
         let weather = await self.weather.snapshot
-        let providers: [JSONValue] = zip(self.chain.providers, self.chain.status).map { provider, status in
-            var members: [(key: String, value: JSONValue)] = [
-                ("type", .string(status.type)),
-                ("ok", .bool(status.isHealthy)),
-                ("attempts", .number(Double(status.attempts))),
-                ("failures", .number(Double(status.failures))),
-                ("last_success_at", .optional(status.lastSuccessAt?.iso8601)),
-                ("last_error", .optional(status.lastError)),
-                ("last_error_at", .optional(status.lastErrorAt?.iso8601)),
-                ("skipped_until", .optional(status.skippedUntil?.iso8601)),
-                ("last_position", status.lastPosition?.json ?? .null),
-            ]
-            for (key, value) in provider.details.sorted(by: { $0.key < $1.key }) {
-                members.append((key, .string(value)))
-            }
-            return .object(members)
+        let now = self.now()
+        let providers = zip(self.chain.providers, self.chain.status).map { provider, status in
+            StatusDocument.Provider(
+                type: status.type,
+                ok: status.isHealthy,
+                attempts: status.attempts,
+                failures: status.failures,
+                lastSuccessAt: status.lastSuccessAt?.iso8601,
+                lastError: status.lastError,
+                lastErrorAt: status.lastErrorAt?.iso8601,
+                skippedUntil: status.skippedUntil?.iso8601,
+                lastPosition: status.lastPosition.map(LocationDocument.init),
+                details: provider.details
+            )
         }
-        return .json(
-            200,
-            .object([
-                ("started_at", .string(counters.startedAt.iso8601)),
-                ("uptime_seconds", .number(self.now().timeIntervalSince(counters.startedAt).rounded())),
-                ("inbox", .string(self.inbox)),
-                ("providers", .array(providers)),
-                ("weather", weather.lastTag?.json(now: self.now()) ?? .null),
-                (
-                    "cache",
-                    .object([
-                        ("places", .number(Double(weather.cachedPlaces))),
-                        ("hits", .number(Double(counters.cacheHits))),
-                        ("misses", .number(Double(counters.cacheMisses))),
-                        ("last_fetched_at", .optional(weather.lastFetchedAt?.iso8601)),
-                        (
-                            "age_seconds",
-                            .optional(weather.lastFetchedAt.map { max(0, self.now().timeIntervalSince($0)).rounded() })
-                        ),
-                    ])
-                ),
-                (
-                    "openweather",
-                    .object([
-                        ("calls", .number(Double(counters.openWeatherCalls))),
-                        ("calls_today", .number(Double(self.statistics.callsToday(now: self.now())))),
-                        ("icon_downloads", .number(Double(counters.iconDownloads))),
-                        ("last_error", .optional(weather.lastError)),
-                        ("next_attempt_at", .optional(weather.nextAttemptAt?.iso8601)),
-                    ])
-                ),
-                (
-                    "entries",
-                    .object([
-                        ("stamped", .number(Double(counters.entriesStamped))),
-                        ("already_stamped", .number(Double(counters.entriesAlreadyStamped))),
-                        ("skipped", .number(Double(counters.entriesSkipped))),
-                        ("waiting", .number(Double(counters.entriesWaiting))),
-                        ("last_scan_at", .optional(counters.lastScanAt?.iso8601)),
-                    ])
-                ),
-                ("last_error", .optional(counters.lastError)),
-                ("last_error_at", .optional(counters.lastErrorAt?.iso8601)),
-            ])
+        let document = StatusDocument(
+            startedAt: counters.startedAt.iso8601,
+            uptimeSeconds: now.timeIntervalSince(counters.startedAt).rounded(),
+            inbox: self.inbox,
+            providers: providers,
+            weather: weather.lastTag.map { TagDocument($0, now: now) },
+            cache: StatusDocument.Cache(
+                places: weather.cachedPlaces,
+                hits: counters.cacheHits,
+                misses: counters.cacheMisses,
+                lastFetchedAt: weather.lastFetchedAt?.iso8601,
+                ageSeconds: weather.lastFetchedAt.map { max(0, now.timeIntervalSince($0)).rounded() }
+            ),
+            openweather: StatusDocument.OpenWeather(
+                calls: counters.openWeatherCalls,
+                callsToday: self.statistics.callsToday(now: now),
+                iconDownloads: counters.iconDownloads,
+                lastError: weather.lastError,
+                nextAttemptAt: weather.nextAttemptAt?.iso8601
+            ),
+            entries: StatusDocument.Entries(
+                stamped: counters.entriesStamped,
+                alreadyStamped: counters.entriesAlreadyStamped,
+                skipped: counters.entriesSkipped,
+                waiting: counters.entriesWaiting,
+                lastScanAt: counters.lastScanAt?.iso8601
+            ),
+            lastError: counters.lastError,
+            lastErrorAt: counters.lastErrorAt?.iso8601
         )
+        return .json(200, document)
     }
 
     /// Splits `/v1/tag?format=text` into the path and its query parameters.

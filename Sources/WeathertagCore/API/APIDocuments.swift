@@ -1,0 +1,147 @@
+import Foundation
+
+// The socket API's documents, in one place: the daemon encodes them (`JSONValueEncoder`, keys in this order) and
+// the CLI decodes them (`JSONDecoder`). Times are ISO 8601 strings; a field without a value is null.
+
+/// `GET /v1/tag`: the stamp's fields plus `stale`, `fetched_at` and `age_seconds`.
+public struct TagDocument: Codable, Sendable, Equatable {
+    public var condition: String
+    public var description: String
+    public var code: Int
+    public var icon: String
+    public var iconFile: String?
+    public var temperature: Double
+    public var feelsLike: Double?
+    public var humidity: Int?
+    public var pressure: Int?
+    public var windSpeed: Double?
+    public var units: String
+    public var observedAt: String
+    public var place: String?
+    public var location: LocationDocument
+    public var stale: Bool
+    public var fetchedAt: String
+    public var ageSeconds: Double
+
+    enum CodingKeys: String, CodingKey {
+        case condition, description, code, icon
+        case iconFile = "icon_file"
+        case temperature
+        case feelsLike = "feels_like"
+        case humidity, pressure
+        case windSpeed = "wind_speed"
+        case units
+        case observedAt = "observed_at"
+        case place, location, stale
+        case fetchedAt = "fetched_at"
+        case ageSeconds = "age_seconds"
+    }
+}
+
+/// `GET /v1/location`, and the `location` of a tag.
+public struct LocationDocument: Codable, Sendable, Equatable {
+    public var latitude: Double
+    public var longitude: Double
+    /// Whole metres.
+    public var accuracyM: Double?
+    public var source: String
+    public var name: String?
+    public var takenAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case latitude, longitude
+        case accuracyM = "accuracy_m"
+        case source, name
+        case takenAt = "taken_at"
+    }
+}
+
+/// Any answer that is not a 200.
+public struct ErrorDocument: Codable, Sendable, Equatable {
+    public var error: String
+    public var status: Int
+
+    public init(error: String, status: Int) {
+        self.error = error
+        self.status = status
+    }
+}
+
+extension TagDocument {
+    public init(_ tag: WeatherTag, now: Date) {
+        let weather = tag.weather
+        self.init(
+            condition: weather.condition,
+            description: weather.description,
+            code: weather.code,
+            icon: weather.icon,
+            iconFile: tag.iconFile,
+            temperature: weather.temperature,
+            feelsLike: weather.feelsLike,
+            humidity: weather.humidity,
+            pressure: weather.pressure,
+            windSpeed: weather.windSpeed,
+            units: weather.units.rawValue,
+            observedAt: weather.observedAt.iso8601,
+            place: tag.place,
+            location: LocationDocument(tag.position),
+            stale: tag.stale,
+            fetchedAt: tag.fetchedAt.iso8601,
+            ageSeconds: max(0, now.timeIntervalSince(tag.fetchedAt)).rounded()
+        )
+    }
+}
+
+extension LocationDocument {
+    public init(_ position: Position) {
+        self.init(
+            latitude: position.latitude,
+            longitude: position.longitude,
+            accuracyM: position.accuracyMeters.map { $0.rounded() },
+            source: position.source,
+            name: position.name,
+            takenAt: position.takenAt.iso8601
+        )
+    }
+}
+
+extension WeatherTag {
+    /// The tag a `/v1/tag` document describes (for `tag --format`, `status` and `stamp`).
+    public init(_ document: TagDocument) throws(TagDocumentError) {
+        guard let units = Units(rawValue: document.units) else { throw TagDocumentError(field: "units") }
+        let location = document.location
+        self.init(
+            weather: Weather(
+                condition: document.condition,
+                description: document.description,
+                code: document.code,
+                icon: document.icon,
+                temperature: document.temperature,
+                feelsLike: document.feelsLike,
+                humidity: document.humidity,
+                pressure: document.pressure,
+                windSpeed: document.windSpeed,
+                units: units,
+                observedAt: Date(iso8601: document.observedAt) ?? Date(timeIntervalSince1970: 0),
+                place: document.place
+            ),
+            position: Position(
+                latitude: location.latitude,
+                longitude: location.longitude,
+                accuracyMeters: location.accuracyM,
+                source: location.source,
+                name: location.name,
+                takenAt: Date(iso8601: location.takenAt) ?? Date(timeIntervalSince1970: 0)
+            ),
+            iconFile: document.iconFile,
+            fetchedAt: Date(iso8601: document.fetchedAt) ?? Date(timeIntervalSince1970: 0),
+            stale: document.stale
+        )
+    }
+}
+
+/// A tag document lacks a field or has it with the wrong type.
+public struct TagDocumentError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var field: String
+    public var description: String { "the daemon's answer has no valid \"\(self.field)\"" }
+}

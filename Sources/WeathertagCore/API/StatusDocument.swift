@@ -1,0 +1,176 @@
+/// `GET /v1/status`: what the daemon is doing, for `weathertag status` and scripts.
+public struct StatusDocument: Codable, Sendable, Equatable {
+    public var startedAt: String
+    public var uptimeSeconds: Double
+    public var inbox: String
+    public var providers: [Provider]
+    public var weather: TagDocument?
+    public var cache: Cache
+    public var openweather: OpenWeather
+    public var entries: Entries
+    public var lastError: String?
+    public var lastErrorAt: String?
+
+    enum CodingKeys: String, CodingKey {
+        case startedAt = "started_at"
+        case uptimeSeconds = "uptime_seconds"
+        case inbox, providers, weather, cache, openweather, entries
+        case lastError = "last_error"
+        case lastErrorAt = "last_error_at"
+    }
+
+    public init(
+        startedAt: String, uptimeSeconds: Double, inbox: String, providers: [Provider], weather: TagDocument?,
+        cache: Cache, openweather: OpenWeather, entries: Entries, lastError: String?, lastErrorAt: String?
+    ) {
+        self.startedAt = startedAt
+        self.uptimeSeconds = uptimeSeconds
+        self.inbox = inbox
+        self.providers = providers
+        self.weather = weather
+        self.cache = cache
+        self.openweather = openweather
+        self.entries = entries
+        self.lastError = lastError
+        self.lastErrorAt = lastErrorAt
+    }
+
+    /// One location provider's health, then what the provider itself tells (`details`, as extra string members).
+    public struct Provider: Codable, Sendable, Equatable {
+        public var type: String
+        public var ok: Bool
+        public var attempts: Int
+        public var failures: Int
+        public var lastSuccessAt: String?
+        public var lastError: String?
+        public var lastErrorAt: String?
+        public var skippedUntil: String?
+        public var lastPosition: LocationDocument?
+        public var details: [String: String]
+
+        public init(
+            type: String, ok: Bool, attempts: Int, failures: Int, lastSuccessAt: String?, lastError: String?,
+            lastErrorAt: String?, skippedUntil: String?, lastPosition: LocationDocument?, details: [String: String]
+        ) {
+            (self.type, self.ok, self.attempts, self.failures) = (type, ok, attempts, failures)
+            (self.lastSuccessAt, self.lastError, self.lastErrorAt) = (lastSuccessAt, lastError, lastErrorAt)
+            (self.skippedUntil, self.lastPosition, self.details) = (skippedUntil, lastPosition, details)
+        }
+
+        private struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(_ string: String) { self.stringValue = string }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        private static let fixedKeys = [
+            "type", "ok", "attempts", "failures", "last_success_at", "last_error", "last_error_at", "skipped_until",
+            "last_position",
+        ]
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(self.type, forKey: Key("type"))
+            try container.encode(self.ok, forKey: Key("ok"))
+            try container.encode(self.attempts, forKey: Key("attempts"))
+            try container.encode(self.failures, forKey: Key("failures"))
+            try container.encodeIfPresent(self.lastSuccessAt, forKey: Key("last_success_at"))
+            try container.encodeIfPresent(self.lastError, forKey: Key("last_error"))
+            try container.encodeIfPresent(self.lastErrorAt, forKey: Key("last_error_at"))
+            try container.encodeIfPresent(self.skippedUntil, forKey: Key("skipped_until"))
+            try container.encodeIfPresent(self.lastPosition, forKey: Key("last_position"))
+            for (key, value) in self.details.sorted(by: { $0.key < $1.key }) where !Self.fixedKeys.contains(key) {
+                try container.encode(value, forKey: Key(key))
+            }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            self.type = try container.decode(String.self, forKey: Key("type"))
+            self.ok = try container.decode(Bool.self, forKey: Key("ok"))
+            self.attempts = try container.decode(Int.self, forKey: Key("attempts"))
+            self.failures = try container.decode(Int.self, forKey: Key("failures"))
+            self.lastSuccessAt = try container.decodeIfPresent(String.self, forKey: Key("last_success_at"))
+            self.lastError = try container.decodeIfPresent(String.self, forKey: Key("last_error"))
+            self.lastErrorAt = try container.decodeIfPresent(String.self, forKey: Key("last_error_at"))
+            self.skippedUntil = try container.decodeIfPresent(String.self, forKey: Key("skipped_until"))
+            self.lastPosition = try container.decodeIfPresent(LocationDocument.self, forKey: Key("last_position"))
+            var details: [String: String] = [:]
+            for key in container.allKeys where !Self.fixedKeys.contains(key.stringValue) {
+                if let value = try? container.decode(String.self, forKey: key) { details[key.stringValue] = value }
+            }
+            self.details = details
+        }
+    }
+
+    public struct Cache: Codable, Sendable, Equatable {
+        public var places: Int
+        public var hits: Int
+        public var misses: Int
+        public var lastFetchedAt: String?
+        public var ageSeconds: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case places, hits, misses
+            case lastFetchedAt = "last_fetched_at"
+            case ageSeconds = "age_seconds"
+        }
+
+        public init(places: Int, hits: Int, misses: Int, lastFetchedAt: String?, ageSeconds: Double?) {
+            self.places = places
+            self.hits = hits
+            self.misses = misses
+            self.lastFetchedAt = lastFetchedAt
+            self.ageSeconds = ageSeconds
+        }
+    }
+
+    public struct OpenWeather: Codable, Sendable, Equatable {
+        public var calls: Int
+        public var callsToday: Int
+        public var iconDownloads: Int
+        public var lastError: String?
+        public var nextAttemptAt: String?
+
+        enum CodingKeys: String, CodingKey {
+            case calls
+            case callsToday = "calls_today"
+            case iconDownloads = "icon_downloads"
+            case lastError = "last_error"
+            case nextAttemptAt = "next_attempt_at"
+        }
+
+        public init(calls: Int, callsToday: Int, iconDownloads: Int, lastError: String?, nextAttemptAt: String?) {
+            self.calls = calls
+            self.callsToday = callsToday
+            self.iconDownloads = iconDownloads
+            self.lastError = lastError
+            self.nextAttemptAt = nextAttemptAt
+        }
+    }
+
+    public struct Entries: Codable, Sendable, Equatable {
+        public var stamped: Int
+        public var alreadyStamped: Int
+        public var skipped: Int
+        public var waiting: Int
+        public var lastScanAt: String?
+
+        enum CodingKeys: String, CodingKey {
+            case stamped
+            case alreadyStamped = "already_stamped"
+            case skipped, waiting
+            case lastScanAt = "last_scan_at"
+        }
+
+        public init(stamped: Int, alreadyStamped: Int, skipped: Int, waiting: Int, lastScanAt: String?) {
+            self.stamped = stamped
+            self.alreadyStamped = alreadyStamped
+            self.skipped = skipped
+            self.waiting = waiting
+            self.lastScanAt = lastScanAt
+        }
+    }
+}
