@@ -1,7 +1,7 @@
-import Dispatch
 import Glibc
 import Logging
 import ServiceLifecycle
+import UnixSignals
 import WeathertagCore
 
 /// Runs the current generation (location providers, weather, inbox) and replaces it on SIGHUP.
@@ -40,7 +40,20 @@ final class ReloadService: Service, CustomStringConvertible {
     }
 
     func run() async throws {
-        let hangups = Self.hangups()
+        // SIGHUP means reload, never the default exit. The sequence allows one iterator; each generation waits on
+        // the stream it feeds.
+        let signals = await UnixSignalsSequence(trapping: .sighup)
+        let (hangups, hangup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        try await withThrowingDiscardingTaskGroup { forwarding in
+            forwarding.addTask {
+                for await _ in signals { hangup.yield() }
+            }
+            defer { forwarding.cancelAll() }
+            try await self.runGenerations(hangups)
+        }
+    }
+
+    private func runGenerations(_ hangups: AsyncStream<Void>) async throws {
         var configuration = self.initial
         var generation = self.first
         while true {
@@ -50,22 +63,20 @@ final class ReloadService: Service, CustomStringConvertible {
                 configuration: ServiceGroupConfiguration(services: generation.services, logger: self.logger)
             )
             let current = configuration
-            let next = try await withGracefulShutdownHandler {
-                try await withThrowingTaskGroup(of: Configuration?.self, returning: Configuration?.self) { tasks in
-                    tasks.addTask {
-                        try await group.run()
-                        return nil
-                    }
-                    tasks.addTask { await self.nextConfiguration(hangups, replacing: current) }
-                    defer { tasks.cancelAll() }
-                    guard let first = try await tasks.next(), let replacement = first else { return nil }
-                    // A new configuration: stop this generation (its services finish what they are doing).
-                    await group.triggerGracefulShutdown()
-                    try await tasks.waitForAll()
-                    return replacement
+            // A graceful shutdown of the daemon reaches the generation's group by itself: a nested ServiceGroup
+            // listens to its parent's.
+            let next = try await withThrowingTaskGroup(of: Configuration?.self, returning: Configuration?.self) { tasks in
+                tasks.addTask {
+                    try await group.run()
+                    return nil
                 }
-            } onGracefulShutdown: {
-                Task { await group.triggerGracefulShutdown() }
+                tasks.addTask { await self.nextConfiguration(hangups, replacing: current) }
+                defer { tasks.cancelAll() }
+                guard let first = try await tasks.next(), let replacement = first else { return nil }
+                // A new configuration: stop this generation (its services finish what they are doing).
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+                return replacement
             }
             guard let next, !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
             configuration = next
@@ -107,25 +118,5 @@ final class ReloadService: Service, CustomStringConvertible {
             }
         }
         return nil
-    }
-
-    /// SIGHUP as an async sequence. Its default action (exit) is turned off first.
-    private static func hangups() -> AsyncStream<Void> {
-        signal(SIGHUP, SIG_IGN)
-        let source = SignalSource(DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global()))
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        source.source.setEventHandler { continuation.yield() }
-        continuation.onTermination = { _ in source.source.cancel() }
-        source.source.resume()
-        return stream
-    }
-}
-
-/// A dispatch signal source; dispatch sources may be cancelled from any thread.
-private final class SignalSource: @unchecked Sendable {
-    let source: any DispatchSourceSignal
-
-    init(_ source: any DispatchSourceSignal) {
-        self.source = source
     }
 }

@@ -50,10 +50,7 @@ public final class SocketServer: Service {
     }
 
     public func run() async throws {
-        let idleTimeout = TimeAmount.nanoseconds(
-            self.configuration.idleTimeout.components.seconds * 1_000_000_000
-                + self.configuration.idleTimeout.components.attoseconds / 1_000_000_000
-        )
+        let idleTimeout = TimeAmount(self.configuration.idleTimeout)
         let registry = self.registry
         let router = self.router
         let maximumConnections = self.configuration.maximumConnections
