@@ -65,7 +65,8 @@ final class ReloadService: Service, CustomStringConvertible {
             let current = configuration
             // A graceful shutdown of the daemon reaches the generation's group by itself: a nested ServiceGroup
             // listens to its parent's.
-            let next = try await withThrowingTaskGroup(of: Configuration?.self, returning: Configuration?.self) { tasks in
+            let next = try await withThrowingTaskGroup(of: Configuration?.self, returning: Configuration?.self) {
+                tasks in
                 tasks.addTask {
                     try await group.run()
                     return nil

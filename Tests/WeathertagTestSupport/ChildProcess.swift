@@ -5,6 +5,13 @@ import Glibc
 ///
 /// Started with `posix_spawn`, an empty signal mask and default signal dispositions: the test runner's threads
 /// block most signals, and a child inheriting that mask would ignore SIGTERM.
+///
+/// Why not swift-subprocess, which the daemon's command provider uses: it ties a process's life to the scope of
+/// `run { execution in … }` and reaps the process itself. The tests hold their processes across a test's body and
+/// act on them at moments of their choosing (read the first line, SIGTERM, SIGKILL at a random instant, poll for
+/// the exit status while the daemon is stamping): with swift-subprocess each would need an unstructured task per
+/// child, or every harness restructured into nested scopes, and the exit status would only be known once that
+/// scope ends.
 public final class ChildProcess: @unchecked Sendable {
     public let pid: pid_t
     public let stderrPath: String

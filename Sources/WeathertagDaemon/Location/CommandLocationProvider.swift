@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import WeathertagCore
 
-/// Runs an external program (argv only, no shell; see `Subprocess`) and reads one JSON object from its standard
+/// Runs an external program (argv only, no shell; see `ProviderProgram`) and reads one JSON object from its standard
 /// output: `{"latitude": 37.5665, "longitude": 126.978, "accuracy_m": 20, "name": "Seoul"}`. A program that is late
 /// is killed with its process group; output beyond `maximumOutput` bytes is refused. A position is reused for
 /// `cacheDuration`.
@@ -27,22 +27,13 @@ public struct CommandLocationProvider: LocationProvider {
     }
 
     private func execute() async throws -> Position {
-        let program: Subprocess
+        let output: ProviderProgram.Output
         do {
-            program = try Subprocess(self.argv)
+            // Cancellation (the chain's timeout) kills the program and its group, which closes the pipes.
+            output = try await ProviderProgram.run(self.argv, limit: Self.maximumOutput)
         } catch {
+            try Task.checkCancellation()
             throw LocationError(source: self.type, message: "cannot run \(self.argv[0]): \(error)")
-        }
-        // Reading and waiting block: a thread of their own. Cancellation (the chain's timeout) kills the program
-        // and its group, which closes the pipes and ends the read.
-        let output = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Subprocess.Output, Never>) in
-                let thread = Thread { continuation.resume(returning: program.collect(limit: Self.maximumOutput)) }
-                thread.name = "weathertag-command"
-                thread.start()
-            }
-        } onCancel: {
-            program.kill()
         }
         try Task.checkCancellation()
         guard !output.overflowed else {
