@@ -159,6 +159,7 @@ man:
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
+	python3 tools/check-target-imports.py
 
 format:
 	$(SWIFT) format -i -r Sources Tests Package.swift

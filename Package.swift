@@ -58,7 +58,7 @@ let package = Package(
         .target(
             name: "WeathertagDaemon",
             dependencies: [
-                "CLinux", "WeathertagCore", "WeathertagHTTP", "WeathertagGPSD",
+                "CLinux", "WeathertagCore", "WeathertagGPSD",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -75,8 +75,10 @@ let package = Package(
         .executableTarget(
             name: "weathertag",
             dependencies: [
-                "WeathertagDaemon",
+                "WeathertagCore", "WeathertagDaemon", "WeathertagHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -113,18 +115,28 @@ let package = Package(
         ),
         .testTarget(
             name: "WeathertagCoreTests",
-            dependencies: ["WeathertagCore", "WeathertagTestSupport"],
+            dependencies: [
+                "WeathertagCore", "WeathertagTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ],
             exclude: ["Golden"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "WeathertagDaemonTests",
-            dependencies: ["WeathertagDaemon", "WeathertagCore", "WeathertagFuzzing", "WeathertagTestSupport"],
+            dependencies: [
+                "WeathertagDaemon", "WeathertagCore", "WeathertagFuzzing", "WeathertagTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "WeathertagIntegrationTests",
-            dependencies: ["weathertag", "WeathertagCore", "WeathertagTestSupport"],
+            // "weathertag" is imported by no file: it is there so that `swift test` builds the binary these tests run.
+            dependencies: ["weathertag", "WeathertagTestSupport", .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings
         ),
     ]

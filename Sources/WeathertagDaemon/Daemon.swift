@@ -3,7 +3,6 @@ import Logging
 import NIOPosix
 import ServiceLifecycle
 import WeathertagCore
-import WeathertagHTTP
 
 /// The running daemon: the socket, the reloadable generation (providers, weather, inbox) and the systemd
 /// notifications, as services of one `ServiceGroup`, stopped gracefully by SIGTERM or SIGINT and reloaded by
