@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WeathertagCore
+import WeathertagDaemon
 import WeathertagHTTP
 
 /// `--socket` / `--config`: where the commands that talk to the running daemon find it.
@@ -14,7 +15,10 @@ struct DaemonConnection: ParsableArguments {
     /// The socket's path; throws `ConfigurationError` when --config cannot be read.
     func socketPath(_ environment: [String: String]) throws -> String {
         if let socket { return PathResolver(environment: environment, base: "").absolute(socket) }
-        if let config { return try Configuration.socketPath(configPath: config, environment: environment) }
+        if let config {
+            return try Configuration.socketPath(
+                configPath: config, environment: environment, files: LocalConfigurationFiles())
+        }
         return PathResolver(environment: environment, base: "").defaultSocketPath
     }
 

@@ -35,7 +35,8 @@ struct Runtime {
             path: path,
             environment: self.environment,
             registry: .builtIns,
-            context: LocationProviderContext(http: self.http, logger: self.logger, configDirectory: "")
+            context: LocationProviderContext(http: self.http, logger: self.logger, configDirectory: ""),
+            files: LocalConfigurationFiles()
         )
     }
 

@@ -134,7 +134,7 @@ struct ConfigSchemaTests {
         #expect(throws: Never.self) {
             _ = try Configuration.decode(
                 try JSONParser.parse(Array(exampleForDecoder.utf8)), environment: environment,
-                registry: .builtIns, context: context)
+                registry: .builtIns, context: context, files: LocalConfigurationFiles())
         }
         for ((document, field), verdict) in zip(Self.broken, verdicts.dropFirst()) {
             #expect(verdict.hasPrefix("invalid"), "the schema accepts \(document)")
@@ -142,7 +142,7 @@ struct ConfigSchemaTests {
             do {
                 _ = try Configuration.decode(
                     try JSONParser.parse(Array(text.utf8)), environment: environment, registry: .builtIns,
-                    context: context)
+                    context: context, files: LocalConfigurationFiles())
                 Issue.record("the decoder accepts \(document)")
             } catch let error as ConfigurationError {
                 #expect(field.isEmpty || error.field.contains(field), "\(document): \(error)")

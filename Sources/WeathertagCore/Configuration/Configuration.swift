@@ -39,12 +39,13 @@ public struct Configuration: Sendable {
         path: String,
         environment: [String: String],
         registry: LocationProviderRegistry,
-        context: LocationProviderContext
+        context: LocationProviderContext,
+        files: any ConfigurationFiles
     ) throws(ConfigurationError) -> Configuration {
-        let (json, directory) = try Self.readDocument(path, environment: environment)
+        let (json, directory) = try Self.readDocument(path, environment: environment, files: files)
         var context = context
         context.configDirectory = directory
-        return try Self.decode(json, environment: environment, registry: registry, context: context)
+        return try Self.decode(json, environment: environment, registry: registry, context: context, files: files)
     }
 
     /// Validates an already parsed document. Relative paths resolve against `context.configDirectory`.
@@ -52,13 +53,14 @@ public struct Configuration: Sendable {
         _ json: JSONValue,
         environment: [String: String],
         registry: LocationProviderRegistry,
-        context: LocationProviderContext
+        context: LocationProviderContext,
+        files: any ConfigurationFiles
     ) throws(ConfigurationError) -> Configuration {
         let root = try ConfigObject(json, path: "")
         let paths = PathResolver(environment: environment, base: context.configDirectory)
         var warnings = root.unknownKeys(known: Self.knownKeys)
 
-        let openWeather = try Self.decodeOpenWeather(root, paths: paths, warnings: &warnings)
+        let openWeather = try Self.decodeOpenWeather(root, paths: paths, files: files, warnings: &warnings)
 
         var providers: [any LocationProvider] = []
         let location = try root.object("location")
@@ -119,14 +121,13 @@ public struct Configuration: Sendable {
         } else if let poll = try inboxObject.seconds("poll_seconds", maximum: 86_400) {
             inbox.pollInterval = poll
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: inbox.path, isDirectory: &isDirectory) else {
+        guard let kind = files.kind(inbox.path) else {
             throw ConfigurationError(
                 field: "inbox.path",
                 message: "the folder \(inbox.path) does not exist; create it (mkdir -p \(inbox.path)) or fix the path"
             )
         }
-        guard isDirectory.boolValue else {
+        guard kind == .folder else {
             throw ConfigurationError(field: "inbox.path", message: "\(inbox.path) is not a folder")
         }
 
@@ -160,13 +161,14 @@ public struct Configuration: Sendable {
     private static func decodeOpenWeather(
         _ root: ConfigObject,
         paths: PathResolver,
+        files: any ConfigurationFiles,
         warnings: inout [String]
     ) throws(ConfigurationError) -> OpenWeatherConfiguration {
         var object = try ConfigObject(.object([]), path: "openweather")
         if let given = try root.object("openweather") { object = given }
         warnings += object.unknownKeys(known: Self.keys("openweather"))
         var config = OpenWeatherConfiguration(
-            apiKey: try Self.resolveAPIKey(object, paths: paths, warnings: &warnings)
+            apiKey: try Self.resolveAPIKey(object, paths: paths, files: files, warnings: &warnings)
         )
         if let url = try object.url("base_url") { config.baseURL = url }
         if let url = try object.url("icon_base_url") { config.iconBaseURL = url }
@@ -194,6 +196,7 @@ public struct Configuration: Sendable {
     private static func resolveAPIKey(
         _ object: ConfigObject,
         paths: PathResolver,
+        files: any ConfigurationFiles,
         warnings: inout [String]
     ) throws(ConfigurationError) -> APIKey {
         func clean(_ text: String) -> String? {
@@ -202,7 +205,7 @@ public struct Configuration: Sendable {
         }
         if let directory = paths.environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty {
             let file = directory + "/openweather-api-key"
-            if let data = FileManager.default.contents(atPath: file),
+            if let data = files.contents(file),
                 let key = clean(String(decoding: data, as: UTF8.self))
             {
                 return APIKey(key, origin: "systemd credential openweather-api-key")
@@ -213,15 +216,13 @@ public struct Configuration: Sendable {
         }
         if let name = try object.nonEmptyString("api_key_file") {
             let file = paths.absolute(name)
-            guard let data = FileManager.default.contents(atPath: file) else {
+            guard let data = files.contents(file) else {
                 throw ConfigurationError(field: "openweather.api_key_file", message: "cannot read \(file)")
             }
             guard let key = clean(String(decoding: data, as: UTF8.self)) else {
                 throw ConfigurationError(field: "openweather.api_key_file", message: "\(file) is empty")
             }
-            if let mode = (try? FileManager.default.attributesOfItem(atPath: file))?[.posixPermissions] as? Int,
-                mode & 0o077 != 0
-            {
+            if let mode = files.permissions(file), mode & 0o077 != 0 {
                 warnings.append(
                     "openweather.api_key_file: \(file) can be read by others (mode \(String(mode, radix: 8))); "
                         + "chmod 600 \(file)"
@@ -245,9 +246,9 @@ extension Configuration {
     /// Only `socket.path` (or its default), for clients such as `weathertag tag --config`: they need not have the API
     /// key or see the inbox.
     public static func socketPath(
-        configPath: String, environment: [String: String]
+        configPath: String, environment: [String: String], files: any ConfigurationFiles
     ) throws(ConfigurationError) -> String {
-        let (json, directory) = try Self.readDocument(configPath, environment: environment)
+        let (json, directory) = try Self.readDocument(configPath, environment: environment, files: files)
         let paths = PathResolver(environment: environment, base: directory)
         guard let path = try ConfigObject(json, path: "").object("socket")?.nonEmptyString("path") else {
             return paths.defaultSocketPath
@@ -258,11 +259,12 @@ extension Configuration {
     /// The parsed file and the folder it is in (relative paths in it resolve against that folder).
     private static func readDocument(
         _ path: String,
-        environment: [String: String]
+        environment: [String: String],
+        files: any ConfigurationFiles
     ) throws(ConfigurationError) -> (JSONValue, directory: String) {
         let absolute = PathResolver(environment: environment, base: "").absolute(path)
-        guard let data = FileManager.default.contents(atPath: absolute) else {
-            let reason = FileManager.default.fileExists(atPath: absolute) ? "it cannot be read" : "it does not exist"
+        guard let data = files.contents(absolute) else {
+            let reason = files.kind(absolute) == nil ? "it does not exist" : "it cannot be read"
             throw ConfigurationError(field: "", message: "cannot read the configuration file \(absolute): \(reason)")
         }
         do {

@@ -2,8 +2,10 @@ import Foundation
 import Logging
 import Testing
 import WeathertagCore
+import WeathertagDaemon
 import WeathertagTestSupport
 
+/// Decoding with the files on the disk: the inbox folder, key files and their modes, the configuration file.
 @Suite("Configuration")
 final class ConfigurationTests {
     let directory: TemporaryDirectory
@@ -37,7 +39,8 @@ final class ConfigurationTests {
             json,
             environment: environment,
             registry: LocationProviderRegistry([.ip, .fixed]),
-            context: self.context
+            context: self.context,
+            files: LocalConfigurationFiles()
         )
     }
 
@@ -247,7 +250,8 @@ final class ConfigurationTests {
                 path: self.directory.file("bad.json"),
                 environment: [:],
                 registry: LocationProviderRegistry([.ip]),
-                context: self.context
+                context: self.context,
+                files: LocalConfigurationFiles()
             )
             Issue.record("no error")
         } catch {
@@ -261,7 +265,8 @@ final class ConfigurationTests {
                 path: self.directory.file("absent.json"),
                 environment: [:],
                 registry: LocationProviderRegistry([.ip]),
-                context: self.context
+                context: self.context,
+                files: LocalConfigurationFiles()
             )
             Issue.record("no error")
         } catch {

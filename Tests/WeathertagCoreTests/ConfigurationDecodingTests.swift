@@ -1,0 +1,37 @@
+import Logging
+import Testing
+import WeathertagCore
+import WeathertagTestSupport
+
+/// The core decodes a configuration without touching the disk: every file it needs is asked of `ConfigurationFiles`.
+@Suite("Configuration without a disk")
+struct ConfigurationDecodingTests {
+    let context = LocationProviderContext(
+        http: RecordingHTTPClient(body: "{}"), logger: Logger(label: "test"), configDirectory: "/etc/weathertag")
+
+    func load(_ files: MemoryConfigurationFiles) throws(ConfigurationError) -> Configuration {
+        try Configuration.load(
+            path: "/etc/weathertag/config.json", environment: [:], registry: LocationProviderRegistry([.fixed]),
+            context: self.context, files: files)
+    }
+
+    @Test func everythingComesThroughTheFilesItIsGiven() throws {
+        let document = """
+            {"openweather": {"api_key_file": "key"}, "inbox": {"path": "/srv/diary"},
+             "location": {"providers": [{"type": "fixed", "latitude": 1, "longitude": 2}]}}
+            """
+        var files = MemoryConfigurationFiles(
+            files: ["/etc/weathertag/config.json": (document, 0o644), "/etc/weathertag/key": ("k-1\n", 0o644)],
+            folders: ["/srv/diary"])
+        let configuration = try self.load(files)
+        #expect(configuration.openWeather.apiKey.value == "k-1")
+        #expect(configuration.inbox.path == "/srv/diary")
+        #expect(configuration.warnings.contains { $0.contains("can be read by others (mode 644)") })
+
+        files.folders = []
+        files.files["/srv/diary"] = ("", 0o644)
+        #expect { try self.load(files) } throws: { ($0 as? ConfigurationError)?.field == "inbox.path" }
+        files.files["/etc/weathertag/config.json"] = nil
+        #expect { try self.load(files) } throws: { "\($0)".contains("it does not exist") }
+    }
+}
