@@ -14,25 +14,23 @@ struct InboxFaultTests {
     }
 
     @Test func aQueueOverflowTriggersAFullRescan() async throws {
-        // A tiny event queue for the daemon's inotify instance (the limit is read when the instance is created).
-        let limitFile = "/proc/sys/fs/inotify/max_queued_events"
-        let saved = try String(contentsOfFile: limitFile, encoding: .utf8)
+        // The kernel's limit is read, never changed: it is machine-wide, and other tests' daemons run meanwhile.
+        let limitText = try String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8)
+        let limit = try #require(Int(limitText.trimmingCharacters(in: .whitespacesAndNewlines)))
         try await withHarness { harness in
             try harness.writeConfig(providers: Self.fixed)
-            try "16\n".write(toFile: limitFile, atomically: false, encoding: .utf8)
-            let daemon: DaemonProcess
-            do {
-                daemon = try await harness.startDaemon()
-                try saved.write(toFile: limitFile, atomically: false, encoding: .utf8)
-            } catch {
-                try? saved.write(toFile: limitFile, atomically: false, encoding: .utf8)
-                throw error
-            }
-            // Frozen, the daemon reads no events while 100 entries arrive: the queue overflows.
+            let daemon = try await harness.startDaemon()
+            // Frozen, the daemon reads no events: hidden files written and closed fill its queue (two names in
+            // turn, since the kernel merges an event identical to the one before), and the events of the entries
+            // dropped after that are lost. Only a rescan finds them.
             daemon.child.signal(SIGSTOP)
-            for index in 0..<100 { try harness.dropByRename("burst\(index).md", "Entry \(index)\n") }
+            for index in 0...limit {
+                let fd = open(harness.entryPath(index % 2 == 0 ? ".noise-a" : ".noise-b"), O_WRONLY | O_CREAT, 0o600)
+                close(fd)
+            }
+            for index in 0..<20 { try harness.dropByRename("burst\(index).md", "Entry \(index)\n") }
             daemon.child.signal(SIGCONT)
-            for index in 0..<100 { _ = try await harness.waitForStamp("burst\(index).md") }
+            for index in 0..<20 { _ = try await harness.waitForStamp("burst\(index).md") }
             #expect(daemon.log.contains("inotify queue overflowed, rescanning the inbox"))
             #expect(try await daemon.stop() == 0)
         }
@@ -159,12 +157,14 @@ struct InboxFaultTests {
             try FileManager.default.createSymbolicLink(
                 atPath: harness.entryPath("link-in.md"), withDestinationPath: harness.entryPath("target.txt"))
             #expect(mkfifo(harness.entryPath("fifo.md"), 0o644) == 0)
-            #expect(
-                mknod(harness.entryPath("device.md"), S_IFCHR | 0o644, dev_t(0x103) /* 1:3, /dev/null */) == 0,
-                "needs root")
+            // A device node takes root to make; without root that one case is left out.
+            let root = geteuid() == 0
+            if root {
+                #expect(mknod(harness.entryPath("device.md"), S_IFCHR | 0o644, dev_t(0x103) /* 1:3, /dev/null */) == 0)
+            }
             try FileManager.default.createDirectory(
                 atPath: harness.entryPath("folder.md"), withIntermediateDirectories: false)
-            let special = ["link-out.md", "link-in.md", "fifo.md", "device.md", "folder.md"]
+            let special = ["link-out.md", "link-in.md", "fifo.md", "folder.md"] + (root ? ["device.md"] : [])
             // Stampable oddities: a BOM, CRLF and mixed line ends.
             let stampable = [
                 "bom.md": "\u{FEFF}Starts with a byte order mark\n", "crlf.md": "Windows\r\nline ends\r\n",
@@ -204,7 +204,7 @@ struct InboxFaultTests {
             var info = stat()
             #expect(lstat(harness.entryPath("link-out.md"), &info) == 0 && info.st_mode & S_IFMT == S_IFLNK)
             #expect(log.contains(#"reason="it is a symbolic link"#))
-            #expect(log.contains(#"reason="it is a FIFO"#) && log.contains(#"reason="it is a device"#))
+            #expect(log.contains(#"reason="it is a FIFO"#) && (!root || log.contains(#"reason="it is a device"#)))
             #expect(log.contains(#"reason="it is a folder"#) && log.contains(#"reason="it is read-only"#))
 
             // The empty file is stamped once something is written to it.
@@ -214,11 +214,12 @@ struct InboxFaultTests {
         }
     }
 
-    @Test func aFullDiskLeavesEntriesWaitingUntouchedUntilThereIsRoom() async throws {
+    @Test(.enabled(if: geteuid() == 0, "mounting a tmpfs takes root"))
+    func aFullDiskLeavesEntriesWaitingUntouchedUntilThereIsRoom() async throws {
         try await withHarness { harness in
             // The inbox on a 256 KiB tmpfs, filled up but for a few KiB.
             guard mount("tmpfs", harness.inbox, "tmpfs", 0, "size=256k,mode=0755") == 0 else {
-                Issue.record("mounting a tmpfs needs root: \(String(cString: strerror(errno)))")
+                Issue.record("cannot mount a tmpfs: \(String(cString: strerror(errno)))")
                 return
             }
             defer { umount2(harness.inbox, Int32(MNT_DETACH)) }
@@ -234,11 +235,13 @@ struct InboxFaultTests {
             #expect(stat(filler, &info) == 0 && truncate(filler, info.st_size - 4096) == 0)
             let daemon = try await harness.startDaemon()
             try harness.dropInPlace("full.md", entry)
-            try await poll("the write to fail") {
-                daemon.log.contains("cannot stamp entries, they wait untouched") ? true : nil
+            try await poll("the write to fail") { () -> Bool? in
+                let status = try daemon.get("/v1/status").json
+                let waiting = (status["entries"] as? [String: Any])?["waiting"] as? Int
+                return (status["last_error"] as? String)?.contains("No space left on device") == true && waiting == 1
+                    ? true : nil
             }
             #expect(harness.read("full.md") == entry)
-            #expect(daemon.log.contains("No space left on device"))
             #expect(
                 ((try? FileManager.default.contentsOfDirectory(atPath: harness.inbox)) ?? []).allSatisfy {
                     !$0.hasSuffix("weathertag-tmp")

@@ -17,6 +17,18 @@ public final class DaemonProcess: @unchecked Sendable {
         return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("weathertag").path
     }
 
+    /// The binary where a launcher's other user can reach it: the build folder may sit in a checkout only root
+    /// may enter (a clone in a 0700 home), while the test's own folder is made the service's. A hard link where
+    /// the two share a filesystem, else a copy.
+    static func reachableBinary(in directory: TemporaryDirectory) throws -> String {
+        let path = directory.file("weathertag")
+        if FileManager.default.fileExists(atPath: path) { return path }
+        if link(Self.binary, path) != 0 {
+            try FileManager.default.copyItem(atPath: Self.binary, toPath: path)
+        }
+        return path
+    }
+
     public init(
         config: String,
         socketPath: String,
@@ -38,7 +50,11 @@ public final class DaemonProcess: @unchecked Sendable {
         ]
         env.merge(environment) { $1 }
         // A launcher (a sandbox) executes the daemon in its own place: same process, same notify socket.
-        var command = launcher + [Self.binary, "serve", "--config", config, "--log-level", "debug"]
+        var command =
+            launcher + [
+                try launcher.isEmpty ? Self.binary : Self.reachableBinary(in: directory), "serve", "--config", config,
+                "--log-level", "debug",
+            ]
         if socketActivation {
             // systemd-socket-activate listens on the socket and starts the daemon at the first connection, with
             // LISTEN_FDS and LISTEN_PID and only the variables given with -E.
