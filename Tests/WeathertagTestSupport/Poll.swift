@@ -1,6 +1,6 @@
 import Foundation
 
-/// Waits for a condition by polling it until a deadline: no fixed sleeps.
+/// A test's own failure outside an expectation: a wait that ran out of time, a program or file it could not set up.
 public struct TimeoutError: Error, CustomStringConvertible {
     public var description: String
 
@@ -9,6 +9,8 @@ public struct TimeoutError: Error, CustomStringConvertible {
     }
 }
 
+/// Asks `body` every `interval` until it returns a value, and returns that; throws once `timeout` has passed. The
+/// test waits for the event itself, with a deadline, never for a fixed time in the hope that it happened.
 @discardableResult
 public func poll<T>(
     _ what: String,

@@ -1,5 +1,5 @@
-/// A JSON document as read from a configuration file: keeps object key order and where each value started,
-/// so that errors can say `line 3, column 12` and name the field.
+/// A JSON document with its object keys in order: the configuration file as `JSONParser` read it (whose errors
+/// say `line 3, column 12` and name the field), and the socket's documents as `JSONValueEncoder` writes them.
 public indirect enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)

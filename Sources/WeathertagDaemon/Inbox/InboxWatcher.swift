@@ -17,7 +17,8 @@ enum InboxEvent: Sendable, Equatable {
 final class InboxWatcher: Sendable {
     private let path: String
     private let logger: Logger
-    private let inotifyFD: Int32
+    /// Internal, not private: a test puts something else in its place to make reading fail.
+    let inotifyFD: Int32
     /// A self-pipe: writing to it wakes the blocked `poll` so `run` can return.
     private let wakeFD: Int32
     private let wakeWriteFD: Int32
