@@ -34,6 +34,15 @@ struct DaemonConnection: ParsableArguments {
         try JSONDecoder().decode(type, from: Data(response.body))
     }
 
+    /// Why the daemon could not be asked, for a person: where nothing listens on the socket, that, without
+    /// libcurl's words about a TCP port that has nothing to do with it.
+    static func unreachable(_ error: any Error, socketPath: String) -> String {
+        if let error = error as? HTTPClientError, error.kind == .couldNotConnect {
+            return "cannot reach the daemon: nothing answers on \(socketPath) (is `weathertag serve` running?)"
+        }
+        return "cannot reach the daemon at \(socketPath): \(error) (is `weathertag serve` running?)"
+    }
+
     /// What a refusal says (`{"error": …}`), else the body as it is.
     static func errorMessage(_ response: HTTPResponse) -> String {
         (try? Self.decode(ErrorDocument.self, response))?.error ?? String(decoding: response.body, as: UTF8.self)

@@ -31,7 +31,7 @@ struct Status: AsyncParsableCommand {
             response = try await DaemonConnection.get("/v1/status", socketPath: socketPath)
             document = try DaemonConnection.decode(StatusDocument.self, response)
         } catch {
-            printError("cannot reach the daemon at \(socketPath): \(error) (is `weathertag serve` running?)")
+            printError(DaemonConnection.unreachable(error, socketPath: socketPath))
             throw ExitCode(ExitStatus.unavailable)
         }
         if self.json {

@@ -47,7 +47,7 @@ struct Tag: AsyncParsableCommand {
             response = try await DaemonConnection.get("/v1/tag", socketPath: socketPath)
         } catch {
             self.fail(
-                "cannot reach the daemon at \(socketPath): \(error) (is `weathertag serve` running?)",
+                DaemonConnection.unreachable(error, socketPath: socketPath),
                 ExitStatus.unavailable
             )
         }

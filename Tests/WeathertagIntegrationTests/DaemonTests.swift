@@ -279,6 +279,8 @@ struct DaemonTests {
                 [binary, "tag", "--socket", harness.socketPath], in: harness.directory)
             #expect(down.status == 69)
             #expect(down.stderr.contains("cannot reach the daemon"))
+            #expect(down.stderr.contains("nothing answers on \(harness.socketPath)"), "\(down.stderr)")
+            #expect(!down.stderr.contains("port 80"), "libcurl's words about TCP: \(down.stderr)")
             // The bar still gets a module, saying why there is no tag.
             let downWaybar = try await ChildProcess.run(
                 [binary, "tag", "--socket", harness.socketPath, "--waybar"], in: harness.directory)

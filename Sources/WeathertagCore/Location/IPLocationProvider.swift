@@ -51,7 +51,8 @@ public final class IPLocationProvider: LocationProvider {
         do {
             response = try await self.http.get(HTTPRequest(url: self.url, timeout: self.timeout))
         } catch {
-            throw LocationError(source: self.type, message: "\(self.service.rawValue) unreachable: \(error)")
+            throw LocationError(
+                source: self.type, message: "\(self.service.rawValue) unreachable: \(error)", cause: error)
         }
         return try Self.decode(response, service: self.service, takenAt: self.now())
     }

@@ -26,13 +26,21 @@ extension LocationProvider {
 public struct LocationError: Error, Sendable, Equatable, CustomStringConvertible {
     public var source: String
     public var message: String
+    /// The lower layer's error behind it (the transport's, say), when there is one.
+    public var cause: (any Error)?
 
-    public init(source: String, message: String) {
+    public init(source: String, message: String, cause: (any Error)? = nil) {
         self.source = source
         self.message = message
+        self.cause = cause
     }
 
     public var description: String { "\(self.source): \(self.message)" }
+
+    /// Equal when they say the same; the cause is not compared.
+    public static func == (lhs: LocationError, rhs: LocationError) -> Bool {
+        lhs.source == rhs.source && lhs.message == rhs.message
+    }
 }
 
 /// What a provider factory may use besides its own configuration.

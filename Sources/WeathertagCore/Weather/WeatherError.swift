@@ -16,14 +16,24 @@ public struct WeatherError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     public var kind: Kind
+    /// What to tell a person; never the key.
     public var message: String
+    /// The lower layer's error behind it (the transport's), kept for code to inspect, never printed: only
+    /// `message` is redacted.
+    public var cause: (any Error)?
 
-    public init(kind: Kind, message: String) {
+    public init(kind: Kind, message: String, cause: (any Error)? = nil) {
         self.kind = kind
         self.message = message
+        self.cause = cause
     }
 
     public var description: String { self.message }
+
+    /// Equal when they say the same; the cause is not compared.
+    public static func == (lhs: WeatherError, rhs: WeatherError) -> Bool {
+        lhs.kind == rhs.kind && lhs.message == rhs.message
+    }
 
     /// The shortest sensible wait before asking again, on top of the exponential backoff.
     public var minimumRetryDelay: Duration {

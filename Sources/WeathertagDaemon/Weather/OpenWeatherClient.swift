@@ -26,7 +26,8 @@ public struct OpenWeatherClient: Sendable {
         do {
             response = try await self.http.get(HTTPRequest(url: url, timeout: self.configuration.timeout))
         } catch {
-            throw WeatherError(kind: .unreachable, message: "OpenWeather unreachable: \(self.redacted("\(error)"))")
+            throw WeatherError(
+                kind: .unreachable, message: "OpenWeather unreachable: \(self.redacted("\(error)"))", cause: error)
         }
         do {
             return try OpenWeatherAPI.decodeCurrentWeather(response, units: self.configuration.units)
