@@ -37,7 +37,8 @@ public struct CommandLocationProvider: LocationProvider {
         }
         try Task.checkCancellation()
         guard !output.overflowed else {
-            throw LocationError(source: self.type, message: "\(self.argv[0]) printed more than 64 KiB")
+            throw LocationError(
+                source: self.type, message: "\(self.argv[0]) printed more than \(Self.maximumOutput >> 10) KiB")
         }
         guard output.status == 0 else {
             let said = String(decoding: output.stderr, as: UTF8.self).split(separator: "\n").first.map { ": \($0)" }
