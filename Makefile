@@ -1,7 +1,7 @@
 # weathertag — the two commands a newcomer needs are `make run` and `make test`.
 SWIFT ?= swift
 BUILD_FLAGS ?=
-DEBIAN_PACKAGES = libcurl4-openssl-dev libgps-dev gpsd python3 curl systemd e2fsprogs util-linux python3-jsonschema python3-seccomp
+DEBIAN_PACKAGES = libcurl4-openssl-dev libgps-dev gpsd python3 curl systemd e2fsprogs util-linux python3-jsonschema python3-seccomp vim tmux
 
 FUZZ_TARGETS = stamper request json
 FUZZ_SECONDS ?= 60
@@ -109,7 +109,7 @@ INSTALLED = $(BINDIR)/weathertag \
 	$(MANDIR)/man1/weathertag.1 $(MANDIR)/man5/weathertag.json.5 \
 	$(BASHCOMPLETIONDIR)/weathertag $(ZSHCOMPLETIONDIR)/_weathertag $(FISHCOMPLETIONDIR)/weathertag.fish
 
-# Installs the binary, the systemd units (ExecStart= pointing at $(BINDIR)) and the sysusers.d file for their user,
+# Installs the binary (stripped), the systemd units (ExecStart= pointing at $(BINDIR)) and the sysusers.d file for their user,
 # the example configuration and its
 # schema under $(SYSCONFDIR)/weathertag (config.json too, unless one is there), the man pages and the bash, zsh and
 # fish completions.
@@ -123,7 +123,7 @@ install:
 	install -d "$$root$(BINDIR)" "$$root$(SYSTEMDUNITDIR)" "$$root$(SYSTEMDUSERUNITDIR)" "$$root$(SYSUSERSDIR)" \
 		"$$root$(SYSCONFDIR)/weathertag" "$$root$(MANDIR)/man1" "$$root$(MANDIR)/man5" \
 		"$$root$(BASHCOMPLETIONDIR)" "$$root$(ZSHCOMPLETIONDIR)" "$$root$(FISHCOMPLETIONDIR)"; \
-	install -m 0755 "$$binary" "$$root$(BINDIR)/weathertag"; \
+	install -m 0755 -s "$$binary" "$$root$(BINDIR)/weathertag"; \
 	for unit in weathertag.service weathertag.socket; do \
 		sed 's#/usr/local/bin/weathertag#$(BINDIR)/weathertag#g' systemd/$$unit > "$$root$(SYSTEMDUNITDIR)/$$unit"; \
 		sed 's#/usr/local/bin/weathertag#$(BINDIR)/weathertag#g' systemd/user/$$unit > "$$root$(SYSTEMDUSERUNITDIR)/$$unit"; \

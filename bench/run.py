@@ -278,7 +278,7 @@ class Bench:
                                 "icon_base_url": self.standin.base_url + "/img/wn"},
                 "location": {"providers": [{"type": "fixed", "latitude": LATITUDE, "longitude": LONGITUDE}]},
                 "cache": {"directory": cache},
-                "inbox": {"path": inbox},
+                "inbox": {"path": inbox, "settle_seconds": 0},
                 "socket": {"path": os.path.join(self.work, "wt.sock")},
             }, handle)
         return path

@@ -36,7 +36,7 @@ extension Daemon {
         )
         let inbox = InboxService(
             configuration: configuration.inbox,
-            maximumWeatherAge: configuration.stamp.maximumAge,
+            stamp: configuration.stamp,
             weather: weather,
             threadPool: threadPool,
             statistics: statistics,

@@ -53,6 +53,8 @@ public struct Daemon: Sendable {
                 metadata: ["reason": "\(reason)", "socket": "\(self.configuration.socket.path)"]
             )
         }
+        // Before anything starts (the inbox among it): a second daemon on a live socket stops here.
+        if activatedSocket == nil { try SocketServer.prepare(self.configuration.socket.path) }
         let socket = SocketServer(
             configuration: self.configuration.socket,
             router: router,

@@ -75,6 +75,8 @@ func whileProvidersRun<T: Sendable>(
 enum ExitStatus {
     static let unavailable: Int32 = 69
     static let software: Int32 = 70
+    /// `serve`: another daemon answers on the socket (EX_CANTCREAT).
+    static let socketInUse: Int32 = 73
     static let temporaryFailure: Int32 = 75
     static let configuration: Int32 = 78
 }

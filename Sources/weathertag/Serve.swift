@@ -41,6 +41,9 @@ struct Serve: AsyncParsableCommand {
         }
         do {
             try await daemon.run(http: runtime.http, threadPool: runtime.threadPool)
+        } catch let error as SocketInUseError {
+            runtime.logger.critical("not started", metadata: ["error": "\(error)"])
+            throw ExitCode(ExitStatus.socketInUse)
         } catch {
             runtime.logger.critical("stopped on an error", metadata: ["error": "\(error)"])
             throw ExitCode(ExitStatus.software)

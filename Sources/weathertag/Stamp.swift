@@ -74,6 +74,7 @@ struct Stamp: AsyncParsableCommand {
         case .alreadyStamped: return "already stamped"
         case .leftAlone(let reason): return "left as it is: \(reason)"
         case .inUse: return "left as it is: it is open for writing; try again once it is closed"
+        case .lockedByEditor(let lock): return "left as it is: \(lock); try again once the editor is closed"
         case .vanished: return "no such file"
         case .failed(let reason): return "not stamped: \(reason)"
         }

@@ -31,7 +31,14 @@ struct Tag: AsyncParsableCommand {
     func validate() throws {
         if self.json && self.format != nil { throw ValidationError("--json and --format cannot be used together") }
         if self.json && self.waybar { throw ValidationError("--json and --waybar cannot be used together") }
-        if let format { _ = try TagFormatter(template: format) }
+        // A bad template is a usage error (64), like an unknown option.
+        if let format {
+            do {
+                _ = try TagFormatter(template: format)
+            } catch {
+                throw ValidationError("--format: \(error)")
+            }
+        }
     }
 
     func run() async throws {

@@ -65,8 +65,46 @@ struct FrontMatterStamperTests {
     }
 
     @Test func binaryAndInvalidUTF8AreNotText() {
-        #expect(FrontMatterStamper.stamp([0x23, 0x00, 0x41], lines: ["weather:"]) == .skipped(.notText))
+        #expect(FrontMatterStamper.stamp([0x23, 0x00, 0x41], lines: ["weather:"]) == .skipped(.binary))
+        #expect(StampSkipReason.binary.description == "the file is binary (contains NUL bytes)")
         #expect(FrontMatterStamper.stamp([0x23, 0xFF, 0xFE, 0x0A], lines: ["weather:"]) == .skipped(.notText))
+    }
+
+    /// A template's `weather:` with nothing after it marks where the weather goes: that line becomes the block.
+    @Test(arguments: ["weather:", "weather: ~", "weather: null", "weather:   # filled in by weathertag"])
+    func anEmptyWeatherKeyIsFilledInPlace(line: String) {
+        let lines = ["weather:", "  icon: 10d"]
+        let original = "---\ntitle: Monday\n\(line)\ntags: [walk]\n---\nBody.\n"
+        let outcome = FrontMatterStamper.stamp(Array(original.utf8), lines: lines)
+        let expected = "---\ntitle: Monday\nweather:\n  icon: 10d\ntags: [walk]\n---\nBody.\n"
+        #expect(outcome == .stamped(Array(expected.utf8)), "\(line)")
+        // CRLF files keep CRLF.
+        let crlf = original.replacingOccurrences(of: "\n", with: "\r\n")
+        let stampedCRLF = FrontMatterStamper.stamp(Array(crlf.utf8), lines: lines)
+        #expect(stampedCRLF == .stamped(Array(expected.replacingOccurrences(of: "\n", with: "\r\n").utf8)))
+        // An indented `weather:` belongs to another key: the top-level block goes at the end.
+        let nested = "---\nplace:\n  weather:\n---\nBody.\n"
+        #expect(
+            FrontMatterStamper.stamp(Array(nested.utf8), lines: lines)
+                == .stamped(Array("---\nplace:\n  weather:\nweather:\n  icon: 10d\n---\nBody.\n".utf8)))
+    }
+
+    @Test func jsonFrontMatterIsLeftAlone() {
+        let hugo = "{\n  \"title\": \"Monday\",\n  \"date\": \"2026-11-23\"\n}\nBody.\n"
+        #expect(FrontMatterStamper.stamp(Array(hugo.utf8), lines: ["weather:"]) == .skipped(.jsonFrontMatter))
+    }
+
+    /// YAML's own line numbers count from the front matter; the reason names the file's line.
+    @Test func yamlErrorsNameTheFilesLine() {
+        let original = "---\ntitle: Monday\nmood: good\nplace: a: b\n---\nBody.\n"
+        guard
+            case .skipped(.invalidFrontMatter(let reason)) = FrontMatterStamper.stamp(
+                Array(original.utf8), lines: ["weather:"])
+        else {
+            Issue.record("not reported as invalid")
+            return
+        }
+        #expect(reason.hasPrefix("line 4, column 9: "), "\(reason)")
     }
 
     /// Keys are compared as YAML's default resolver compares them, although a cheaper one is tried first.

@@ -209,6 +209,82 @@ struct InboxStateMachineTests {
         #expect(machine.namesArrived(["new.md"]).batches.map(\.names) == [["new.md"]])
     }
 
+    // MARK: Settling and editors
+
+    @Test func aWrittenEntryWaitsUntilNoWriteHasReachedItForTheSettleTime() throws {
+        var machine = self.machine { $0.settle = .seconds(2) }
+        _ = machine.weatherArrived(Fixtures.tag)
+        let first = machine.namesArrived(["a.md"])
+        #expect(first.batches.isEmpty && first.wakeUps == [self.clock.now.advanced(by: .seconds(2))])
+        #expect(machine.waiting == 1)
+        self.clock.advance(by: .milliseconds(1500))
+        #expect(machine.namesArrived(["a.md"]).isEmpty, "another save: the time moves on")
+        self.clock.advance(by: .milliseconds(600))
+        let early = machine.wokeUp()
+        #expect(early.batches.isEmpty, "2.1 s after the first save, 0.6 s after the last")
+        #expect(early.wakeUps == [self.clock.now.advanced(by: .milliseconds(1400))])
+        self.clock.advance(by: .milliseconds(1400))
+        var woken = machine.wokeUp()
+        if woken.fetches == 1 { woken = machine.weatherArrived(Fixtures.tag) }
+        #expect(woken.batches.map(\.names) == [["a.md"]])
+        // What a listing finds (at start, a rescan) is not held back.
+        var listed = machine.listed(candidates: ["b.md"], present: nil)
+        if listed.fetches == 1 { listed = machine.weatherArrived(Fixtures.tag) }
+        #expect(listed.batches.map(\.names) == [["b.md"]])
+    }
+
+    @Test func anEntryAnEditorHasOpenWaitsForItsLockToGo() throws {
+        var machine = self.machine()
+        let lock = EditorLock(file: ".a.md.swp", editor: "vim or nano")
+        _ = machine.namesArrived(["a.md"])
+        var batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
+        var actions = machine.batchFinished(batch, BatchOutcome(results: [("a.md", .locked(lock))]))
+        guard case .lockedByEditor("a.md", lock, firstTime: true) = actions.reports.first else {
+            Issue.record("\(actions)")
+            return
+        }
+        #expect(actions.wakeUps.isEmpty && actions.batches.isEmpty, "no polling: the lock file's going is an event")
+        #expect(machine.waiting == 1)
+        // A save while vim stays open: looked at, still locked, not logged again.
+        batch = try #require(machine.namesArrived(["a.md"]).batches.first)
+        actions = machine.batchFinished(batch, BatchOutcome(results: [("a.md", .locked(lock))]))
+        guard case .lockedByEditor("a.md", lock, firstTime: false) = actions.reports.first else {
+            Issue.record("\(actions)")
+            return
+        }
+        // vim quits: the swap file goes, the watcher reports the entry, and it is stamped.
+        batch = try #require(machine.namesArrived(["a.md"]).batches.first)
+        _ = machine.batchFinished(batch, Self.stamped(batch))
+        #expect(machine.waiting == 0)
+    }
+
+    /// The lock goes while the batch that found it is out: the entry is queued again, and counted once.
+    @Test func aLockThatGoesWhileItsBatchIsOutDoesNotHoldTheEntry() throws {
+        var machine = self.machine { $0.batchesInFlight = 1 }
+        let lock = EditorLock(file: ".a.md.swp", editor: "vim or nano")
+        _ = machine.namesArrived(["a.md"])
+        let batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
+        #expect(machine.namesArrived(["a.md"]).batches.isEmpty, "one batch at a time")
+        let again = try #require(
+            machine.batchFinished(batch, BatchOutcome(results: [("a.md", .locked(lock))])).batches.first)
+        #expect(machine.waiting == 1)
+        _ = machine.batchFinished(again, Self.stamped(again))
+        #expect(machine.waiting == 0)
+    }
+
+    @Test func lockFilesNameTheirEntries() {
+        #expect(EditorLock.entry(forLockFile: ".2026-11-23.md.swp") == "2026-11-23.md")
+        #expect(EditorLock.entry(forLockFile: ".a.md.swo") == "a.md")
+        #expect(EditorLock.entry(forLockFile: ".#a.md") == "a.md")
+        #expect(EditorLock.entry(forLockFile: ".a.md.kate-swp") == "a.md")
+        #expect(EditorLock.entry(forLockFile: ".~lock.a.md#") == "a.md")
+        #expect(EditorLock.entry(forLockFile: ".notes.txt.swp") == nil, "not an entry")
+        #expect(EditorLock.entry(forLockFile: "a.md") == nil)
+        for lock in EditorLock.candidates(for: "a.md") {
+            #expect(EditorLock.entry(forLockFile: lock.file) == "a.md", "\(lock.file)")
+        }
+    }
+
     // MARK: Counting and reporting
 
     @Test func resultsAreReportedAndALeftAloneEntryIsReportedOncePerReason() throws {

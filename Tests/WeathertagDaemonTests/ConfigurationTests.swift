@@ -259,6 +259,29 @@ final class ConfigurationTests {
         }
     }
 
+    @Test func typosAreNamedWithTheKeyMeant() {
+        #expect(
+            self.error(#"{"openweather": {"api_key": "k"}, "inbox": {"pathh": "inbox"}}"#)
+                == "inbox.pathh: unknown key; did you mean inbox.path?")
+        let config = try? self.decode(
+            #"{"openweather": {"api_key": "k", "unitz": "metric"}, "inbox": {"path": "inbox"}}"#)
+        #expect(config?.warnings == ["openweather.unitz: unknown key, ignored; did you mean openweather.units?"])
+        // Far from every known key: the list of known keys instead.
+        let far = try? self.decode(#"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox", "colour": 1}}"#)
+        #expect(far?.warnings.first?.hasPrefix("inbox.colour: unknown key, ignored (known: ") == true)
+    }
+
+    @Test func aFolderIsNotAConfigurationFile() {
+        do {
+            _ = try Configuration.load(
+                path: self.directory.path, environment: [:], registry: LocationProviderRegistry([.ip]),
+                context: self.context, files: LocalConfigurationFiles())
+            Issue.record("no error")
+        } catch {
+            #expect(error.description.contains("is a folder, not a configuration file"), "\(error)")
+        }
+    }
+
     @Test func missingFileIsNamed() {
         do {
             _ = try Configuration.load(

@@ -345,6 +345,22 @@ struct DaemonTests {
         }
     }
 
+    /// A second `serve` on a socket the first answers on leaves it alone and exits 73, which the units list in
+    /// `RestartPreventExitStatus=`: systemd does not start it again and again.
+    @Test func aSecondDaemonOnTheSameSocketExits73() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 10, "longitude": 20}]"#)
+            let daemon = try await harness.startDaemon()
+            let second = try await ChildProcess.run(
+                [DaemonProcess.binary, "serve", "--config", harness.directory.file("config.json")],
+                in: harness.directory)
+            #expect(second.status == 73, "\(second.stderr)")
+            #expect(second.stderr.contains("another weathertag is already listening on \(harness.socketPath)"))
+            #expect(try daemon.get("/v1/tag").status == 200, "the first one still answers")
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
     @Test func permissionsStaleSocketsSIGINTAndJournalPrefixes() async throws {
         try await withHarness { harness in
             try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 10, "longitude": 20}]"#)

@@ -38,7 +38,7 @@ final class Harness: @unchecked Sendable {
                               "icon_base_url": "\(self.standIn.baseURL)/img/wn", "timeout_seconds": 5},
               "location": {"providers": \(providers)},
               "cache": {"directory": "\(self.cache)", "ttl_seconds": 600},
-              "inbox": {"path": "\(self.inbox)"},
+              "inbox": {"path": "\(self.inbox)", "settle_seconds": 0},
               "socket": {"path": "\(self.socketPath)"}\(extra)
             }
             """

@@ -31,6 +31,12 @@ struct InstallTests {
         // The binary runs; the units start it from where it was installed.
         let version = try await ChildProcess.run([root + "/usr/bin/weathertag", "--version"], in: directory)
         #expect(version.status == 0 && !version.stdout.isEmpty)
+        // Stripped: no symbol table (the build's binary has one).
+        let sections = try await ChildProcess.run(
+            ["/usr/bin/readelf", "-S", root + "/usr/bin/weathertag"], in: directory)
+        #expect(sections.status == 0 && !sections.stdout.contains(".symtab"), "the installed binary is not stripped")
+        let built = try await ChildProcess.run(["/usr/bin/readelf", "-S", DaemonProcess.binary], in: directory)
+        #expect(built.stdout.contains(".symtab"))
         for unit in ["system/weathertag.service", "user/weathertag.service"] {
             let text = try String(contentsOfFile: root + "/usr/lib/systemd/" + unit, encoding: .utf8)
             #expect(text.contains("ExecStart=/usr/bin/weathertag serve"), "\(unit)")

@@ -44,7 +44,9 @@ struct StampCommandTests {
             #expect(result.status == 65, "one file is left alone")
             #expect(result.stdout.contains("2 stamped, 1 already stamped, 1 left alone"), "\(result.stdout)")
             #expect(result.stdout.contains("weather from the daemon"))
-            #expect(result.stderr.contains("binary.md: left as it is: the file is not UTF-8 text"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains("binary.md: left as it is: the file is binary (contains NUL bytes)"),
+                "\(result.stderr)")
             #expect(try String(contentsOfFile: plain, encoding: .utf8).hasSuffix("---\nPlain note\n"))
             let front = try String(contentsOfFile: withFrontMatter, encoding: .utf8)
             #expect(front.hasPrefix("---\ntitle: Front\nweather:\n") && front.hasSuffix("---\nBody\n"))
@@ -64,6 +66,29 @@ struct StampCommandTests {
             #expect(onTerminal.stdout.contains("] 2/3  more-3.md"), "\(onTerminal.stdout)")
             #expect(onTerminal.stdout.contains("3 stamped"))
             #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    /// Mistakes a newcomer makes get a usage error or the configuration error that names them.
+    @Test func usageAndConfigurationMistakesAreNamed() async throws {
+        try await withHarness { harness in
+            let template = try await ChildProcess.run(
+                [DaemonProcess.binary, "tag", "--socket", harness.socketPath, "--format", "{icon} {wind}"],
+                in: harness.directory)
+            #expect(template.status == 64, "an unknown placeholder is a usage error: \(template.stderr)")
+            #expect(template.stderr.contains("wind"))
+
+            let folder = try await ChildProcess.run(
+                [DaemonProcess.binary, "check", "--config", harness.directory.path], in: harness.directory)
+            #expect(folder.status == 78)
+            #expect(folder.stdout.contains("\(harness.directory.path) is a folder, not a configuration file"))
+
+            try harness.directory.write(
+                "typo.json", #"{"openweather": {"api_key": "k"}, "inbox": {"pathh": "inbox"}}"#)
+            let typo = try await ChildProcess.run(
+                [DaemonProcess.binary, "check", "--config", harness.directory.file("typo.json")], in: harness.directory)
+            #expect(typo.status == 78)
+            #expect(typo.stdout.contains("inbox.pathh: unknown key; did you mean inbox.path?"), "\(typo.stdout)")
         }
     }
 

@@ -73,7 +73,7 @@ struct SystemdUnitTests {
             "ExecReload=/bin/kill -HUP $MAINPID", "WatchdogSec=", "LoadCredential=openweather-api-key:",
             "StateDirectory=weathertag", "CacheDirectory=weathertag", "RuntimeDirectory=weathertag",
             "RuntimeDirectoryPreserve=yes", "User=weathertag", "SupplementaryGroups=diary", "ReadWritePaths=",
-            "RestartPreventExitStatus=78",
+            "RestartPreventExitStatus=78 73",
         ] {
             #expect(service.contains(directive), "\(directive)")
         }

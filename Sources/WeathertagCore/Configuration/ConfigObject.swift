@@ -21,11 +21,42 @@ public struct ConfigObject: Sendable {
         self.value(key) != nil
     }
 
-    /// Warnings for keys that are not in `known`.
+    /// Warnings for keys that are not in `known`, with the known key meant when one is close.
     public func unknownKeys(known: Set<String>) -> [String] {
-        self.members.map(\.key).filter { !known.contains($0) }.map {
-            "\(self.fieldPath($0)): unknown key, ignored (known: \(known.sorted().joined(separator: ", ")))"
+        self.members.map(\.key).filter { !known.contains($0) }.map { key in
+            if let meant = Self.closest(to: key, in: known) {
+                return "\(self.fieldPath(key)): unknown key, ignored; did you mean \(self.fieldPath(meant))?"
+            }
+            return "\(self.fieldPath(key)): unknown key, ignored (known: \(known.sorted().joined(separator: ", ")))"
         }
+    }
+
+    /// The one key of `candidates` a typo most likely meant: at most two edits away (one for short keys).
+    static func closest(to key: String, in candidates: some Collection<String>) -> String? {
+        let limit = key.count <= 4 ? 1 : 2
+        let scored = candidates.map { ($0, Self.editDistance(key, $0)) }.filter { $0.1 <= limit && $0.0 != key }
+        return scored.min { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }?.0
+    }
+
+    /// Levenshtein distance, with a swap of two neighbours counting as one edit.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + [Int](repeating: 0, count: b.count)
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], previous2[j - 2] + 1)
+                }
+            }
+            (previous2, previous) = (previous, current)
+        }
+        return previous[b.count]
     }
 
     public func value(_ key: String) -> JSONValue? {
@@ -50,6 +81,12 @@ public struct ConfigObject: Sendable {
     public func requiredString(_ key: String) throws(ConfigurationError) -> String {
         guard let string = try self.nonEmptyString(key) else { throw self.missing(key) }
         return string
+    }
+
+    public func bool(_ key: String) throws(ConfigurationError) -> Bool? {
+        guard let value = self.value(key) else { return nil }
+        guard case .bool(let bool) = value else { throw self.typeError(key, "true or false", value) }
+        return bool
     }
 
     public func double(_ key: String) throws(ConfigurationError) -> Double? {
@@ -127,8 +164,14 @@ public struct ConfigObject: Sendable {
         return match.value
     }
 
+    /// A required key is missing; when an unknown key next to it looks like a typo of it, that key is named.
     public func missing(_ key: String) -> ConfigurationError {
-        ConfigurationError(field: self.fieldPath(key), message: "is required")
+        let typo = self.members.map(\.key).first { $0 != key && Self.closest(to: $0, in: [key]) == key }
+        if let typo {
+            return ConfigurationError(
+                field: self.fieldPath(typo), message: "unknown key; did you mean \(self.fieldPath(key))?")
+        }
+        return ConfigurationError(field: self.fieldPath(key), message: "is required")
     }
 
     private func typeError(_ key: String, _ expected: String, _ value: JSONValue) -> ConfigurationError {

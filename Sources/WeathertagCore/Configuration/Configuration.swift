@@ -29,8 +29,8 @@ public struct Configuration: Sendable {
         ],
         "location": ["providers"],
         "cache": ["directory", "ttl_seconds", "max_stale_seconds"],
-        "stamp": ["max_age_seconds"],
-        "inbox": ["path", "max_bytes", "poll_seconds"],
+        "stamp": ["max_age_seconds", "keep_mtime"],
+        "inbox": ["path", "max_bytes", "poll_seconds", "settle_seconds"],
         "socket": ["path", "max_connections", "idle_timeout_seconds"],
     ]
 
@@ -103,6 +103,7 @@ public struct Configuration: Sendable {
         if let stampObject { warnings += stampObject.unknownKeys(known: Self.keys("stamp")) }
         var stamp = StampConfiguration()
         if let age = try stampObject?.seconds("max_age_seconds", maximum: 86_400) { stamp.maximumAge = age }
+        if let keep = try stampObject?.bool("keep_mtime") { stamp.keepModificationTime = keep }
         guard stamp.maximumAge >= cache.ttl else {
             throw ConfigurationError(
                 field: stampObject?.contains("max_age_seconds") == true ? "stamp.max_age_seconds" : "cache.ttl_seconds",
@@ -120,6 +121,11 @@ public struct Configuration: Sendable {
             inbox.pollInterval = .zero
         } else if let poll = try inboxObject.seconds("poll_seconds", maximum: 86_400) {
             inbox.pollInterval = poll
+        }
+        if try inboxObject.double("settle_seconds") == 0 {
+            inbox.settle = .zero
+        } else if let settle = try inboxObject.seconds("settle_seconds", maximum: 3600) {
+            inbox.settle = settle
         }
         guard let kind = files.kind(inbox.path) else {
             throw ConfigurationError(
@@ -263,6 +269,11 @@ extension Configuration {
         files: any ConfigurationFiles
     ) throws(ConfigurationError) -> (JSONValue, directory: String) {
         let absolute = PathResolver(environment: environment, base: "").absolute(path)
+        if files.kind(absolute) == .folder {
+            throw ConfigurationError(
+                field: "",
+                message: "\(absolute) is a folder, not a configuration file (give the file: \(absolute)/config.json?)")
+        }
         guard let data = files.contents(absolute) else {
             let reason = files.kind(absolute) == nil ? "it does not exist" : "it cannot be read"
             throw ConfigurationError(field: "", message: "cannot read the configuration file \(absolute): \(reason)")

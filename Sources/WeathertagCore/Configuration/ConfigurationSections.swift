@@ -48,6 +48,8 @@ public struct InboxConfiguration: Sendable {
     public static let defaultMaximumBytes = 16 << 20
     /// Larger entries are left alone.
     public var maximumBytes = Self.defaultMaximumBytes
+    /// An entry written or moved in is stamped once no write has reached it for this long (`inbox.settle_seconds`).
+    public var settle: Duration = .seconds(2)
     /// How often to rescan besides inotify; nil picks it from the filesystem (every 30 s on network and FUSE
     /// filesystems, where inotify does not see other machines' changes; never on local ones).
     public var pollInterval: Duration?
@@ -60,6 +62,8 @@ public struct InboxConfiguration: Sendable {
 public struct StampConfiguration: Sendable {
     /// Entries are stamped only with weather at most this old; otherwise they wait for fresh weather.
     public var maximumAge: Duration = .seconds(3600)
+    /// The stamped file keeps the entry's modification (and access) time.
+    public var keepModificationTime = true
 
     public init() {}
 }

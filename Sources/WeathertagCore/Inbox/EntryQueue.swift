@@ -9,6 +9,8 @@ public struct EntryQueue: Sendable {
     public var isEmpty: Bool { self.members.isEmpty }
     public var count: Int { self.members.count }
 
+    public func contains(_ name: String) -> Bool { self.members.contains(name) }
+
     public mutating func insert(_ name: String) {
         guard self.members.insert(name).inserted else { return }
         self.order.append(name)

@@ -7,6 +7,8 @@ public enum EntryResult: Sendable, Equatable {
     case leftAlone(LeftAloneReason, FileVersion?)
     /// Someone has it open for writing; their close (`IN_CLOSE_WRITE`) brings it back.
     case inUse
+    /// An editor has it open (its swap or lock file is beside it); the file's going brings it back.
+    case locked(EditorLock)
     /// It changed between our read and our rename; nothing was overwritten. Try again.
     case changedWhileStamping
     /// It is gone (deleted or renamed away) since the event.

@@ -15,4 +15,9 @@ public struct FileVersion: Sendable, Hashable {
         self.modifiedSeconds = modifiedSeconds
         self.modifiedNanoseconds = modifiedNanoseconds
     }
+
+    /// The same file (device and inode), whatever its content now.
+    public func isSameFile(as other: FileVersion) -> Bool {
+        self.device == other.device && self.inode == other.inode
+    }
 }

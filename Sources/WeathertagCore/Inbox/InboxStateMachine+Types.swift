@@ -10,6 +10,9 @@ extension InboxStateMachine {
         public var tagReuse: Duration = .seconds(1)
         /// An entry that changes while it is being stamped this many times in a row waits for its next change.
         public var maximumChangedAttempts = 5
+        /// An entry written, or moved in, is stamped once no write has reached it for this long (autosaving
+        /// editors save many times); zero stamps at once. Entries found by a listing are not held back.
+        public var settle: Duration = .zero
         /// The n-th retry of an entry that changed while being stamped waits this times 2ⁿ.
         public var changedRetryBase: Duration = .milliseconds(100)
         /// Remember settled entries by version so that rescans skip them (worth it when polling, where rescans are
@@ -57,6 +60,8 @@ extension InboxStateMachine {
         /// Counted each time; worth a log line only the first time for this reason.
         case leftAlone(String, LeftAloneReason, firstTime: Bool)
         case inUse(String)
+        /// An editor has it open; it waits for the lock file to go. Worth a log line the first time.
+        case lockedByEditor(String, EditorLock, firstTime: Bool)
         case changedWhileStamping(String, attempt: Int, retryIn: Duration)
         case vanished(String)
         case waitingForWeather(waiting: Int, retryIn: Duration, error: any Error)

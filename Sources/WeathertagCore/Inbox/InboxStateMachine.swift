@@ -3,16 +3,23 @@
 /// actions against the filesystem, OpenWeather and the logs; `FileStamper` (the `stamp` command) drives the same
 /// machine, so batching, waiting and retrying exist once.
 ///
-/// An entry is in one place at a time: the queue (to stamp now), `deferred` (to look at again later), a batch in
-/// flight, or nowhere (settled until it changes). Everything pauses while there is no weather or the disk refuses
-/// writes, each with its own backoff.
+/// An entry is in one place at a time: the queue (to stamp now), `deferred` (to look at again later: settling after
+/// a write, or after it changed under a stamp), `locked` (an editor has it open), a batch in flight, or nowhere
+/// (settled until it changes). Everything pauses while there is no weather or the disk refuses writes, each with
+/// its own backoff.
 public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration, C: Sendable {
     public let configuration: Configuration
     private let clock: C
 
     private var queue = EntryQueue()
-    /// Entries to look at again from a given time (changed while being stamped).
+    /// Entries to look at again from a given time: settling (no write for `settle`), or changed while being
+    /// stamped.
     private var deferred: [String: C.Instant] = [:]
+    /// Entries an editor has open, and its lock file; the file's going brings them back as an arrival.
+    private var locked: [String: EditorLock] = [:]
+    /// The lock each entry was last reported waiting for, until it is stamped: a save while the editor stays open
+    /// is looked at again, but not logged again.
+    private var lockReported: [String: EditorLock] = [:]
     private var batchesInFlight = 0
     private var entriesInFlight = 0
     /// The tag stamped with last and when it came: reused for `tagReuse`, so entries arriving together share it.
@@ -51,8 +58,8 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
 
     // MARK: State read by the shell
 
-    /// Entries seen and not yet done: queued, deferred or in a batch.
-    public var waiting: Int { self.queue.count + self.deferred.count + self.entriesInFlight }
+    /// Entries seen and not yet done: queued, deferred, held by an editor or in a batch.
+    public var waiting: Int { self.queue.count + self.deferred.count + self.locked.count + self.entriesInFlight }
 
     /// Nothing queued, deferred or in flight.
     public var isIdle: Bool { self.waiting == 0 && self.batchesInFlight == 0 }
@@ -64,12 +71,22 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         self.rescanRequested()
     }
 
-    /// Names were written and closed, or moved in. Their settled versions no longer hold.
+    /// Names were written and closed, or moved in, or their editor's lock file went. Their settled versions no
+    /// longer hold. With a settle time, each waits until no write has reached it for that long.
     public mutating func namesArrived(_ names: [String]) -> [Action] {
+        let settle = self.configuration.settle
+        let due = self.clock.now.advanced(by: settle)
         for name in names {
             if self.configuration.remembersSettled { self.settled[name] = nil }
-            // A deferred entry is looked at when its time comes, not before.
-            if self.deferred[name] == nil { self.queue.insert(name) }
+            self.locked[name] = nil
+            if let deferred = self.deferred[name] {
+                // A deferred entry is looked at when its time comes, not before; a new write moves that time on.
+                if settle > .zero, deferred < due { self.deferred[name] = due }
+            } else if settle > .zero {
+                self.deferred[name] = due
+            } else {
+                self.queue.insert(name)
+            }
         }
         return self.proceed()
     }
@@ -204,6 +221,11 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     private mutating func record(_ name: String, _ result: EntryResult, tag: WeatherTag) -> [Action] {
         if result != .changedWhileStamping { self.changedAttempts[name] = nil }
         switch result {
+        case .stamped, .alreadyStamped, .leftAlone, .vanished: self.lockReported[name] = nil
+        case .inUse, .locked, .changedWhileStamping: break
+        }
+        if case .locked = result {} else { self.locked[name] = nil }
+        switch result {
         case .stamped(let version):
             self.settle(name, version)
             self.reported[name] = nil
@@ -217,6 +239,13 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         case .inUse:
             // Its writer's close brings it back.
             return [.report(.inUse(name))]
+        case .locked(let lock):
+            // The lock file's going brings it back (the watcher reports it as an arrival of the entry).
+            let firstTime = self.lockReported[name] != lock
+            self.lockReported[name] = lock
+            // Back in the queue already (its lock went while the batch was out): it is looked at again anyway.
+            if !self.queue.contains(name), self.deferred[name] == nil { self.locked[name] = lock }
+            return [.report(.lockedByEditor(name, lock, firstTime: firstTime))]
         case .changedWhileStamping:
             let attempts = self.changedAttempts[name, default: 0] + 1
             self.changedAttempts[name] = attempts

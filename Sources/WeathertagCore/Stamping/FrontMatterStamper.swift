@@ -13,9 +13,14 @@ public enum StampOutcome: Sendable, Equatable {
 /// Why a file is left alone. None of these is retried until the file changes.
 public enum StampSkipReason: Error, Sendable, Equatable, CustomStringConvertible {
     case empty
+    /// It contains NUL bytes.
+    case binary
     case notText
     case unterminatedFrontMatter
     case tomlFrontMatter
+    /// A JSON object opens the file, as Hugo allows for front matter.
+    case jsonFrontMatter
+    /// Why, and where: the file's line and column.
     case invalidFrontMatter(String)
     case frontMatterNotMapping
     case weatherNotMapping
@@ -25,9 +30,11 @@ public enum StampSkipReason: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch self {
         case .empty: return "the file is empty"
+        case .binary: return "the file is binary (contains NUL bytes)"
         case .notText: return "the file is not UTF-8 text"
         case .unterminatedFrontMatter: return "the front matter has no closing '---' line"
         case .tomlFrontMatter: return "the front matter is TOML ('+++'), not YAML"
+        case .jsonFrontMatter: return "the front matter is JSON (the file opens with '{'), not YAML"
         case .invalidFrontMatter(let reason): return "the front matter is not valid YAML: \(reason)"
         case .frontMatterNotMapping: return "the front matter is not a YAML mapping"
         case .weatherNotMapping: return "the front matter has a 'weather' key that is not a mapping"
@@ -39,7 +46,8 @@ public enum StampSkipReason: Error, Sendable, Equatable, CustomStringConvertible
 /// Adds a `weather:` block to a Markdown file's YAML front matter without changing any byte the author wrote.
 ///
 /// - No front matter: a new `---` block goes on top (after a UTF-8 BOM, if any), then the original content.
-/// - Front matter: the block goes at its end, just before the closing `---` (or `...`).
+/// - Front matter: the block goes at its end, just before the closing `---` (or `...`); a template's empty
+///   `weather:` line (no value, `~` or `null`) is replaced by the block where it stands.
 /// - New lines use the line end of the file's first line (CRLF stays CRLF).
 public enum FrontMatterStamper {
     private static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
@@ -48,7 +56,8 @@ public enum FrontMatterStamper {
         guard !original.isEmpty else { return .skipped(.empty) }
         let bodyStart = original.starts(with: Self.bom) ? Self.bom.count : 0
         let body = original[bodyStart...]
-        guard !body.contains(0), String(validating: body, as: UTF8.self) != nil else { return .skipped(.notText) }
+        guard !body.contains(0) else { return .skipped(.binary) }
+        guard String(validating: body, as: UTF8.self) != nil else { return .skipped(.notText) }
 
         let firstLine = Self.line(in: original, from: bodyStart)
         let eol: [UInt8] = firstLine.hasCRLF ? [0x0D, 0x0A] : [0x0A]
@@ -56,6 +65,7 @@ public enum FrontMatterStamper {
         let firstText = Self.trimmed(original[firstLine.content])
 
         if firstText == Array("+++".utf8) { return .skipped(.tomlFrontMatter) }
+        if firstText.first == UInt8(ascii: "{") { return .skipped(.jsonFrontMatter) }
         guard firstText == Array("---".utf8) else {
             // No front matter: a new block on top, then every original byte.
             let opening = Array("---".utf8) + eol
@@ -78,37 +88,106 @@ public enum FrontMatterStamper {
         guard let closingStart else { return .skipped(.unterminatedFrontMatter) }
 
         let yaml = String(decoding: original[firstLine.next..<closingStart], as: UTF8.self)
-        switch Self.weatherKey(in: yaml) {
+        // The YAML starts on the file's second line: errors name the file's lines.
+        let weather: WeatherKey
+        switch Self.weatherKey(in: yaml, firstLine: 2) {
         case .failure(let reason): return .skipped(reason)
-        case .success(true): return .alreadyStamped
-        case .success(false): break
+        case .success(let found): weather = found
         }
 
-        let stamped = Array(original[..<closingStart]) + block + Array(original[closingStart...])
+        // Where the block goes: in place of an empty `weather:` line, else before the closing line.
+        var insertion = closingStart..<closingStart
+        switch weather {
+        case .mapping: return .alreadyStamped
+        case .absent: break
+        case .empty:
+            guard let line = Self.emptyWeatherLine(in: original, from: firstLine.next, to: closingStart) else {
+                return .skipped(.weatherNotMapping)
+            }
+            insertion = line
+        }
+        let stamped = Array(original[..<insertion.lowerBound]) + block + Array(original[insertion.upperBound...])
         // Never write YAML that does not read back with the weather mapping in it.
-        let stampedYAML = String(decoding: original[firstLine.next..<closingStart] + block, as: UTF8.self)
-        guard case .success(true) = Self.weatherKey(in: stampedYAML) else { return .skipped(.cannotAppend) }
+        let stampedYAML = String(
+            decoding: original[firstLine.next..<insertion.lowerBound] + block
+                + original[insertion.upperBound..<closingStart],
+            as: UTF8.self)
+        guard case .success(.mapping) = Self.weatherKey(in: stampedYAML, firstLine: 2) else {
+            return .skipped(.cannotAppend)
+        }
         return .stamped(stamped)
     }
 
-    /// Whether the front matter has a `weather` mapping (true), has none (false), or cannot take one.
-    private static func weatherKey(in yaml: String) -> Result<Bool, StampSkipReason> {
+    /// What the front matter holds under `weather`.
+    private enum WeatherKey {
+        /// No `weather` key (or no front matter content at all).
+        case absent
+        /// `weather:` with no value, `~` or `null`: a template's place for the block.
+        case empty
+        case mapping
+    }
+
+    /// The whole line (with its line end) of a top-level `weather:` without a value, `~` or `null` (a comment may
+    /// follow), between `start` and `end`.
+    private static func emptyWeatherLine(in bytes: [UInt8], from start: Int, to end: Int) -> Range<Int>? {
+        var cursor = start
+        while cursor < end {
+            let line = Self.line(in: bytes, from: cursor)
+            let text = String(decoding: Self.trimmed(bytes[line.content]), as: UTF8.self)
+            if text.hasPrefix("weather:") {
+                // The value, without a comment (`#` at its start or after a blank) and the blanks around it.
+                var value = text.dropFirst("weather:".count)
+                var previous: Character = " "
+                if let hash = value.firstIndex(where: { character in
+                    defer { previous = character }
+                    return character == "#" && (previous == " " || previous == "\t")
+                }) {
+                    value = value[..<hash]
+                }
+                let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+                let trimmed = value.drop(while: blank).reversed().drop(while: blank).reversed()
+                if ["", "~", "null", "Null", "NULL"].contains(String(trimmed)) { return cursor..<line.next }
+            }
+            cursor = line.next
+        }
+        return nil
+    }
+
+    /// What the front matter holds under `weather`, or why it cannot take a block. `firstLine` is the file's line
+    /// the YAML starts on, for errors.
+    private static func weatherKey(in yaml: String, firstLine: Int) -> Result<WeatherKey, StampSkipReason> {
         let node: Node?
         do {
             node = try Self.compose(yaml)
         } catch {
-            let reason = "\(error)".split(separator: "\n").first.map(String.init) ?? "parse error"
-            return .failure(.invalidFrontMatter(reason))
+            return .failure(.invalidFrontMatter(Self.describe(error, firstLine: firstLine)))
         }
-        guard let node else { return .success(false) }
+        guard let node else { return .success(.absent) }
         guard let mapping = node.mapping else {
-            if case .scalar(let scalar) = node, ["", "~", "null", "Null", "NULL"].contains(scalar.string) {
-                return .success(false)
-            }
+            if Self.isNull(node) { return .success(.absent) }
             return .failure(.frontMatterNotMapping)
         }
-        guard let weather = mapping["weather"] else { return .success(false) }
-        return weather.mapping == nil ? .failure(.weatherNotMapping) : .success(true)
+        guard let weather = mapping["weather"] else { return .success(.absent) }
+        if weather.mapping != nil { return .success(.mapping) }
+        return Self.isNull(weather) ? .success(.empty) : .failure(.weatherNotMapping)
+    }
+
+    private static func isNull(_ node: Node) -> Bool {
+        guard case .scalar(let scalar) = node else { return false }
+        return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    }
+
+    /// A YAML error as `line 4, column 8: <problem>`, with the file's line numbers.
+    private static func describe(_ error: any Error, firstLine: Int) -> String {
+        if let error = error as? YamlError {
+            switch error {
+            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+                .composer(_, let problem, let mark, _):
+                return "line \(mark.line + firstLine - 1), column \(mark.column): \(problem)"
+            default: break
+            }
+        }
+        return "\(error)".split(separator: "\n").first.map(String.init) ?? "parse error"
     }
 
     /// Composes with the basic resolver first: the default one runs up to seven regular expressions per key to

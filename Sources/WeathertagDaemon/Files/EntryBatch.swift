@@ -12,6 +12,7 @@ enum EntryBatch {
         in folder: String?,
         lines: [String],
         maximumSize: Int,
+        keepModificationTime: Bool = true,
         progress: StampingProgress? = nil
     ) -> BatchOutcome {
         var outcome = BatchOutcome()
@@ -21,7 +22,7 @@ enum EntryBatch {
             do {
                 let result = try EntryFile.stamp(
                     path: folder.map { $0 + "/" + name } ?? name, lines: lines, maximumSize: maximumSize,
-                    directoryFD: directory >= 0 ? directory : nil)
+                    keepModificationTime: keepModificationTime, directoryFD: directory >= 0 ? directory : nil)
                 outcome.results.append((name, result))
                 progress?.advance()
             } catch {

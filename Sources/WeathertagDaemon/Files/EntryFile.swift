@@ -19,16 +19,27 @@ enum EntryFile {
     /// - Parameters:
     ///   - beforeRename: called after the temp file is written, before the last look; tests change the original
     ///     there at the worst moment.
+    ///   - beforeExchange: called after the last look, right before the exchange: tests save over the entry there,
+    ///     as an editor renaming its new file over the old one does.
     ///   - afterExchange: called right after the exchange, before the look that may undo it.
+    ///   - keepModificationTime: the stamped file gets the original's access and modification times.
     ///   - directoryFD: the entry's folder, open, for its fsync (a batch opens it once); else it is opened here.
     static func stamp(
         path: String,
         lines: [String],
         maximumSize: Int = InboxConfiguration.defaultMaximumBytes,
+        keepModificationTime: Bool = true,
         directoryFD: Int32? = nil,
         beforeRename: () -> Void = {},
+        beforeExchange: () -> Void = {},
         afterExchange: () -> Void = {}
     ) throws -> EntryResult {
+        let (directory, name) = FileIO.split(path)
+        // An editor that has the entry open keeps its swap or lock file beside it: not now.
+        for lock in EditorLock.candidates(for: name) {
+            var info = stat()
+            if lstat(directory + "/" + lock.file, &info) == 0 { return .locked(lock) }
+        }
         // O_NOFOLLOW: never stamp through a symlink. O_NONBLOCK: opening a FIFO must not hang.
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
@@ -83,7 +94,6 @@ enum EntryFile {
         case .skipped(let reason): return .leftAlone(.content(reason), before)
         }
 
-        let (directory, name) = FileIO.split(path)
         let mode = info.st_mode & 0o7777
         let temporary = try FileIO.createTemporary(directory: directory, name: name, mode: mode)
         let stamped: FileVersion
@@ -100,6 +110,13 @@ enum EntryFile {
                 unlink(temporary.path)
                 return .leftAlone(.ownerWouldLoseAccess(lockout), before)
             }
+            // The author's modification time stays: for many diaries it is the only record of when an entry was
+            // written (`stamp.keep_mtime`).
+            if keepModificationTime {
+                var times = [info.st_atim, info.st_mtim]
+                guard futimens(temporary.fd, &times) == 0 else { throw SystemError("futimens", path: temporary.path) }
+                created.st_mtim = info.st_mtim
+            }
             guard fsync(temporary.fd) == 0 else { throw SystemError("fsync", path: temporary.path) }
             // Mode and owner changes leave the size and modification time as they are.
             stamped = FileVersion(created)
@@ -115,11 +132,14 @@ enum EntryFile {
             unlink(temporary.path)
             return FileIO.exists(path) ? .changedWhileStamping : .vanished
         }
+        beforeExchange()
         if clinux_exchange(temporary.path, path) == 0 {
             afterExchange()
             // The original now sits under the temp name. A writer that opened it in the last microseconds broke
-            // the lease: give it its file back.
-            guard untouched() else {
+            // the lease: give it its file back. And an editor's save that renamed a new file over the entry
+            // between the last look and the exchange left *that* file under the temp name, not the one we read:
+            // it goes back under the entry's name, and our copy, made from the older version, is dropped.
+            guard untouched(), FileVersion.current(temporary.path)?.isSameFile(as: before) == true else {
                 try Self.exchangeBack(temporary: temporary.path, path: path)
                 return .changedWhileStamping
             }

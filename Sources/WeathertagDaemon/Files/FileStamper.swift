@@ -13,6 +13,8 @@ public enum FileStamper {
         case leftAlone(LeftAloneReason)
         /// Someone has it open for writing.
         case inUse
+        /// An editor has it open (its swap or lock file is beside it).
+        case lockedByEditor(EditorLock)
         case vanished
         /// Reading or writing failed (a full disk, no permission to the folder).
         case failed(any Error)
@@ -25,6 +27,7 @@ public enum FileStamper {
         _ paths: [String],
         with tag: WeatherTag,
         maximumSize: Int = InboxConfiguration.defaultMaximumBytes,
+        keepModificationTime: Bool = true,
         starting: (Int, String) -> Void = { _, _ in }
     ) async -> [String: Outcome] {
         var policy = Machine.Configuration()
@@ -44,7 +47,9 @@ public enum FileStamper {
                     next += machine.weatherArrived(tag)
                 case .stamp(let batch):
                     starting(outcomes.count, batch.names[0])
-                    let outcome = EntryBatch.stamp(batch.names, in: nil, lines: lines, maximumSize: maximumSize)
+                    let outcome = EntryBatch.stamp(
+                        batch.names, in: nil, lines: lines, maximumSize: maximumSize,
+                        keepModificationTime: keepModificationTime)
                     next += machine.batchFinished(batch, outcome)
                 case .wakeUp(let deadline):
                     wakeUp = deadline
@@ -72,6 +77,7 @@ public enum FileStamper {
         case .alreadyStamped(let path): return (path, .alreadyStamped)
         case .leftAlone(let path, let reason, _): return (path, .leftAlone(reason))
         case .inUse(let path): return (path, .inUse)
+        case .lockedByEditor(let path, let lock, _): return (path, .lockedByEditor(lock))
         case .vanished(let path): return (path, .vanished)
         case .cannotWrite(let path, let error, _, _): return (path, .failed(error))
         case .changedWhileStamping, .waitingForWeather, .writingWorksAgain: return nil

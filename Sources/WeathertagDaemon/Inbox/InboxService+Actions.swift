@@ -18,7 +18,7 @@ extension InboxService {
         case .fetchWeather:
             group.addTask {
                 do {
-                    let tag = try await self.weather.currentTag(maximumAge: self.maximumWeatherAge)
+                    let tag = try await self.weather.currentTag(maximumAge: self.stamp.maximumAge)
                     events.yield(.weather(.success(tag), retryAfter: nil))
                 } catch {
                     // OpenWeather's own backoff decides when the next call may go out: try again right then.
@@ -32,13 +32,15 @@ extension InboxService {
         case .stamp(let batch):
             let (inbox, lines, maximumSize, progress) =
                 (self.inbox, batch.tag.stampLines, self.configuration.maximumBytes, self.progress)
+            let keepModificationTime = self.stamp.keepModificationTime
             group.addTask {
                 // A pool that is stopping refuses the batch: its entries are untouched and wait.
                 let outcome = try? await self.threadPool.runIfActive {
                     progress.begin()
                     defer { progress.end() }
                     return EntryBatch.stamp(
-                        batch.names, in: inbox, lines: lines, maximumSize: maximumSize, progress: progress)
+                        batch.names, in: inbox, lines: lines, maximumSize: maximumSize,
+                        keepModificationTime: keepModificationTime, progress: progress)
                 }
                 events.yield(.batchFinished(batch, outcome))
             }

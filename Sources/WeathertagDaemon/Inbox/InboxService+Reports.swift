@@ -20,6 +20,10 @@ extension InboxService {
             self.statistics.update { $0.entriesSkipped += 1 }
             guard firstTime else { return }
             self.logger.notice("entry left as it is", metadata: ["entry": "\(name)", "reason": "\(reason)"])
+        case .lockedByEditor(let name, let lock, let firstTime):
+            guard firstTime else { return }
+            self.logger.info(
+                "entry waits for its editor to close it", metadata: ["entry": "\(name)", "lock": "\(lock.file)"])
         case .inUse(let name):
             self.logger.debug("entry is open for writing, waiting for it to be closed", metadata: ["entry": "\(name)"])
         case .changedWhileStamping(let name, let attempt, let retryIn):

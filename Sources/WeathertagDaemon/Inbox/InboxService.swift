@@ -15,7 +15,7 @@ public final class InboxService: Service {
     typealias Machine = InboxStateMachine<ContinuousClock>
 
     let configuration: InboxConfiguration
-    let maximumWeatherAge: Duration
+    let stamp: StampConfiguration
     let weather: WeatherService
     let threadPool: NIOThreadPool
     let statistics: DaemonStatistics
@@ -24,7 +24,7 @@ public final class InboxService: Service {
 
     public init(
         configuration: InboxConfiguration,
-        maximumWeatherAge: Duration,
+        stamp: StampConfiguration,
         weather: WeatherService,
         threadPool: NIOThreadPool,
         statistics: DaemonStatistics,
@@ -32,7 +32,7 @@ public final class InboxService: Service {
         logger: Logger
     ) {
         self.configuration = configuration
-        self.maximumWeatherAge = maximumWeatherAge
+        self.stamp = stamp
         self.weather = weather
         self.threadPool = threadPool
         self.statistics = statistics
@@ -61,6 +61,7 @@ public final class InboxService: Service {
         let pollInterval = self.pollInterval()
         var policy = Machine.Configuration()
         policy.remembersSettled = pollInterval != nil
+        policy.settle = self.configuration.settle
         var machine = Machine(configuration: policy, clock: ContinuousClock())
         self.logger.info(
             "watching the inbox",

@@ -49,7 +49,7 @@ final class InboxWatcher: Sendable {
     }
 
     private static let mask: UInt32 =
-        UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO) | UInt32(IN_ONLYDIR)
+        UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_ONLYDIR)
         | UInt32(IN_DELETE_SELF)
         | UInt32(IN_MOVE_SELF)
 
@@ -116,12 +116,16 @@ final class InboxWatcher: Sendable {
                         self.logger.error("inbox folder was removed or moved away", metadata: ["inbox": "\(self.path)"])
                     }
                     watching = false
-                } else if mask & UInt32(IN_MOVED_FROM) != 0 {
-                    if nameBytes.starts(with: [UInt8(ascii: ".")])
-                        && nameBytes.reversed().starts(with: FileIO.temporarySuffix.utf8.reversed())
+                } else if mask & (UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE)) != 0 {
+                    if mask & UInt32(IN_MOVED_FROM) != 0,
+                        nameBytes.starts(with: [UInt8(ascii: ".")])
+                            && nameBytes.reversed().starts(with: FileIO.temporarySuffix.utf8.reversed())
                     {
                         if ownMoves.count > 64 { ownMoves.removeAll() }
                         ownMoves.insert(cookie)
+                    } else if let entry = EditorLock.entry(forLockFile: String(decoding: nameBytes, as: UTF8.self)) {
+                        // An editor closed the entry: its lock or swap file went. The entry is looked at again.
+                        names.append(entry)
                     }
                 } else if mask & UInt32(IN_MOVED_TO) != 0 && ownMoves.remove(cookie) != nil {
                     continue

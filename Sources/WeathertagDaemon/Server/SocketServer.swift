@@ -104,7 +104,7 @@ public final class SocketServer: Service {
     }
 
     /// Refuses to take over a socket another process still answers on; creates the folder if needed.
-    private static func prepare(_ path: String) throws {
+    static func prepare(_ path: String) throws {
         let (directory, _) = FileIO.split(path)
         try FileIO.makeDirectories(directory)
         var info = stat()
@@ -117,8 +117,17 @@ public final class SocketServer: Service {
         defer { close(fd) }
         guard let address = UnixSocketAddress(path) else { return }
         let connected = address.withSockaddr { connect(fd, $0, $1) }
-        if connected == 0 {
-            throw SystemError("bind", path: path + " (another weathertag is already listening there)", code: EADDRINUSE)
-        }
+        if connected == 0 { throw SocketInUseError(path: path) }
+    }
+}
+
+/// Another process answers on the socket: this daemon would be a second one for the same socket. `serve` exits
+/// with its own status (73), which the units list in `RestartPreventExitStatus=`: a restart would meet the same
+/// socket.
+public struct SocketInUseError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+
+    public var description: String {
+        "another weathertag is already listening on \(self.path); stop it first, or give this one another socket.path"
     }
 }

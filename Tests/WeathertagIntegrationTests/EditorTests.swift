@@ -1,0 +1,112 @@
+import Foundation
+import Glibc
+import Testing
+import WeathertagTestSupport
+
+/// Real editors writing in the inbox, driven through tmux as a person would type.
+@Suite("Editors", .serialized)
+struct EditorTests {
+    /// A tmux server of the test's own (its own socket), with one window running `command`.
+    struct Terminal {
+        let socket: String
+        let directory: TemporaryDirectory
+
+        init(_ command: String, in directory: TemporaryDirectory) async throws {
+            self.socket = directory.file("tmux.sock")
+            self.directory = directory
+            guard let tmux = which("tmux") else { throw TimeoutError(description: "tmux is needed (make setup)") }
+            let started = try await ChildProcess.run(
+                [tmux, "-S", self.socket, "new-session", "-d", "-s", "diary", "-x", "120", "-y", "30", command],
+                environment: Self.environment, in: directory)
+            guard started.status == 0 else { throw TimeoutError(description: "tmux: \(started.stderr)") }
+        }
+
+        static var environment: [String: String] {
+            ["PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "HOME": "/tmp", "LANG": "C.UTF-8"]
+        }
+
+        /// Keys as tmux's send-keys takes them (`Escape`, `Enter`, or literal text with `-l`).
+        func type(_ keys: String..., literally: Bool = false) async throws {
+            let tmux = which("tmux") ?? "tmux"
+            let arguments = [tmux, "-S", self.socket, "send-keys", "-t", "diary"] + (literally ? ["-l"] : []) + keys
+            _ = try await ChildProcess.run(arguments, environment: Self.environment, in: self.directory)
+        }
+
+        /// What the window shows now.
+        func screen() async throws -> String {
+            let tmux = which("tmux") ?? "tmux"
+            return try await ChildProcess.run(
+                [tmux, "-S", self.socket, "capture-pane", "-p", "-t", "diary"], environment: Self.environment,
+                in: self.directory
+            ).stdout
+        }
+
+        func close() async {
+            let tmux = which("tmux") ?? "tmux"
+            _ = try? await ChildProcess.run(
+                [tmux, "-S", self.socket, "kill-server"], environment: Self.environment, in: self.directory)
+        }
+    }
+
+    /// vim keeps `.NAME.swp` beside the entry while it is open: five saves, then `:wq`, leave one stamp, and vim
+    /// never warns that the file changed since it read it.
+    @Test func aVimSessionThatSavesFiveTimesLeavesOneStamp() async throws {
+        guard let vim = which("vim") else { throw TimeoutError(description: "vim is needed (make setup)") }
+        try await withHarness { harness in
+            try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 59.91, "longitude": 10.75}]"#)
+            let daemon = try await harness.startDaemon()
+            let entry = harness.entryPath("today.md")
+            // No vimrc, no viminfo: vim's defaults, swap file beside the entry.
+            let terminal = try await Terminal("\(vim) -u NONE -i NONE -N \(entry)", in: harness.directory)
+            do {
+                try await Self.fiveSavesAndQuit(terminal, harness: harness, daemon: daemon)
+            } catch {
+                await terminal.close()
+                throw error
+            }
+            await terminal.close()
+            let weather = try await harness.waitForStamp("today.md")
+            #expect(weather["icon"] as? String == "04d")
+            let text = harness.read("today.md")
+            #expect(text.components(separatedBy: "weather:").count == 2, "one stamp: \(text)")
+            #expect(text.hasSuffix("---\n" + (1...5).map { "Line \($0) of the day\n" }.joined()))
+            try await poll("nothing waiting") { () -> Bool? in
+                let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
+                return entries?["waiting"] as? Int == 0 ? true : nil
+            }
+            let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
+            #expect(entries?["stamped"] as? Int == 1)
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    static func fiveSavesAndQuit(_ terminal: Terminal, harness: Harness, daemon: DaemonProcess) async throws {
+        try await poll("vim's swap file") { exists(harness.entryPath(".today.md.swp")) ? true : nil }
+
+        for line in 1...5 {
+            try await terminal.type(line == 1 ? "i" : "o")
+            try await terminal.type("Line \(line) of the day", literally: true)
+            try await terminal.type("Escape")
+            try await terminal.type(":w", "Enter")
+            try await poll("save \(line) on disk") {
+                harness.read("today.md").contains("Line \(line) of the day") ? true : nil
+            }
+            // The daemon has looked at the save and holds it back while vim has the file open.
+            try await poll("save \(line) seen and held back") { () -> Bool? in
+                let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
+                return entries?["waiting"] as? Int == 1 ? true : nil
+            }
+            #expect(!harness.read("today.md").contains("weather:"), "stamped while vim has it open")
+            let screen = try await terminal.screen()
+            #expect(!screen.contains("changed since"), "vim warned: \(screen)")
+        }
+        try await terminal.type(":wq", "Enter")
+        try await poll("vim to quit") { exists(harness.entryPath(".today.md.swp")) ? nil : true }
+    }
+}
+
+/// Whether anything (a dangling link too) is at `path`.
+private func exists(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
+}
