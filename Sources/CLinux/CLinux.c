@@ -35,11 +35,3 @@ long clinux_filesystem_type(const char *path) {
     }
     return (long)(unsigned int)info.f_type;
 }
-
-int clinux_pipe_cloexec(int fds[2]) {
-    return pipe2(fds, O_CLOEXEC);
-}
-
-int clinux_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
-    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
-}

@@ -100,7 +100,10 @@ final class Harness: @unchecked Sendable {
         permissions: mode_t? = nil,
         owner: (uid: uid_t, gid: gid_t)? = nil
     ) throws {
-        let temporary = self.inbox + "/." + name + ".part"
+        // A hidden temp file beside the entry (in its folder, for an entry in a folder).
+        let slash = name.lastIndex(of: "/")
+        let folder = slash.map { self.inbox + "/" + name[..<$0] } ?? self.inbox
+        let temporary = folder + "/." + (slash.map { String(name[name.index(after: $0)...]) } ?? name) + ".part"
         try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
         if let permissions, chmod(temporary, permissions) != 0 {
             throw TimeoutError(description: "cannot chmod \(temporary): errno \(errno)")

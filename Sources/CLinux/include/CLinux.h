@@ -1,8 +1,6 @@
 #ifndef CLINUX_H
 #define CLINUX_H
 
-#include <spawn.h>
-
 /// Linux calls Swift cannot reach through Glibc: `renameat2` is declared only under _GNU_SOURCE, `fcntl` with
 /// F_SETLEASE/F_GETLEASE needs constants that are GNU-only too, and <sys/statfs.h> is not in the Glibc module.
 
@@ -19,13 +17,6 @@ int clinux_read_lease_intact(int fd);
 
 /// Gives the lease up (lets a waiting writer in).
 void clinux_release_lease(int fd);
-
-/// `pipe2(fds, O_CLOEXEC)`: both ends close-on-exec from the start, so no concurrently spawned child inherits them.
-int clinux_pipe_cloexec(int fds[2]);
-
-/// Makes a spawned child close every descriptor from `lowest` up before its exec
-/// (`posix_spawn_file_actions_addclosefrom_np`, glibc 2.34+, declared only under _GNU_SOURCE). 0 or an error number.
-int clinux_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
 /// The `statfs` magic number of the filesystem `path` is on, or -1 and errno.
 long clinux_filesystem_type(const char *path);

@@ -30,7 +30,7 @@ public struct Configuration: Sendable {
         "location": ["providers"],
         "cache": ["directory", "ttl_seconds", "max_stale_seconds"],
         "stamp": ["max_age_seconds", "keep_mtime"],
-        "inbox": ["path", "max_bytes", "poll_seconds", "settle_seconds"],
+        "inbox": ["path", "max_bytes", "poll_seconds", "settle_seconds", "recursive", "max_depth", "exclude"],
         "socket": ["path", "max_connections", "idle_timeout_seconds"],
     ]
 
@@ -121,6 +121,17 @@ public struct Configuration: Sendable {
             inbox.pollInterval = .zero
         } else if let poll = try inboxObject.seconds("poll_seconds", maximum: 86_400) {
             inbox.pollInterval = poll
+        }
+        let excludes = try inboxObject.stringArray("exclude") ?? []
+        inbox.tree = InboxTree(
+            recursive: try inboxObject.bool("recursive") ?? true,
+            maximumDepth: try inboxObject.integer("max_depth", in: 0...64) ?? 8,
+            excludes: excludes)
+        if let bad = excludes.first(where: { pattern in
+            let text = pattern.trimmingCharacters(in: .whitespaces)
+            return !text.isEmpty && !text.hasPrefix("#") && ExcludePattern(text) == nil
+        }) {
+            throw ConfigurationError(field: "inbox.exclude", message: "\"\(bad)\" is not a pattern")
         }
         if try inboxObject.double("settle_seconds") == 0 {
             inbox.settle = .zero

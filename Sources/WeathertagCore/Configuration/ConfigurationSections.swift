@@ -48,6 +48,8 @@ public struct InboxConfiguration: Sendable {
     public static let defaultMaximumBytes = 16 << 20
     /// Larger entries are left alone.
     public var maximumBytes = Self.defaultMaximumBytes
+    /// Which folders below the inbox are part of it (`inbox.recursive`, `inbox.max_depth`, `inbox.exclude`).
+    public var tree = InboxTree()
     /// An entry written or moved in is stamped once no write has reached it for this long (`inbox.settle_seconds`).
     public var settle: Duration = .seconds(2)
     /// How often to rescan besides inotify; nil picks it from the filesystem (every 30 s on network and FUSE

@@ -37,6 +37,8 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     private var stopRequested = false
     /// The thread pool refused work: the process is stopping, start nothing more.
     private var halted = false
+    /// Whether `settled` is kept: from the configuration, and from the moment polling starts.
+    private var remembersSettled: Bool
     /// Entries that need nothing until they change (stamped, already stamped, left alone), by version, for
     /// rescans to skip after one `lstat`. Kept only with `remembersSettled`.
     public private(set) var settled: [String: FileVersion] = [:]
@@ -52,6 +54,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     public init(configuration: Configuration, clock: C) {
         self.configuration = configuration
         self.clock = clock
+        self.remembersSettled = configuration.remembersSettled
         self.weatherBackoff = configuration.weatherBackoff
         self.writeBackoff = configuration.writeBackoff
     }
@@ -77,7 +80,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         let settle = self.configuration.settle
         let due = self.clock.now.advanced(by: settle)
         for name in names {
-            if self.configuration.remembersSettled { self.settled[name] = nil }
+            if self.remembersSettled { self.settled[name] = nil }
             self.locked[name] = nil
             if let deferred = self.deferred[name] {
                 // A deferred entry is looked at when its time comes, not before; a new write moves that time on.
@@ -97,7 +100,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         case .idle:
             guard !self.stopRequested else { return [] }
             self.listing = .running
-            return [.list(skippingUnchanged: self.configuration.remembersSettled ? self.settled : [:])]
+            return [.list(skippingUnchanged: self.remembersSettled ? self.settled : [:])]
         case .running, .runningAndAskedAgain:
             self.listing = .runningAndAskedAgain
             return []
@@ -110,7 +113,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         let again = self.listing == .runningAndAskedAgain
         self.listing = .idle
         for name in candidates where self.deferred[name] == nil { self.queue.insert(name) }
-        if let present, self.configuration.remembersSettled {
+        if let present, self.remembersSettled {
             self.settled = self.settled.filter { present.contains($0.key) }
         }
         if again { actions += self.rescanRequested() }
@@ -170,6 +173,12 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
             self.queue.insert(name)
         }
         return self.proceed()
+    }
+
+    /// The shell polls from now on (some folders could not be watched): rescans become frequent, so settled
+    /// entries are remembered to skip them.
+    public mutating func pollingStarted() {
+        self.remembersSettled = true
     }
 
     /// Stop gracefully: batches in flight finish, nothing new starts; `.finish` once nothing is in flight.
@@ -269,7 +278,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     }
 
     private mutating func settle(_ name: String, _ version: FileVersion?) {
-        if self.configuration.remembersSettled { self.settled[name] = version }
+        if self.remembersSettled { self.settled[name] = version }
     }
 
     /// Writing failed (disk full, read-only filesystem): the entries are untouched. The daemon waits and retries

@@ -22,7 +22,9 @@ enum EntryBatch {
             do {
                 let result = try EntryFile.stamp(
                     path: folder.map { $0 + "/" + name } ?? name, lines: lines, maximumSize: maximumSize,
-                    keepModificationTime: keepModificationTime, directoryFD: directory >= 0 ? directory : nil)
+                    keepModificationTime: keepModificationTime,
+                    // The inbox's descriptor serves entries at its top; one in a folder fsyncs its own folder.
+                    directoryFD: directory >= 0 && !name.contains("/") ? directory : nil)
                 outcome.results.append((name, result))
                 progress?.advance()
             } catch {

@@ -144,6 +144,13 @@ enum EntryFile {
                 return .changedWhileStamping
             }
             unlink(temporary.path)
+            // A writer that found the original by its name just before the exchange may reach it only now: its open
+            // waits on our lease, and what it writes would go to a file without a name. Let it finish, then put its
+            // save back under the entry's name.
+            if leased, clinux_read_lease_intact(fd) != 1 {
+                try Self.rescueLateWriter(original: fd, path: path, mode: mode, stamped: stamped)
+                return .changedWhileStamping
+            }
         } else if errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP {
             // A filesystem that cannot exchange: a plain rename over; the last look above is the guard.
             guard rename(temporary.path, path) == 0 else {
@@ -162,6 +169,28 @@ enum EntryFile {
             try FileIO.fsyncDirectory(directory)
         }
         return .stamped(stamped)
+    }
+
+    /// A writer is opening the original after it lost its name. It is let in; once it has closed the file (a read
+    /// lease can be taken again only when nobody has it open for writing), what it wrote replaces our stamped copy
+    /// under the entry's name, as its save meant to (beside it, as `NAME.edited-while-stamping`, should the entry be
+    /// something newer by then). Gives up waiting after a minute, keeping what is there then.
+    private static func rescueLateWriter(original fd: Int32, path: String, mode: mode_t, stamped: FileVersion) throws {
+        clinux_release_lease(fd)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while clinux_take_read_lease(fd) != 0, errno == EAGAIN || errno == EBUSY, ContinuousClock.now < deadline {
+            usleep(500)
+        }
+        var content: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(content.count)) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            content += chunk[0..<count]
+        }
+        let stillOurs = FileVersion.current(path)?.isSameFile(as: stamped) == true
+        try FileIO.writeAtomically(content, to: stillOurs ? path : path + ".edited-while-stamping", mode: mode)
     }
 
     /// Undoes an exchange: the edited original goes back under its name and our copy is dropped. Should even that

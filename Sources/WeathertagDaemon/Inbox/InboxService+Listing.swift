@@ -8,14 +8,33 @@ extension InboxService {
     func list(skipping unchanged: [String: FileVersion]) async -> (candidates: [String], present: Set<String>?) {
         let inbox = self.inbox
         do {
+            let tree = self.configuration.tree
             let (listing, removed) = try await self.threadPool.runIfActive {
-                let names = try FileManager.default.contentsOfDirectory(atPath: inbox)
-                let removed = FileIO.removeStaleTemporaries(in: inbox, names: names)
-                let candidates = names.filter(InboxFilter.isCandidate).filter { name in
-                    guard let known = unchanged[name] else { return true }
-                    return FileVersion.current(inbox + "/" + name) != known
-                }
-                return ((candidates.sorted(), unchanged.isEmpty ? nil : Set(names)), removed)
+                // The inbox itself must be readable; a folder below it that is not is logged and passed over.
+                _ = try InboxWalk.read(inbox)
+                var candidates: [String] = []
+                var present: Set<String> = []
+                var removed: [String] = []
+                InboxWalk.walk(
+                    inbox: inbox, tree: tree,
+                    visit: { folder, contents in
+                        removed += FileIO.removeStaleTemporaries(
+                            in: InboxWalk.path(inbox, folder), names: contents.files)
+                        for name in contents.files {
+                            let path = InboxTree.join(folder, name)
+                            if !unchanged.isEmpty { present.insert(path) }
+                            guard tree.isEntry(path) else { continue }
+                            if let known = unchanged[path], FileVersion.current(inbox + "/" + path) == known {
+                                continue
+                            }
+                            candidates.append(path)
+                        }
+                    },
+                    failed: { folder, error in
+                        self.logger.warning(
+                            "cannot list a folder of the inbox", metadata: ["folder": "\(folder)", "error": "\(error)"])
+                    })
+                return ((candidates.sorted(), unchanged.isEmpty ? nil : present), removed)
             }
             self.statistics.update { $0.lastScanAt = Date() }
             if !removed.isEmpty {

@@ -55,7 +55,7 @@ public final class InboxService: Service {
 
     public func run() async throws {
         // Watch first, then list (the machine's `start`): nothing dropped in between is missed.
-        let watcher = try InboxWatcher(path: self.inbox, logger: self.logger)
+        let watcher = try InboxWatcher(path: self.inbox, tree: self.configuration.tree, logger: self.logger)
         let arrivals = Arrivals()
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)
         let pollInterval = self.pollInterval()
@@ -78,11 +78,8 @@ public final class InboxService: Service {
                     continuation.yield(.watcherFailed(error))
                 }
             }
-            if let pollInterval {
-                group.addTask {
-                    while (try? await Task.sleep(for: pollInterval)) != nil { continuation.yield(.watcher(.rescan)) }
-                }
-            }
+            var polling = pollInterval != nil
+            if let pollInterval { Self.poll(every: pollInterval, in: &group, continuation) }
             defer {
                 watcher.stop()
                 group.cancelAll()
@@ -99,6 +96,14 @@ public final class InboxService: Service {
                     switch event {
                     case .watcher(.arrived): actions = machine.namesArrived(arrivals.takeAll())
                     case .watcher(.rescan): actions = machine.rescanRequested()
+                    case .watcher(.watchesExhausted):
+                        // Folders inotify cannot watch are found by polling.
+                        actions = []
+                        if !polling {
+                            polling = true
+                            machine.pollingStarted()
+                            Self.poll(every: Self.fallbackPollInterval, in: &group, continuation)
+                        }
                     case .watcherFailed(let error):
                         self.logger.critical("the inbox can no longer be watched", metadata: ["error": "\(error)"])
                         throw error
@@ -126,6 +131,19 @@ public final class InboxService: Service {
     /// The configured interval, else every 30 s on filesystems whose changes inotify may not see; nil for none.
     private func pollInterval() -> Duration? {
         if let interval = self.configuration.pollInterval { return interval == .zero ? nil : interval }
-        return Filesystem.isRemote(self.inbox) ? .seconds(30) : nil
+        return Filesystem.isRemote(self.inbox) ? Self.fallbackPollInterval : nil
+    }
+
+    /// How often to rescan where inotify cannot be relied on (network filesystems, folders it cannot watch).
+    static let fallbackPollInterval: Duration = .seconds(30)
+
+    private static func poll(
+        every interval: Duration,
+        in group: inout ThrowingDiscardingTaskGroup<any Error>,
+        _ events: AsyncStream<Event>.Continuation
+    ) {
+        group.addTask {
+            while (try? await Task.sleep(for: interval)) != nil { events.yield(.watcher(.rescan)) }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+import Synchronization
 import WeathertagCore
 
 /// What the watcher saw in the inbox.
@@ -8,23 +9,40 @@ enum InboxEvent: Sendable, Equatable {
     case arrived
     /// Look at everything: after a queue overflow, after the folder came back.
     case rescan
+    /// Some folders could not be watched (`fs.inotify.max_user_watches` reached): they must be polled.
+    case watchesExhausted
 }
 
-/// Watches one folder with inotify on a thread of its own (reads block) and puts candidate names in `Arrivals`.
+/// Watches the inbox and its folders (as `InboxTree` allows) with inotify, on a thread of its own (reads block),
+/// and puts the entries' paths, relative to the inbox, in `Arrivals`.
 ///
-/// Only `IN_CLOSE_WRITE` and `IN_MOVED_TO` count: a file announced by `IN_CREATE` may still be half written.
-/// A move whose source is one of our own temp files is our own stamp landing, and is not reported.
+/// Only `IN_CLOSE_WRITE` and `IN_MOVED_TO` count for files: a file announced by `IN_CREATE` may still be half
+/// written. A move whose source is one of our own temp files is our own stamp landing, and is not reported. A
+/// folder created or moved in is watched at once and what it already holds is reported (`mkdir -p 2026/11 &&
+/// echo … > 2026/11/23.md` races the watch); one moved away or deleted is forgotten. Folders are watched with
+/// `IN_DONT_FOLLOW`: a symbolic link is never followed.
 final class InboxWatcher: Sendable {
     private let path: String
+    private let tree: InboxTree
     private let logger: Logger
     /// Internal, not private: a test puts something else in its place to make reading fail.
     let inotifyFD: Int32
     /// A self-pipe: writing to it wakes the blocked `poll` so `run` can return.
     private let wakeFD: Int32
     private let wakeWriteFD: Int32
+    /// The watched folders by watch descriptor, relative to the inbox (`""` is the inbox). After `init`, only the
+    /// watcher's thread changes it.
+    private let folders = Mutex(Folders())
 
-    init(path: String, logger: Logger) throws {
+    private struct Folders {
+        var byWatch: [Int32: String] = [:]
+        /// `fs.inotify.max_user_watches` was reached, and said so.
+        var exhausted = false
+    }
+
+    init(path: String, tree: InboxTree = InboxTree(recursive: false), logger: Logger) throws {
         self.path = path
+        self.tree = tree
         self.logger = logger
         self.inotifyFD = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard self.inotifyFD >= 0 else { throw SystemError("inotify_init1", path: path) }
@@ -39,7 +57,8 @@ final class InboxWatcher: Sendable {
         }
         self.wakeFD = pipeFDs[0]
         self.wakeWriteFD = pipeFDs[1]
-        try self.addWatch()
+        // Every folder is watched before the first listing: nothing dropped in between is missed.
+        try self.watchInbox()
     }
 
     deinit {
@@ -49,13 +68,73 @@ final class InboxWatcher: Sendable {
     }
 
     private static let mask: UInt32 =
-        UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_ONLYDIR)
-        | UInt32(IN_DELETE_SELF)
-        | UInt32(IN_MOVE_SELF)
+        UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_CREATE)
+        | UInt32(IN_ONLYDIR) | UInt32(IN_DONT_FOLLOW) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)
 
-    private func addWatch() throws {
-        guard inotify_add_watch(self.inotifyFD, self.path, Self.mask) >= 0 else {
-            throw SystemError("inotify_add_watch", path: self.path)
+    /// Whether some folders are not watched for want of inotify watches.
+    var watchesExhausted: Bool { self.folders.withLock { $0.exhausted } }
+
+    /// Watches the inbox and the folders below it.
+    private func watchInbox() throws(SystemError) {
+        let watch = inotify_add_watch(self.inotifyFD, self.path, Self.mask)
+        guard watch >= 0 else { throw SystemError("inotify_add_watch", path: self.path) }
+        self.folders.withLock { $0.byWatch = [watch: ""] }
+        _ = self.watch(subtree: "")
+    }
+
+    /// Watches the folders from `folder` down (`folder` itself unless it is the inbox) and returns the entries
+    /// they hold.
+    private func watch(subtree folder: String) -> [String] {
+        var entries: [String] = []
+        InboxWalk.walk(
+            inbox: self.path, from: folder, tree: self.tree,
+            visit: { folder, contents in
+                if !folder.isEmpty { self.addWatch(folder) }
+                for name in contents.files {
+                    let entry = InboxTree.join(folder, name)
+                    if self.tree.isEntry(entry) { entries.append(entry) }
+                }
+            },
+            failed: { folder, error in
+                self.logger.warning(
+                    "cannot read a folder of the inbox", metadata: ["folder": "\(folder)", "error": "\(error)"])
+            })
+        return entries
+    }
+
+    private func addWatch(_ folder: String) {
+        let watch = inotify_add_watch(self.inotifyFD, InboxWalk.path(self.path, folder), Self.mask)
+        guard watch < 0 else {
+            self.folders.withLock { $0.byWatch[watch] = folder }
+            return
+        }
+        guard errno == ENOSPC else {
+            let error = SystemError("inotify_add_watch", path: folder)
+            self.logger.warning("cannot watch a folder of the inbox", metadata: ["error": "\(error)"])
+            return
+        }
+        let first = self.folders.withLock { folders in
+            defer { folders.exhausted = true }
+            return !folders.exhausted
+        }
+        if first {
+            self.logger.error(
+                """
+                cannot watch every folder: fs.inotify.max_user_watches is reached; the folders left are polled \
+                (raise it: sysctl fs.inotify.max_user_watches=524288)
+                """,
+                metadata: ["folder": "\(folder)"]
+            )
+        }
+    }
+
+    /// Forgets `folder` and the folders below it (moved away or deleted).
+    private func unwatch(subtree folder: String) {
+        self.folders.withLock { folders in
+            for (watch, path) in folders.byWatch where path == folder || path.hasPrefix(folder + "/") {
+                inotify_rm_watch(self.inotifyFD, watch)
+                folders.byWatch[watch] = nil
+            }
         }
     }
 
@@ -65,9 +144,9 @@ final class InboxWatcher: Sendable {
         _ = write(self.wakeWriteFD, &byte, 1)
     }
 
-    /// Blocks until `stop()`, adding the candidate names of each read to `arrivals` (`.arrived` when the list was
-    /// empty) and reporting the other events. Call on a thread of its own. Throws when inotify itself fails: the
-    /// inbox would no longer be watched, and the service must stop rather than carry on blind.
+    /// Blocks until `stop()`, adding the entries of each read to `arrivals` (`.arrived` when the list was empty) and
+    /// reporting the other events. Call on a thread of its own. Throws when inotify itself fails: the inbox would
+    /// no longer be watched, and the service must stop rather than carry on blind.
     func run(into arrivals: Arrivals, _ report: (InboxEvent) -> Void) throws(SystemError) {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         var fds = [
@@ -75,10 +154,10 @@ final class InboxWatcher: Sendable {
             pollfd(fd: self.wakeFD, events: Int16(POLLIN), revents: 0),
         ]
         var watching = true
-        // Cookies of moves that started at one of our temp files (the two halves of a move come together).
-        var ownMoves: Set<UInt32> = []
+        var moves = MoveCookies()
+        if self.watchesExhausted { report(.watchesExhausted) }
         while true {
-            // While the folder is gone, look for it once a second; otherwise wait for events.
+            // While the inbox is gone, look for it once a second; otherwise wait for events.
             let ready = poll(&fds, 2, watching ? -1 : 1000)
             if ready < 0 {
                 guard errno == EINTR else { throw SystemError("poll", path: self.path) }
@@ -86,7 +165,7 @@ final class InboxWatcher: Sendable {
             }
             if fds[1].revents != 0 { return }
             if !watching {
-                if (try? self.addWatch()) != nil {
+                if (try? self.watchInbox()) != nil {
                     watching = true
                     self.logger.notice("inbox is back, watching again", metadata: ["inbox": "\(self.path)"])
                     report(.rescan)
@@ -99,43 +178,94 @@ final class InboxWatcher: Sendable {
                 guard count < 0, errno != EAGAIN, errno != EINTR else { continue }
                 throw SystemError("read inotify events", path: self.path)
             }
-            var offset = 0
+            let exhaustedBefore = self.watchesExhausted
             var names: [String] = []
+            var offset = 0
             // inotify_event's flexible `name` is not imported: parse by offset (wd 0, mask 4, cookie 8, len 12, name 16).
             while offset + 16 <= count {
-                let mask = Self.load(UInt32.self, buffer, offset + 4)
-                let cookie = Self.load(UInt32.self, buffer, offset + 8)
-                let length = Int(Self.load(UInt32.self, buffer, offset + 12))
-                let nameBytes = buffer[(offset + 16)..<min(offset + 16 + length, count)].prefix { $0 != 0 }
-                offset += 16 + length
-                if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                    self.logger.warning("inotify queue overflowed, rescanning the inbox")
-                    report(.rescan)
-                } else if mask & (UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_IGNORED)) != 0 {
+                let event = Event(
+                    watch: Self.load(Int32.self, buffer, offset),
+                    mask: Self.load(UInt32.self, buffer, offset + 4),
+                    cookie: Self.load(UInt32.self, buffer, offset + 8),
+                    name: String(
+                        decoding: buffer[
+                            (offset + 16)..<min(offset + 16 + Int(Self.load(UInt32.self, buffer, offset + 12)), count)
+                        ]
+                        .prefix { $0 != 0 },
+                        as: UTF8.self)
+                )
+                offset += 16 + Int(Self.load(UInt32.self, buffer, offset + 12))
+                switch self.handle(event, moves: &moves, names: &names) {
+                case .none: break
+                case .rescan: report(.rescan)
+                case .inboxGone:
                     if watching {
                         self.logger.error("inbox folder was removed or moved away", metadata: ["inbox": "\(self.path)"])
                     }
                     watching = false
-                } else if mask & (UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE)) != 0 {
-                    if mask & UInt32(IN_MOVED_FROM) != 0,
-                        nameBytes.starts(with: [UInt8(ascii: ".")])
-                            && nameBytes.reversed().starts(with: FileIO.temporarySuffix.utf8.reversed())
-                    {
-                        if ownMoves.count > 64 { ownMoves.removeAll() }
-                        ownMoves.insert(cookie)
-                    } else if let entry = EditorLock.entry(forLockFile: String(decoding: nameBytes, as: UTF8.self)) {
-                        // An editor closed the entry: its lock or swap file went. The entry is looked at again.
-                        names.append(entry)
-                    }
-                } else if mask & UInt32(IN_MOVED_TO) != 0 && ownMoves.remove(cookie) != nil {
-                    continue
-                } else if mask & UInt32(IN_ISDIR) == 0 {
-                    let name = String(decoding: nameBytes, as: UTF8.self)
-                    if InboxFilter.isCandidate(name) { names.append(name) }
+                    self.unwatch(subtree: "")
                 }
             }
             if arrivals.append(names) { report(.arrived) }
+            if !exhaustedBefore && self.watchesExhausted { report(.watchesExhausted) }
         }
+    }
+
+    private struct Event {
+        var watch: Int32
+        var mask: UInt32
+        var cookie: UInt32
+        var name: String
+
+        func has(_ flag: Int32) -> Bool { self.mask & UInt32(flag) != 0 }
+    }
+
+    private enum Outcome { case none, rescan, inboxGone }
+
+    /// Cookies of moves that started at one of our temp files (the two halves of a move come together).
+    private struct MoveCookies {
+        var own: Set<UInt32> = []
+
+        mutating func insert(_ cookie: UInt32) {
+            if self.own.count > 64 { self.own.removeAll() }
+            self.own.insert(cookie)
+        }
+    }
+
+    /// One event: entries go to `names`; what concerns the whole inbox is returned.
+    private func handle(_ event: Event, moves: inout MoveCookies, names: inout [String]) -> Outcome {
+        if event.has(IN_Q_OVERFLOW) {
+            self.logger.warning("inotify queue overflowed, rescanning the inbox")
+            return .rescan
+        }
+        // A watch removed by us (a folder moved away) or after its folder went: nothing more to hear from it.
+        guard let folder = self.folders.withLock({ $0.byWatch[event.watch] }) else { return .none }
+        if event.has(IN_IGNORED) || event.has(IN_DELETE_SELF) || event.has(IN_MOVE_SELF) {
+            // A folder below the inbox is handled by its parent's MOVED_FROM / DELETE.
+            return folder.isEmpty ? .inboxGone : .none
+        }
+        let path = InboxTree.join(folder, event.name)
+        if event.has(IN_ISDIR) {
+            if event.has(IN_MOVED_FROM) || event.has(IN_DELETE) {
+                self.unwatch(subtree: path)
+            } else if event.has(IN_CREATE) || event.has(IN_MOVED_TO), self.tree.follows(folder: path) {
+                names += self.watch(subtree: path)
+            }
+            return .none
+        }
+        if event.has(IN_MOVED_FROM) || event.has(IN_DELETE) {
+            if event.has(IN_MOVED_FROM), event.name.hasPrefix("."), event.name.hasSuffix(FileIO.temporarySuffix) {
+                moves.insert(event.cookie)
+            } else if let entry = EditorLock.entry(forLockFile: event.name) {
+                // An editor closed the entry: its lock or swap file went. The entry is looked at again.
+                names.append(InboxTree.join(folder, entry))
+            }
+        } else if event.has(IN_MOVED_TO), moves.own.remove(event.cookie) != nil {
+            // Our own stamp landing.
+        } else if event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO), self.tree.isEntry(path) {
+            names.append(path)
+        }
+        return .none
     }
 
     private static func load<T: FixedWidthInteger>(_: T.Type, _ buffer: [UInt8], _ offset: Int) -> T {

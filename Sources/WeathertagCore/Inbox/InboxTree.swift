@@ -1,0 +1,121 @@
+import Foundation
+
+/// Which folders of the inbox are part of it: the rules the watcher and the listing share. Paths are relative to
+/// the inbox (`2026/11/23.md`, `2026/11`); the inbox itself is `""`.
+///
+/// A folder is followed when the inbox is recursive, it is at most `maximumDepth` levels down, its name is not
+/// hidden (`.git`, `.obsidian`, `.trash`, `.stversions`) and no `exclude` pattern matches it. Symbolic links to
+/// folders are never followed (the walkers check that; this type only judges names).
+public struct InboxTree: Sendable {
+    public var recursive: Bool
+    public var maximumDepth: Int
+    public let excludes: [ExcludePattern]
+
+    public init(recursive: Bool = true, maximumDepth: Int = 8, excludes: [String] = []) {
+        self.recursive = recursive
+        self.maximumDepth = maximumDepth
+        self.excludes = excludes.compactMap(ExcludePattern.init)
+    }
+
+    /// Whether the folder at `path` (relative, not empty) is watched and listed.
+    public func follows(folder path: String) -> Bool {
+        guard self.recursive, !path.isEmpty else { return false }
+        let components = path.split(separator: "/")
+        guard components.count <= self.maximumDepth else { return false }
+        guard !components.contains(where: { $0.hasPrefix(".") }) else { return false }
+        return !self.isExcluded(path, isFolder: true)
+    }
+
+    /// Whether the file at `path` (relative) is an entry: a candidate name, in a followed folder, not excluded.
+    public func isEntry(_ path: String) -> Bool {
+        let (folder, name) = Self.split(path)
+        guard InboxFilter.isCandidate(name) else { return false }
+        if !folder.isEmpty, !self.follows(folder: folder) { return false }
+        return !self.isExcluded(path, isFolder: false)
+    }
+
+    /// `a/b/c.md` → (`a/b`, `c.md`); `c.md` → (`""`, `c.md`).
+    public static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+        return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+    }
+
+    /// `folder` + `/` + `name`, or `name` at the top.
+    public static func join(_ folder: String, _ name: String) -> String {
+        folder.isEmpty ? name : folder + "/" + name
+    }
+
+    private func isExcluded(_ path: String, isFolder: Bool) -> Bool {
+        self.excludes.contains { $0.matches(path, isFolder: isFolder) }
+    }
+}
+
+/// One `inbox.exclude` pattern, as in a `.gitignore`: `drafts/` (a folder anywhere), `*.private.md` (a name
+/// anywhere), `/archive` or `2019/*` (anchored at the inbox: the pattern has a `/` before its end), `**` for any
+/// number of folders. A folder that matches takes everything below it along. Negation (`!`) is not supported.
+public struct ExcludePattern: Sendable, CustomStringConvertible {
+    public let description: String
+    private let expression: NSRegularExpression
+    private let foldersOnly: Bool
+
+    /// Nil for an empty pattern or a comment (`#`).
+    public init?(_ pattern: String) {
+        var text = pattern.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty, !text.hasPrefix("#") else { return nil }
+        self.description = text
+        self.foldersOnly = text.hasSuffix("/")
+        if self.foldersOnly { text.removeLast() }
+        let anchored = text.dropLast().contains("/") || text.hasPrefix("/")
+        if text.hasPrefix("/") { text.removeFirst() }
+        let body = Self.regex(fromGlob: text)
+        // Unanchored, the pattern may start at any folder; either way it may name a folder above the path.
+        let source = "^" + (anchored ? "" : "(?:.*/)?") + body + "$"
+        guard let expression = try? NSRegularExpression(pattern: source) else { return nil }
+        self.expression = expression
+    }
+
+    /// Whether `path` (relative), or a folder above it, matches.
+    func matches(_ path: String, isFolder: Bool) -> Bool {
+        let components = path.split(separator: "/").map(String.init)
+        for count in 1...components.count {
+            let prefix = components.prefix(count).joined(separator: "/")
+            let prefixIsFolder = count < components.count || isFolder
+            if self.foldersOnly && !prefixIsFolder { continue }
+            let range = NSRange(prefix.startIndex..., in: prefix)
+            if self.expression.firstMatch(in: prefix, range: range) != nil { return true }
+        }
+        return false
+    }
+
+    /// `*` any characters but `/`, `?` one, `**` any folders, `[…]` a class; everything else literally.
+    private static func regex(fromGlob glob: String) -> String {
+        var out = ""
+        var characters = Array(glob)[...]
+        while let character = characters.popFirst() {
+            switch character {
+            case "*":
+                if characters.first == "*" {
+                    characters.removeFirst()
+                    if characters.first == "/" {
+                        characters.removeFirst()
+                        out += "(?:.*/)?"
+                    } else {
+                        out += ".*"
+                    }
+                } else {
+                    out += "[^/]*"
+                }
+            case "?": out += "[^/]"
+            case "[":
+                if let close = characters.firstIndex(of: "]") {
+                    out += "[" + String(characters[..<close]).replacingOccurrences(of: "\\", with: "\\\\") + "]"
+                    characters = characters[(close + 1)...]
+                } else {
+                    out += "\\["
+                }
+            default: out += NSRegularExpression.escapedPattern(for: String(character))
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,48 @@
+import Testing
+import WeathertagCore
+
+@Suite("inbox folders")
+struct InboxTreeTests {
+    @Test func foldersAreFollowedUnlessHiddenTooDeepOrFlat() {
+        let tree = InboxTree()
+        #expect(tree.follows(folder: "2026/11"))
+        #expect(tree.isEntry("2026/11/23.md") && tree.isEntry("23.md"))
+        for hidden in [".git", ".obsidian/plugins", ".trash", "2026/.stversions"] {
+            #expect(!tree.follows(folder: hidden), "\(hidden)")
+            #expect(!tree.isEntry(hidden + "/x.md"), "\(hidden)")
+        }
+        #expect(!tree.isEntry("2026/.23.md.swp") && !tree.isEntry("2026/23.md~"))
+        #expect(tree.follows(folder: "1/2/3/4/5/6/7/8") && !tree.follows(folder: "1/2/3/4/5/6/7/8/9"))
+        #expect(!tree.isEntry("1/2/3/4/5/6/7/8/9/deep.md"))
+        let flat = InboxTree(recursive: false)
+        #expect(!flat.follows(folder: "2026") && !flat.isEntry("2026/x.md") && flat.isEntry("x.md"))
+        #expect(!InboxTree(maximumDepth: 1).isEntry("a/b/c.md") && InboxTree(maximumDepth: 1).isEntry("a/c.md"))
+    }
+
+    @Test func excludePatternsReadLikeGitignore() {
+        let tree = InboxTree(excludes: [
+            "drafts/", "*.private.md", "/archive", "2019/*", "templates/**", "**/scratch/*.md", "# a comment", "",
+        ])
+        #expect(tree.excludes.count == 6)
+        // A folder named drafts anywhere, and all below it.
+        #expect(!tree.follows(folder: "drafts") && !tree.follows(folder: "2026/drafts/old"))
+        #expect(!tree.isEntry("2026/drafts/x.md"))
+        // A name anywhere.
+        #expect(!tree.isEntry("secret.private.md") && !tree.isEntry("2026/11/me.private.md"))
+        #expect(tree.isEntry("2026/11/public.md"))
+        // Anchored at the inbox.
+        #expect(!tree.follows(folder: "archive") && tree.follows(folder: "2026/archive"))
+        #expect(!tree.isEntry("2019/05-01.md") && tree.isEntry("2020/2019/05-01.md"))
+        // ** for any folders.
+        #expect(!tree.isEntry("templates/daily.md") && !tree.isEntry("templates/a/b/c.md"))
+        #expect(!tree.isEntry("scratch/x.md") && !tree.isEntry("2026/scratch/x.md") && tree.isEntry("2026/x.md"))
+        // drafts/ is for folders: a file named drafts.md stays an entry.
+        #expect(tree.isEntry("drafts.md"))
+    }
+
+    @Test func pathsSplitAndJoin() {
+        #expect(InboxTree.split("2026/11/23.md") == ("2026/11", "23.md"))
+        #expect(InboxTree.split("23.md") == ("", "23.md"))
+        #expect(InboxTree.join("", "23.md") == "23.md" && InboxTree.join("2026", "23.md") == "2026/23.md")
+    }
+}
