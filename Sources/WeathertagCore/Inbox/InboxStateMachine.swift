@@ -112,7 +112,12 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         var actions: [Action] = []
         let again = self.listing == .runningAndAskedAgain
         self.listing = .idle
-        for name in candidates where self.deferred[name] == nil { self.queue.insert(name) }
+        for name in candidates where self.deferred[name] == nil {
+            // A locked entry is looked at again: where nothing reports its lock file's going (a network
+            // filesystem), the poll is what finds the editor gone.
+            self.locked[name] = nil
+            self.queue.insert(name)
+        }
         if let present, self.remembersSettled {
             self.settled = self.settled.filter { present.contains($0.key) }
         }
