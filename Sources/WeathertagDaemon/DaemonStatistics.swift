@@ -16,6 +16,8 @@ public final class DaemonStatistics: Sendable {
         public var entriesStamped = 0
         public var entriesAlreadyStamped = 0
         public var entriesSkipped = 0
+        /// Left alone because they were written before what current weather can speak for.
+        public var entriesBackdated = 0
         public var entriesWaiting = 0
         /// When the inbox was last listed whole (at start, after a reload, on each poll).
         public var lastScanAt: Date?

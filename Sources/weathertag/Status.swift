@@ -55,7 +55,7 @@ struct Status: AsyncParsableCommand {
             (
                 "entries",
                 "\(entries.stamped) stamped · \(entries.waiting) waiting · \(entries.skipped) left alone · "
-                    + "\(entries.alreadyStamped) already stamped"
+                    + "\(entries.backdated) back-dated · \(entries.alreadyStamped) already stamped"
             ))
         if let weather = status.weather, let tag = try? WeatherTag(weather), let line = try? TagFormatter().format(tag)
         {

@@ -73,6 +73,45 @@ struct FolderTests {
         }
     }
 
+    /// Entries written days or years ago never get today's weather: by their front matter's date, their file
+    /// name, or the modification time `rsync -a` kept.
+    @Test func entriesWrittenEarlierAreLeftAloneWithTheReason() async throws {
+        guard let rsync = which("rsync") else { throw TimeoutError(description: "rsync is needed (make setup)") }
+        try await withHarness { harness in
+            try harness.writeConfig(providers: Self.fixed)
+            let daemon = try await harness.startDaemon()
+            try harness.dropByRename("party.md", "---\ndate: 2019-05-01\n---\nA party\n")
+            try harness.dropByRename("2019-05-02.md", "The day after\n")
+            let archive = try harness.directory.makeDirectory("archive")
+            try harness.directory.write("archive/old.md", "From the old laptop\n")
+            try await Self.shell("touch -d '2019-05-03 12:00' '\(archive)/old.md'", in: harness)
+            let copied = try await ChildProcess.run(
+                [rsync, "-a", archive + "/", harness.inbox + "/"], in: harness.directory)
+            #expect(copied.status == 0, "\(copied.stderr)")
+            try await poll("three entries back-dated") { () -> Bool? in
+                let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
+                return entries?["backdated"] as? Int == 3 ? true : nil
+            }
+            #expect(harness.read("party.md") == "---\ndate: 2019-05-01\n---\nA party\n")
+            #expect(harness.read("2019-05-02.md") == "The day after\n")
+            #expect(harness.read("old.md") == "From the old laptop\n")
+            #expect(daemon.log.contains("written 2019-05-01 (by its front matter's date)"))
+            #expect(daemon.log.contains("written 2019-05-02 (by its file name)"))
+            #expect(daemon.log.contains("written 2019-05-03 12:00 (by its modification time)"))
+            // Today's entry, and one dated today, are stamped.
+            try harness.dropByRename("today.md", "---\ndate: \(Self.today())\n---\nToday\n")
+            _ = try await harness.waitForStamp("today.md")
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    static func today() -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        return String(format: "%04d-%02d-%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
+    }
+
     /// Out of inotify watches (its own user namespace allows the daemon 3): the error names the setting, and the
     /// folders left unwatched are found by polling.
     @Test func foldersBeyondTheWatchLimitArePolled() async throws {

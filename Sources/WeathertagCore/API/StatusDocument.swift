@@ -155,20 +155,24 @@ public struct StatusDocument: Codable, Sendable, Equatable {
         public var stamped: Int
         public var alreadyStamped: Int
         public var skipped: Int
+        /// Written before what current weather can speak for, left alone.
+        public var backdated: Int
         public var waiting: Int
         public var lastScanAt: String?
 
         enum CodingKeys: String, CodingKey {
             case stamped
             case alreadyStamped = "already_stamped"
-            case skipped, waiting
+            case skipped, backdated, waiting
             case lastScanAt = "last_scan_at"
         }
 
-        public init(stamped: Int, alreadyStamped: Int, skipped: Int, waiting: Int, lastScanAt: String?) {
+        public init(stamped: Int, alreadyStamped: Int, skipped: Int, backdated: Int, waiting: Int, lastScanAt: String?)
+        {
             self.stamped = stamped
             self.alreadyStamped = alreadyStamped
             self.skipped = skipped
+            self.backdated = backdated
             self.waiting = waiting
             self.lastScanAt = lastScanAt
         }

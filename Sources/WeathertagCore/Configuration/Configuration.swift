@@ -29,7 +29,7 @@ public struct Configuration: Sendable {
         ],
         "location": ["providers"],
         "cache": ["directory", "ttl_seconds", "max_stale_seconds"],
-        "stamp": ["max_age_seconds", "keep_mtime"],
+        "stamp": ["max_age_seconds", "keep_mtime", "backdated_after_seconds"],
         "inbox": ["path", "max_bytes", "poll_seconds", "settle_seconds", "recursive", "max_depth", "exclude"],
         "socket": ["path", "max_connections", "idle_timeout_seconds"],
     ]
@@ -104,6 +104,9 @@ public struct Configuration: Sendable {
         var stamp = StampConfiguration()
         if let age = try stampObject?.seconds("max_age_seconds", maximum: 86_400) { stamp.maximumAge = age }
         if let keep = try stampObject?.bool("keep_mtime") { stamp.keepModificationTime = keep }
+        if let after = try stampObject?.seconds("backdated_after_seconds", maximum: 10 * 365 * 86_400) {
+            stamp.backdatedAfter = after
+        }
         guard stamp.maximumAge >= cache.ttl else {
             throw ConfigurationError(
                 field: stampObject?.contains("max_age_seconds") == true ? "stamp.max_age_seconds" : "cache.ttl_seconds",

@@ -64,6 +64,9 @@ public struct InboxConfiguration: Sendable {
 public struct StampConfiguration: Sendable {
     /// Entries are stamped only with weather at most this old; otherwise they wait for fresh weather.
     public var maximumAge: Duration = .seconds(3600)
+    /// An entry written longer ago than this is back-dated and never gets current weather
+    /// (`stamp.backdated_after_seconds`; a date without a time: any day before today).
+    public var backdatedAfter: Duration = .seconds(10_800)
     /// The stamped file keeps the entry's modification (and access) time.
     public var keepModificationTime = true
 

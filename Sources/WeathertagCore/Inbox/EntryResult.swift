@@ -40,6 +40,8 @@ public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
     case ownerWouldLoseAccess(OwnerLockout)
     /// It changed under every attempt; it is tried again on its next change.
     case keepsChanging
+    /// Written earlier than current weather can speak for (`stamp.backdated_after_seconds`).
+    case backdated(EntryTime)
 
     public var description: String {
         switch self {
@@ -58,6 +60,15 @@ public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
         case .content(let reason): return reason.description
         case .ownerWouldLoseAccess(let lockout): return lockout.description
         case .keepsChanging: return "it keeps changing while being stamped; waiting for its next change"
+        case .backdated(let time):
+            let by: String
+            switch time.source {
+            case .frontMatter(let key): by = "its front matter's \(key)"
+            case .fileName: by = "its file name"
+            case .modificationTime: by = "its modification time"
+            }
+            return "written \(time) (by \(by)): current weather would be wrong, and the weather then needs history "
+                + "(history.enabled, not available yet)"
         }
     }
 }

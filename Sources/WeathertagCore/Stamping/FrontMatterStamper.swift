@@ -1,3 +1,4 @@
+import Foundation
 import Yams
 
 /// What the stamper decided for one file.
@@ -116,6 +117,31 @@ public enum FrontMatterStamper {
             return .skipped(.cannotAppend)
         }
         return .stamped(stamped)
+    }
+
+    /// The values of the front matter's top-level `date`, `created`, `created_at` and `time` lines, as written
+    /// (for `EntryTime`); empty without front matter. Read by lines, not composed: it runs before the stamp.
+    public static func timeFields(_ original: [UInt8]) -> [String: String] {
+        let start = original.starts(with: Self.bom) ? Self.bom.count : 0
+        let first = Self.line(in: original, from: start)
+        guard Self.trimmed(original[first.content]) == Array("---".utf8) else { return [:] }
+        var fields: [String: String] = [:]
+        var cursor = first.next
+        while cursor < original.count {
+            let line = Self.line(in: original, from: cursor)
+            let text = String(decoding: Self.trimmed(original[line.content]), as: UTF8.self)
+            if text == "---" || text == "..." { break }
+            if let colon = text.firstIndex(of: ":"), !text.hasPrefix(" "), !text.hasPrefix("\t") {
+                let key = String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "\"' "))
+                if EntryTime.frontMatterKeys.contains(key), fields[key] == nil {
+                    var value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    if let comment = value.range(of: " #") { value = String(value[..<comment.lowerBound]) }
+                    if !value.isEmpty { fields[key] = value }
+                }
+            }
+            cursor = line.next
+        }
+        return fields
     }
 
     /// What the front matter holds under `weather`.

@@ -13,6 +13,7 @@ enum EntryBatch {
         lines: [String],
         maximumSize: Int,
         keepModificationTime: Bool = true,
+        backdating: BackdatingPolicy? = nil,
         progress: StampingProgress? = nil
     ) -> BatchOutcome {
         var outcome = BatchOutcome()
@@ -22,7 +23,7 @@ enum EntryBatch {
             do {
                 let result = try EntryFile.stamp(
                     path: folder.map { $0 + "/" + name } ?? name, lines: lines, maximumSize: maximumSize,
-                    keepModificationTime: keepModificationTime,
+                    keepModificationTime: keepModificationTime, backdating: backdating,
                     // The inbox's descriptor serves entries at its top; one in a folder fsyncs its own folder.
                     directoryFD: directory >= 0 && !name.contains("/") ? directory : nil)
                 outcome.results.append((name, result))

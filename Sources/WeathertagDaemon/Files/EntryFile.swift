@@ -1,4 +1,5 @@
 import CLinux
+import Foundation
 import Glibc
 import WeathertagCore
 
@@ -23,12 +24,14 @@ enum EntryFile {
     ///     as an editor renaming its new file over the old one does.
     ///   - afterExchange: called right after the exchange, before the look that may undo it.
     ///   - keepModificationTime: the stamped file gets the original's access and modification times.
+    ///   - backdating: an entry written before what current weather can speak for is left alone.
     ///   - directoryFD: the entry's folder, open, for its fsync (a batch opens it once); else it is opened here.
     static func stamp(
         path: String,
         lines: [String],
         maximumSize: Int = InboxConfiguration.defaultMaximumBytes,
         keepModificationTime: Bool = true,
+        backdating: BackdatingPolicy? = nil,
         directoryFD: Int32? = nil,
         beforeRename: () -> Void = {},
         beforeExchange: () -> Void = {},
@@ -92,6 +95,16 @@ enum EntryFile {
         case .stamped(let stamped): content = stamped
         case .alreadyStamped: return .alreadyStamped(before)
         case .skipped(let reason): return .leftAlone(.content(reason), before)
+        }
+        // Written long before now: current weather would not be the weather it was written in.
+        if let backdating {
+            let modified = Date(
+                timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+            if let reason = backdating.leaveAlone(
+                frontMatter: FrontMatterStamper.timeFields(original), fileName: name, modified: modified)
+            {
+                return .leftAlone(reason, before)
+            }
         }
 
         let mode = info.st_mode & 0o7777

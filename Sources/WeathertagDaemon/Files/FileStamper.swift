@@ -28,6 +28,7 @@ public enum FileStamper {
         with tag: WeatherTag,
         maximumSize: Int = InboxConfiguration.defaultMaximumBytes,
         keepModificationTime: Bool = true,
+        backdating: BackdatingPolicy = BackdatingPolicy(),
         starting: (Int, String) -> Void = { _, _ in }
     ) async -> [String: Outcome] {
         var policy = Machine.Configuration()
@@ -49,7 +50,7 @@ public enum FileStamper {
                     starting(outcomes.count, batch.names[0])
                     let outcome = EntryBatch.stamp(
                         batch.names, in: nil, lines: lines, maximumSize: maximumSize,
-                        keepModificationTime: keepModificationTime)
+                        keepModificationTime: keepModificationTime, backdating: backdating)
                     next += machine.batchFinished(batch, outcome)
                 case .wakeUp(let deadline):
                     wakeUp = deadline

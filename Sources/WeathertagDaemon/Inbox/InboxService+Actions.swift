@@ -33,6 +33,7 @@ extension InboxService {
             let (inbox, lines, maximumSize, progress) =
                 (self.inbox, batch.tag.stampLines, self.configuration.maximumBytes, self.progress)
             let keepModificationTime = self.stamp.keepModificationTime
+            let backdating = BackdatingPolicy(threshold: self.stamp.backdatedAfter)
             group.addTask {
                 // A pool that is stopping refuses the batch: its entries are untouched and wait.
                 let outcome = try? await self.threadPool.runIfActive {
@@ -40,7 +41,7 @@ extension InboxService {
                     defer { progress.end() }
                     return EntryBatch.stamp(
                         batch.names, in: inbox, lines: lines, maximumSize: maximumSize,
-                        keepModificationTime: keepModificationTime, progress: progress)
+                        keepModificationTime: keepModificationTime, backdating: backdating, progress: progress)
                 }
                 events.yield(.batchFinished(batch, outcome))
             }

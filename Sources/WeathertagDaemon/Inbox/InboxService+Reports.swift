@@ -17,7 +17,11 @@ extension InboxService {
         case .alreadyStamped:
             self.statistics.update { $0.entriesAlreadyStamped += 1 }
         case .leftAlone(let name, let reason, let firstTime):
-            self.statistics.update { $0.entriesSkipped += 1 }
+            if case .backdated = reason {
+                self.statistics.update { $0.entriesBackdated += 1 }
+            } else {
+                self.statistics.update { $0.entriesSkipped += 1 }
+            }
             guard firstTime else { return }
             self.logger.notice("entry left as it is", metadata: ["entry": "\(name)", "reason": "\(reason)"])
         case .lockedByEditor(let name, let lock, let firstTime):

@@ -137,6 +137,7 @@ public struct APIRouter: Sendable {
                 stamped: counters.entriesStamped,
                 alreadyStamped: counters.entriesAlreadyStamped,
                 skipped: counters.entriesSkipped,
+                backdated: counters.entriesBackdated,
                 waiting: counters.entriesWaiting,
                 lastScanAt: counters.lastScanAt?.iso8601
             ),

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Whether an entry is about the present: one written earlier than `stamp.backdated_after_seconds` ago (for a day
+/// without a time: any day before today) is back-dated and never gets current weather. Until the weather of its
+/// own time can be had (`history.enabled`, a later step), it is left alone with the reason.
+public struct BackdatingPolicy: Sendable {
+    /// How old an entry's time may be for current weather.
+    public var threshold: Duration
+    public var timeZone: TimeZone
+    public var now: @Sendable () -> Date
+
+    public init(
+        threshold: Duration = .seconds(10_800), timeZone: TimeZone = .current,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.threshold = threshold
+        self.timeZone = timeZone
+        self.now = now
+    }
+
+    /// Why an entry with these facts must not get current weather; nil when it may.
+    public func leaveAlone(frontMatter fields: [String: String], fileName: String, modified: Date) -> LeftAloneReason? {
+        let time = EntryTime.of(fields: fields, fileName: fileName, modified: modified, timeZone: self.timeZone)
+        return self.isBackdated(time) ? .backdated(time) : nil
+    }
+
+    public func isBackdated(_ time: EntryTime) -> Bool {
+        let now = self.now()
+        if time.dayOnly {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = time.timeZone
+            return time.date < calendar.startOfDay(for: now)
+        }
+        return now.timeIntervalSince(time.date) > self.threshold.seconds
+    }
+}

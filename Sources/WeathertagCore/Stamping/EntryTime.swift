@@ -1,0 +1,131 @@
+import Foundation
+
+/// When an entry was written, as the entry itself tells, first found: its front matter's `date`, `created`,
+/// `created_at` or `time` (a YAML timestamp or date; without a zone, the machine's); a date in its file name
+/// (`YYYY-MM-DD`, `YYYYMMDD`, `YYYY_MM_DD`, optionally followed by a time `HHMM` or `HH-MM`, as Obsidian, Logseq and
+/// jrnl name their files); else its modification time.
+public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
+    public enum Source: Sendable, Equatable {
+        case frontMatter(key: String)
+        case fileName
+        case modificationTime
+    }
+
+    public var date: Date
+    /// Only a day was given, no time of day (`date` is that day's midnight in `timeZone`).
+    public var dayOnly: Bool
+    public var source: Source
+    public var timeZone: TimeZone
+
+    public init(date: Date, dayOnly: Bool, source: Source, timeZone: TimeZone) {
+        self.date = date
+        self.dayOnly = dayOnly
+        self.source = source
+        self.timeZone = timeZone
+    }
+
+    /// `2019-05-01`, or `2019-05-01 10:00` in the entry's zone.
+    public var description: String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = self.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: self.date)
+        let day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        return self.dayOnly ? day : day + String(format: " %02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
+    /// The front matter keys that say when an entry was written, in the order they are looked for.
+    public static let frontMatterKeys = ["date", "created", "created_at", "time"]
+
+    /// The entry's time from what it holds: its front matter's fields (`frontMatterKeys`), its file name, its
+    /// modification time.
+    public static func of(
+        fields: [String: String], fileName: String, modified: Date, timeZone: TimeZone
+    ) -> EntryTime {
+        for key in Self.frontMatterKeys {
+            if let value = fields[key], let (date, dayOnly) = Self.parse(timestamp: value, timeZone: timeZone) {
+                return EntryTime(date: date, dayOnly: dayOnly, source: .frontMatter(key: key), timeZone: timeZone)
+            }
+        }
+        if let (date, dayOnly) = Self.parse(fileName: fileName, timeZone: timeZone) {
+            return EntryTime(date: date, dayOnly: dayOnly, source: .fileName, timeZone: timeZone)
+        }
+        return EntryTime(date: modified, dayOnly: false, source: .modificationTime, timeZone: timeZone)
+    }
+
+    private static let timestamp = try? NSRegularExpression(
+        pattern:
+            #"^(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:[Tt]|[ \t]+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?[ \t]*(Z|[+-]\d{1,2}(?::?\d{2})?)?)?$"#
+    )
+
+    private static let nameDate = try? NSRegularExpression(
+        pattern: #"(?:^|[^0-9])(\d{4})([-_]?)(\d{2})\2(\d{2})(?:[ _T-]?(\d{2})-?(\d{2}))?(?:[^0-9]|$)"#
+    )
+
+    /// A YAML timestamp or date: `2019-05-01`, `2019-05-01 10:00`, `2019-05-01T10:00:00.5+02:00`; quotes allowed.
+    static func parse(timestamp text: String, timeZone: TimeZone) -> (Date, dayOnly: Bool)? {
+        var value = text.trimmingCharacters(in: .whitespaces)
+        if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+            value = String(value.dropFirst().dropLast())
+        }
+        guard let expression = Self.timestamp,
+            let match = expression.firstMatch(in: value, range: NSRange(value.startIndex..., in: value))
+        else { return nil }
+        func group(_ index: Int) -> String? {
+            Range(match.range(at: index), in: value).map { String(value[$0]) }
+        }
+        var zone = timeZone
+        if let offset = group(7) {
+            guard let parsed = Self.zone(offset) else { return nil }
+            zone = parsed
+        }
+        let hour = group(4).flatMap { Int($0) }
+        return Self.date(
+            year: group(1), month: group(2), day: group(3), hour: hour, minute: group(5), second: group(6), zone: zone
+        ).map { ($0, hour == nil) }
+    }
+
+    /// A date in a file name, optionally with a time of day after it.
+    static func parse(fileName: String, timeZone: TimeZone) -> (Date, dayOnly: Bool)? {
+        guard let expression = Self.nameDate,
+            let match = expression.firstMatch(in: fileName, range: NSRange(fileName.startIndex..., in: fileName))
+        else { return nil }
+        func group(_ index: Int) -> String? {
+            Range(match.range(at: index), in: fileName).map { String(fileName[$0]) }
+        }
+        let hour = group(5).flatMap { Int($0) }
+        guard hour.map({ $0 < 24 }) ?? true, group(6).flatMap({ Int($0) }).map({ $0 < 60 }) ?? true else {
+            return Self.date(year: group(1), month: group(3), day: group(4), zone: timeZone).map { ($0, true) }
+        }
+        return Self.date(
+            year: group(1), month: group(3), day: group(4), hour: hour, minute: group(6), zone: timeZone
+        ).map { ($0, hour == nil) }
+    }
+
+    private static func date(
+        year: String?, month: String?, day: String?, hour: Int? = nil, minute: String? = nil, second: String? = nil,
+        zone: TimeZone
+    ) -> Date? {
+        guard let year = year.flatMap({ Int($0) }), let month = month.flatMap({ Int($0) }),
+            let day = day.flatMap({ Int($0) }), (1...12).contains(month), (1...31).contains(day), year >= 1000
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = DateComponents(
+            year: year, month: month, day: day, hour: hour ?? 0, minute: minute.flatMap { Int($0) } ?? 0,
+            second: second.flatMap { Int($0) } ?? 0)
+        guard let date = calendar.date(from: parts),
+            calendar.component(.day, from: date) == day, calendar.component(.month, from: date) == month
+        else { return nil }
+        return date
+    }
+
+    /// `Z`, `+02`, `+0200`, `-05:30`.
+    private static func zone(_ text: String) -> TimeZone? {
+        if text == "Z" { return TimeZone(identifier: "UTC") }
+        let sign = text.hasPrefix("-") ? -1 : 1
+        let digits = text.dropFirst().filter(\.isNumber)
+        guard let hours = Int(digits.prefix(2)) else { return nil }
+        let minutes = digits.count > 2 ? Int(digits.dropFirst(2)) ?? 0 : 0
+        return TimeZone(secondsFromGMT: sign * (hours * 3600 + minutes * 60))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import WeathertagCore
+
+@Suite("an entry's own time")
+struct EntryTimeTests {
+    static let oslo = TimeZone(identifier: "Europe/Oslo") ?? TimeZone(secondsFromGMT: 3600) ?? .current
+    /// 2026-11-23 12:00 in Oslo (11:00Z).
+    static let now = Date(timeIntervalSince1970: 1_795_431_600)
+
+    func time(_ fields: [String: String] = [:], name: String = "entry.md", modified: Date = now) -> EntryTime {
+        EntryTime.of(fields: fields, fileName: name, modified: modified, timeZone: Self.oslo)
+    }
+
+    @Test func frontMatterComesFirstInItsOrder() {
+        let both = self.time(["created": "2019-05-02", "date": "2019-05-01"], name: "2020-01-01.md")
+        #expect(both.source == .frontMatter(key: "date") && both.description == "2019-05-01" && both.dayOnly)
+        #expect(self.time(["created_at": "2019-05-01 10:00"]).description == "2019-05-01 10:00")
+        #expect(self.time(["time": "'2019-05-01T10:00:00Z'"]).description == "2019-05-01 12:00", "UTC shown in Oslo")
+        #expect(self.time(["date": "\"2019-05-01T10:00:00.250+02:00\""]).description == "2019-05-01 10:00")
+        #expect(self.time(["date": "2019-05-01 10:00:00 -0500"]).description == "2019-05-01 17:00")
+        // Not a date: the next source is asked.
+        #expect(self.time(["date": "yesterday"], name: "2019-05-01.md").source == .fileName)
+        #expect(self.time(["date": "2019-02-30"]).source == .modificationTime)
+    }
+
+    @Test(arguments: [
+        ("2019-05-01.md", "2019-05-01"), ("20190501.md", "2019-05-01"), ("2019_05_01.md", "2019-05-01"),
+        ("2019-05-01 1430.md", "2019-05-01 14:30"), ("2019-05-01-14-30 walk.md", "2019-05-01 14:30"),
+        ("Journal 2019-05-01T0930.md", "2019-05-01 09:30"), ("jrnl_2019_05_01.md", "2019-05-01"),
+    ])
+    func fileNamesAsDiariesWriteThem(name: String, expected: String) {
+        let time = self.time(name: name)
+        #expect(time.source == .fileName && time.description == expected, "\(name): \(time)")
+    }
+
+    @Test func namesWithoutADateFallBackToTheModificationTime() {
+        for name in ["entry.md", "2019-13-01.md", "201905011.md", "notes-123456789.md", "2019-05.md"] {
+            #expect(self.time(name: name).source == .modificationTime, "\(name)")
+        }
+    }
+
+    @Test func backdatedMeansOlderThanTheThresholdOrAnEarlierDay() {
+        let policy = BackdatingPolicy(threshold: .seconds(10_800), timeZone: Self.oslo, now: { Self.now })
+        func backdated(_ fields: [String: String] = [:], name: String = "e.md", modified: Date = Self.now) -> Bool {
+            policy.leaveAlone(frontMatter: fields, fileName: name, modified: modified) != nil
+        }
+        #expect(!backdated(), "written now")
+        #expect(!backdated(modified: Self.now.addingTimeInterval(-10_000)), "2 h 47 min ago")
+        #expect(backdated(modified: Self.now.addingTimeInterval(-11_000)), "3 h 3 min ago: rsync kept an old mtime")
+        #expect(!backdated(["date": "2026-11-23"]), "today, any time")
+        #expect(backdated(["date": "2026-11-22"]), "yesterday")
+        #expect(backdated(name: "2019-05-01.md"))
+        #expect(!backdated(["date": "2026-11-23 10:00"]), "2 h ago")
+        guard
+            case .backdated(let time)? = policy.leaveAlone(
+                frontMatter: [:], fileName: "2019-05-01.md", modified: Self.now)
+        else {
+            Issue.record("not back-dated")
+            return
+        }
+        #expect(LeftAloneReason.backdated(time).description.hasPrefix("written 2019-05-01 (by its file name)"))
+    }
+
+    @Test func theFrontMatterTimeFieldsAreReadByLines() {
+        let text =
+            "---\ntitle: x\ndate: 2019-05-01 # the day\n\"created\": '2019-05-02'\nnested:\n  time: 10:00\n---\nB\n"
+        #expect(FrontMatterStamper.timeFields(Array(text.utf8)) == ["date": "2019-05-01", "created": "'2019-05-02'"])
+        #expect(FrontMatterStamper.timeFields(Array("date: 2019-05-01\n".utf8)).isEmpty, "no front matter")
+    }
+}
