@@ -43,6 +43,9 @@ struct Runtime {
     /// Just the HTTP client, for commands that only talk to the daemon (no logging set-up).
     static func client() -> CurlHTTPClient {
         signal(SIGPIPE, SIG_IGN)
+        // `stamp` takes file leases through the daemon's weather too: a lease broken at the wrong instant must not
+        // end it (see Runtime.init).
+        signal(SIGIO, SIG_IGN)
         CurlHTTPClient.initializeLibrary()
         return CurlHTTPClient(threadPool: .singleton)
     }

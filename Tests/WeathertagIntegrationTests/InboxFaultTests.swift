@@ -24,7 +24,17 @@ struct InboxFaultTests {
             // turn, since the kernel merges an event identical to the one before), and the events of the entries
             // dropped after that are lost. Only a rescan finds them.
             daemon.child.signal(SIGSTOP)
-            for index in 0...limit {
+            // Every thread stopped (state T) before the noise: a reader still running would drain the queue.
+            let pid = daemon.child.pid
+            try await poll("the daemon stopped") { () -> Bool? in
+                let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+                let stopped = tasks.allSatisfy { task in
+                    let stat = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8)) ?? ""
+                    return stat.split(separator: ")").last?.split(separator: " ").first == "T"
+                }
+                return !tasks.isEmpty && stopped ? true : nil
+            }
+            for index in 0...(limit + 200) {
                 let fd = open(harness.entryPath(index % 2 == 0 ? ".noise-a" : ".noise-b"), O_WRONLY | O_CREAT, 0o600)
                 close(fd)
             }
