@@ -243,20 +243,22 @@ final class ConfigurationTests {
         #expect(config.warnings.contains { $0.hasPrefix("location.providers[0].lat: unknown key") })
     }
 
-    @Test func invalidJSONSaysWhere() throws {
-        try self.directory.write("bad.json", "{\n  \"inbox\": {\"path\": \"inbox\"},\n  \"socket\": tru\n}\n")
+    /// What loading the file at `path` says, or "no error".
+    func loadError(_ path: String) -> String {
         do {
             _ = try Configuration.load(
-                path: self.directory.file("bad.json"),
-                environment: [:],
-                registry: LocationProviderRegistry([.ip]),
-                context: self.context,
-                files: LocalConfigurationFiles()
-            )
-            Issue.record("no error")
+                path: path, environment: [:], registry: LocationProviderRegistry([.ip]), context: self.context,
+                files: LocalConfigurationFiles())
+            return "no error"
         } catch {
-            #expect(error.description.contains("bad.json: invalid JSON at line 3, column 13"), "\(error)")
+            return error.description
         }
+    }
+
+    @Test func invalidJSONSaysWhere() throws {
+        try self.directory.write("bad.json", "{\n  \"inbox\": {\"path\": \"inbox\"},\n  \"socket\": tru\n}\n")
+        let error = self.loadError(self.directory.file("bad.json"))
+        #expect(error.contains("bad.json: invalid JSON at line 3, column 13"), "\(error)")
     }
 
     @Test func typosAreNamedWithTheKeyMeant() {
@@ -272,28 +274,11 @@ final class ConfigurationTests {
     }
 
     @Test func aFolderIsNotAConfigurationFile() {
-        do {
-            _ = try Configuration.load(
-                path: self.directory.path, environment: [:], registry: LocationProviderRegistry([.ip]),
-                context: self.context, files: LocalConfigurationFiles())
-            Issue.record("no error")
-        } catch {
-            #expect(error.description.contains("is a folder, not a configuration file"), "\(error)")
-        }
+        let error = self.loadError(self.directory.path)
+        #expect(error.contains("is a folder, not a configuration file"), "\(error)")
     }
 
     @Test func missingFileIsNamed() {
-        do {
-            _ = try Configuration.load(
-                path: self.directory.file("absent.json"),
-                environment: [:],
-                registry: LocationProviderRegistry([.ip]),
-                context: self.context,
-                files: LocalConfigurationFiles()
-            )
-            Issue.record("no error")
-        } catch {
-            #expect(error.description.contains("absent.json: it does not exist"))
-        }
+        #expect(self.loadError(self.directory.file("absent.json")).contains("absent.json: it does not exist"))
     }
 }
