@@ -105,6 +105,52 @@ struct EditorTests {
     }
 }
 
+extension EditorTests {
+    /// nano with `--locking` (`set locking` in nanorc) keeps a vim-style `.NAME.swp` lock: three saves, then exit,
+    /// leave one stamp.
+    @Test func aNanoSessionWithLockingLeavesOneStamp() async throws {
+        guard let nano = which("nano") else { throw TimeoutError(description: "nano is needed (make setup)") }
+        try await withHarness { harness in
+            try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 59.91, "longitude": 10.75}]"#)
+            let daemon = try await harness.startDaemon()
+            let entry = harness.entryPath("nano.md")
+            let terminal = try await Terminal("\(nano) --ignorercfiles --locking \(entry)", in: harness.directory)
+            do {
+                for line in 1...3 {
+                    try await terminal.type("Note \(line)", literally: true)
+                    try await terminal.type("Enter")
+                    try await terminal.type("C-o")
+                    // nano asks for the file name: the one it has is right.
+                    try await poll("nano's prompt") {
+                        try await terminal.screen().contains("File Name to Write") ? true : nil
+                    }
+                    try await terminal.type("Enter")
+                    try await poll("save \(line) on disk") {
+                        harness.read("nano.md").contains("Note \(line)") ? true : nil
+                    }
+                    try await poll("nano's lock file") { exists(harness.entryPath(".nano.md.swp")) ? true : nil }
+                    try await poll("save \(line) seen and held back") { () -> Bool? in
+                        let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
+                        return entries?["waiting"] as? Int == 1 ? true : nil
+                    }
+                    #expect(!harness.read("nano.md").contains("weather:"), "stamped while nano has it open")
+                }
+                try await terminal.type("C-x")
+                try await poll("nano to exit") { exists(harness.entryPath(".nano.md.swp")) ? nil : true }
+            } catch {
+                await terminal.close()
+                throw error
+            }
+            await terminal.close()
+            _ = try await harness.waitForStamp("nano.md")
+            let text = harness.read("nano.md")
+            #expect(text.components(separatedBy: "weather:").count == 2, "one stamp: \(text)")
+            #expect(text.contains("---\nNote 1\nNote 2\nNote 3\n"), "\(text)")
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+}
+
 /// Whether anything (a dangling link too) is at `path`.
 private func exists(_ path: String) -> Bool {
     var info = stat()
