@@ -366,6 +366,19 @@ struct InboxStateMachineTests {
         #expect(machine.rescanRequested().lists == [[:]])
     }
 
+    /// Out of inotify watches, the shell starts polling once, and settled entries are remembered from then on.
+    @Test func exhaustedWatchesStartPollingOnce() throws {
+        var machine = self.machine()
+        #expect(machine.watchesExhausted().contains { if case .startPolling = $0 { true } else { false } })
+        #expect(machine.watchesExhausted().isEmpty, "once")
+        _ = machine.namesArrived(["a.md"])
+        let batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
+        _ = machine.batchFinished(batch, Self.stamped(batch))
+        #expect(machine.settled == ["a.md": Self.version])
+        var polling = self.machine { $0.remembersSettled = true }
+        #expect(polling.watchesExhausted().isEmpty, "the shell polls already")
+    }
+
     @Test func withoutPollingNothingIsRemembered() throws {
         var machine = self.machine()
         _ = machine.namesArrived(["a.md"])

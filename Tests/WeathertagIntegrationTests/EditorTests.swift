@@ -48,6 +48,29 @@ struct EditorTests {
         }
     }
 
+    /// Runs `command` in a terminal of its own for `body`, and closes the terminal whatever happens.
+    static func inTerminal(
+        _ command: String, harness: Harness, _ body: (Terminal) async throws -> Void
+    ) async throws {
+        let terminal = try await Terminal(command, in: harness.directory)
+        do {
+            try await body(terminal)
+        } catch {
+            await terminal.close()
+            throw error
+        }
+        await terminal.close()
+    }
+
+    /// The daemon has looked at the entry's latest save and holds it back while the editor has it open.
+    static func heldBack(_ name: String, harness: Harness, daemon: DaemonProcess, what: String) async throws {
+        try await poll("\(what) seen and held back") { () -> Bool? in
+            let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
+            return entries?["waiting"] as? Int == 1 ? true : nil
+        }
+        #expect(!harness.read(name).contains("weather:"), "stamped while the editor has it open")
+    }
+
     /// vim keeps `.NAME.swp` beside the entry while it is open: five saves, then `:wq`, leave one stamp, and vim
     /// never warns that the file changed since it read it.
     @Test func aVimSessionThatSavesFiveTimesLeavesOneStamp() async throws {
@@ -57,14 +80,9 @@ struct EditorTests {
             let daemon = try await harness.startDaemon()
             let entry = harness.entryPath("today.md")
             // No vimrc, no viminfo: vim's defaults, swap file beside the entry.
-            let terminal = try await Terminal("\(vim) -u NONE -i NONE -N \(entry)", in: harness.directory)
-            do {
+            try await Self.inTerminal("\(vim) -u NONE -i NONE -N \(entry)", harness: harness) { terminal in
                 try await Self.fiveSavesAndQuit(terminal, harness: harness, daemon: daemon)
-            } catch {
-                await terminal.close()
-                throw error
             }
-            await terminal.close()
             let weather = try await harness.waitForStamp("today.md")
             #expect(weather["icon"] as? String == "04d")
             let text = harness.read("today.md")
@@ -92,11 +110,7 @@ struct EditorTests {
                 harness.read("today.md").contains("Line \(line) of the day") ? true : nil
             }
             // The daemon has looked at the save and holds it back while vim has the file open.
-            try await poll("save \(line) seen and held back") { () -> Bool? in
-                let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
-                return entries?["waiting"] as? Int == 1 ? true : nil
-            }
-            #expect(!harness.read("today.md").contains("weather:"), "stamped while vim has it open")
+            try await Self.heldBack("today.md", harness: harness, daemon: daemon, what: "save \(line)")
             let screen = try await terminal.screen()
             #expect(!screen.contains("changed since"), "vim warned: \(screen)")
         }
@@ -114,8 +128,7 @@ extension EditorTests {
             try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 59.91, "longitude": 10.75}]"#)
             let daemon = try await harness.startDaemon()
             let entry = harness.entryPath("nano.md")
-            let terminal = try await Terminal("\(nano) --ignorercfiles --locking \(entry)", in: harness.directory)
-            do {
+            try await Self.inTerminal("\(nano) --ignorercfiles --locking \(entry)", harness: harness) { terminal in
                 for line in 1...3 {
                     try await terminal.type("Note \(line)", literally: true)
                     try await terminal.type("Enter")
@@ -129,19 +142,11 @@ extension EditorTests {
                         harness.read("nano.md").contains("Note \(line)") ? true : nil
                     }
                     try await poll("nano's lock file") { exists(harness.entryPath(".nano.md.swp")) ? true : nil }
-                    try await poll("save \(line) seen and held back") { () -> Bool? in
-                        let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
-                        return entries?["waiting"] as? Int == 1 ? true : nil
-                    }
-                    #expect(!harness.read("nano.md").contains("weather:"), "stamped while nano has it open")
+                    try await Self.heldBack("nano.md", harness: harness, daemon: daemon, what: "save \(line)")
                 }
                 try await terminal.type("C-x")
                 try await poll("nano to exit") { exists(harness.entryPath(".nano.md.swp")) ? nil : true }
-            } catch {
-                await terminal.close()
-                throw error
             }
-            await terminal.close()
             _ = try await harness.waitForStamp("nano.md")
             let text = harness.read("nano.md")
             #expect(text.components(separatedBy: "weather:").count == 2, "one stamp: \(text)")

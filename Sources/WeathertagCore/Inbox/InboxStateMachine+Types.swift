@@ -15,8 +15,8 @@ extension InboxStateMachine {
         public var settle: Duration = .zero
         /// The n-th retry of an entry that changed while being stamped waits this times 2ⁿ.
         public var changedRetryBase: Duration = .milliseconds(100)
-        /// Remember settled entries by version so that rescans skip them (worth it when polling, where rescans are
-        /// frequent; otherwise memory does not grow with the number of entries the inbox holds).
+        /// The shell polls: remember settled entries by version so that rescans skip them (otherwise memory does not
+        /// grow with the number of entries the inbox holds).
         public var remembersSettled = false
         /// Wait out a failed write (disk full, read-only) and try again; otherwise report it and go on.
         public var retriesFailedWrites = true
@@ -47,6 +47,8 @@ extension InboxStateMachine {
         case stamp(Batch)
         /// Call `wokeUp()` at this time.
         case wakeUp(at: C.Instant)
+        /// Rescan the inbox periodically from now on (`rescanRequested()` each time).
+        case startPolling
         /// Count and log.
         case report(Report)
         /// Nothing is in flight after `stop()`: the shell may return.

@@ -180,10 +180,13 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         return self.proceed()
     }
 
-    /// The shell polls from now on (some folders could not be watched): rescans become frequent, so settled
-    /// entries are remembered to skip them.
-    public mutating func pollingStarted() {
+    /// Some folders could not be watched (inotify's watches ran out): they must be polled. Unless the shell
+    /// polls already (`remembersSettled` says it does), it starts; rescans become frequent, so settled entries are
+    /// remembered from now on to skip them.
+    public mutating func watchesExhausted() -> [Action] {
+        guard !self.remembersSettled else { return [] }
         self.remembersSettled = true
+        return [.startPolling]
     }
 
     /// Stop gracefully: batches in flight finish, nothing new starts; `.finish` once nothing is in flight.

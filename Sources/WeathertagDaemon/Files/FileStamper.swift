@@ -56,7 +56,7 @@ public enum FileStamper {
                     wakeUp = deadline
                 case .report(let report):
                     if let (path, outcome) = Self.outcome(of: report) { outcomes[path] = outcome }
-                case .list, .finish:
+                case .list, .finish, .startPolling:
                     break
                 }
             }

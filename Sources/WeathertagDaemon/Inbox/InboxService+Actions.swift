@@ -50,6 +50,9 @@ extension InboxService {
                 guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
                 events.yield(.wokeUp)
             }
+        case .startPolling:
+            // Folders inotify cannot watch are found by polling.
+            Self.poll(every: Self.fallbackPollInterval, in: &group, events)
         case .report(let report):
             self.record(report)
         case .finish:

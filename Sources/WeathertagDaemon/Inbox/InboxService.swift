@@ -78,7 +78,6 @@ public final class InboxService: Service {
                     continuation.yield(.watcherFailed(error))
                 }
             }
-            var polling = pollInterval != nil
             if let pollInterval { Self.poll(every: pollInterval, in: &group, continuation) }
             defer {
                 watcher.stop()
@@ -96,14 +95,7 @@ public final class InboxService: Service {
                     switch event {
                     case .watcher(.arrived): actions = machine.namesArrived(arrivals.takeAll())
                     case .watcher(.rescan): actions = machine.rescanRequested()
-                    case .watcher(.watchesExhausted):
-                        // Folders inotify cannot watch are found by polling.
-                        actions = []
-                        if !polling {
-                            polling = true
-                            machine.pollingStarted()
-                            Self.poll(every: Self.fallbackPollInterval, in: &group, continuation)
-                        }
+                    case .watcher(.watchesExhausted): actions = machine.watchesExhausted()
                     case .watcherFailed(let error):
                         self.logger.critical("the inbox can no longer be watched", metadata: ["error": "\(error)"])
                         throw error
@@ -137,7 +129,7 @@ public final class InboxService: Service {
     /// How often to rescan where inotify cannot be relied on (network filesystems, folders it cannot watch).
     static let fallbackPollInterval: Duration = .seconds(30)
 
-    private static func poll(
+    static func poll(
         every interval: Duration,
         in group: inout ThrowingDiscardingTaskGroup<any Error>,
         _ events: AsyncStream<Event>.Continuation
