@@ -278,6 +278,7 @@ class Bench:
                                 "icon_base_url": self.standin.base_url + "/img/wn"},
                 "location": {"providers": [{"type": "fixed", "latitude": LATITUDE, "longitude": LONGITUDE}]},
                 "cache": {"directory": cache},
+                "state": {"directory": os.path.join(os.path.dirname(cache), "state")},
                 "inbox": {"path": inbox, "settle_seconds": 0},
                 "socket": {"path": os.path.join(self.work, "wt.sock")},
             }, handle)

@@ -38,6 +38,7 @@ cat > "$demo/config.json" <<JSON
     {"type": "fixed", "latitude": 37.5665, "longitude": 126.978, "name": "Seoul"}
   ]},
   "cache": {"directory": "$demo/cache"},
+  "state": {"directory": "$demo/state"},
   "inbox": {"path": "$demo/inbox"},
   "socket": {"path": "$demo/weathertag.sock"}
 }

@@ -41,6 +41,7 @@ extension Daemon {
             threadPool: threadPool,
             statistics: statistics,
             progress: progress,
+            memory: Self.openMemory(configuration, logger: logger),
             logger: logger
         )
         let router = APIRouter(
@@ -64,5 +65,20 @@ extension Daemon {
             router: router,
             summary: "watching \(configuration.inbox.path); location: \(sources)"
         )
+    }
+
+    /// The state database, or nil (stamping goes on without memory) when it is off or cannot be opened.
+    static func openMemory(_ configuration: Configuration, logger: Logger) -> StateDatabase? {
+        guard configuration.state.enabled else { return nil }
+        do {
+            return try StateDatabase.open(
+                directory: configuration.state.directory, inbox: configuration.inbox.path,
+                policy: RestorePolicy(forgetAfter: configuration.state.forgetAfter.seconds), logger: logger)
+        } catch {
+            logger.error(
+                "cannot open the state database; entries are stamped without memory of earlier stamps",
+                metadata: ["directory": "\(configuration.state.directory)", "error": "\(error)"])
+            return nil
+        }
     }
 }

@@ -14,6 +14,8 @@ public final class DaemonStatistics: Sendable {
         public var cacheHits = 0
         public var cacheMisses = 0
         public var entriesStamped = 0
+        /// Came back without their block and got the remembered one back.
+        public var entriesRestored = 0
         public var entriesAlreadyStamped = 0
         public var entriesSkipped = 0
         /// Left alone because they were written before what current weather can speak for.

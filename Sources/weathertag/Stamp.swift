@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import Logging
 import WeathertagCore
 import WeathertagDaemon
 
@@ -25,11 +26,20 @@ struct Stamp: AsyncParsableCommand {
     @Flag(help: "Print the front matter each file would get; change nothing.")
     var dryRun = false
 
+    @Flag(
+        help: """
+            New weather on purpose: replace a weather block that is there, and do not give an entry of the inbox \
+            its remembered block back.
+            """)
+    var fresh = false
+
     @Argument(help: "The Markdown files.")
     var files: [String]
 
     func run() async throws {
-        let (tag, origin) = try await self.currentTag()
+        // Set up once, and only with a configuration: it bootstraps logging, which a process may do once.
+        let runtime = self.configurationPath().map { _ in Runtime(logLevel: .error) }
+        let (tag, origin) = try await self.currentTag(runtime: runtime)
         let lines = tag.stampLines
         if self.dryRun {
             for file in self.files {
@@ -42,8 +52,13 @@ struct Stamp: AsyncParsableCommand {
             return
         }
 
+        let memory = runtime.flatMap { self.memory(runtime: $0) }
+        if memory == nil, self.fresh {
+            printError("note: no configuration with a state database, so no memory of these files is updated")
+        }
         let progress = ProgressBar(total: self.files.count)
-        let outcomes = await FileStamper.stamp(self.files, with: tag) { done, file in
+        let outcomes = await FileStamper.stamp(self.files, with: tag, memory: memory, fresh: self.fresh) {
+            done, file in
             progress.show(done: done, current: file)
         }
         progress.finish()
@@ -53,6 +68,7 @@ struct Stamp: AsyncParsableCommand {
             let outcome = outcomes[file] ?? .vanished
             switch outcome {
             case .stamped: counts["stamped", default: 0] += 1
+            case .restored: counts["restored", default: 0] += 1
             case .alreadyStamped: counts["already stamped", default: 0] += 1
             default:
                 counts["left alone", default: 0] += 1
@@ -60,7 +76,7 @@ struct Stamp: AsyncParsableCommand {
             }
         }
         for problem in problems { printError(problem) }
-        let summary = ["stamped", "already stamped", "left alone"].compactMap { key in
+        let summary = ["stamped", "restored", "already stamped", "left alone"].compactMap { key in
             counts[key].map { "\($0) \(key)" }
         }
         let weather = (try? TagFormatter().format(tag)) ?? tag.weather.description
@@ -71,6 +87,7 @@ struct Stamp: AsyncParsableCommand {
     static func describe(_ outcome: FileStamper.Outcome) -> String {
         switch outcome {
         case .stamped: return "stamped"
+        case .restored: return "given its remembered weather block back"
         case .alreadyStamped: return "already stamped"
         case .leftAlone(let reason): return "left as it is: \(reason)"
         case .inUse: return "left as it is: it is open for writing; try again once it is closed"
@@ -80,8 +97,35 @@ struct Stamp: AsyncParsableCommand {
         }
     }
 
+    /// The daemon's memory (its state database), for files in its inbox: found through the configuration (nil
+    /// without one, or with `state.enabled` false). SQLite lets the daemon and this command share it.
+    private func memory(runtime: Runtime) -> FileStamper.Memory? {
+        guard let path = self.configurationPath(), let configuration = try? runtime.loadConfiguration(path),
+            configuration.state.enabled
+        else { return nil }
+        guard
+            let database = try? StateDatabase.open(
+                directory: configuration.state.directory, inbox: configuration.inbox.path,
+                policy: RestorePolicy(forgetAfter: configuration.state.forgetAfter.seconds), logger: runtime.logger),
+            let inbox = realpath(configuration.inbox.path, nil)
+        else { return nil }
+        defer { free(inbox) }
+        return FileStamper.Memory(database: database, inbox: String(cString: inbox))
+    }
+
+    /// The configuration given, else the user's, else the system's; nil when none exists.
+    private func configurationPath() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        let candidates = [
+            self.connection.config,
+            (environment["XDG_CONFIG_HOME"] ?? (environment["HOME"] ?? "") + "/.config") + "/weathertag/config.json",
+            "/etc/weathertag/config.json",
+        ]
+        return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
     /// The daemon's tag when one answers; otherwise one from OpenWeather with the configuration.
-    private func currentTag() async throws -> (WeatherTag, String) {
+    private func currentTag(runtime: Runtime?) async throws -> (WeatherTag, String) {
         let environment = ProcessInfo.processInfo.environment
         if let socketPath = try? self.connection.socketPath(environment),
             let response = try? await DaemonConnection.get("/v1/tag", socketPath: socketPath)
@@ -94,22 +138,15 @@ struct Stamp: AsyncParsableCommand {
             }
             return (tag, "the daemon")
         }
-        let candidates = [
-            self.connection.config,
-            (environment["XDG_CONFIG_HOME"] ?? (environment["HOME"] ?? "") + "/.config") + "/weathertag/config.json",
-            "/etc/weathertag/config.json",
-        ]
-        guard let config = candidates.compactMap({ $0 }).first(where: { FileManager.default.fileExists(atPath: $0) })
-        else {
+        guard let config = self.configurationPath(), let runtime else {
             printError("no daemon answers and there is no configuration to ask OpenWeather with (give --config)")
             throw ExitCode(ExitStatus.unavailable)
         }
-        return (try await Self.standaloneTag(config: config), "OpenWeather (\(config))")
+        return (try await Self.standaloneTag(config: config, runtime: runtime), "OpenWeather (\(config))")
     }
 
     /// The configured providers and OpenWeather, with the daemon's cache, for one tag.
-    private static func standaloneTag(config: String) async throws -> WeatherTag {
-        let runtime = Runtime(logLevel: .error)
+    private static func standaloneTag(config: String, runtime: Runtime) async throws -> WeatherTag {
         let configuration: Configuration
         do {
             configuration = try runtime.loadConfiguration(config)

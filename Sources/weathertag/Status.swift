@@ -54,7 +54,7 @@ struct Status: AsyncParsableCommand {
         lines.append(
             (
                 "entries",
-                "\(entries.stamped) stamped · \(entries.waiting) waiting · \(entries.skipped) left alone · "
+                "\(entries.stamped) stamped · \(entries.restored) restored · \(entries.waiting) waiting · \(entries.skipped) left alone · "
                     + "\(entries.backdated) back-dated · \(entries.alreadyStamped) already stamped"
             ))
         if let weather = status.weather, let tag = try? WeatherTag(weather), let line = try? TagFormatter().format(tag)

@@ -33,7 +33,8 @@ struct APIDocumentTests {
             cache: .init(places: 1, hits: 4, misses: 1, lastFetchedAt: nil, ageSeconds: nil),
             openweather: .init(calls: 1, callsToday: 1, iconDownloads: 1, lastError: nil, nextAttemptAt: nil),
             entries: .init(
-                stamped: 5, alreadyStamped: 2, skipped: 1, backdated: 3, waiting: 0, lastScanAt: "2026-11-22T09:00:01Z"),
+                stamped: 5, restored: 4, alreadyStamped: 2, skipped: 1, backdated: 3, waiting: 0,
+                lastScanAt: "2026-11-22T09:00:01Z"),
             lastError: "disk full", lastErrorAt: "2026-11-22T09:10:00Z")
         let expected =
             #"{"started_at":"2026-11-22T09:00:00Z","uptime_seconds":2460,"inbox":"/srv/diary","providers":[{"#
@@ -43,7 +44,7 @@ struct APIDocumentTests {
             + #""accuracy":"city","program":"/usr/bin/where"}],"weather":null,"cache":{"places":1,"hits":4,"#
             + #""misses":1,"last_fetched_at":null,"age_seconds":null},"openweather":{"calls":1,"calls_today":1,"#
             + #""icon_downloads":1,"last_error":null,"next_attempt_at":null},"entries":{"stamped":5,"#
-            + #""already_stamped":2,"skipped":1,"backdated":3,"waiting":0,"last_scan_at":"2026-11-22T09:00:01Z"},"#
+            + #""restored":4,"already_stamped":2,"skipped":1,"backdated":3,"waiting":0,"last_scan_at":"2026-11-22T09:00:01Z"},"#
             + #""last_error":"disk full","last_error_at":"2026-11-22T09:10:00Z"}"#
         let json = try JSONValueEncoder().encode(status).serialized
         #expect(json == expected)

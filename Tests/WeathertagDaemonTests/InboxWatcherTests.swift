@@ -1,6 +1,9 @@
+import Foundation
 import Glibc
 import Logging
+import Synchronization
 import Testing
+import WeathertagCore
 import WeathertagTestSupport
 
 @testable import WeathertagDaemon
@@ -23,5 +26,43 @@ struct InboxWatcherTests {
         } throws: { error in
             (error as? SystemError)?.code == EISDIR
         }
+    }
+
+    /// Renames pair by cookie (files and folders); deletions and moves out are removals; a stamp's own exchange
+    /// and a temp file renamed over an entry are neither.
+    @Test func renamesAndRemovalsAreReportedForTheMemory() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let inbox = try directory.makeDirectory("inbox")
+        let outside = try directory.makeDirectory("outside")
+        for name in ["a.md", "b.md", "c.md", "d.md", "2026/e.md"] {
+            try FileManager.default.createDirectory(
+                atPath: inbox + "/" + InboxTree.split(name).folder, withIntermediateDirectories: true)
+            try Data("Entry\n".utf8).write(to: URL(fileURLWithPath: inbox + "/" + name))
+        }
+        let watcher = try InboxWatcher(path: inbox, tree: InboxTree(), logger: Logger(label: "test"))
+        let seen = Mutex<[PathChange]>([])
+        let thread = Task.detached {
+            try watcher.run(into: Arrivals(), changed: { changes in seen.withLock { $0 += changes } }) { _ in }
+        }
+        // The stamp's exchange: the entry stays where it is.
+        #expect(
+            try EntryFile.stamp(path: inbox + "/d.md", lines: ["weather:", "  icon: 01d"])
+                == .stamped(
+                    try #require(FileVersion.current(inbox + "/d.md"))))
+        #expect(rename(inbox + "/a.md", inbox + "/2026/a.md") == 0)
+        #expect(rename(inbox + "/2026", inbox + "/2027") == 0)
+        try Data("Temp\n".utf8).write(to: URL(fileURLWithPath: inbox + "/.b.md.Xy12"))
+        #expect(rename(inbox + "/.b.md.Xy12", inbox + "/b.md") == 0)
+        #expect(unlink(inbox + "/b.md") == 0)
+        #expect(rename(inbox + "/c.md", outside + "/c.md") == 0)
+        let expected: [PathChange] = [
+            .renamed(from: "a.md", to: "2026/a.md"), .renamed(from: "2026", to: "2027"), .removed("b.md"),
+            .removed("c.md"),
+        ]
+        try await poll("the changes") { seen.withLock { $0.count >= expected.count ? true : nil } }
+        watcher.stop()
+        try await thread.value
+        #expect(seen.withLock { $0 } == expected)
     }
 }

@@ -10,6 +10,8 @@ final class Harness: @unchecked Sendable {
     let directory: TemporaryDirectory
     let inbox: String
     let cache: String
+    /// The state database's folder.
+    let state: String
     let socketPath: String
     let standIn: WeatherStandIn
     var gpsd: GPSDStandIn?
@@ -19,6 +21,7 @@ final class Harness: @unchecked Sendable {
         self.directory = try TemporaryDirectory()
         self.inbox = try self.directory.makeDirectory("inbox")
         self.cache = self.directory.file("cache")
+        self.state = self.directory.file("state")
         self.socketPath = self.directory.file("wt.sock")
         self.standIn = try WeatherStandIn(in: self.directory)
     }
@@ -38,6 +41,7 @@ final class Harness: @unchecked Sendable {
                               "icon_base_url": "\(self.standIn.baseURL)/img/wn", "timeout_seconds": 5},
               "location": {"providers": \(providers)},
               "cache": {"directory": "\(self.cache)", "ttl_seconds": 600},
+              "state": {"directory": "\(self.state)"},
               "inbox": {"path": "\(self.inbox)", "settle_seconds": 0},
               "socket": {"path": "\(self.socketPath)"}\(extra)
             }

@@ -86,5 +86,7 @@ struct SystemdUnitTests {
             contentsOfFile: Fixtures.repositoryRoot + "/systemd/user/weathertag.service", encoding: .utf8)
         #expect(user.contains("--config %E/weathertag/config.json"))
         #expect(user.contains("WantedBy=default.target"))
+        // The memory of stamps lives where systemd keeps a user's state: $STATE_DIRECTORY, the default's first choice.
+        #expect(user.contains("StateDirectory=weathertag"))
     }
 }

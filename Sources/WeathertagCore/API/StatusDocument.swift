@@ -153,6 +153,8 @@ public struct StatusDocument: Codable, Sendable, Equatable {
 
     public struct Entries: Codable, Sendable, Equatable {
         public var stamped: Int
+        /// Came back without their block and got the remembered one back (never new weather).
+        public var restored: Int
         public var alreadyStamped: Int
         public var skipped: Int
         /// Written before what current weather can speak for, left alone.
@@ -161,15 +163,18 @@ public struct StatusDocument: Codable, Sendable, Equatable {
         public var lastScanAt: String?
 
         enum CodingKeys: String, CodingKey {
-            case stamped
+            case stamped, restored
             case alreadyStamped = "already_stamped"
             case skipped, backdated, waiting
             case lastScanAt = "last_scan_at"
         }
 
-        public init(stamped: Int, alreadyStamped: Int, skipped: Int, backdated: Int, waiting: Int, lastScanAt: String?)
-        {
+        public init(
+            stamped: Int, restored: Int, alreadyStamped: Int, skipped: Int, backdated: Int, waiting: Int,
+            lastScanAt: String?
+        ) {
             self.stamped = stamped
+            self.restored = restored
             self.alreadyStamped = alreadyStamped
             self.skipped = skipped
             self.backdated = backdated

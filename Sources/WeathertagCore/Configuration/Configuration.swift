@@ -6,6 +6,7 @@ public struct Configuration: Sendable {
     /// The location chain, in order; built by the registry from `location.providers`.
     public var providers: [any LocationProvider]
     public var cache: CacheConfiguration
+    public var state: StateConfiguration
     public var inbox: InboxConfiguration
     public var stamp: StampConfiguration
     public var socket: SocketConfiguration
@@ -22,13 +23,14 @@ public struct Configuration: Sendable {
     /// The keys each section reads, by section ("" is the top level); anything else is warned about and ignored.
     /// config.schema.json describes exactly these (a test compares them).
     public static let sectionKeys: [String: Set<String>] = [
-        "": ["$schema", "openweather", "location", "cache", "inbox", "stamp", "socket"],
+        "": ["$schema", "openweather", "location", "cache", "state", "inbox", "stamp", "socket"],
         "openweather": [
             "api_key", "api_key_file", "base_url", "icon_base_url", "units", "lang", "timeout_seconds",
             "max_calls_per_minute",
         ],
         "location": ["providers"],
         "cache": ["directory", "ttl_seconds", "max_stale_seconds"],
+        "state": ["directory", "enabled", "forget_after_seconds"],
         "stamp": ["max_age_seconds", "keep_mtime", "backdated_after_seconds"],
         "inbox": ["path", "max_bytes", "poll_seconds", "settle_seconds", "recursive", "max_depth", "exclude"],
         "socket": ["path", "max_connections", "idle_timeout_seconds"],
@@ -97,6 +99,15 @@ public struct Configuration: Sendable {
         if let ttl = try cacheObject?.seconds("ttl_seconds", maximum: 86_400) { cache.ttl = ttl }
         if let stale = try cacheObject?.seconds("max_stale_seconds", maximum: 7 * 86_400) {
             cache.maximumStaleness = stale
+        }
+
+        let stateObject = try root.object("state")
+        if let stateObject { warnings += stateObject.unknownKeys(known: Self.keys("state")) }
+        var state = StateConfiguration(directory: paths.defaultStateDirectory)
+        if let directory = try stateObject?.nonEmptyString("directory") { state.directory = paths.absolute(directory) }
+        if let enabled = try stateObject?.bool("enabled") { state.enabled = enabled }
+        if let forget = try stateObject?.seconds("forget_after_seconds", maximum: 30 * 86_400) {
+            state.forgetAfter = forget
         }
 
         let stampObject = try root.object("stamp")
@@ -171,6 +182,7 @@ public struct Configuration: Sendable {
             openWeather: openWeather,
             providers: providers,
             cache: cache,
+            state: state,
             inbox: inbox,
             stamp: stamp,
             socket: socket,

@@ -41,6 +41,21 @@ public struct CacheConfiguration: Sendable {
     }
 }
 
+/// The daemon's memory of its stamps (`state`): a SQLite database, never the truth (the files are).
+public struct StateConfiguration: Sendable {
+    /// Holds `state.sqlite`.
+    public var directory: String
+    /// Remember stamps and restore them; false: every entry that comes back without its block gets new weather.
+    public var enabled = true
+    /// How long the block of an entry that left the inbox is kept for its return (git and tar delete a file and
+    /// write it again).
+    public var forgetAfter: Duration = .seconds(RestorePolicy.defaultForgetAfter)
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+}
+
 public struct InboxConfiguration: Sendable {
     /// The watched folder; must exist.
     public var path: String

@@ -31,6 +31,13 @@ public struct PathResolver: Sendable {
         return self.absolute("~/.cache/weathertag")
     }
 
+    /// `$STATE_DIRECTORY` (systemd), else `$XDG_STATE_HOME/weathertag`, else `~/.local/state/weathertag`.
+    public var defaultStateDirectory: String {
+        if let first = self.firstEntry("STATE_DIRECTORY") { return first }
+        if let xdg = self.firstEntry("XDG_STATE_HOME") { return xdg + "/weathertag" }
+        return self.absolute("~/.local/state/weathertag")
+    }
+
     /// `$RUNTIME_DIRECTORY/weathertag.sock` (systemd), else `$XDG_RUNTIME_DIR/weathertag.sock`, else one in /tmp
     /// named after the user.
     public var defaultSocketPath: String {

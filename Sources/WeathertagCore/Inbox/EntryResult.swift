@@ -2,6 +2,9 @@
 public enum EntryResult: Sendable, Equatable {
     /// Stamped; the version is the new file's, for rescans to tell it has not changed since.
     case stamped(FileVersion)
+    /// It had come back without its block (an old buffer saved, a sync or checkout writing the unstamped version
+    /// again) and got the remembered block back, unchanged.
+    case restored(FileVersion)
     case alreadyStamped(FileVersion)
     /// Left untouched until it changes, and why.
     case leftAlone(LeftAloneReason, FileVersion?)

@@ -58,6 +58,8 @@ extension InboxStateMachine {
     /// Something to count or to tell; the shell decides the words.
     public enum Report: Sendable {
         case stamped(String, WeatherTag)
+        /// The remembered block was written back (the entry had come back without it).
+        case restored(String)
         case alreadyStamped(String)
         /// Counted each time; worth a log line only the first time for this reason.
         case leftAlone(String, LeftAloneReason, firstTime: Bool)

@@ -238,7 +238,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     private mutating func record(_ name: String, _ result: EntryResult, tag: WeatherTag) -> [Action] {
         if result != .changedWhileStamping { self.changedAttempts[name] = nil }
         switch result {
-        case .stamped, .alreadyStamped, .leftAlone, .vanished: self.lockReported[name] = nil
+        case .stamped, .restored, .alreadyStamped, .leftAlone, .vanished: self.lockReported[name] = nil
         case .inUse, .locked, .changedWhileStamping: break
         }
         if case .locked = result {} else { self.locked[name] = nil }
@@ -247,6 +247,10 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
             self.settle(name, version)
             self.reported[name] = nil
             return [.report(.stamped(name, tag))]
+        case .restored(let version):
+            self.settle(name, version)
+            self.reported[name] = nil
+            return [.report(.restored(name))]
         case .alreadyStamped(let version):
             self.settle(name, version)
             return [.report(.alreadyStamped(name))]

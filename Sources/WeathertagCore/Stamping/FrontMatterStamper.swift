@@ -53,7 +53,9 @@ public enum StampSkipReason: Error, Sendable, Equatable, CustomStringConvertible
 public enum FrontMatterStamper {
     private static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-    public static func stamp(_ original: [UInt8], lines: [String]) -> StampOutcome {
+    /// - Parameter replacing: an existing `weather:` block is replaced by `lines` (`stamp --fresh`) instead of
+    ///   leaving the file as it is.
+    public static func stamp(_ original: [UInt8], lines: [String], replacing: Bool = false) -> StampOutcome {
         guard !original.isEmpty else { return .skipped(.empty) }
         let bodyStart = original.starts(with: Self.bom) ? Self.bom.count : 0
         let body = original[bodyStart...]
@@ -99,7 +101,10 @@ public enum FrontMatterStamper {
         // Where the block goes: in place of an empty `weather:` line, else before the closing line.
         var insertion = closingStart..<closingStart
         switch weather {
-        case .mapping: return .alreadyStamped
+        case .mapping:
+            guard replacing, let existing = Self.weatherBlock(in: original, from: firstLine.next, to: closingStart)
+            else { return .alreadyStamped }
+            insertion = existing
         case .absent: break
         case .empty:
             guard let line = Self.emptyWeatherLine(in: original, from: firstLine.next, to: closingStart) else {
@@ -117,6 +122,67 @@ public enum FrontMatterStamper {
             return .skipped(.cannotAppend)
         }
         return .stamped(stamped)
+    }
+
+    /// The lines of the front matter's `weather:` block as they stand in the file (without line ends), from its
+    /// `weather:` line to its last indented line; nil when there is no such mapping. What the daemon remembers, to
+    /// give the same block back should the entry come back without it.
+    ///
+    /// - Parameter checked: the front matter is known to hold a `weather` mapping (`stamp` said
+    ///   `.alreadyStamped`): it is not composed again.
+    public static func weatherBlock(_ original: [UInt8], checked: Bool = false) -> [String]? {
+        let start = original.starts(with: Self.bom) ? Self.bom.count : 0
+        let first = Self.line(in: original, from: start)
+        guard Self.trimmed(original[first.content]) == Array("---".utf8) else { return nil }
+        var cursor = first.next
+        while cursor < original.count {
+            let line = Self.line(in: original, from: cursor)
+            let text = Self.trimmed(original[line.content])
+            if text == Array("---".utf8) || text == Array("...".utf8) {
+                guard let range = Self.weatherBlock(in: original, from: first.next, to: cursor) else { return nil }
+                if !checked {
+                    let yaml = String(decoding: original[first.next..<cursor], as: UTF8.self)
+                    guard case .success(.mapping) = Self.weatherKey(in: yaml, firstLine: 2) else { return nil }
+                }
+                var lines: [String] = []
+                var position = range.lowerBound
+                while position < range.upperBound {
+                    let blockLine = Self.line(in: original, from: position)
+                    lines.append(String(decoding: original[blockLine.content], as: UTF8.self))
+                    position = blockLine.next
+                }
+                return lines
+            }
+            cursor = line.next
+        }
+        return nil
+    }
+
+    /// The lines (with their line ends) of a top-level `weather:` key and the indented lines under it, between
+    /// `start` and `end`; blank lines and comments after its last indented line are not part of it.
+    private static func weatherBlock(in bytes: [UInt8], from start: Int, to end: Int) -> Range<Int>? {
+        var cursor = start
+        while cursor < end {
+            let line = Self.line(in: bytes, from: cursor)
+            if bytes[line.content].starts(with: "weather:".utf8) {
+                var blockEnd = line.next
+                var next = line.next
+                while next < end {
+                    let child = Self.line(in: bytes, from: next)
+                    guard let first = bytes[child.content].first else {
+                        next = child.next
+                        continue
+                    }
+                    guard first == 0x20 || first == 0x09 else { break }
+                    let text = bytes[child.content].drop { $0 == 0x20 || $0 == 0x09 }
+                    if !text.isEmpty && text.first != UInt8(ascii: "#") { blockEnd = child.next }
+                    next = child.next
+                }
+                return cursor..<blockEnd
+            }
+            cursor = line.next
+        }
+        return nil
     }
 
     /// The values of the front matter's top-level `date`, `created`, `created_at` and `time` lines, as written

@@ -26,6 +26,10 @@ enum EntryFile {
     ///   - keepModificationTime: the stamped file gets the original's access and modification times.
     ///   - backdating: an entry written before what current weather can speak for is left alone.
     ///   - directoryFD: the entry's folder, open, for its fsync (a batch opens it once); else it is opened here.
+    ///   - restore: the remembered block of an entry that has none, written back instead of `lines` (nil: new
+    ///     weather).
+    ///   - replacing: an existing block is replaced by `lines` (`stamp --fresh`).
+    ///   - blockNow: told the block the file holds when done (stamped, restored or there already), to remember.
     static func stamp(
         path: String,
         lines: [String],
@@ -33,6 +37,9 @@ enum EntryFile {
         keepModificationTime: Bool = true,
         backdating: BackdatingPolicy? = nil,
         directoryFD: Int32? = nil,
+        restore: () -> [String]? = { nil },
+        replacing: Bool = false,
+        blockNow: ([String]) -> Void = { _ in },
         beforeRename: () -> Void = {},
         beforeExchange: () -> Void = {},
         afterExchange: () -> Void = {}
@@ -90,14 +97,27 @@ enum EntryFile {
         // (A change during the read is caught by the last look below, before anything is written over.)
         guard original.count == Int(info.st_size) else { return .changedWhileStamping }
 
-        let content: [UInt8]
-        switch FrontMatterStamper.stamp(original, lines: lines) {
+        var content: [UInt8]
+        switch FrontMatterStamper.stamp(original, lines: lines, replacing: replacing) {
         case .stamped(let stamped): content = stamped
-        case .alreadyStamped: return .alreadyStamped(before)
+        case .alreadyStamped:
+            FrontMatterStamper.weatherBlock(original, checked: true).map(blockNow)
+            return .alreadyStamped(before)
         case .skipped(let reason): return .leftAlone(.content(reason), before)
         }
+        // Back without its block (an old buffer saved, a sync writing the unstamped version again): the same block
+        // goes back, whenever the entry was written.
+        var written = lines
+        var restoring = false
+        if !replacing, let remembered = restore(),
+            case .stamped(let restored) = FrontMatterStamper.stamp(original, lines: remembered)
+        {
+            content = restored
+            written = remembered
+            restoring = true
+        }
         // Written long before now: current weather would not be the weather it was written in.
-        if let backdating {
+        if !restoring, let backdating {
             let modified = Date(
                 timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
             if let reason = backdating.leaveAlone(
@@ -181,7 +201,8 @@ enum EntryFile {
         } else {
             try FileIO.fsyncDirectory(directory)
         }
-        return .stamped(stamped)
+        blockNow(written)
+        return restoring ? .restored(stamped) : .stamped(stamped)
     }
 
     /// A writer is opening the original after it lost its name. It is let in; once it has closed the file (a read

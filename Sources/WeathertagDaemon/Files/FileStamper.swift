@@ -8,6 +8,8 @@ import WeathertagCore
 public enum FileStamper {
     public enum Outcome: Error, Sendable {
         case stamped
+        /// It had no block and got the one remembered for it back.
+        case restored
         case alreadyStamped
         /// Left as it is, and why (not text, front matter it must not edit, read-only, a link ...).
         case leftAlone(LeftAloneReason)
@@ -22,13 +24,38 @@ public enum FileStamper {
 
     typealias Machine = InboxStateMachine<ContinuousClock>
 
+    /// The daemon's memory, for files in its inbox: a file there without a block gets its remembered one back,
+    /// and every stamp is remembered, as the daemon does.
+    public struct Memory: Sendable {
+        public var database: StateDatabase
+        /// The inbox, as a real path.
+        public var inbox: String
+
+        public init(database: StateDatabase, inbox: String) {
+            self.database = database
+            self.inbox = inbox
+        }
+
+        /// The file's path relative to the inbox, or nil when it is not in it.
+        func key(_ path: String) -> String? {
+            guard let real = realpath(path, nil) else { return nil }
+            defer { free(real) }
+            let resolved = String(cString: real)
+            guard resolved.hasPrefix(self.inbox + "/") else { return nil }
+            return String(resolved.dropFirst(self.inbox.count + 1))
+        }
+    }
+
     /// Stamps every file with `tag`; `starting(done, path)` is called before each. Returns each path's outcome.
+    /// With `fresh`, the memory is not asked and a block already there is replaced: new weather on purpose.
     public static func stamp(
         _ paths: [String],
         with tag: WeatherTag,
         maximumSize: Int = InboxConfiguration.defaultMaximumBytes,
         keepModificationTime: Bool = true,
         backdating: BackdatingPolicy = BackdatingPolicy(),
+        memory: Memory? = nil,
+        fresh: Bool = false,
         starting: (Int, String) -> Void = { _, _ in }
     ) async -> [String: Outcome] {
         var policy = Machine.Configuration()
@@ -50,7 +77,11 @@ public enum FileStamper {
                     starting(outcomes.count, batch.names[0])
                     let outcome = EntryBatch.stamp(
                         batch.names, in: nil, lines: lines, maximumSize: maximumSize,
-                        keepModificationTime: keepModificationTime, backdating: backdating)
+                        keepModificationTime: keepModificationTime, backdating: backdating,
+                        memory: memory.map { memory in
+                            EntryBatch.Memory(database: memory.database, key: { memory.key($0) })
+                        },
+                        fresh: fresh)
                     next += machine.batchFinished(batch, outcome)
                 case .wakeUp(let deadline):
                     wakeUp = deadline
@@ -75,6 +106,7 @@ public enum FileStamper {
     private static func outcome(of report: Machine.Report) -> (String, Outcome)? {
         switch report {
         case .stamped(let path, _): return (path, .stamped)
+        case .restored(let path): return (path, .restored)
         case .alreadyStamped(let path): return (path, .alreadyStamped)
         case .leftAlone(let path, let reason, _): return (path, .leftAlone(reason))
         case .inUse(let path): return (path, .inUse)

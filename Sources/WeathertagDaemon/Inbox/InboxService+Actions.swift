@@ -34,6 +34,7 @@ extension InboxService {
                 (self.inbox, batch.tag.stampLines, self.configuration.maximumBytes, self.progress)
             let keepModificationTime = self.stamp.keepModificationTime
             let backdating = BackdatingPolicy(threshold: self.stamp.backdatedAfter)
+            let memory = self.memory.map { EntryBatch.Memory(database: $0) }
             group.addTask {
                 // A pool that is stopping refuses the batch: its entries are untouched and wait.
                 let outcome = try? await self.threadPool.runIfActive {
@@ -41,7 +42,8 @@ extension InboxService {
                     defer { progress.end() }
                     return EntryBatch.stamp(
                         batch.names, in: inbox, lines: lines, maximumSize: maximumSize,
-                        keepModificationTime: keepModificationTime, backdating: backdating, progress: progress)
+                        keepModificationTime: keepModificationTime, backdating: backdating, memory: memory,
+                        progress: progress)
                 }
                 events.yield(.batchFinished(batch, outcome))
             }

@@ -9,12 +9,15 @@ extension InboxService {
         let inbox = self.inbox
         do {
             let tree = self.configuration.tree
+            let memory = self.memory
             let (listing, removed) = try await self.threadPool.runIfActive {
                 // The inbox itself must be readable; a folder below it that is not is logged and passed over.
                 _ = try InboxWalk.read(inbox)
                 var candidates: [String] = []
                 var present: Set<String> = []
+                var entries: Set<String> = []
                 var removed: [String] = []
+                var complete = true
                 InboxWalk.walk(
                     inbox: inbox, tree: tree,
                     visit: { folder, contents in
@@ -24,6 +27,7 @@ extension InboxService {
                             let path = InboxTree.join(folder, name)
                             if !unchanged.isEmpty { present.insert(path) }
                             guard tree.isEntry(path) else { continue }
+                            if memory != nil { entries.insert(path) }
                             if let known = unchanged[path], FileVersion.current(inbox + "/" + path) == known {
                                 continue
                             }
@@ -31,9 +35,12 @@ extension InboxService {
                         }
                     },
                     failed: { folder, error in
+                        complete = false
                         self.logger.warning(
                             "cannot list a folder of the inbox", metadata: ["folder": "\(folder)", "error": "\(error)"])
                     })
+                // What left the inbox while nobody watched starts its grace time in the memory.
+                if complete { memory?.reconcile(present: entries) }
                 return ((candidates.sorted(), unchanged.isEmpty ? nil : present), removed)
             }
             self.statistics.update { $0.lastScanAt = Date() }

@@ -14,6 +14,9 @@ extension InboxService {
                     "stale": "\(tag.stale)",
                 ]
             )
+        case .restored(let name):
+            self.statistics.update { $0.entriesRestored += 1 }
+            self.logger.info("restored its weather block", metadata: ["entry": "\(name)"])
         case .alreadyStamped:
             self.statistics.update { $0.entriesAlreadyStamped += 1 }
         case .leftAlone(let name, let reason, let firstTime):

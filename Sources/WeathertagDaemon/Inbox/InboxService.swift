@@ -20,6 +20,8 @@ public final class InboxService: Service {
     let threadPool: NIOThreadPool
     let statistics: DaemonStatistics
     let progress: StampingProgress
+    /// What is remembered of each entry's block (nil: nothing is, as with `state.enabled` false).
+    let memory: StateDatabase?
     let logger: Logger
 
     public init(
@@ -29,6 +31,7 @@ public final class InboxService: Service {
         threadPool: NIOThreadPool,
         statistics: DaemonStatistics,
         progress: StampingProgress = StampingProgress(),
+        memory: StateDatabase? = nil,
         logger: Logger
     ) {
         self.configuration = configuration
@@ -37,6 +40,7 @@ public final class InboxService: Service {
         self.threadPool = threadPool
         self.statistics = statistics
         self.progress = progress
+        self.memory = memory
         self.logger = logger
     }
 
@@ -72,7 +76,9 @@ public final class InboxService: Service {
             group.addTask {
                 do {
                     try await onThread("weathertag-inotify") {
-                        try watcher.run(into: arrivals) { continuation.yield(.watcher($0)) }
+                        try watcher.run(into: arrivals, changed: { self.memory?.apply($0) }) {
+                            continuation.yield(.watcher($0))
+                        }
                     }
                 } catch {
                     continuation.yield(.watcherFailed(error))

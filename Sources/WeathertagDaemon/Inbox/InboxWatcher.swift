@@ -147,7 +147,14 @@ final class InboxWatcher: Sendable {
     /// Blocks until `stop()`, adding the entries of each read to `arrivals` (`.arrived` when the list was empty) and
     /// reporting the other events. Call on a thread of its own. Throws when inotify itself fails: the inbox would
     /// no longer be watched, and the service must stop rather than carry on blind.
-    func run(into arrivals: Arrivals, _ report: (InboxEvent) -> Void) throws(SystemError) {
+    ///
+    /// Renames and removals go to `changed` as they are read (before the arrivals they come with), for the memory to
+    /// follow; the two halves of a move are paired by their cookie within a read.
+    func run(
+        into arrivals: Arrivals,
+        changed: ([PathChange]) -> Void = { _ in },
+        _ report: (InboxEvent) -> Void
+    ) throws(SystemError) {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         var fds = [
             pollfd(fd: self.inotifyFD, events: Int16(POLLIN), revents: 0),
@@ -180,6 +187,7 @@ final class InboxWatcher: Sendable {
             }
             let exhaustedBefore = self.watchesExhausted
             var names: [String] = []
+            var changes = Changes()
             var offset = 0
             // inotify_event's flexible `name` is not imported: parse by offset (wd 0, mask 4, cookie 8, len 12, name 16).
             while offset + 16 <= count {
@@ -195,7 +203,7 @@ final class InboxWatcher: Sendable {
                         as: UTF8.self)
                 )
                 offset += 16 + Int(Self.load(UInt32.self, buffer, offset + 12))
-                switch self.handle(event, moves: &moves, names: &names) {
+                switch self.handle(event, moves: &moves, names: &names, changes: &changes) {
                 case .none: break
                 case .rescan: report(.rescan)
                 case .inboxGone:
@@ -206,6 +214,13 @@ final class InboxWatcher: Sendable {
                     self.unwatch(subtree: "")
                 }
             }
+            // A move whose other half did not come in this read left the inbox.
+            for (from, isFolder) in changes.movedFrom.values {
+                if let change = PathChange.move(from: from, to: nil, isFolder: isFolder, tree: self.tree) {
+                    changes.list.append(change)
+                }
+            }
+            if !changes.list.isEmpty { changed(changes.list) }
             if arrivals.append(names) { report(.arrived) }
             if !exhaustedBefore && self.watchesExhausted { report(.watchesExhausted) }
         }
@@ -232,8 +247,36 @@ final class InboxWatcher: Sendable {
         }
     }
 
-    /// One event: entries go to `names`; what concerns the whole inbox is returned.
-    private func handle(_ event: Event, moves: inout MoveCookies, names: inout [String]) -> Outcome {
+    /// The renames and removals of one read, and the moves whose destination is not known yet (by cookie).
+    private struct Changes {
+        var list: [PathChange] = []
+        var movedFrom: [UInt32: (path: String, isFolder: Bool)] = [:]
+
+        mutating func moved(_ event: Event, path: String, tree: InboxTree) {
+            let isFolder = event.has(IN_ISDIR)
+            if event.has(IN_MOVED_FROM) {
+                self.movedFrom[event.cookie] = (path, isFolder)
+            } else if event.has(IN_MOVED_TO), let from = self.movedFrom.removeValue(forKey: event.cookie) {
+                if let change = PathChange.move(from: from.path, to: path, isFolder: isFolder, tree: tree) {
+                    self.list.append(change)
+                }
+            } else if event.has(IN_DELETE),
+                let change = PathChange.move(
+                    from: path, to: nil, isFolder: isFolder, tree: tree)
+            {
+                self.list.append(change)
+            }
+        }
+    }
+
+    /// One event: entries go to `names`, renames and removals to `changes`; what concerns the whole inbox is
+    /// returned.
+    private func handle(
+        _ event: Event,
+        moves: inout MoveCookies,
+        names: inout [String],
+        changes: inout Changes
+    ) -> Outcome {
         if event.has(IN_Q_OVERFLOW) {
             self.logger.warning("inotify queue overflowed, rescanning the inbox")
             return .rescan
@@ -245,6 +288,12 @@ final class InboxWatcher: Sendable {
             return folder.isEmpty ? .inboxGone : .none
         }
         let path = InboxTree.join(folder, event.name)
+        if event.name.hasPrefix("."), event.name.hasSuffix(FileIO.temporarySuffix) {
+            // A stamp's exchange moves the entry under its temp name: the entry stays where it is.
+            if event.has(IN_MOVED_TO) { changes.movedFrom[event.cookie] = nil }
+        } else if event.has(IN_MOVED_FROM) || event.has(IN_MOVED_TO) || event.has(IN_DELETE) {
+            changes.moved(event, path: path, tree: self.tree)
+        }
         if event.has(IN_ISDIR) {
             if event.has(IN_MOVED_FROM) || event.has(IN_DELETE) {
                 self.unwatch(subtree: path)

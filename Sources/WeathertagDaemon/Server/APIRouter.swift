@@ -135,6 +135,7 @@ public struct APIRouter: Sendable {
             ),
             entries: StatusDocument.Entries(
                 stamped: counters.entriesStamped,
+                restored: counters.entriesRestored,
                 alreadyStamped: counters.entriesAlreadyStamped,
                 skipped: counters.entriesSkipped,
                 backdated: counters.entriesBackdated,

@@ -1,0 +1,271 @@
+import Foundation
+import GRDB
+import Logging
+import WeathertagCore
+
+/// The daemon's memory, in SQLite (WAL) in `state.directory`: the weather block of every entry it stamped or found
+/// stamped, by path relative to the inbox, so that an entry coming back without its block gets the same one back.
+///
+/// The files are the truth; this is only memory. A missing database is created (and filled again from the stamped
+/// files as the inbox is listed); a corrupt one is moved aside with a warning and created anew. Nothing here can
+/// hold a stamp back: a write that fails is logged and stamping goes on without it.
+///
+/// Through GRDB: a pool of readers beside one writer (WAL), migrations, and the system's SQLite (FTS5, for the
+/// index to come). Every method is synchronous and is called from pool threads or the watcher's thread, never
+/// from the event loop.
+public final class StateDatabase: Sendable {
+    public static let fileName = "state.sqlite"
+
+    /// The database file.
+    public let path: String
+    public let policy: RestorePolicy
+    private let pool: DatabasePool
+    private let logger: Logger
+
+    /// How an entry's block came to be remembered.
+    public enum Origin: Sendable, Equatable {
+        /// Weathertag stamped it with this block.
+        case stamped
+        /// The remembered block was written back.
+        case restored
+        /// It was in the file already (stamped earlier, by hand, or before the memory existed).
+        case found
+    }
+
+    /// One thing to remember after a batch.
+    public struct Record: Sendable, Equatable {
+        public var path: String
+        public var block: [String]
+        public var origin: Origin
+
+        public init(path: String, block: [String], origin: Origin) {
+            self.path = path
+            self.block = block
+            self.origin = origin
+        }
+    }
+
+    /// Opens (or creates) the database of `inbox` in `directory`. One that SQLite cannot read is moved aside as
+    /// `state.sqlite.corrupt-<time>` and replaced; one kept for another inbox is emptied (its paths would name
+    /// other entries).
+    public static func open(
+        directory: String,
+        inbox: String,
+        policy: RestorePolicy = RestorePolicy(),
+        logger: Logger
+    ) throws -> StateDatabase {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/" + Self.fileName
+        do {
+            return try StateDatabase(path: path, inbox: inbox, policy: policy, logger: logger)
+        } catch let error as DatabaseError
+            where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) || error.message == Self.corruptMessage
+        {
+            let aside = path + ".corrupt-" + Self.stamp(Date())
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                guard rename(path + suffix, aside + suffix) == 0 else { throw SystemError("rename", path: path) }
+            }
+            logger.warning(
+                """
+                the state database was unreadable; moved it aside and started a new one (only the memory of \
+                earlier stamps is lost, the entries are not)
+                """,
+                metadata: ["moved_to": "\(aside)", "error": "\(error.message ?? "\(error.resultCode)")"])
+            return try StateDatabase(path: path, inbox: inbox, policy: policy, logger: logger)
+        }
+    }
+
+    private static let corruptMessage = "integrity check failed"
+
+    private init(path: String, inbox: String, policy: RestorePolicy, logger: Logger) throws {
+        var configuration = Configuration()
+        // The daemon and the `stamp` command may write at the same time.
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            // WAL with NORMAL: a commit survives the process being killed; only a power cut can lose the last ones.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
+        guard check == "ok" else {
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: Self.corruptMessage)
+        }
+        try Self.migrator.migrate(pool)
+        try pool.write { db in
+            let kept = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'inbox'")
+            if let kept, kept != inbox {
+                logger.notice(
+                    "the state database was kept for another inbox; starting its memory anew",
+                    metadata: ["was": "\(kept)", "inbox": "\(inbox)"])
+                try db.execute(sql: "DELETE FROM entry")
+            }
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('inbox', ?)", arguments: [inbox])
+        }
+        self.path = path
+        self.policy = policy
+        self.pool = pool
+        self.logger = logger
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: entries and their blocks") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE entry (
+                        path TEXT PRIMARY KEY NOT NULL,  -- relative to the inbox
+                        block TEXT NOT NULL,             -- the weather block's lines, joined by LF
+                        stamped_at REAL,                 -- when weathertag stamped it (Unix time)
+                        restored_at REAL,                -- when its block was last written back
+                        restores INTEGER NOT NULL DEFAULT 0,
+                        removed_at REAL                  -- when it left the inbox; forgotten some time after
+                    ) WITHOUT ROWID;
+                    """)
+        }
+        return migrator
+    }
+
+    // MARK: Reading
+
+    /// The block to write back into `path`, which has none; nil for new weather.
+    public func blockToRestore(_ path: String, now: Date = Date()) -> [String]? {
+        do {
+            return self.policy.block(for: try self.remembered(path), now: now)
+        } catch {
+            self.logger.warning(
+                "cannot read the state database; the entry gets new weather", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// What is remembered of `path`.
+    public func remembered(_ path: String) throws -> RememberedStamp? {
+        try self.pool.read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT block, removed_at FROM entry WHERE path = ?", arguments: [path])
+            else { return nil }
+            let block: String = row["block"]
+            let removedAt: Double? = row["removed_at"]
+            return RememberedStamp(
+                block: block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
+                removedAt: removedAt.map(Date.init(timeIntervalSince1970:)))
+        }
+    }
+
+    /// How many entries are remembered (removed ones still in their grace time included).
+    public func count() throws -> Int {
+        try self.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0 }
+    }
+
+    // MARK: Writing (each call one transaction)
+
+    /// Remembers a batch's blocks.
+    public func remember(_ records: [Record], at now: Date = Date()) {
+        guard !records.isEmpty else { return }
+        let time = now.timeIntervalSince1970
+        self.write("remember stamps") { db in
+            for record in records {
+                let block = record.block.joined(separator: "\n")
+                switch record.origin {
+                case .stamped:
+                    try db.execute(
+                        sql: """
+                            INSERT INTO entry (path, block, stamped_at) VALUES (?, ?, ?)
+                            ON CONFLICT (path) DO UPDATE SET
+                                block = excluded.block, stamped_at = excluded.stamped_at, removed_at = NULL
+                            """,
+                        arguments: [record.path, block, time])
+                case .restored:
+                    try db.execute(
+                        sql: """
+                            INSERT INTO entry (path, block, restored_at, restores) VALUES (?, ?, ?, 1)
+                            ON CONFLICT (path) DO UPDATE SET
+                                block = excluded.block, restored_at = excluded.restored_at,
+                                restores = restores + 1, removed_at = NULL
+                            """,
+                        arguments: [record.path, block, time])
+                case .found:
+                    // Most listings find what is remembered already: write only what differs.
+                    try db.execute(
+                        sql: """
+                            INSERT INTO entry (path, block) VALUES (?, ?)
+                            ON CONFLICT (path) DO UPDATE SET block = excluded.block, removed_at = NULL
+                            WHERE block IS NOT excluded.block OR removed_at IS NOT NULL
+                            """,
+                        arguments: [record.path, block])
+                }
+            }
+        }
+    }
+
+    /// Follows renames and removals the watcher saw. A rename moves the memory of the file, or of everything
+    /// below the folder, to the new path (a file renamed over an entry, as rsync and editors do, leaves the
+    /// entry's memory as it is when the file had none of its own); a removal starts the grace time after which it
+    /// is forgotten.
+    public func apply(_ changes: [PathChange], at now: Date = Date()) {
+        guard !changes.isEmpty else { return }
+        let time = now.timeIntervalSince1970
+        self.write("follow renames") { db in
+            for change in changes {
+                switch change {
+                case .renamed(let from, let to):
+                    let moved = try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT path FROM entry WHERE (path = ?1 OR substr(path, 1, length(?1) + 1) = ?1 || '/')
+                                AND removed_at IS NULL
+                            """,
+                        arguments: [from])
+                    for row in moved {
+                        let old: String = row["path"]
+                        guard let new = PathChange.renamed(old, from: from, to: to) else { continue }
+                        try db.execute(sql: "DELETE FROM entry WHERE path = ?", arguments: [new])
+                        try db.execute(sql: "UPDATE entry SET path = ? WHERE path = ?", arguments: [new, old])
+                    }
+                case .removed(let path):
+                    try db.execute(
+                        sql: """
+                            UPDATE entry SET removed_at = ?2
+                            WHERE (path = ?1 OR substr(path, 1, length(?1) + 1) = ?1 || '/') AND removed_at IS NULL
+                            """,
+                        arguments: [path, time])
+                }
+            }
+        }
+    }
+
+    /// After a full listing: entries remembered but not found have left the inbox (while the daemon was not
+    /// running, say) and start their grace time; those past it are forgotten.
+    public func reconcile(present: Set<String>, at now: Date = Date()) {
+        let time = now.timeIntervalSince1970
+        let forgotten = self.policy.forgottenBefore(now).timeIntervalSince1970
+        self.write("reconcile with the inbox") { db in
+            let remembered = try String.fetchAll(db, sql: "SELECT path FROM entry WHERE removed_at IS NULL")
+            for path in remembered where !present.contains(path) {
+                try db.execute(sql: "UPDATE entry SET removed_at = ? WHERE path = ?", arguments: [time, path])
+            }
+            try db.execute(sql: "DELETE FROM entry WHERE removed_at < ?", arguments: [forgotten])
+        }
+    }
+
+    /// Forgets everything (a test's way to lose the memory without deleting the file).
+    func forgetAll() throws {
+        try self.pool.write { db in try db.execute(sql: "DELETE FROM entry") }
+    }
+
+    private func write(_ what: String, _ body: (Database) throws -> Void) {
+        do {
+            try self.pool.write { db in try body(db) }
+        } catch {
+            self.logger.warning(
+                "cannot write the state database; stamping goes on without its memory",
+                metadata: ["doing": "\(what)", "error": "\(error)"])
+        }
+    }
+
+    private static func stamp(_ date: Date) -> String {
+        String(Int(date.timeIntervalSince1970))
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Glibc
+import Logging
+import Testing
+import WeathertagCore
+import WeathertagTestSupport
+
+@testable import WeathertagDaemon
+
+/// The memory of stamps on a real SQLite database, and the batch that consults and tells it.
+@Suite("the state database")
+final class StateDatabaseTests {
+    let directory: TemporaryDirectory
+    let block = ["weather:", "  condition: Rain", "  observed_at: 2026-11-23T09:00:00Z"]
+    let now = Date(timeIntervalSince1970: 1_795_431_600)
+
+    init() throws {
+        self.directory = try TemporaryDirectory()
+        signal(SIGIO, SIG_IGN)
+    }
+
+    deinit {
+        self.directory.remove()
+    }
+
+    var stateDirectory: String { self.directory.file("state") }
+
+    func open(inbox: String = "/diary", forgetAfter: TimeInterval = 600) throws -> StateDatabase {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        return try StateDatabase.open(
+            directory: self.stateDirectory, inbox: inbox, policy: RestorePolicy(forgetAfter: forgetAfter),
+            logger: logger)
+    }
+
+    @Test func stampsAreRememberedFollowRenamesAndAreForgottenAfterTheirGrace() throws {
+        let database = try self.open()
+        database.remember(
+            [
+                .init(path: "a.md", block: self.block, origin: .stamped),
+                .init(path: "2026/11/23.md", block: self.block, origin: .found),
+            ], at: self.now)
+        #expect(try database.remembered("a.md") == RememberedStamp(block: self.block))
+        #expect(database.blockToRestore("a.md", now: self.now) == self.block)
+        #expect(database.blockToRestore("b.md", now: self.now) == nil)
+
+        // A file renamed; a folder renamed with what is below it; a temp file renamed over an entry changes nothing.
+        database.apply(
+            [
+                .renamed(from: "a.md", to: "b.md"), .renamed(from: "2026", to: "2027"),
+                .renamed(from: ".b.md.Xy12", to: "b.md"),
+            ], at: self.now)
+        #expect(try database.remembered("a.md") == nil)
+        #expect(try database.remembered("b.md")?.block == self.block)
+        #expect(try database.remembered("2027/11/23.md")?.block == self.block)
+        #expect(try database.count() == 2)
+
+        // Removed: still given back within the grace time (git and tar write a file again right away), not after.
+        database.apply([.removed("2027")], at: self.now)
+        #expect(database.blockToRestore("2027/11/23.md", now: self.now.addingTimeInterval(599)) == self.block)
+        #expect(database.blockToRestore("2027/11/23.md", now: self.now.addingTimeInterval(600)) == nil)
+        // Written again within it: present again, removal cleared.
+        database.remember([.init(path: "2027/11/23.md", block: self.block, origin: .restored)], at: self.now)
+        #expect(try database.remembered("2027/11/23.md")?.removedAt == nil)
+
+        // A listing that does not find an entry starts its grace; one past the grace is deleted.
+        database.reconcile(present: ["2027/11/23.md"], at: self.now)
+        #expect(try database.remembered("b.md")?.removedAt == self.now)
+        database.reconcile(present: ["2027/11/23.md"], at: self.now.addingTimeInterval(601))
+        #expect(try database.remembered("b.md") == nil)
+        #expect(try database.count() == 1)
+    }
+
+    @Test func theMemorySurvivesReopeningAndIsKeptPerInbox() throws {
+        do {
+            let database = try self.open()
+            database.remember([.init(path: "a.md", block: self.block, origin: .stamped)], at: self.now)
+        }
+        #expect(try self.open().remembered("a.md")?.block == self.block)
+        // Another inbox's paths would name other entries.
+        #expect(try self.open(inbox: "/elsewhere").remembered("a.md") == nil)
+    }
+
+    @Test(arguments: ["not a database at all, just text", String(repeating: "\u{0}", count: 8192)])
+    func anUnreadableDatabaseIsMovedAsideAndReplaced(_ garbage: String) throws {
+        try FileManager.default.createDirectory(atPath: self.stateDirectory, withIntermediateDirectories: true)
+        try Data(garbage.utf8).write(to: URL(fileURLWithPath: self.stateDirectory + "/state.sqlite"))
+        let database = try self.open()
+        database.remember([.init(path: "a.md", block: self.block, origin: .stamped)], at: self.now)
+        #expect(try database.remembered("a.md")?.block == self.block)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: self.stateDirectory).filter {
+            $0.hasPrefix("state.sqlite.corrupt-")
+        }
+        #expect(aside.count == 1)
+    }
+
+    @Test func aDamagedPageIsFoundAtOpen() throws {
+        do {
+            let database = try self.open()
+            database.remember(
+                (0..<2000).map { .init(path: "entry-\($0).md", block: self.block, origin: .stamped) }, at: self.now)
+        }
+        // Scribble over the middle of the file, where the table's pages are (its header stays valid).
+        let path = self.stateDirectory + "/state.sqlite"
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size / 2)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 8192))
+        try handle.close()
+        let database = try self.open()
+        #expect(try database.count() == 0)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: self.stateDirectory).contains {
+                $0.hasPrefix("state.sqlite.corrupt-")
+            })
+    }
+
+    /// The batch asks the memory for an entry without a block, writes back the remembered one, and tells the
+    /// memory every block it saw, in one transaction.
+    @Test func aBatchRestoresRemembersAndFreshAsksForNewWeather() throws {
+        let database = try self.open()
+        let memory = EntryBatch.Memory(database: database)
+        let inbox = try self.directory.makeDirectory("inbox")
+        let original = "---\ntitle: Monday\n---\nDear diary\n"
+        try Data(original.utf8).write(to: URL(fileURLWithPath: inbox + "/a.md"))
+        let first = Fixtures.tag.stampLines
+        var outcome = EntryBatch.stamp(["a.md"], in: inbox, lines: first, maximumSize: 1 << 20, memory: memory)
+        #expect(outcome.results.map(\.1).allSatisfy { if case .stamped = $0 { true } else { false } })
+        let stamped = try String(contentsOfFile: inbox + "/a.md", encoding: .utf8)
+        #expect(try database.remembered("a.md")?.block == first)
+
+        // The unstamped version written again: the same block comes back, not the weather of now.
+        let other = ["weather:", "  condition: Snow"]
+        try Data(original.utf8).write(to: URL(fileURLWithPath: inbox + "/a.md"))
+        outcome = EntryBatch.stamp(["a.md"], in: inbox, lines: other, maximumSize: 1 << 20, memory: memory)
+        #expect(outcome.results.map(\.1).allSatisfy { if case .restored = $0 { true } else { false } })
+        #expect(try String(contentsOfFile: inbox + "/a.md", encoding: .utf8) == stamped)
+
+        // Even when it looks written long ago (rsync -a keeps the old time): it was stamped when it was new.
+        try Data(original.utf8).write(to: URL(fileURLWithPath: inbox + "/a.md"))
+        var old = [timespec(tv_sec: 1_556_668_800, tv_nsec: 0), timespec(tv_sec: 1_556_668_800, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, inbox + "/a.md", &old, 0) == 0)
+        outcome = EntryBatch.stamp(
+            ["a.md"], in: inbox, lines: other, maximumSize: 1 << 20, backdating: BackdatingPolicy(), memory: memory)
+        #expect(outcome.results.map(\.1).allSatisfy { if case .restored = $0 { true } else { false } })
+
+        // Fresh: new weather on purpose, over the block that is there; remembered from now on.
+        outcome = EntryBatch.stamp(
+            ["a.md"], in: inbox, lines: other, maximumSize: 1 << 20, memory: memory, fresh: true)
+        #expect(outcome.results.map(\.1).allSatisfy { if case .stamped = $0 { true } else { false } })
+        #expect(try String(contentsOfFile: inbox + "/a.md", encoding: .utf8).contains("condition: Snow"))
+        #expect(try database.remembered("a.md")?.block == other)
+
+        // A block edited by hand is what is remembered next.
+        let edited = "---\ntitle: Monday\nweather:\n  condition: Fog\n---\nDear diary\n"
+        try Data(edited.utf8).write(to: URL(fileURLWithPath: inbox + "/a.md"))
+        outcome = EntryBatch.stamp(["a.md"], in: inbox, lines: other, maximumSize: 1 << 20, memory: memory)
+        #expect(try database.remembered("a.md")?.block == ["weather:", "  condition: Fog"])
+    }
+
+    /// 50,000 entries: remembered in batches of 32 as the daemon writes them, looked up, reconciled.
+    @Test func fiftyThousandEntries() throws {
+        let database = try self.open()
+        let count = 50_000
+        for start in stride(from: 0, to: count, by: 32) {
+            database.remember(
+                (start..<min(start + 32, count)).map {
+                    .init(path: "\($0 / 1000)/\($0).md", block: self.block, origin: .stamped)
+                }, at: self.now)
+        }
+        #expect(try database.count() == count)
+        #expect(database.blockToRestore("49/49999.md", now: self.now) == self.block)
+        database.reconcile(present: Set((0..<count).map { "\($0 / 1000)/\($0).md" }), at: self.now)
+        #expect(try database.remembered("0/0.md")?.removedAt == nil)
+        database.apply([.removed("3")], at: self.now)
+        database.reconcile(present: [], at: self.now.addingTimeInterval(700))
+        #expect(try database.count() == count - 1000, "the removed folder's 1,000 forgotten, the rest in grace")
+    }
+}
