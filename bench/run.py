@@ -417,6 +417,56 @@ class Bench:
         return {"p50_ms": percentile(latencies, 50), "p99_ms": percentile(latencies, 99),
                 "seen": len(latencies)}
 
+    def restore_latency(self, count, rate):
+        """Entries stamped, then each written again unstamped the way rsync does (a temp file renamed over it):
+        the time until the remembered block is back, and whether it is the same block."""
+        self.fresh()
+        daemon, inbox = self.start(cold=True)
+        http_unix(self.socket_path(), "/v1/tag")
+        staging, names = self.stage(count)
+        originals = {}
+        for name in names:
+            with open(os.path.join(staging, name)) as handle:
+                originals[name] = handle.read()
+            os.rename(os.path.join(staging, name), os.path.join(inbox, name))
+        deadline = time.time() + 60
+        while json.loads(http_unix(self.socket_path(), "/v1/status")[1])["entries"]["stamped"] < count:
+            if time.time() > deadline:
+                raise RuntimeError("the entries were not stamped")
+            time.sleep(0.01)
+        stamped = {}
+        for name in names:
+            with open(os.path.join(inbox, name)) as handle:
+                stamped[name] = handle.read()
+        watcher = StampWatcher(inbox)
+        watcher.start()
+        written = {}
+        interval = 1.0 / rate
+        next_write = time.perf_counter()
+        for name in names:
+            while time.perf_counter() < next_write:
+                time.sleep(min(0.001, max(0.0, next_write - time.perf_counter())))
+            temporary = os.path.join(inbox, "." + name + ".rsync")
+            with open(temporary, "w") as handle:
+                handle.write(originals[name])
+            written[name] = time.perf_counter()
+            os.rename(temporary, os.path.join(inbox, name))
+            next_write += interval
+        deadline = time.time() + 30
+        while len(watcher.stamped) < count and time.time() < deadline:
+            time.sleep(0.01)
+        watcher.running = False
+        restored = json.loads(http_unix(self.socket_path(), "/v1/status")[1])["entries"]["restored"]
+        same = 0
+        for name in names:
+            with open(os.path.join(inbox, name)) as handle:
+                same += handle.read() == stamped[name]
+        daemon.stop()
+        latencies = sorted((watcher.stamped[name] - written[name]) * 1000 for name in names
+                           if name in watcher.stamped)
+        return {"p50_ms": percentile(latencies, 50), "p99_ms": percentile(latencies, 99), "restored": restored,
+                "same": same, "count": count}
+
     def socket_throughput(self, server_socket, connections, seconds):
         output = subprocess.run([self.loadgen, server_socket, "/v1/tag", str(connections), str(seconds), "1"],
                                 capture_output=True, text=True, check=True)
@@ -482,6 +532,9 @@ http {
 
         log("== drop-to-stamp latency, 20 entries/s")
         self.results["latency"] = [self.latency(40 if self.quick else 200, 20) for _ in range(runs)]
+
+        log("== restoring a block after an overwrite, 20 entries/s")
+        self.results["restore"] = [self.restore_latency(40 if self.quick else 200, 20) for _ in range(runs)]
 
         log("== start-up to READY=1 with a warm cache")
         self.fresh(scratch=False)
@@ -592,6 +645,14 @@ def report(bench):
                      median_spread([r["p50_ms"] for r in latency], 2), median_spread([r["p99_ms"] for r in latency], 2),
                      limit_p50, limit_p99),
                  "p99 ≤ limit p99 + 5 ms: %s" % verdict(p99 <= limit_p99 + 5)))
+    restore = results["restore"]
+    restore_p99 = statistics.median(r["p99_ms"] for r in restore)
+    exact = all(r["restored"] == r["count"] and r["same"] == r["count"] for r in restore)
+    rows.append(("restore after an overwrite (an rsync-style rename of the unstamped version), 20 entries/s",
+                 "p50 %s ms, p99 %s ms; %s of %d given back byte for byte" % (
+                     median_spread([r["p50_ms"] for r in restore], 2), median_spread([r["p99_ms"] for r in restore], 2),
+                     "/".join(str(r["same"]) for r in restore), restore[0]["count"]),
+                 "all, p99 ≤ limit p99 + 5 ms: %s" % verdict(exact and restore_p99 <= limit_p99 + 5)))
     socket_results = results["socket"]
     worst = 1e9
     for connections in (1, 8, 64):

@@ -81,9 +81,12 @@ public final class StateDatabase: Sendable {
         var configuration = Configuration()
         // The daemon and the `stamp` command may write at the same time.
         configuration.busyMode = .timeout(5)
+        // Batches look entries up two at a time at most: two readers, each with a small page cache (1 MiB rather
+        // than SQLite's 2), keep the daemon's memory within its budget at 50,000 entries.
+        configuration.maximumReaderCount = 2
         configuration.prepareDatabase { db in
             // WAL with NORMAL: a commit survives the process being killed; only a power cut can lose the last ones.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024")
         }
         let pool = try DatabasePool(path: path, configuration: configuration)
         let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
