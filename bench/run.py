@@ -278,7 +278,7 @@ class Bench:
                                 "icon_base_url": self.standin.base_url + "/img/wn"},
                 "location": {"providers": [{"type": "fixed", "latitude": LATITUDE, "longitude": LONGITUDE}]},
                 "cache": {"directory": cache},
-                "state": {"directory": os.path.join(os.path.dirname(cache), "state")},
+                "state": {"directory": os.path.join(self.work, "state")},
                 "inbox": {"path": inbox, "settle_seconds": 0},
                 "socket": {"path": os.path.join(self.work, "wt.sock")},
             }, handle)
@@ -306,6 +306,9 @@ class Bench:
         cache = os.path.join(self.work, "cache")
         if cold:
             shutil.rmtree(cache, ignore_errors=True)
+        # The entries of each run are new ones under the same names: the memory of the last run's (given back
+        # within state.forget_after_seconds of their removal) must not be there.
+        shutil.rmtree(os.path.join(self.work, "state"), ignore_errors=True)
         daemon = Daemon(self.binary, self.config(inbox, cache), self.work)
         return daemon, inbox
 

@@ -5,15 +5,18 @@ Listens on 127.0.0.1:0 (or --port) and prints {"port": N} on its first stdout li
 `make run` when no real API key is given. Nothing here reaches the internet.
 
   GET  /data/2.5/weather?lat=&lon=&appid=&units=&lang=   current weather (401 for a key other than --key)
+  GET  /data/3.0/onecall/timemachine?lat=&lon=&dt=&units=&lang=&appid=   One Call 3.0: the weather at `dt`
   GET  /img/wn/{icon}@2x.png                             a small PNG
   GET  /json/                                            ip-api.com shape
   GET  /ipinfo/json                                      ipinfo.io shape
   GET  /_stats                                           calls per endpoint
+  GET  /_timemachine                                     the timemachine's queries so far (lat, lon, dt)
   POST /_control  {"weather": {...}, "ip": {...}}        change behaviour (see Control below)
 
 Control keys, per service: "mode" (ok | 401 | 404 | 429 | 500 | 503 | nonjson | wrongshape | hang | drop),
 "retry_after" (seconds, with 429), "delay" (seconds before answering), and for weather "name", "icon", "id",
-"main", "description", "temp_c"; for ip "lat", "lon", "city".
+"main", "description", "temp_c"; for ip "lat", "lon", "city"; for timemachine "main", "description", "icon",
+"id", "temp_c" (mode 401 is the answer to a key without a One Call 3.0 subscription).
 """
 import argparse
 import base64
@@ -34,7 +37,10 @@ STATE = {
     "weather": {"mode": "ok", "delay": 0, "name": "Seoul", "icon": "04d", "id": 803, "main": "Clouds",
                 "description": "broken clouds", "temp_c": 12.3},
     "ip": {"mode": "ok", "delay": 0, "lat": 37.5665, "lon": 126.978, "city": "Seoul"},
+    "timemachine": {"mode": "ok", "delay": 0, "icon": "10d", "id": 500, "main": "Rain",
+                    "description": "light rain", "temp_c": 8.5},
 }
+TIMEMACHINE_QUERIES = []
 STATS = {}
 
 
@@ -131,6 +137,36 @@ class Handler(BaseHTTPRequestHandler):
                 "timezone": 32400, "id": 1835848, "name": conf["name"], "cod": 200,
             }
             return self.send(200, json.dumps(body))
+        if url.path == "/_timemachine":
+            with STATE_LOCK:
+                return self.send(200, json.dumps(TIMEMACHINE_QUERIES))
+        if url.path == "/data/3.0/onecall/timemachine":
+            count("timemachine")
+            with STATE_LOCK:
+                conf = dict(STATE["timemachine"])
+            if conf.get("delay"):
+                time.sleep(conf["delay"])
+            if query.get("appid") != self.key or conf["mode"] == "401":
+                return self.send(401, json.dumps({
+                    "cod": 401, "message": "Please note that using One Call 3.0 requires a separate subscription "
+                    "to the One Call by Call plan. Learn more here https://openweathermap.org/price."}))
+            if conf["mode"] != "ok":
+                return self.failure("timemachine", conf["mode"], conf.get("retry_after"))
+            try:
+                lat, lon, dt = float(query["lat"]), float(query["lon"]), int(query["dt"])
+            except (KeyError, ValueError):
+                return self.send(400, json.dumps({"cod": "400", "message": "wrong latitude, longitude or dt"}))
+            with STATE_LOCK:
+                TIMEMACHINE_QUERIES.append({"lat": lat, "lon": lon, "dt": dt})
+            units = query.get("units", "standard")
+            point = {"dt": dt, "sunrise": dt - 20000, "sunset": dt + 20000, "temp": convert(conf["temp_c"], units),
+                     "feels_like": convert(conf["temp_c"] - 1.5, units), "pressure": 1009, "humidity": 88,
+                     "dew_point": convert(conf["temp_c"] - 2, units), "clouds": 90, "visibility": 8000,
+                     "wind_speed": 5.1, "wind_deg": 200,
+                     "weather": [{"id": conf["id"], "main": conf["main"], "description": conf["description"],
+                                  "icon": conf["icon"]}]}
+            return self.send(200, json.dumps({"lat": lat, "lon": lon, "timezone": "Europe/Zurich",
+                                              "timezone_offset": 7200, "data": [point]}))
         if url.path.startswith("/img/wn/") and url.path.endswith("@2x.png"):
             count("icon")
             return self.send(200, PNG, "image/png")

@@ -34,6 +34,13 @@ extension Daemon {
             statistics: statistics,
             logger: logger
         )
+        let memory = Self.openMemory(configuration, logger: logger)
+        let history =
+            configuration.history.enabled
+            ? HistoryService(
+                configuration: configuration.history, openWeather: configuration.openWeather, http: http,
+                providers: configuration.providers, memory: memory, statistics: statistics, logger: logger)
+            : nil
         let inbox = InboxService(
             configuration: configuration.inbox,
             stamp: configuration.stamp,
@@ -41,7 +48,8 @@ extension Daemon {
             threadPool: threadPool,
             statistics: statistics,
             progress: progress,
-            memory: Self.openMemory(configuration, logger: logger),
+            memory: memory,
+            history: history,
             logger: logger
         )
         let router = APIRouter(

@@ -33,8 +33,22 @@ struct Stamp: AsyncParsableCommand {
             """)
     var fresh = false
 
+    @Option(
+        help: """
+            When the files were written (2019-05-01, "2019-05-01 10:00", 2019-05-01T10:00:00+02:00), instead of what \
+            each says. Earlier than stamp.backdated_after_seconds, they get the weather of that time \
+            (history.enabled) or are left alone.
+            """)
+    var at: String?
+
     @Argument(help: "The Markdown files.")
     var files: [String]
+
+    func validate() throws {
+        if let at, EntryTime.given(at) == nil {
+            throw ValidationError("--at \(at) is not a date or time (2019-05-01, \"2019-05-01 10:00\", RFC 3339)")
+        }
+    }
 
     func run() async throws {
         // Set up once, and only with a configuration: it bootstraps logging, which a process may do once.
@@ -52,12 +66,31 @@ struct Stamp: AsyncParsableCommand {
             return
         }
 
-        let memory = runtime.flatMap { self.memory(runtime: $0) }
+        let configuration = runtime.flatMap { runtime in
+            self.configurationPath().flatMap { try? runtime.loadConfiguration($0) }
+        }
+        let memory = runtime.flatMap { runtime in configuration.flatMap { self.memory($0, runtime: runtime) } }
         if memory == nil, self.fresh {
             printError("note: no configuration with a state database, so no memory of these files is updated")
         }
+        // Back-dated files get the weather of their time as the daemon's entries do (history.enabled).
+        let history = runtime.flatMap { runtime in
+            configuration.flatMap { configuration in
+                configuration.history.enabled
+                    ? HistoryService(
+                        configuration: configuration.history, openWeather: configuration.openWeather,
+                        http: runtime.http, providers: configuration.providers, memory: memory?.database,
+                        statistics: DaemonStatistics(), logger: runtime.logger)
+                    : nil
+            }
+        }
+        let backdating = BackdatingPolicy(
+            threshold: configuration?.stamp.backdatedAfter ?? .seconds(10_800), asksHistory: history != nil,
+            explicitTime: self.at.flatMap { EntryTime.given($0) })
         let progress = ProgressBar(total: self.files.count)
-        let outcomes = await FileStamper.stamp(self.files, with: tag, memory: memory, fresh: self.fresh) {
+        let outcomes = await FileStamper.stamp(
+            self.files, with: tag, backdating: backdating, memory: memory, fresh: self.fresh, history: history
+        ) {
             done, file in
             progress.show(done: done, current: file)
         }
@@ -99,10 +132,8 @@ struct Stamp: AsyncParsableCommand {
 
     /// The daemon's memory (its state database), for files in its inbox: found through the configuration (nil
     /// without one, or with `state.enabled` false). SQLite lets the daemon and this command share it.
-    private func memory(runtime: Runtime) -> FileStamper.Memory? {
-        guard let path = self.configurationPath(), let configuration = try? runtime.loadConfiguration(path),
-            configuration.state.enabled
-        else { return nil }
+    private func memory(_ configuration: Configuration, runtime: Runtime) -> FileStamper.Memory? {
+        guard configuration.state.enabled else { return nil }
         guard
             let database = try? StateDatabase.open(
                 directory: configuration.state.directory, inbox: configuration.inbox.path,

@@ -98,3 +98,57 @@ struct EntryMemoryTests {
         #expect(PathChange.renamed("2026", from: "2026", to: "2027") == "2027")
     }
 }
+
+/// The weather of an earlier time: OpenWeather's timemachine, and where an entry says it was written.
+@Suite("history")
+struct HistoryAPITests {
+    @Test func theTimemachineIsAskedAndReadAsDocumented() throws {
+        let url = OpenWeatherAPI.timemachineURL(
+            baseURL: "http://127.0.0.1:9/", latitude: 46.2, longitude: 6.15,
+            time: Date(timeIntervalSince1970: 1_556_712_000.7),
+            apiKey: "k y", units: .metric, lang: "de")
+        #expect(
+            url == "http://127.0.0.1:9/data/3.0/onecall/timemachine?lat=46.20000&lon=6.15000&dt=1556712000&units=metric"
+                + "&lang=de&appid=k%20y")
+        let body = #"""
+            {"lat": 46.2, "lon": 6.15, "timezone": "Europe/Zurich", "timezone_offset": 7200,
+             "data": [{"dt": 1556712000, "sunrise": 1556683000, "sunset": 1556735000, "temp": 8.5, "feels_like": 7,
+                       "pressure": 1009, "humidity": 88, "wind_speed": 5.1,
+                       "weather": [{"id": 500, "main": "Rain", "description": "light rain", "icon": "10d"}]}]}
+            """#
+        let weather = try OpenWeatherAPI.decodeTimemachine(
+            HTTPResponse(status: 200, body: Array(body.utf8)), units: .metric)
+        #expect(weather.description == "light rain" && weather.temperature == 8.5 && weather.humidity == 88)
+        #expect(weather.observedAt == Date(timeIntervalSince1970: 1_556_712_000))
+        let refusal =
+            #"{"cod": 401, "message": "Please note that using One Call 3.0 requires a separate subscription"}"#
+        #expect {
+            try OpenWeatherAPI.decodeTimemachine(HTTPResponse(status: 401, body: Array(refusal.utf8)), units: .metric)
+        } throws: { error in
+            "\(error)".contains("this key has no One Call 3.0 subscription")
+        }
+        #expect(throws: WeatherError.self) {
+            try OpenWeatherAPI.decodeTimemachine(
+                HTTPResponse(status: 200, body: Array(#"{"data": []}"#.utf8)), units: .metric)
+        }
+    }
+
+    @Test func anEntrySaysWhereItWasWritten() {
+        func position(_ frontMatter: String) -> (Double, Double)? {
+            FrontMatterStamper.position(Array("---\n\(frontMatter)\n---\nBody\n".utf8)).map {
+                ($0.latitude, $0.longitude)
+            }
+        }
+        #expect(position("latitude: 47.37\nlongitude: 8.54")! == (47.37, 8.54))
+        #expect(position("location:\n  latitude: 47.37\n  longitude: 8.54")! == (47.37, 8.54))
+        #expect(position("location: {lat: 47.37, lng: 8.54}")! == (47.37, 8.54))
+        #expect(position("location: [47.37, 8.54]")! == (47.37, 8.54), "Obsidian Map View")
+        #expect(position("location: [\"47.37,8.54\"]")! == (47.37, 8.54))
+        #expect(position("title: no place") == nil)
+        #expect(position("latitude: 147.37\nlongitude: 8.54") == nil, "out of range")
+        #expect(position("location: Zurich") == nil)
+        // The stamped block's own location is not the entry's.
+        #expect(position("weather:\n  location:\n    latitude: 1\n    longitude: 2") == nil)
+        #expect(FrontMatterStamper.position(Array("latitude: 1\nlongitude: 2\n".utf8)) == nil, "no front matter")
+    }
+}

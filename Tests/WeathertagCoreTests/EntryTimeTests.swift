@@ -53,7 +53,7 @@ struct EntryTimeTests {
         #expect(backdated(name: "2019-05-01.md"))
         #expect(!backdated(["date": "2026-11-23 10:00"]), "2 h ago")
         guard
-            case .backdated(let time)? = policy.leaveAlone(
+            case .backdated(let time, _)? = policy.leaveAlone(
                 frontMatter: [:], fileName: "2019-05-01.md", modified: Self.now)
         else {
             Issue.record("not back-dated")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WeathertagCore
 import WeathertagTestSupport
@@ -386,6 +387,54 @@ struct InboxStateMachineTests {
         _ = machine.batchFinished(batch, Self.stamped(batch))
         #expect(machine.settled.isEmpty)
     }
+
+    // MARK: The weather of a back-dated entry's time
+
+    static let spring = EntryTime(
+        date: Date(timeIntervalSince1970: 1_556_668_800), dayOnly: true, source: .fileName, timeZone: .gmt)
+
+    /// A back-dated entry asks for the weather of its time once, and is stamped with it in a batch of its own,
+    /// even while current weather is failing; failures leave it alone or bring it back later, said once.
+    @Test func backDatedEntriesAskForHistoryAndAreStampedWithIt() throws {
+        var machine = self.machine()
+        _ = machine.namesArrived(["old.md", "older.md", "none.md"])
+        let batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
+        let request = HistoryRequest(time: Self.spring, position: nil)
+        let asked = machine.batchFinished(
+            batch,
+            BatchOutcome(results: [
+                ("old.md", .wantsHistory(request)), ("older.md", .wantsHistory(request)),
+                ("none.md", .wantsHistory(request)),
+            ]))
+        #expect(asked.histories.map(\.0) == ["old.md", "older.md", "none.md"])
+        #expect(machine.waiting == 3, "waiting for the weather of their time")
+        #expect(request.moment == Date(timeIntervalSince1970: 1_556_668_800 + 12 * 3600), "noon of a bare day")
+
+        // Current weather failing does not hold back the weather of an earlier time.
+        _ = machine.weatherFailed(Failure(description: "503"), retryAfter: .seconds(60))
+        var historical = Fixtures.tag
+        historical.kind = .historical
+        let stamp = machine.historyArrived("old.md", historical).batches
+        #expect(stamp == [Machine.Batch(names: ["old.md"], tag: historical, historical: true)])
+        let done = machine.batchFinished(stamp[0], Self.stamped(stamp[0]))
+        #expect(done.reports.contains { if case .stamped("old.md", historical) = $0 { true } else { false } })
+
+        // Not now: looked at again later, said once.
+        let later = machine.historyFailed("older.md", .later(.seconds(30), Failure(description: "500")))
+        #expect(
+            later.reports.contains { if case .waitingForHistory("older.md", _, _, true) = $0 { true } else { false } })
+        #expect(later.wakeUps.count <= 1)
+        // Not to be had: left alone with the reason, counted as back-dated.
+        let alone = machine.historyFailed("none.md", .unavailable(.noPosition))
+        #expect(
+            alone.reports.contains {
+                if case .leftAlone("none.md", .backdated(Self.spring, .noPosition), true) = $0 { true } else { false }
+            })
+        #expect(machine.waiting == 1, "older.md waits for its retry")
+        self.clock.advance(by: .seconds(60))
+        _ = machine.wokeUp()
+        #expect(machine.waiting == 1)
+    }
 }
 
 extension Array where Element == InboxStateMachine<TestClock>.Action {
@@ -403,4 +452,7 @@ extension Array where Element == InboxStateMachine<TestClock>.Action {
         self.compactMap { if case .report(let report) = $0 { report } else { nil } }
     }
     var finishes: Bool { self.contains { if case .finish = $0 { true } else { false } } }
+    var histories: [(String, HistoryRequest)] {
+        self.compactMap { if case .fetchHistory(let name, let request) = $0 { (name, request) } else { nil } }
+    }
 }

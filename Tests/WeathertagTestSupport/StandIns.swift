@@ -28,6 +28,15 @@ public final class WeatherStandIn: Sendable {
         try RawHTTP.request(.tcp(port: self.port), "GET", "/_stats").json[endpoint] as? Int ?? 0
     }
 
+    /// The timemachine's queries so far, in order: `(latitude, longitude, dt)`.
+    public func timemachineQueries() throws -> [(latitude: Double, longitude: Double, dt: Int)] {
+        let body = try RawHTTP.request(.tcp(port: self.port), "GET", "/_timemachine").body
+        let list = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [[String: Any]] ?? []
+        return list.map {
+            (($0["lat"] as? Double) ?? .nan, ($0["lon"] as? Double) ?? .nan, ($0["dt"] as? Int) ?? 0)
+        }
+    }
+
     public func stop() async {
         await self.child.stop()
     }

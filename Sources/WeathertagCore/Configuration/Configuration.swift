@@ -7,6 +7,7 @@ public struct Configuration: Sendable {
     public var providers: [any LocationProvider]
     public var cache: CacheConfiguration
     public var state: StateConfiguration
+    public var history: HistoryConfiguration
     public var inbox: InboxConfiguration
     public var stamp: StampConfiguration
     public var socket: SocketConfiguration
@@ -23,7 +24,7 @@ public struct Configuration: Sendable {
     /// The keys each section reads, by section ("" is the top level); anything else is warned about and ignored.
     /// config.schema.json describes exactly these (a test compares them).
     public static let sectionKeys: [String: Set<String>] = [
-        "": ["$schema", "openweather", "location", "cache", "state", "inbox", "stamp", "socket"],
+        "": ["$schema", "openweather", "location", "cache", "state", "history", "inbox", "stamp", "socket"],
         "openweather": [
             "api_key", "api_key_file", "base_url", "icon_base_url", "units", "lang", "timeout_seconds",
             "max_calls_per_minute",
@@ -31,6 +32,7 @@ public struct Configuration: Sendable {
         "location": ["providers"],
         "cache": ["directory", "ttl_seconds", "max_stale_seconds"],
         "state": ["directory", "enabled", "forget_after_seconds"],
+        "history": ["enabled", "max_calls_per_day"],
         "stamp": ["max_age_seconds", "keep_mtime", "backdated_after_seconds"],
         "inbox": ["path", "max_bytes", "poll_seconds", "settle_seconds", "recursive", "max_depth", "exclude"],
         "socket": ["path", "max_connections", "idle_timeout_seconds"],
@@ -110,6 +112,14 @@ public struct Configuration: Sendable {
             state.forgetAfter = forget
         }
 
+        let historyObject = try root.object("history")
+        if let historyObject { warnings += historyObject.unknownKeys(known: Self.keys("history")) }
+        var history = HistoryConfiguration()
+        if let enabled = try historyObject?.bool("enabled") { history.enabled = enabled }
+        if let calls = try historyObject?.integer("max_calls_per_day", in: 1...100_000) {
+            history.maximumCallsPerDay = calls
+        }
+
         let stampObject = try root.object("stamp")
         if let stampObject { warnings += stampObject.unknownKeys(known: Self.keys("stamp")) }
         var stamp = StampConfiguration()
@@ -183,6 +193,7 @@ public struct Configuration: Sendable {
             providers: providers,
             cache: cache,
             state: state,
+            history: history,
             inbox: inbox,
             stamp: stamp,
             socket: socket,

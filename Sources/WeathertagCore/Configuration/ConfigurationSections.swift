@@ -56,6 +56,16 @@ public struct StateConfiguration: Sendable {
     }
 }
 
+/// The weather of back-dated entries' own time, from OpenWeather's One Call 3.0 timemachine (`history`).
+public struct HistoryConfiguration: Sendable {
+    /// Off by default: it needs a One Call 3.0 subscription, apart from the free current-weather key.
+    public var enabled = false
+    /// Calls to the timemachine per local day at most (One Call 3.0 is free up to 1,000 a day).
+    public var maximumCallsPerDay = 900
+
+    public init() {}
+}
+
 public struct InboxConfiguration: Sendable {
     /// The watched folder; must exist.
     public var path: String

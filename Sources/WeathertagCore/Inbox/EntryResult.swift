@@ -1,3 +1,5 @@
+import Foundation
+
 /// What happened to one entry when it was stamped.
 public enum EntryResult: Sendable, Equatable {
     /// Stamped; the version is the new file's, for rescans to tell it has not changed since.
@@ -16,6 +18,26 @@ public enum EntryResult: Sendable, Equatable {
     case changedWhileStamping
     /// It is gone (deleted or renamed away) since the event.
     case vanished
+    /// Back-dated, and the weather of its time is to be asked for (`history.enabled`).
+    case wantsHistory(HistoryRequest)
+}
+
+/// What a back-dated entry needs: the weather at its time, at its place (its own, from its front matter; nil: a
+/// provider that knows the past must say).
+public struct HistoryRequest: Sendable, Equatable {
+    public var time: EntryTime
+    public var position: Position?
+
+    public init(time: EntryTime, position: Position?) {
+        self.time = time
+        self.position = position
+    }
+
+    /// The moment to ask about: the entry's time, or noon of its day when it gives only a day.
+    public var moment: Date {
+        guard self.time.dayOnly else { return self.time.date }
+        return self.time.date.addingTimeInterval(12 * 3600)
+    }
 }
 
 /// Why an entry is left as it is. Rendered into words only at the edge: logs, `status`, `stamp`.
@@ -43,8 +65,19 @@ public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
     case ownerWouldLoseAccess(OwnerLockout)
     /// It changed under every attempt; it is tried again on its next change.
     case keepsChanging
-    /// Written earlier than current weather can speak for (`stamp.backdated_after_seconds`).
-    case backdated(EntryTime)
+    /// Written earlier than current weather can speak for (`stamp.backdated_after_seconds`), and the weather of its
+    /// time cannot be had, for this reason.
+    case backdated(EntryTime, WhyNoHistory = .historyDisabled)
+
+    /// Why a back-dated entry gets no weather of its time.
+    public enum WhyNoHistory: Sendable, Equatable {
+        /// `history.enabled` is off.
+        case historyDisabled
+        /// Neither the entry nor a provider that knows the past (`fixed`) says where it was written.
+        case noPosition
+        /// OpenWeather refused the history call for good (no One Call 3.0 subscription, say), with its words.
+        case refused(String)
+    }
 
     public var description: String {
         switch self {
@@ -63,15 +96,24 @@ public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
         case .content(let reason): return reason.description
         case .ownerWouldLoseAccess(let lockout): return lockout.description
         case .keepsChanging: return "it keeps changing while being stamped; waiting for its next change"
-        case .backdated(let time):
+        case .backdated(let time, let why):
             let by: String
             switch time.source {
             case .frontMatter(let key): by = "its front matter's \(key)"
             case .fileName: by = "its file name"
             case .modificationTime: by = "its modification time"
+            case .given: by = "--at"
             }
-            return "written \(time) (by \(by)): current weather would be wrong, and the weather then needs history "
-                + "(history.enabled, not available yet)"
+            let written = "written \(time) (by \(by)): current weather would be wrong"
+            switch why {
+            case .historyDisabled:
+                return written + ", and the weather then needs history.enabled (OpenWeather's One Call 3.0)"
+            case .noPosition:
+                return written + ", and there is no position for that time (give the entry latitude and longitude, "
+                    + "or configure a fixed provider)"
+            case .refused(let reason):
+                return written + ", and the weather then cannot be had: \(reason)"
+            }
         }
     }
 }

@@ -30,11 +30,22 @@ extension InboxStateMachine {
     public struct Batch: Sendable, Equatable {
         public var names: [String]
         public var tag: WeatherTag
+        /// The weather of a back-dated entry's time: stamped without asking whether it is back-dated.
+        public var historical: Bool
 
-        public init(names: [String], tag: WeatherTag) {
+        public init(names: [String], tag: WeatherTag, historical: Bool = false) {
             self.names = names
             self.tag = tag
+            self.historical = historical
         }
+    }
+
+    /// Why the weather of a back-dated entry's time could not be had.
+    public enum HistoryFailure: Sendable {
+        /// Not to be had: the entry is left alone, with this reason, until it changes.
+        case unavailable(LeftAloneReason.WhyNoHistory)
+        /// Not now (OpenWeather failing, the day's calls spent): the entry is looked at again after this long.
+        case later(Duration, any Error)
     }
 
     /// What the shell must do.
@@ -43,6 +54,8 @@ extension InboxStateMachine {
         case list(skippingUnchanged: [String: FileVersion])
         /// Ask the weather service for the current tag; answer with `weatherArrived` or `weatherFailed`.
         case fetchWeather
+        /// Ask for the weather of a back-dated entry's time; answer with `historyArrived` or `historyFailed`.
+        case fetchHistory(String, HistoryRequest)
         /// Stamp these entries; answer with `batchFinished`.
         case stamp(Batch)
         /// Call `wokeUp()` at this time.
@@ -69,6 +82,8 @@ extension InboxStateMachine {
         case changedWhileStamping(String, attempt: Int, retryIn: Duration)
         case vanished(String)
         case waitingForWeather(waiting: Int, retryIn: Duration, error: any Error)
+        /// A back-dated entry waits for the weather of its time. Worth a log line the first time for this error.
+        case waitingForHistory(String, retryIn: Duration, error: any Error, firstTime: Bool)
         /// A write failed; the entries wait `retryIn` (nil: not retried). Worth a log line the first time.
         case cannotWrite(String, error: any Error, retryIn: Duration?, firstTime: Bool)
         case writingWorksAgain

@@ -46,6 +46,12 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     private var reported: [String: LeftAloneReason] = [:]
     /// How often each entry changed under us in a row.
     private var changedAttempts: [String: Int] = [:]
+    /// Back-dated entries whose weather of their time is being asked for.
+    private var awaitingHistory: [String: HistoryRequest] = [:]
+    /// Back-dated entries with the weather of their time, to stamp (they need no current weather).
+    private var historical: [(name: String, tag: WeatherTag)] = []
+    /// The history failure each entry was last reported waiting for, so that it is logged once.
+    private var historyReported: [String: String] = [:]
 
     private enum Listing { case idle, running, runningAndAskedAgain }
 
@@ -62,7 +68,10 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     // MARK: State read by the shell
 
     /// Entries seen and not yet done: queued, deferred, held by an editor or in a batch.
-    public var waiting: Int { self.queue.count + self.deferred.count + self.locked.count + self.entriesInFlight }
+    public var waiting: Int {
+        self.queue.count + self.deferred.count + self.locked.count + self.entriesInFlight + self.awaitingHistory.count
+            + self.historical.count
+    }
 
     /// Nothing queued, deferred or in flight.
     public var isIdle: Bool { self.waiting == 0 && self.batchesInFlight == 0 }
@@ -168,6 +177,32 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         return actions + self.proceed()
     }
 
+    /// The weather of a back-dated entry's time came: it is stamped with it.
+    public mutating func historyArrived(_ name: String, _ tag: WeatherTag) -> [Action] {
+        guard self.awaitingHistory.removeValue(forKey: name) != nil else { return self.proceed() }
+        self.historyReported[name] = nil
+        self.historical.append((name, tag))
+        return self.proceed()
+    }
+
+    /// The weather of a back-dated entry's time cannot be had: for good (it is left alone until it changes), or
+    /// for now (it is looked at again later).
+    public mutating func historyFailed(_ name: String, _ failure: HistoryFailure) -> [Action] {
+        guard let request = self.awaitingHistory.removeValue(forKey: name) else { return self.proceed() }
+        switch failure {
+        case .unavailable(let why):
+            self.historyReported[name] = nil
+            return [self.leftAlone(name, .backdated(request.time, why))] + self.proceed()
+        case .later(let delay, let error):
+            self.deferred[name] = self.clock.now.advanced(by: delay)
+            let message = "\(error)"
+            let firstTime = self.historyReported[name] != message
+            self.historyReported[name] = message
+            return [.report(.waitingForHistory(name, retryIn: delay, error: error, firstTime: firstTime))]
+                + self.proceed()
+        }
+    }
+
     /// A wake-up asked for with `.wakeUp(at:)` came (or any earlier one): take what is due.
     public mutating func wokeUp() -> [Action] {
         let now = self.clock.now
@@ -205,6 +240,15 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
             return actions
         }
         let now = self.clock.now
+        // Back-dated entries with the weather of their time need no current weather: only writes must work.
+        while !self.halted, self.pause?.cause != .writes, self.batchesInFlight < self.configuration.batchesInFlight,
+            !self.historical.isEmpty
+        {
+            let (name, tag) = self.historical.removeFirst()
+            self.batchesInFlight += 1
+            self.entriesInFlight += 1
+            actions.append(.stamp(Batch(names: [name], tag: tag, historical: true)))
+        }
         while !self.halted, self.pause == nil, self.batchesInFlight < self.configuration.batchesInFlight,
             !self.queue.isEmpty
         {
@@ -239,10 +283,15 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         if result != .changedWhileStamping { self.changedAttempts[name] = nil }
         switch result {
         case .stamped, .restored, .alreadyStamped, .leftAlone, .vanished: self.lockReported[name] = nil
-        case .inUse, .locked, .changedWhileStamping: break
+        case .inUse, .locked, .changedWhileStamping, .wantsHistory: break
         }
         if case .locked = result {} else { self.locked[name] = nil }
+        if case .wantsHistory = result {} else { self.awaitingHistory[name] = nil }
         switch result {
+        case .wantsHistory(let request):
+            let asked = self.awaitingHistory[name] != nil
+            self.awaitingHistory[name] = request
+            return asked ? [] : [.fetchHistory(name, request)]
         case .stamped(let version):
             self.settle(name, version)
             self.reported[name] = nil

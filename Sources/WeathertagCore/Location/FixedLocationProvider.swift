@@ -24,6 +24,13 @@ public struct FixedLocationProvider: LocationProvider {
         self.now = now
     }
 
+    /// A fixed place is where the machine always was.
+    public func locate(at time: Date) async throws -> Position? {
+        var position = try await self.locate()
+        position.takenAt = time
+        return position
+    }
+
     public func locate() async throws -> Position {
         Position(
             latitude: self.latitude,

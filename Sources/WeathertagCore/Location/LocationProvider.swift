@@ -15,11 +15,15 @@ public protocol LocationProvider: Sendable {
     func run() async throws
     /// Provider-specific state for `/v1/status`, such as a gpsd connection's.
     var details: [String: String] { get }
+    /// Where the machine was at `time` (for a back-dated entry), or nil for a provider that knows only the
+    /// present (the default: gpsd, IP geolocation and commands do).
+    func locate(at time: Date) async throws -> Position?
 }
 
 extension LocationProvider {
     public func run() async throws {}
     public var details: [String: String] { [:] }
+    public func locate(at time: Date) async throws -> Position? { nil }
 }
 
 /// Why a provider has no position.

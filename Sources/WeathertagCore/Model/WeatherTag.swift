@@ -11,13 +11,23 @@ public struct WeatherTag: Sendable, Equatable {
     public var fetchedAt: Date
     /// True when a refresh failed and this is older weather served rather than nothing.
     public var stale: Bool
+    public var kind: Kind
 
-    public init(weather: Weather, position: Position, iconFile: String?, fetchedAt: Date, stale: Bool = false) {
+    /// Whether this is the weather of now, or of an earlier time (a back-dated entry's, from OpenWeather's history).
+    public enum Kind: String, Sendable, Equatable {
+        case current, historical
+    }
+
+    public init(
+        weather: Weather, position: Position, iconFile: String?, fetchedAt: Date, stale: Bool = false,
+        kind: Kind = .current
+    ) {
         self.weather = weather
         self.position = position
         self.iconFile = iconFile
         self.fetchedAt = fetchedAt
         self.stale = stale
+        self.kind = kind
     }
 
     /// The place name to show: OpenWeather's, else the provider's, else nil.

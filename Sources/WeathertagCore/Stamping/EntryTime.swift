@@ -9,6 +9,15 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
         case frontMatter(key: String)
         case fileName
         case modificationTime
+        /// Given on the command line (`stamp --at`).
+        case given
+    }
+
+    /// A time given on the command line: a YAML timestamp or date, as front matter takes them (`2019-05-01`,
+    /// `2019-05-01 10:00`, `2019-05-01T10:00:00+02:00`); nil when it is not one.
+    public static func given(_ text: String, timeZone: TimeZone = .current) -> EntryTime? {
+        guard let (date, dayOnly) = Self.parse(timestamp: text, timeZone: timeZone) else { return nil }
+        return EntryTime(date: date, dayOnly: dayOnly, source: .given, timeZone: timeZone)
     }
 
     public var date: Date

@@ -185,6 +185,59 @@ public enum FrontMatterStamper {
         return nil
     }
 
+    /// Where the entry says it was written, from its front matter: `latitude` and `longitude` (or `lat`, `lon`,
+    /// `lng`) at the top level, or under `location` (a mapping), or `location: [lat, lon]` (Obsidian Map View; also
+    /// `"lat,lon"` as one string). Nil when it says nothing usable.
+    public static func position(_ original: [UInt8]) -> Position? {
+        let start = original.starts(with: Self.bom) ? Self.bom.count : 0
+        let first = Self.line(in: original, from: start)
+        guard Self.trimmed(original[first.content]) == Array("---".utf8) else { return nil }
+        var cursor = first.next
+        var end: Int?
+        while cursor < original.count {
+            let line = Self.line(in: original, from: cursor)
+            let text = Self.trimmed(original[line.content])
+            if text == Array("---".utf8) || text == Array("...".utf8) {
+                end = cursor
+                break
+            }
+            cursor = line.next
+        }
+        guard let end,
+            let mapping = (try? Self.compose(String(decoding: original[first.next..<end], as: UTF8.self)))??.mapping
+        else { return nil }
+        func number(_ node: Node?) -> Double? {
+            guard case .scalar(let scalar)? = node else { return nil }
+            return Double(scalar.string.trimmingCharacters(in: .whitespaces))
+        }
+        func pair(_ latitude: Double?, _ longitude: Double?) -> Position? {
+            guard let latitude, let longitude, (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+                return nil
+            }
+            // Taken at the entry's time, which the caller knows.
+            return Position(latitude: latitude, longitude: longitude, source: "front_matter", takenAt: .distantPast)
+        }
+        func inMapping(_ mapping: Node.Mapping) -> Position? {
+            pair(
+                number(mapping["latitude"] ?? mapping["lat"]),
+                number(mapping["longitude"] ?? mapping["lon"] ?? mapping["lng"]))
+        }
+        func commaSeparated(_ node: Node?) -> Position? {
+            guard case .scalar(let scalar)? = node else { return nil }
+            let parts = scalar.string.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            return parts.count == 2 ? pair(parts[0], parts[1]) : nil
+        }
+        if let position = inMapping(mapping) { return position }
+        guard let location = mapping["location"] else { return nil }
+        if let nested = location.mapping { return inMapping(nested) }
+        if let sequence = location.sequence {
+            if sequence.count == 2 { return pair(number(sequence[0]), number(sequence[1])) }
+            if sequence.count == 1 { return commaSeparated(sequence[0]) }
+            return nil
+        }
+        return commaSeparated(location)
+    }
+
     /// The values of the front matter's top-level `date`, `created`, `created_at` and `time` lines, as written
     /// (for `EntryTime`); empty without front matter. Read by lines, not composed: it runs before the stamp.
     public static func timeFields(_ original: [UInt8]) -> [String: String] {

@@ -18,6 +18,7 @@ extension WeatherTag {
         add("wind_speed", weather.windSpeed.map { YAMLScalar.number($0, places: 2) })
         add("units", weather.units.rawValue)
         add("observed_at", weather.observedAt.iso8601)
+        add("kind", self.kind.rawValue)
         add("place", self.place.map(YAMLScalar.string))
         lines.append("  location:")
         add("latitude", YAMLScalar.number(self.position.latitude, places: 6), indent: "    ")

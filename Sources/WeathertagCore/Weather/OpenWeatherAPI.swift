@@ -22,6 +22,67 @@ public enum OpenWeatherAPI {
         return "\(base)/data/2.5/weather?" + query.joined(separator: "&")
     }
 
+    /// `{base}/data/3.0/onecall/timemachine?lat=&lon=&dt=&units=&lang=&appid=`: the weather at one moment (One Call
+    /// 3.0, a separate subscription). Contains the key: never log it.
+    public static func timemachineURL(
+        baseURL: String,
+        latitude: Double,
+        longitude: Double,
+        time: Date,
+        apiKey: String,
+        units: Units,
+        lang: String
+    ) -> String {
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        let query = [
+            "lat=\(Self.coordinate(latitude))",
+            "lon=\(Self.coordinate(longitude))",
+            "dt=\(Int(time.timeIntervalSince1970.rounded(.down)))",
+            "units=\(units.rawValue)",
+            "lang=\(Self.percentEncoded(lang))",
+            "appid=\(Self.percentEncoded(apiKey))",
+        ]
+        return "\(base)/data/3.0/onecall/timemachine?" + query.joined(separator: "&")
+    }
+
+    /// The weather of the timemachine's `data[0]`, or the documented error. A 401 there means the key has no One Call
+    /// 3.0 subscription (the current-weather key may be fine).
+    public static func decodeTimemachine(_ response: HTTPResponse, units: Units) throws(WeatherError) -> Weather {
+        if response.status == 401 {
+            throw WeatherError(
+                kind: .invalidAPIKey,
+                message: "OpenWeather refused the history call (HTTP 401\(Self.detail(response))): this key has no "
+                    + "One Call 3.0 subscription")
+        }
+        if let error = Self.statusError(response) { throw error }
+        do {
+            let body = try JSONDecoder().decode(TimemachineBody.self, from: Data(response.body))
+            guard let point = body.data.first, let first = point.weather.first, point.temp.isFinite else {
+                throw WeatherError(
+                    kind: .badResponse, message: "OpenWeather's history answer has no weather for that time")
+            }
+            return Weather(
+                condition: first.main,
+                description: first.description,
+                code: first.id,
+                icon: first.icon,
+                temperature: point.temp,
+                feelsLike: point.feels_like,
+                humidity: point.humidity.map { Int($0.rounded()) },
+                pressure: point.pressure.map { Int($0.rounded()) },
+                windSpeed: point.wind_speed,
+                units: units,
+                observedAt: Date(timeIntervalSince1970: point.dt),
+                place: nil
+            )
+        } catch let error as WeatherError {
+            throw error
+        } catch {
+            throw WeatherError(
+                kind: .badResponse, message: "OpenWeather's history answer is not the documented JSON shape")
+        }
+    }
+
     /// `{icon_base}/{icon}@2x.png`.
     public static func iconURL(iconBaseURL: String, icon: String) -> String {
         let base = iconBaseURL.hasSuffix("/") ? String(iconBaseURL.dropLast()) : iconBaseURL
@@ -38,36 +99,7 @@ public enum OpenWeatherAPI {
     /// Maps an answer to weather or to the documented error. Branches on the HTTP status, because `cod` in the
     /// body is sometimes a number and sometimes a string.
     public static func decodeCurrentWeather(_ response: HTTPResponse, units: Units) throws(WeatherError) -> Weather {
-        switch response.status {
-        case 200:
-            break
-        case 401:
-            throw WeatherError(
-                kind: .invalidAPIKey,
-                message: "OpenWeather rejected the API key (HTTP 401\(Self.detail(response))): check the key; "
-                    + "a new key can take a couple of hours to become active"
-            )
-        case 404:
-            throw WeatherError(
-                kind: .notFound, message: "OpenWeather has no weather here (HTTP 404\(Self.detail(response)))")
-        case 429:
-            let retryAfter = response.headers["retry-after"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            throw WeatherError(
-                kind: .rateLimited(retryAfter: retryAfter.map { .seconds($0) }),
-                message: "OpenWeather rate limit reached (HTTP 429)"
-                    + (retryAfter.map { ", retry after \($0) s" } ?? "")
-            )
-        case 500...599:
-            throw WeatherError(
-                kind: .serverError(status: response.status),
-                message: "OpenWeather had a server error (HTTP \(response.status))"
-            )
-        default:
-            throw WeatherError(
-                kind: .badResponse,
-                message: "OpenWeather answered HTTP \(response.status)\(Self.detail(response))"
-            )
-        }
+        if let error = Self.statusError(response) { throw error }
         do {
             let body = try JSONDecoder().decode(CurrentWeatherBody.self, from: Data(response.body))
             guard let first = body.weather.first else {
@@ -97,6 +129,40 @@ public enum OpenWeatherAPI {
         }
     }
 
+    /// The documented error an HTTP status other than 200 means.
+    private static func statusError(_ response: HTTPResponse) -> WeatherError? {
+        switch response.status {
+        case 200:
+            return nil
+        case 401:
+            return WeatherError(
+                kind: .invalidAPIKey,
+                message: "OpenWeather rejected the API key (HTTP 401\(Self.detail(response))): check the key; "
+                    + "a new key can take a couple of hours to become active"
+            )
+        case 404:
+            return WeatherError(
+                kind: .notFound, message: "OpenWeather has no weather here (HTTP 404\(Self.detail(response)))")
+        case 429:
+            let retryAfter = response.headers["retry-after"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            return WeatherError(
+                kind: .rateLimited(retryAfter: retryAfter.map { .seconds($0) }),
+                message: "OpenWeather rate limit reached (HTTP 429)"
+                    + (retryAfter.map { ", retry after \($0) s" } ?? "")
+            )
+        case 500...599:
+            return WeatherError(
+                kind: .serverError(status: response.status),
+                message: "OpenWeather had a server error (HTTP \(response.status))"
+            )
+        default:
+            return WeatherError(
+                kind: .badResponse,
+                message: "OpenWeather answered HTTP \(response.status)\(Self.detail(response))"
+            )
+        }
+    }
+
     /// `: <message>` from an error body, when it has one.
     private static func detail(_ response: HTTPResponse) -> String {
         guard let message = LenientJSONObject.parse(response.body)?.string("message"), !message.isEmpty else {
@@ -111,6 +177,19 @@ public enum OpenWeatherAPI {
 
     private static func percentEncoded(_ string: String) -> String {
         string.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+
+    private struct TimemachineBody: Decodable {
+        struct Point: Decodable {
+            var dt: Double
+            var temp: Double
+            var feels_like: Double?
+            var pressure: Double?
+            var humidity: Double?
+            var wind_speed: Double?
+            var weather: [CurrentWeatherBody.Condition]
+        }
+        var data: [Point]
     }
 
     private struct CurrentWeatherBody: Decodable {

@@ -120,10 +120,12 @@ enum EntryFile {
         if !restoring, let backdating {
             let modified = Date(
                 timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
-            if let reason = backdating.leaveAlone(
+            let time = backdating.time(
                 frontMatter: FrontMatterStamper.timeFields(original), fileName: name, modified: modified)
-            {
-                return .leftAlone(reason, before)
+            if backdating.isBackdated(time) {
+                // The weather of its own time, where it was written (its front matter may say).
+                guard backdating.asksHistory else { return .leftAlone(.backdated(time), before) }
+                return .wantsHistory(HistoryRequest(time: time, position: FrontMatterStamper.position(original)))
             }
         }
 

@@ -56,6 +56,7 @@ public enum FileStamper {
         backdating: BackdatingPolicy = BackdatingPolicy(),
         memory: Memory? = nil,
         fresh: Bool = false,
+        history: HistoryService? = nil,
         starting: (Int, String) -> Void = { _, _ in }
     ) async -> [String: Outcome] {
         var policy = Machine.Configuration()
@@ -73,11 +74,22 @@ public enum FileStamper {
                 switch action {
                 case .fetchWeather:
                     next += machine.weatherArrived(tag)
+                case .fetchHistory(let name, let request):
+                    switch await history?.tag(for: request) {
+                    case .tag(let tag)?: next += machine.historyArrived(name, tag)
+                    case .failed(.later(_, let error))?:
+                        // A command does not wait for tomorrow's calls or a failing service: it says why.
+                        next += machine.historyFailed(name, .unavailable(.refused("\(error)")))
+                    case .failed(let failure)?: next += machine.historyFailed(name, failure)
+                    case nil: next += machine.historyFailed(name, .unavailable(.historyDisabled))
+                    }
                 case .stamp(let batch):
                     starting(outcomes.count, batch.names[0])
+                    // A back-dated file's batch carries the weather of its time.
                     let outcome = EntryBatch.stamp(
-                        batch.names, in: nil, lines: lines, maximumSize: maximumSize,
-                        keepModificationTime: keepModificationTime, backdating: backdating,
+                        batch.names, in: nil, lines: batch.historical ? batch.tag.stampLines : lines,
+                        maximumSize: maximumSize, keepModificationTime: keepModificationTime,
+                        backdating: batch.historical ? nil : backdating,
                         memory: memory.map { memory in
                             EntryBatch.Memory(database: memory.database, key: { memory.key($0) })
                         },
@@ -113,7 +125,7 @@ public enum FileStamper {
         case .lockedByEditor(let path, let lock, _): return (path, .lockedByEditor(lock))
         case .vanished(let path): return (path, .vanished)
         case .cannotWrite(let path, let error, _, _): return (path, .failed(error))
-        case .changedWhileStamping, .waitingForWeather, .writingWorksAgain: return nil
+        case .changedWhileStamping, .waitingForWeather, .waitingForHistory, .writingWorksAgain: return nil
         }
     }
 

@@ -29,11 +29,20 @@ extension InboxService {
                     events.yield(.weather(.failure(error), retryAfter: retryAfter))
                 }
             }
+        case .fetchHistory(let name, let request):
+            guard let history = self.history else {
+                events.yield(.history(name, .failed(.unavailable(.historyDisabled))))
+                return
+            }
+            group.addTask { events.yield(.history(name, await history.tag(for: request))) }
         case .stamp(let batch):
             let (inbox, lines, maximumSize, progress) =
                 (self.inbox, batch.tag.stampLines, self.configuration.maximumBytes, self.progress)
             let keepModificationTime = self.stamp.keepModificationTime
-            let backdating = BackdatingPolicy(threshold: self.stamp.backdatedAfter)
+            // The weather of a back-dated entry's time is for that entry: not asked again whether it is back-dated.
+            let backdating =
+                batch.historical
+                ? nil : BackdatingPolicy(threshold: self.stamp.backdatedAfter, asksHistory: self.history != nil)
             let memory = self.memory.map { EntryBatch.Memory(database: $0) }
             group.addTask {
                 // A pool that is stopping refuses the batch: its entries are untouched and wait.

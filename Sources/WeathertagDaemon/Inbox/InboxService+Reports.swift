@@ -8,7 +8,7 @@ extension InboxService {
         case .stamped(let name, let tag):
             self.statistics.update { $0.entriesStamped += 1 }
             self.logger.info(
-                "stamped",
+                tag.kind == .historical ? "stamped with the weather of its time" : "stamped",
                 metadata: [
                     "entry": "\(name)", "weather": "\(tag.weather.description)", "source": "\(tag.position.source)",
                     "stale": "\(tag.stale)",
@@ -45,6 +45,11 @@ extension InboxService {
                 "entries wait for weather",
                 metadata: ["waiting": "\(waiting)", "retry_in": "\(retryIn)", "reason": "\(error)"]
             )
+        case .waitingForHistory(let name, let retryIn, let error, let firstTime):
+            guard firstTime else { return }
+            self.logger.warning(
+                "back-dated entry waits for the weather of its time",
+                metadata: ["entry": "\(name)", "retry_in": "\(retryIn)", "reason": "\(error)"])
         case .cannotWrite(let name, let error, let retryIn, let firstTime):
             guard firstTime else { return }
             self.statistics.recordError("\(error)")

@@ -22,6 +22,8 @@ public final class InboxService: Service {
     let progress: StampingProgress
     /// What is remembered of each entry's block (nil: nothing is, as with `state.enabled` false).
     let memory: StateDatabase?
+    /// The weather of back-dated entries' time (nil: `history.enabled` is off, and they are left alone).
+    let history: HistoryService?
     let logger: Logger
 
     public init(
@@ -32,6 +34,7 @@ public final class InboxService: Service {
         statistics: DaemonStatistics,
         progress: StampingProgress = StampingProgress(),
         memory: StateDatabase? = nil,
+        history: HistoryService? = nil,
         logger: Logger
     ) {
         self.configuration = configuration
@@ -41,6 +44,7 @@ public final class InboxService: Service {
         self.statistics = statistics
         self.progress = progress
         self.memory = memory
+        self.history = history
         self.logger = logger
     }
 
@@ -52,6 +56,7 @@ public final class InboxService: Service {
         case watcherFailed(any Error)
         case listed(candidates: [String], present: Set<String>?)
         case weather(Result<WeatherTag, any Error>, retryAfter: Duration?)
+        case history(String, HistoryService.Answer)
         case batchFinished(Machine.Batch, BatchOutcome?)
         case wokeUp
         case stop
@@ -110,6 +115,8 @@ public final class InboxService: Service {
                     case .weather(.success(let tag), _): actions = machine.weatherArrived(tag)
                     case .weather(.failure(let error), let retryAfter):
                         actions = machine.weatherFailed(error, retryAfter: retryAfter)
+                    case .history(let name, .tag(let tag)): actions = machine.historyArrived(name, tag)
+                    case .history(let name, .failed(let failure)): actions = machine.historyFailed(name, failure)
                     case .batchFinished(let batch, let outcome):
                         // Entries that arrived meanwhile join the queue first, so a burst keeps the batches full.
                         actions = machine.namesArrived(arrivals.takeAll()) + machine.batchFinished(batch, outcome)

@@ -126,7 +126,59 @@ public final class StateDatabase: Sendable {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v2: history answers and calls") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE history (
+                        place TEXT NOT NULL,    -- latitude,longitude to 2 decimals (about 1 km)
+                        hour INTEGER NOT NULL,  -- Unix time / 3600
+                        body BLOB NOT NULL,     -- OpenWeather's answer, as it came
+                        PRIMARY KEY (place, hour)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
+    }
+
+    // MARK: History (the weather of back-dated entries' time)
+
+    /// OpenWeather's timemachine answer for a place and hour, when it was asked before.
+    public func historyAnswer(place: String, hour: Int) -> [UInt8]? {
+        try? self.pool.read { db in
+            try Data.fetchOne(
+                db, sql: "SELECT body FROM history WHERE place = ? AND hour = ?", arguments: [place, hour]
+            ).map { [UInt8]($0) }
+        }
+    }
+
+    /// Keeps an answer: the same place and hour is never asked again.
+    public func keepHistoryAnswer(place: String, hour: Int, body: [UInt8]) {
+        self.write("keep a history answer") { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO history (place, hour, body) VALUES (?, ?, ?)",
+                arguments: [place, hour, Data(body)])
+        }
+    }
+
+    /// History calls made on `day` (`2026-11-23`, local), across restarts.
+    public func historyCalls(day: String) -> Int {
+        (try? self.pool.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: ["history_calls:" + day])
+        }).flatMap { $0.flatMap(Int.init) } ?? 0
+    }
+
+    public func countHistoryCall(day: String) {
+        self.write("count a history call") { db in
+            try db.execute(
+                sql: "DELETE FROM meta WHERE key LIKE 'history_calls:%' AND key != ?",
+                arguments: ["history_calls:" + day])
+            try db.execute(
+                sql: """
+                    INSERT INTO meta (key, value) VALUES (?1, '1')
+                    ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
+                    """,
+                arguments: ["history_calls:" + day])
+        }
     }
 
     // MARK: Reading

@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+import WeathertagCore
+
+/// The weather of a back-dated entry's own time, from OpenWeather's One Call 3.0 timemachine (`history.enabled`).
+///
+/// Where: the entry's own position (its front matter), else the first provider that knows the past (`fixed`).
+/// Each answer is kept per place (about 1 km) and hour in the state database, so one place and hour is asked once;
+/// calls are counted per local day, across restarts, and stop at `history.max_calls_per_day`. A 401 means the key
+/// has no One Call 3.0 subscription: said once, and nothing more is asked until the configuration is reloaded;
+/// current weather is not touched.
+public actor HistoryService {
+    /// What a request comes to.
+    public enum Answer: Sendable {
+        case tag(WeatherTag)
+        case failed(InboxStateMachine<ContinuousClock>.HistoryFailure)
+    }
+
+    private let configuration: HistoryConfiguration
+    private let openWeather: OpenWeatherConfiguration
+    private let http: any HTTPClient
+    private let providers: [any LocationProvider]
+    private let memory: StateDatabase?
+    private let statistics: DaemonStatistics
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    /// Answers kept in the process when there is no state database.
+    private var answers: [String: [UInt8]] = [:]
+    private var calls: (day: String, count: Int) = ("", 0)
+    /// OpenWeather's word that the key cannot ask for history (a 401).
+    private var refusal: String?
+    private var backoff = Backoff(base: .seconds(5), ceiling: .seconds(3600))
+
+    public init(
+        configuration: HistoryConfiguration,
+        openWeather: OpenWeatherConfiguration,
+        http: any HTTPClient,
+        providers: [any LocationProvider],
+        memory: StateDatabase?,
+        statistics: DaemonStatistics,
+        logger: Logger,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.configuration = configuration
+        self.openWeather = openWeather
+        self.http = http
+        self.providers = providers
+        self.memory = memory
+        self.statistics = statistics
+        self.logger = logger
+        self.now = now
+    }
+
+    public func tag(for request: HistoryRequest) async -> Answer {
+        if let refusal { return .failed(.unavailable(.refused(refusal))) }
+        let moment = request.moment
+        guard var position = await self.position(for: request, at: moment) else {
+            return .failed(.unavailable(.noPosition))
+        }
+        position.takenAt = moment
+        let place = String(format: "%.2f,%.2f", position.latitude, position.longitude)
+        let hour = Int((moment.timeIntervalSince1970 / 3600).rounded(.down))
+        let key = "\(place)@\(hour)"
+        let body: [UInt8]
+        if let kept = self.memory?.historyAnswer(place: place, hour: hour) ?? self.answers[key] {
+            body = kept
+        } else {
+            let day = Self.day(self.now())
+            if self.calls.day != day { self.calls = (day, self.memory?.historyCalls(day: day) ?? 0) }
+            guard self.calls.count < self.configuration.maximumCallsPerDay else {
+                let error = WeatherError(
+                    kind: .rateLimited(retryAfter: nil),
+                    message: "the \(self.configuration.maximumCallsPerDay) history calls of today "
+                        + "(history.max_calls_per_day) are spent; asked again tomorrow")
+                return .failed(.later(Self.untilTomorrow(self.now()), error))
+            }
+            self.calls.count += 1
+            self.memory?.countHistoryCall(day: day)
+            self.statistics.recordCall()
+            let url = OpenWeatherAPI.timemachineURL(
+                baseURL: self.openWeather.baseURL, latitude: position.latitude, longitude: position.longitude,
+                time: moment, apiKey: self.openWeather.apiKey.value, units: self.openWeather.units,
+                lang: self.openWeather.lang)
+            let response: HTTPResponse
+            do {
+                response = try await self.http.get(HTTPRequest(url: url, timeout: self.openWeather.timeout))
+            } catch {
+                return self.later(WeatherError(kind: .unreachable, message: "OpenWeather unreachable: \(error)"))
+            }
+            do {
+                _ = try OpenWeatherAPI.decodeTimemachine(response, units: self.openWeather.units)
+            } catch {
+                if case .invalidAPIKey = error.kind {
+                    self.refusal = error.message
+                    self.logger.error(
+                        "no weather for back-dated entries", metadata: ["reason": "\(error.message)"])
+                    return .failed(.unavailable(.refused(error.message)))
+                }
+                return self.later(error)
+            }
+            body = response.body
+            self.backoff.reset()
+            if let memory {
+                memory.keepHistoryAnswer(place: place, hour: hour, body: body)
+            } else {
+                self.answers[key] = body
+            }
+        }
+        do {
+            let weather = try OpenWeatherAPI.decodeTimemachine(
+                HTTPResponse(status: 200, body: body), units: self.openWeather.units)
+            return .tag(
+                WeatherTag(
+                    weather: weather, position: position, iconFile: nil, fetchedAt: self.now(), kind: .historical))
+        } catch {
+            return self.later(error)
+        }
+    }
+
+    private func later(_ error: WeatherError) -> Answer {
+        .failed(.later(self.backoff.next(), error))
+    }
+
+    /// The entry's own position, else the first provider's that knows where the machine was then.
+    private func position(for request: HistoryRequest, at moment: Date) async -> Position? {
+        if let own = request.position { return own }
+        for provider in self.providers {
+            if let position = try? await provider.locate(at: moment) { return position }
+        }
+        return nil
+    }
+
+    private static func day(_ date: Date) -> String {
+        let parts = Calendar.current.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    private static func untilTomorrow(_ now: Date) -> Duration {
+        let calendar = Calendar.current
+        let tomorrow = calendar.startOfDay(for: now).addingTimeInterval(86_400 + 60)
+        return .seconds(max(60, tomorrow.timeIntervalSince(now)))
+    }
+}
