@@ -94,7 +94,8 @@ final class StateDatabaseTests {
         #expect(aside.count == 1)
     }
 
-    @Test func aDamagedPageIsFoundAtOpen() throws {
+    /// Damage past the header is found by the deep check the daemon runs after start-up.
+    @Test func aDamagedPageIsFoundByTheIntegrityCheck() throws {
         do {
             let database = try self.open()
             database.remember(
@@ -108,7 +109,9 @@ final class StateDatabaseTests {
         try handle.write(contentsOf: Data(repeating: 0xA5, count: 8192))
         try handle.close()
         let database = try self.open()
+        #expect(!database.checkIntegrity())
         #expect(try database.count() == 0)
+        #expect(database.checkIntegrity(), "the new one is sound")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: self.stateDirectory).contains {
                 $0.hasPrefix("state.sqlite.corrupt-")

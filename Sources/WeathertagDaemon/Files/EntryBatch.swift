@@ -36,6 +36,9 @@ enum EntryBatch {
             if directory >= 0 { close(directory) }
             memory?.database.remember(records)
         }
+        // What the memory holds for the batch's entries, asked once (used for those that turn out to have no block).
+        let remembered =
+            fresh ? [:] : memory.map { memory in memory.database.blocksToRestore(names.compactMap(memory.key)) } ?? [:]
         for (index, name) in names.enumerated() {
             let key = memory?.key(name)
             var block: [String]?
@@ -45,7 +48,7 @@ enum EntryBatch {
                     keepModificationTime: keepModificationTime, backdating: backdating,
                     // The inbox's descriptor serves entries at its top; one in a folder fsyncs its own folder.
                     directoryFD: directory >= 0 && !name.contains("/") ? directory : nil,
-                    restore: { fresh ? nil : key.flatMap { memory?.database.blockToRestore($0) } },
+                    restore: { key.flatMap { remembered[$0] } },
                     replacing: fresh,
                     blockNow: { block = $0 })
                 outcome.results.append((name, result))

@@ -94,6 +94,9 @@ public final class InboxService: Service {
                 watcher.stop()
                 group.cancelAll()
             }
+            // The memory's deep check reads the whole file: here, after start-up, before the first listing (which
+            // fills a replaced database again from the files).
+            if let memory = self.memory { _ = try? await self.threadPool.runIfActive { memory.checkIntegrity() } }
             try await withGracefulShutdownHandler {
                 var actions = machine.start()
                 var iterator = events.makeAsyncIterator()

@@ -220,6 +220,12 @@ final class InboxWatcher: Sendable {
                     changes.list.append(change)
                 }
             }
+            // Something under the name again (the two halves of a move split between reads, a file deleted and
+            // written again at once) has not left: its memory stays.
+            changes.list.removeAll { change in
+                guard case .removed(let path) = change else { return false }
+                return access(InboxWalk.path(self.path, path), F_OK) == 0
+            }
             if !changes.list.isEmpty { changed(changes.list) }
             if arrivals.append(names) { report(.arrived) }
             if !exhaustedBefore && self.watchesExhausted { report(.watchesExhausted) }

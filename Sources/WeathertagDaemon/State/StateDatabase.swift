@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import Synchronization
 import WeathertagCore
 
 /// The daemon's memory, in SQLite (WAL) in `state.directory`: the weather block of every entry it stamped or found
@@ -10,16 +11,20 @@ import WeathertagCore
 /// files as the inbox is listed); a corrupt one is moved aside with a warning and created anew. Nothing here can
 /// hold a stamp back: a write that fails is logged and stamping goes on without it.
 ///
-/// Through GRDB: a pool of readers beside one writer (WAL), migrations, and the system's SQLite (FTS5, for the
-/// index to come). Every method is synchronous and is called from pool threads or the watcher's thread, never
-/// from the event loop.
+/// Through GRDB: one connection in WAL mode, migrations, and the system's SQLite (FTS5, for the index to come).
+/// Every method is synchronous and is called from pool threads or the watcher's thread, never from the event loop.
 public final class StateDatabase: Sendable {
     public static let fileName = "state.sqlite"
 
     /// The database file.
     public let path: String
     public let policy: RestorePolicy
-    private let pool: DatabasePool
+    private let inbox: String
+    /// One connection, in WAL mode: lookups take microseconds, and one connection is one page cache (a pool's
+    /// readers each keep their own, which the daemon's memory budget does not have room for). Replaced when
+    /// `checkIntegrity` finds damage.
+    private let connection: Mutex<DatabaseQueue>
+    private var database: DatabaseQueue { self.connection.withLock { $0 } }
     private let logger: Logger
 
     /// How an entry's block came to be remembered.
@@ -47,7 +52,7 @@ public final class StateDatabase: Sendable {
 
     /// Opens (or creates) the database of `inbox` in `directory`. One that SQLite cannot read is moved aside as
     /// `state.sqlite.corrupt-<time>` and replaced; one kept for another inbox is emptied (its paths would name
-    /// other entries).
+    /// other entries). Damage deeper in the file is looked for by `checkIntegrity()`, off the start-up path.
     public static func open(
         directory: String,
         inbox: String,
@@ -56,45 +61,85 @@ public final class StateDatabase: Sendable {
     ) throws -> StateDatabase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/" + Self.fileName
+        let database: DatabaseQueue
         do {
-            return try StateDatabase(path: path, inbox: inbox, policy: policy, logger: logger)
-        } catch let error as DatabaseError
-            where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) || error.message == Self.corruptMessage
-        {
-            let aside = path + ".corrupt-" + Self.stamp(Date())
-            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-                guard rename(path + suffix, aside + suffix) == 0 else { throw SystemError("rename", path: path) }
-            }
-            logger.warning(
-                """
-                the state database was unreadable; moved it aside and started a new one (only the memory of \
-                earlier stamps is lost, the entries are not)
-                """,
-                metadata: ["moved_to": "\(aside)", "error": "\(error.message ?? "\(error.resultCode)")"])
-            return try StateDatabase(path: path, inbox: inbox, policy: policy, logger: logger)
+            database = try Self.connect(path: path, inbox: inbox, logger: logger)
+        } catch let error as DatabaseError where Self.isDamage(error) {
+            database = try Self.replace(path: path, inbox: inbox, because: error, logger: logger)
         }
+        return StateDatabase(path: path, inbox: inbox, policy: policy, database: database, logger: logger)
     }
 
-    private static let corruptMessage = "integrity check failed"
+    private init(path: String, inbox: String, policy: RestorePolicy, database: DatabaseQueue, logger: Logger) {
+        self.path = path
+        self.inbox = inbox
+        self.policy = policy
+        self.connection = Mutex(database)
+        self.logger = logger
+    }
 
-    private init(path: String, inbox: String, policy: RestorePolicy, logger: Logger) throws {
+    /// SQLite's `quick_check` over the whole file (about 30 ms at 50,000 entries, so not at start-up): a damaged
+    /// database is moved aside with a warning and replaced, and the memory is filled again from the files at the
+    /// next listing. Returns whether it was sound.
+    @discardableResult
+    public func checkIntegrity() -> Bool {
+        let failure: DatabaseError
+        do {
+            let check = try self.database.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
+            guard check != "ok" else { return true }
+            failure = DatabaseError(resultCode: .SQLITE_CORRUPT, message: check ?? "integrity check failed")
+        } catch let error as DatabaseError where Self.isDamage(error) {
+            failure = error
+        } catch {
+            self.logger.warning("cannot check the state database", metadata: ["error": "\(error)"])
+            return true
+        }
+        do {
+            let replacement = try Self.replace(
+                path: self.path, inbox: self.inbox, because: failure, logger: self.logger)
+            self.connection.withLock { $0 = replacement }
+        } catch {
+            self.logger.error(
+                "cannot replace the damaged state database; stamping goes on without its memory",
+                metadata: ["error": "\(error)"])
+        }
+        return false
+    }
+
+    private static func isDamage(_ error: DatabaseError) -> Bool {
+        [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode)
+    }
+
+    /// Moves the damaged files aside and connects to a new database.
+    private static func replace(
+        path: String, inbox: String, because error: DatabaseError, logger: Logger
+    ) throws -> DatabaseQueue {
+        let aside = path + ".corrupt-" + String(Int(Date().timeIntervalSince1970))
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            guard rename(path + suffix, aside + suffix) == 0 else { throw SystemError("rename", path: path) }
+        }
+        logger.warning(
+            """
+            the state database was unreadable; moved it aside and started a new one (only the memory of \
+            earlier stamps is lost, the entries are not)
+            """,
+            metadata: ["moved_to": "\(aside)", "error": "\(error.message ?? "\(error.resultCode)")"])
+        return try Self.connect(path: path, inbox: inbox, logger: logger)
+    }
+
+    private static func connect(path: String, inbox: String, logger: Logger) throws -> DatabaseQueue {
         var configuration = Configuration()
         // The daemon and the `stamp` command may write at the same time.
         configuration.busyMode = .timeout(5)
-        // Batches look entries up two at a time at most: two readers, each with a small page cache (1 MiB rather
-        // than SQLite's 2), keep the daemon's memory within its budget at 50,000 entries.
-        configuration.maximumReaderCount = 2
         configuration.prepareDatabase { db in
-            // WAL with NORMAL: a commit survives the process being killed; only a power cut can lose the last ones.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024")
+            // WAL: the daemon and the `stamp` command read and write side by side, and with NORMAL a commit
+            // survives the process being killed (only a power cut can lose the last ones). A 1 MiB page cache
+            // rather than SQLite's 2 holds the 50,000-entry index's hot pages.
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024")
         }
-        let pool = try DatabasePool(path: path, configuration: configuration)
-        let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
-        guard check == "ok" else {
-            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: Self.corruptMessage)
-        }
-        try Self.migrator.migrate(pool)
-        try pool.write { db in
+        let database = try DatabaseQueue(path: path, configuration: configuration)
+        try Self.migrator.migrate(database)
+        try database.write { db in
             let kept = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'inbox'")
             if let kept, kept != inbox {
                 logger.notice(
@@ -104,10 +149,7 @@ public final class StateDatabase: Sendable {
             }
             try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('inbox', ?)", arguments: [inbox])
         }
-        self.path = path
-        self.policy = policy
-        self.pool = pool
-        self.logger = logger
+        return database
     }
 
     private static var migrator: DatabaseMigrator {
@@ -144,7 +186,7 @@ public final class StateDatabase: Sendable {
 
     /// OpenWeather's timemachine answer for a place and hour, when it was asked before.
     public func historyAnswer(place: String, hour: Int) -> [UInt8]? {
-        try? self.pool.read { db in
+        try? self.database.read { db in
             try Data.fetchOne(
                 db, sql: "SELECT body FROM history WHERE place = ? AND hour = ?", arguments: [place, hour]
             ).map { [UInt8]($0) }
@@ -162,7 +204,7 @@ public final class StateDatabase: Sendable {
 
     /// History calls made on `day` (`2026-11-23`, local), across restarts.
     public func historyCalls(day: String) -> Int {
-        (try? self.pool.read { db in
+        (try? self.database.read { db in
             try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: ["history_calls:" + day])
         }).flatMap { $0.flatMap(Int.init) } ?? 0
     }
@@ -185,18 +227,42 @@ public final class StateDatabase: Sendable {
 
     /// The block to write back into `path`, which has none; nil for new weather.
     public func blockToRestore(_ path: String, now: Date = Date()) -> [String]? {
+        self.blocksToRestore([path], now: now)[path]
+    }
+
+    /// The blocks to write back into any of `paths` that has none, in one query (a batch asks once).
+    public func blocksToRestore(_ paths: [String], now: Date = Date()) -> [String: [String]] {
+        guard !paths.isEmpty else { return [:] }
         do {
-            return self.policy.block(for: try self.remembered(path), now: now)
+            let rows = try self.database.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: "SELECT path, block, removed_at FROM entry WHERE path IN "
+                        + "(\(Array(repeating: "?", count: paths.count).joined(separator: ",")))",
+                    arguments: StatementArguments(paths))
+            }
+            var blocks: [String: [String]] = [:]
+            for row in rows {
+                let removedAt: Double? = row["removed_at"]
+                let remembered = RememberedStamp(
+                    block: Self.lines(row["block"]), removedAt: removedAt.map(Date.init(timeIntervalSince1970:)))
+                if let block = self.policy.block(for: remembered, now: now) { blocks[row["path"]] = block }
+            }
+            return blocks
         } catch {
             self.logger.warning(
-                "cannot read the state database; the entry gets new weather", metadata: ["error": "\(error)"])
-            return nil
+                "cannot read the state database; entries get new weather", metadata: ["error": "\(error)"])
+            return [:]
         }
+    }
+
+    private static func lines(_ block: String) -> [String] {
+        block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
     /// What is remembered of `path`.
     public func remembered(_ path: String) throws -> RememberedStamp? {
-        try self.pool.read { db in
+        try self.database.read { db in
             guard
                 let row = try Row.fetchOne(
                     db, sql: "SELECT block, removed_at FROM entry WHERE path = ?", arguments: [path])
@@ -204,14 +270,13 @@ public final class StateDatabase: Sendable {
             let block: String = row["block"]
             let removedAt: Double? = row["removed_at"]
             return RememberedStamp(
-                block: block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
-                removedAt: removedAt.map(Date.init(timeIntervalSince1970:)))
+                block: Self.lines(block), removedAt: removedAt.map(Date.init(timeIntervalSince1970:)))
         }
     }
 
     /// How many entries are remembered (removed ones still in their grace time included).
     public func count() throws -> Int {
-        try self.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0 }
+        try self.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0 }
     }
 
     // MARK: Writing (each call one transaction)
@@ -307,12 +372,12 @@ public final class StateDatabase: Sendable {
 
     /// Forgets everything (a test's way to lose the memory without deleting the file).
     func forgetAll() throws {
-        try self.pool.write { db in try db.execute(sql: "DELETE FROM entry") }
+        try self.database.write { db in try db.execute(sql: "DELETE FROM entry") }
     }
 
     private func write(_ what: String, _ body: (Database) throws -> Void) {
         do {
-            try self.pool.write { db in try body(db) }
+            try self.database.write { db in try body(db) }
         } catch {
             self.logger.warning(
                 "cannot write the state database; stamping goes on without its memory",
@@ -320,7 +385,4 @@ public final class StateDatabase: Sendable {
         }
     }
 
-    private static func stamp(_ date: Date) -> String {
-        String(Int(date.timeIntervalSince1970))
-    }
 }
