@@ -15,7 +15,9 @@ struct APIDocumentTests {
         + #""humidity":71,"pressure":1013,"wind_speed":3.6,"units":"metric","observed_at":"2026-11-22T09:41:00Z","#
         + #""place":"Seoul","location":{"latitude":37.5665,"longitude":126.978,"accuracy_m":17,"source":"gpsd","#
         + #""name":null,"taken_at":"2026-11-22T09:41:00Z"},"stale":false,"fetched_at":"2026-11-22T09:41:00Z","#
-        + #""age_seconds":30}"#
+        + #""age_seconds":30,"kind":"current","wind_deg":null,"wind_direction":null,"wind_gust":null,"clouds":null,"#
+        + #""visibility":null,"rain_1h":null,"snow_1h":null,"utc_offset":null,"local_time":null,"sunrise":null,"#
+        + #""sunset":null,"daylight":null,"moon_phase":"waxing_gibbous","moon_illumination":0.93}"#
 
     @Test func aTagIsWrittenAsBefore() throws {
         let json = try JSONValueEncoder().encode(TagDocument(Fixtures.tag, now: Self.now)).serialized
@@ -60,6 +62,26 @@ struct APIDocumentTests {
         let document = try JSONDecoder().decode(TagDocument.self, from: Data(Self.tagJSON.utf8))
         #expect(document == TagDocument(Fixtures.tag, now: Self.now))
         #expect(try WeatherTag(document).weather == Fixtures.weather)
+        // Everything the answer carried comes across: a block stamped by `stamp` through the daemon is the
+        // daemon's own.
+        var weather = Fixtures.weather
+        weather.sunrise = Fixtures.observedAt.addingTimeInterval(-8000)
+        weather.sunset = Fixtures.observedAt.addingTimeInterval(20000)
+        weather.utcOffset = 32400
+        weather.windDegrees = 250
+        weather.windGust = 7.2
+        weather.clouds = 75
+        weather.visibility = 9000
+        weather.snow1h = 0.4
+        var full = Fixtures.tag
+        full.weather = weather
+        full.kind = .historical
+        let json = try JSONValueEncoder().encode(TagDocument(full, now: Self.now)).serialized
+        #expect(
+            json.contains(#""sunrise":"2026-11-22T16:27:40+09:00""#) && json.contains(#""daylight":true"#), "\(json)")
+        let back = try WeatherTag(try JSONDecoder().decode(TagDocument.self, from: Data(json.utf8)))
+        #expect(back.weather == weather && back.kind == .historical)
+        #expect(back.stampLines == full.stampLines)
         var wrong = document
         wrong.units = "kelvin-ish"
         #expect { try WeatherTag(wrong) } throws: { ($0 as? TagDocumentError)?.field == "units" }

@@ -41,12 +41,47 @@ struct OpenWeatherDecodingTests {
         #expect(weather.observedAt == Date(timeIntervalSince1970: 1_661_870_592))
     }
 
+    /// What the answer carries besides the basics: the sun, the place's clock, wind direction and gusts, clouds,
+    /// visibility, rain; the block and the templates say it in the place's own time.
+    @Test func theRestOfTheAnswerIsKeptAndStamped() throws {
+        let weather = try self.decode(200, Self.documented).get()
+        #expect(weather.sunrise == Date(timeIntervalSince1970: 1_661_834_187))
+        #expect(weather.sunset == Date(timeIntervalSince1970: 1_661_882_248))
+        #expect(weather.utcOffset == 7200 && weather.daylight == true)
+        #expect(weather.windDegrees == 349 && weather.windDirection == "N" && weather.windGust == 1.18)
+        #expect(weather.clouds == 100 && weather.visibility == 10000 && weather.rain1h == 3.16 && weather.snow1h == nil)
+        let tag = WeatherTag(
+            weather: weather, position: Fixtures.position, iconFile: nil, fetchedAt: weather.observedAt)
+        let lines = tag.stampLines
+        for expected in [
+            "  wind_deg: 349", "  wind_direction: N", "  wind_gust: 1.18", "  clouds: 100", "  visibility: 10000",
+            "  rain_1h: 3.16", "  observed_at: 2022-08-30T14:43:12Z", "  local_time: 2022-08-30T16:43:12+02:00",
+            "  sunrise: 2022-08-30T06:36:27+02:00", "  sunset: 2022-08-30T19:57:28+02:00", "  daylight: true",
+            // 2022-08-27 08:17 UTC was new moon: three days later, a thin waxing crescent.
+            "  moon_phase: waxing_crescent", "  kind: current",
+        ] {
+            #expect(lines.contains(expected), "\(expected) in \(lines)")
+        }
+        #expect(!lines.contains { $0.hasPrefix("  snow_1h") }, "only what OpenWeather sent")
+        let formatted = try TagFormatter(
+            template: "{sunrise}–{sunset} {daylight} {local_time} {moon} {moon_phase} {wind_direction} {clouds}%"
+        ).format(tag)
+        #expect(formatted == "06:36–19:57 day 16:43 🌒 waxing_crescent N 100%")
+        #expect(["N", "NNE", "E", "S", "WSW", "NNW", "N"] == [0, 22, 90, 180, 250, 337, 359].map(Weather.compass))
+        #expect(Date(timeIntervalSince1970: 0).iso8601(utcOffset: -12_600) == "1969-12-31T20:30:00-03:30")
+    }
+
     @Test func optionalFieldsMayBeMissingAndNameEmpty() throws {
         let body =
             #"{"weather":[{"id":800,"main":"Clear","description":"clear sky","icon":"01n"}],"main":{"temp":3.5},"dt":1,"name":""}"#
         let weather = try self.decode(200, body).get()
         #expect(weather.place == nil)
         #expect(weather.windSpeed == nil && weather.humidity == nil)
+        #expect(weather.sunrise == nil && weather.daylight == nil && weather.windDirection == nil)
+        let lines = WeatherTag(weather: weather, position: Fixtures.position, iconFile: nil, fetchedAt: Date())
+            .stampLines
+        #expect(
+            !lines.contains { $0.hasPrefix("  sunrise") || $0.hasPrefix("  daylight") || $0.hasPrefix("  local_time") })
     }
 
     @Test func errorShapes() {

@@ -22,6 +22,23 @@ public struct TagDocument: Codable, Sendable, Equatable {
     public var stale: Bool
     public var fetchedAt: String
     public var ageSeconds: Double
+    /// `current`, or `historical` for the weather of an earlier time.
+    public var kind: String?
+    public var windDeg: Int?
+    public var windDirection: String?
+    public var windGust: Double?
+    public var clouds: Int?
+    public var visibility: Int?
+    public var rain1h: Double?
+    public var snow1h: Double?
+    /// The place's offset from UTC in seconds; the local times below carry it.
+    public var utcOffset: Int?
+    public var localTime: String?
+    public var sunrise: String?
+    public var sunset: String?
+    public var daylight: Bool?
+    public var moonPhase: String?
+    public var moonIllumination: Double?
 
     enum CodingKeys: String, CodingKey {
         case condition, description, code, icon
@@ -35,6 +52,18 @@ public struct TagDocument: Codable, Sendable, Equatable {
         case place, location, stale
         case fetchedAt = "fetched_at"
         case ageSeconds = "age_seconds"
+        case kind
+        case windDeg = "wind_deg"
+        case windDirection = "wind_direction"
+        case windGust = "wind_gust"
+        case clouds, visibility
+        case rain1h = "rain_1h"
+        case snow1h = "snow_1h"
+        case utcOffset = "utc_offset"
+        case localTime = "local_time"
+        case sunrise, sunset, daylight
+        case moonPhase = "moon_phase"
+        case moonIllumination = "moon_illumination"
     }
 }
 
@@ -89,6 +118,23 @@ extension TagDocument {
             fetchedAt: tag.fetchedAt.iso8601,
             ageSeconds: max(0, now.timeIntervalSince(tag.fetchedAt)).rounded()
         )
+        let offset = weather.utcOffset
+        let moon = MoonPhase(at: weather.observedAt)
+        self.kind = tag.kind.rawValue
+        self.windDeg = weather.windDegrees
+        self.windDirection = weather.windDirection
+        self.windGust = weather.windGust
+        self.clouds = weather.clouds
+        self.visibility = weather.visibility
+        self.rain1h = weather.rain1h
+        self.snow1h = weather.snow1h
+        self.utcOffset = offset
+        self.localTime = offset.map { weather.observedAt.iso8601(utcOffset: $0) }
+        self.sunrise = weather.sunrise.map { $0.iso8601(utcOffset: offset ?? 0) }
+        self.sunset = weather.sunset.map { $0.iso8601(utcOffset: offset ?? 0) }
+        self.daylight = weather.daylight
+        self.moonPhase = moon.name.rawValue
+        self.moonIllumination = (moon.illumination * 100).rounded() / 100
     }
 }
 
@@ -123,7 +169,16 @@ extension WeatherTag {
                 windSpeed: document.windSpeed,
                 units: units,
                 observedAt: Date(iso8601: document.observedAt) ?? Date(timeIntervalSince1970: 0),
-                place: document.place
+                place: document.place,
+                sunrise: document.sunrise.flatMap(Date.init(iso8601WithOffset:)),
+                sunset: document.sunset.flatMap(Date.init(iso8601WithOffset:)),
+                utcOffset: document.utcOffset,
+                windDegrees: document.windDeg,
+                windGust: document.windGust,
+                clouds: document.clouds,
+                visibility: document.visibility,
+                rain1h: document.rain1h,
+                snow1h: document.snow1h
             ),
             position: Position(
                 latitude: location.latitude,
@@ -135,7 +190,8 @@ extension WeatherTag {
             ),
             iconFile: document.iconFile,
             fetchedAt: Date(iso8601: document.fetchedAt) ?? Date(timeIntervalSince1970: 0),
-            stale: document.stale
+            stale: document.stale,
+            kind: document.kind.flatMap(WeatherTag.Kind.init(rawValue:)) ?? .current
         )
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns a tag into the short human line (`⛅ 12.3°C broken clouds · Seoul`) or a user's template.
 public struct TagFormatter: Sendable {
     /// The placeholders a template may use, with what each stands for.
@@ -15,6 +17,17 @@ public struct TagFormatter: Sendable {
         "source": "where the position came from (gpsd, ip, command, fixed)",
         "observed_at": "when OpenWeather observed it (ISO 8601)",
         "stale": "\"stale\" when the weather is old, otherwise empty",
+        "sunrise": "sunrise at the place, its local time (07:21)",
+        "sunset": "sunset at the place, its local time (17:02)",
+        "daylight": "\"day\" or \"night\" at the place when observed",
+        "local_time": "when it was observed, the place's local time (18:41)",
+        "moon": "the moon's phase as an emoji (🌔)",
+        "moon_phase": "the moon's phase (waxing_gibbous)",
+        "wind_direction": "where the wind comes from, 16-point compass (WSW)",
+        "wind_deg": "where the wind comes from, degrees (250)",
+        "wind_gust": "wind gusts (7.2)",
+        "clouds": "cloud cover in % (75)",
+        "visibility": "visibility in metres (10000)",
     ]
 
     public static let defaultTemplate = "{icon} {temperature} {description}{ · place}"
@@ -81,8 +94,27 @@ public struct TagFormatter: Sendable {
         case "source": return tag.position.source
         case "observed_at": return weather.observedAt.iso8601
         case "stale": return tag.stale ? "stale" : ""
+        case "sunrise": return Self.localClock(weather.sunrise, weather.utcOffset)
+        case "sunset": return Self.localClock(weather.sunset, weather.utcOffset)
+        case "local_time": return Self.localClock(weather.observedAt, weather.utcOffset)
+        case "daylight": return weather.daylight.map { $0 ? "day" : "night" } ?? ""
+        case "moon": return MoonPhase(at: weather.observedAt).name.emoji
+        case "moon_phase": return MoonPhase(at: weather.observedAt).name.rawValue
+        case "wind_direction": return weather.windDirection ?? ""
+        case "wind_deg": return weather.windDegrees.map(String.init) ?? ""
+        case "wind_gust": return weather.windGust.map(Self.oneDecimal) ?? ""
+        case "clouds": return weather.clouds.map(String.init) ?? ""
+        case "visibility": return weather.visibility.map(String.init) ?? ""
         default: return ""
         }
+    }
+
+    /// `18:41` at the place (its UTC offset); empty when either is unknown.
+    private static func localClock(_ date: Date?, _ offset: Int?) -> String {
+        guard let date, let offset else { return "" }
+        let text = date.iso8601(utcOffset: offset)
+        let time = text.split(separator: "T").last ?? ""
+        return String(time.prefix(5))
     }
 
     static func oneDecimal(_ value: Double) -> String {

@@ -38,6 +38,20 @@ public struct Weather: Sendable, Equatable, Codable {
     public var observedAt: Date
     /// The place name OpenWeather gave; may be empty.
     public var place: String?
+    /// Sunrise and sunset of the day at the place (`sys.sunrise`, `sys.sunset`).
+    public var sunrise: Date?
+    public var sunset: Date?
+    /// The place's offset from UTC in seconds (`timezone`), for its local times.
+    public var utcOffset: Int?
+    /// Where the wind comes from, in degrees (`wind.deg`), and its gusts (`wind.gust`).
+    public var windDegrees: Int?
+    public var windGust: Double?
+    /// Cloud cover in % (`clouds.all`) and visibility in metres (`visibility`).
+    public var clouds: Int?
+    public var visibility: Int?
+    /// Rain and snow of the last hour in mm (`rain.1h`, `snow.1h`), only when it rained or snowed.
+    public var rain1h: Double?
+    public var snow1h: Double?
 
     public init(
         condition: String,
@@ -51,7 +65,16 @@ public struct Weather: Sendable, Equatable, Codable {
         windSpeed: Double? = nil,
         units: Units,
         observedAt: Date,
-        place: String? = nil
+        place: String? = nil,
+        sunrise: Date? = nil,
+        sunset: Date? = nil,
+        utcOffset: Int? = nil,
+        windDegrees: Int? = nil,
+        windGust: Double? = nil,
+        clouds: Int? = nil,
+        visibility: Int? = nil,
+        rain1h: Double? = nil,
+        snow1h: Double? = nil
     ) {
         self.condition = condition
         self.description = description
@@ -65,6 +88,35 @@ public struct Weather: Sendable, Equatable, Codable {
         self.units = units
         self.observedAt = observedAt
         self.place = place
+        self.sunrise = sunrise
+        self.sunset = sunset
+        self.utcOffset = utcOffset
+        self.windDegrees = windDegrees
+        self.windGust = windGust
+        self.clouds = clouds
+        self.visibility = visibility
+        self.rain1h = rain1h
+        self.snow1h = snow1h
+    }
+
+    /// Whether it was day where and when it was observed (between sunrise and sunset); nil when unknown.
+    public var daylight: Bool? {
+        guard let sunrise = self.sunrise, let sunset = self.sunset else { return nil }
+        return self.observedAt >= sunrise && self.observedAt < sunset
+    }
+
+    /// The wind's direction on a 16-point compass (`N`, `NNE`, … `NNW`); nil when unknown.
+    public var windDirection: String? {
+        self.windDegrees.map { Self.compass(degrees: $0) }
+    }
+
+    public static func compass(degrees: Int) -> String {
+        let points = [
+            "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW",
+        ]
+        let normalized = ((Double(degrees).truncatingRemainder(dividingBy: 360)) + 360).truncatingRemainder(
+            dividingBy: 360)
+        return points[Int((normalized / 22.5).rounded()) % 16]
     }
 
     enum CodingKeys: String, CodingKey {
@@ -72,5 +124,11 @@ public struct Weather: Sendable, Equatable, Codable {
         case feelsLike = "feels_like"
         case windSpeed = "wind_speed"
         case observedAt = "observed_at"
+        case sunrise, sunset, clouds, visibility
+        case utcOffset = "utc_offset"
+        case windDegrees = "wind_deg"
+        case windGust = "wind_gust"
+        case rain1h = "rain_1h"
+        case snow1h = "snow_1h"
     }
 }

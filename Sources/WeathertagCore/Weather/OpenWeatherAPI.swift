@@ -73,7 +73,16 @@ public enum OpenWeatherAPI {
                 windSpeed: point.wind_speed,
                 units: units,
                 observedAt: Date(timeIntervalSince1970: point.dt),
-                place: nil
+                place: nil,
+                sunrise: point.sunrise.map(Date.init(timeIntervalSince1970:)),
+                sunset: point.sunset.map(Date.init(timeIntervalSince1970:)),
+                utcOffset: body.timezone_offset,
+                windDegrees: point.wind_deg.map { Int($0.rounded()) },
+                windGust: point.wind_gust,
+                clouds: point.clouds.map { Int($0.rounded()) },
+                visibility: point.visibility.map { Int($0.rounded()) },
+                rain1h: point.rain?.oneHour,
+                snow1h: point.snow?.oneHour
             )
         } catch let error as WeatherError {
             throw error
@@ -120,7 +129,16 @@ public enum OpenWeatherAPI {
                 windSpeed: body.wind?.speed,
                 units: units,
                 observedAt: Date(timeIntervalSince1970: body.dt ?? Date().timeIntervalSince1970),
-                place: body.name.flatMap { $0.isEmpty ? nil : $0 }
+                place: body.name.flatMap { $0.isEmpty ? nil : $0 },
+                sunrise: body.sys?.sunrise.map(Date.init(timeIntervalSince1970:)),
+                sunset: body.sys?.sunset.map(Date.init(timeIntervalSince1970:)),
+                utcOffset: body.timezone,
+                windDegrees: body.wind?.deg.map { Int($0.rounded()) },
+                windGust: body.wind?.gust,
+                clouds: body.clouds?.all.map { Int($0.rounded()) },
+                visibility: body.visibility.map { Int($0.rounded()) },
+                rain1h: body.rain?.oneHour,
+                snow1h: body.snow?.oneHour
             )
         } catch let error as WeatherError {
             throw error
@@ -187,9 +205,18 @@ public enum OpenWeatherAPI {
             var pressure: Double?
             var humidity: Double?
             var wind_speed: Double?
+            var wind_deg: Double?
+            var wind_gust: Double?
+            var sunrise: Double?
+            var sunset: Double?
+            var clouds: Double?
+            var visibility: Double?
+            var rain: LastHour?
+            var snow: LastHour?
             var weather: [CurrentWeatherBody.Condition]
         }
         var data: [Point]
+        var timezone_offset: Int?
     }
 
     private struct CurrentWeatherBody: Decodable {
@@ -207,11 +234,35 @@ public enum OpenWeatherAPI {
         }
         struct Wind: Decodable {
             var speed: Double?
+            var deg: Double?
+            var gust: Double?
+        }
+        struct System: Decodable {
+            var sunrise: Double?
+            var sunset: Double?
+        }
+        struct Clouds: Decodable {
+            var all: Double?
         }
         var weather: [Condition]
         var main: Main
         var wind: Wind?
         var dt: Double?
         var name: String?
+        var sys: System?
+        var timezone: Int?
+        var clouds: Clouds?
+        var visibility: Double?
+        var rain: LastHour?
+        var snow: LastHour?
+    }
+
+    /// `rain` and `snow`: `{"1h": mm}` (and sometimes `3h`).
+    private struct LastHour: Decodable {
+        var oneHour: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case oneHour = "1h"
+        }
     }
 }
