@@ -401,15 +401,7 @@ class Bench:
         staging, names = self.stage(count)
         watcher = StampWatcher(inbox)
         watcher.start()
-        dropped = {}
-        interval = 1.0 / rate
-        next_drop = time.perf_counter()
-        for name in names:
-            while time.perf_counter() < next_drop:
-                time.sleep(min(0.001, max(0.0, next_drop - time.perf_counter())))
-            dropped[name] = time.perf_counter()
-            os.rename(os.path.join(staging, name), os.path.join(inbox, name))
-            next_drop += interval
+        dropped = paced(names, rate, lambda name: os.rename(os.path.join(staging, name), os.path.join(inbox, name)))
         deadline = time.time() + 30
         while len(watcher.stamped) < count and time.time() < deadline:
             time.sleep(0.01)
@@ -443,18 +435,15 @@ class Bench:
                 stamped[name] = handle.read()
         watcher = StampWatcher(inbox)
         watcher.start()
-        written = {}
-        interval = 1.0 / rate
-        next_write = time.perf_counter()
-        for name in names:
-            while time.perf_counter() < next_write:
-                time.sleep(min(0.001, max(0.0, next_write - time.perf_counter())))
+
+        def write_again(name):
+            # The unstamped version, as rsync writes it: a temp file renamed over the entry.
             temporary = os.path.join(inbox, "." + name + ".rsync")
             with open(temporary, "w") as handle:
                 handle.write(originals[name])
-            written[name] = time.perf_counter()
             os.rename(temporary, os.path.join(inbox, name))
-            next_write += interval
+
+        written = paced(names, rate, write_again)
         deadline = time.time() + 30
         while len(watcher.stamped) < count and time.time() < deadline:
             time.sleep(0.01)
@@ -569,6 +558,20 @@ http {
         log("== cost growth")
         sizes = (500, 5000) if self.quick else (500, 5000, 50000)
         self.results["growth"] = {size: self.weathertag_burst(size) for size in sizes}
+
+
+def paced(names, rate, act):
+    """Calls `act(name)` for each name, `rate` per second; returns when each call started (perf_counter)."""
+    started = {}
+    interval = 1.0 / rate
+    next_call = time.perf_counter()
+    for name in names:
+        while time.perf_counter() < next_call:
+            time.sleep(min(0.001, max(0.0, next_call - time.perf_counter())))
+        started[name] = time.perf_counter()
+        act(name)
+        next_call += interval
+    return started
 
 
 def percentile(values, p):

@@ -11,6 +11,7 @@ Listens on 127.0.0.1:0 (or --port) and prints {"port": N} on its first stdout li
   GET  /ipinfo/json                                      ipinfo.io shape
   GET  /_stats                                           calls per endpoint
   GET  /_timemachine                                     the timemachine's queries so far (lat, lon, dt)
+  GET  /_weather                                         current weather's queries so far (lat, lon as sent)
   POST /_control  {"weather": {...}, "ip": {...}}        change behaviour (see Control below)
 
 Control keys, per service: "mode" (ok | 401 | 404 | 429 | 500 | 503 | nonjson | wrongshape | hang | drop),
@@ -41,6 +42,7 @@ STATE = {
                     "description": "light rain", "temp_c": 8.5},
 }
 TIMEMACHINE_QUERIES = []
+WEATHER_QUERIES = []
 STATS = {}
 
 
@@ -118,6 +120,8 @@ class Handler(BaseHTTPRequestHandler):
                 lat, lon = float(query["lat"]), float(query["lon"])
             except (KeyError, ValueError):
                 return self.send(400, json.dumps({"cod": "400", "message": "wrong latitude"}))
+            with STATE_LOCK:
+                WEATHER_QUERIES.append({"lat": query["lat"], "lon": query["lon"]})
             units = query.get("units", "standard")
             icon = conf["icon"]
             body = {
@@ -137,6 +141,9 @@ class Handler(BaseHTTPRequestHandler):
                 "timezone": 32400, "id": 1835848, "name": conf["name"], "cod": 200,
             }
             return self.send(200, json.dumps(body))
+        if url.path == "/_weather":
+            with STATE_LOCK:
+                return self.send(200, json.dumps(WEATHER_QUERIES))
         if url.path == "/_timemachine":
             with STATE_LOCK:
                 return self.send(200, json.dumps(TIMEMACHINE_QUERIES))
@@ -157,7 +164,8 @@ class Handler(BaseHTTPRequestHandler):
             except (KeyError, ValueError):
                 return self.send(400, json.dumps({"cod": "400", "message": "wrong latitude, longitude or dt"}))
             with STATE_LOCK:
-                TIMEMACHINE_QUERIES.append({"lat": lat, "lon": lon, "dt": dt})
+                TIMEMACHINE_QUERIES.append({"lat": lat, "lon": lon, "dt": dt, "lat_sent": query["lat"],
+                                            "lon_sent": query["lon"]})
             units = query.get("units", "standard")
             point = {"dt": dt, "sunrise": dt - 20000, "sunset": dt + 20000, "temp": convert(conf["temp_c"], units),
                      "feels_like": convert(conf["temp_c"] - 1.5, units), "pressure": 1009, "humidity": 88,

@@ -32,14 +32,16 @@ extension Daemon {
             maximumCallsPerMinute: configuration.openWeather.maximumCallsPerMinute,
             store: WeatherCacheStore(directory: configuration.cache.directory, threadPool: threadPool),
             statistics: statistics,
-            logger: logger
+            logger: logger,
+            privacy: configuration.privacy
         )
         let memory = Self.openMemory(configuration, logger: logger)
         let history =
             configuration.history.enabled
             ? HistoryService(
                 configuration: configuration.history, openWeather: configuration.openWeather, http: http,
-                providers: configuration.providers, memory: memory, statistics: statistics, logger: logger)
+                providers: configuration.providers, memory: memory, statistics: statistics, logger: logger,
+                privacy: configuration.privacy)
             : nil
         let inbox = InboxService(
             configuration: configuration.inbox,

@@ -80,7 +80,7 @@ struct Stamp: AsyncParsableCommand {
                     ? HistoryService(
                         configuration: configuration.history, openWeather: configuration.openWeather,
                         http: runtime.http, providers: configuration.providers, memory: memory?.database,
-                        statistics: DaemonStatistics(), logger: runtime.logger)
+                        statistics: DaemonStatistics(), logger: runtime.logger, privacy: configuration.privacy)
                     : nil
             }
         }
@@ -194,7 +194,8 @@ struct Stamp: AsyncParsableCommand {
             maximumCallsPerMinute: configuration.openWeather.maximumCallsPerMinute,
             store: WeatherCacheStore(directory: configuration.cache.directory, threadPool: runtime.threadPool),
             statistics: statistics,
-            logger: runtime.logger
+            logger: runtime.logger,
+            privacy: configuration.privacy
         )
         do {
             return try await whileProvidersRun(configuration.providers) {

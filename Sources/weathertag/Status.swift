@@ -78,7 +78,11 @@ struct Status: AsyncParsableCommand {
         for (index, provider) in status.providers.enumerated() {
             var text = "\(provider.ok ? "✓" : "✗") \(provider.type)"
             if let position = provider.lastPosition {
-                text += String(format: " last fix %.4f, %.4f", position.latitude, position.longitude)
+                if let latitude = position.latitude, let longitude = position.longitude {
+                    text += String(format: " last fix %.4f, %.4f", latitude, longitude)
+                } else {
+                    text += " last fix in \(position.name ?? "a private place")"
+                }
                 if let accuracy = position.accuracyM { text += " (±\(Int(accuracy)) m)" }
                 text += ", \(ago(provider.lastSuccessAt))"
             }

@@ -68,6 +68,15 @@ struct ConfigSchemaTests {
         (#"{"inbox": {"path": "INBOX"}, "openweather": {"base_url": "ftp://example.org"}}"#, "openweather.base_url"),
         (#"{"inbox": {"path": "INBOX"}, "openweather": {"max_calls_per_minute": 0}}"#, "max_calls_per_minute"),
         (#"{"inbox": {"path": "INBOX"}, "cache": {"ttl_seconds": -5}}"#, "cache.ttl_seconds"),
+        (#"{"inbox": {"path": "INBOX"}, "state": {"forget_after_seconds": 0}}"#, "state.forget_after_seconds"),
+        (#"{"inbox": {"path": "INBOX"}, "state": {"enabled": "yes"}}"#, "state.enabled"),
+        (#"{"inbox": {"path": "INBOX"}, "history": {"max_calls_per_day": 0}}"#, "history.max_calls_per_day"),
+        (#"{"inbox": {"path": "INBOX"}, "privacy": {"stamp_coordinates": "fuzzy"}}"#, "privacy.stamp_coordinates"),
+        (#"{"inbox": {"path": "INBOX"}, "privacy": {"decimals": 9}}"#, "privacy.decimals"),
+        (
+            #"{"inbox": {"path": "INBOX"}, "privacy": {"zones": [{"name": "Home", "latitude": 1, "longitude": 2}]}}"#,
+            "privacy.zones[0].radius_m"
+        ),
         (#"{"inbox": {"path": "INBOX"}, "socket": {"max_connections": 1.5}}"#, "socket.max_connections"),
         (#"{"inbox": {"path": "INBOX"}, "socket": {"idle_timeout_seconds": "30"}}"#, "socket.idle_timeout_seconds"),
         (#"{"inbox": {"path": "INBOX"}, "location": {"providers": [{"type": "teleport"}]}}"#, "providers[0].type"),

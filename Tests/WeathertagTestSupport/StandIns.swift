@@ -28,6 +28,13 @@ public final class WeatherStandIn: Sendable {
         try RawHTTP.request(.tcp(port: self.port), "GET", "/_stats").json[endpoint] as? Int ?? 0
     }
 
+    /// Current weather's queries so far, the coordinates as they were sent (`"46.20000"`).
+    public func weatherQueries() throws -> [(latitude: String, longitude: String)] {
+        let body = try RawHTTP.request(.tcp(port: self.port), "GET", "/_weather").body
+        let list = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [[String: Any]] ?? []
+        return list.map { (($0["lat"] as? String) ?? "", ($0["lon"] as? String) ?? "") }
+    }
+
     /// The timemachine's queries so far, in order: `(latitude, longitude, dt)`.
     public func timemachineQueries() throws -> [(latitude: Double, longitude: Double, dt: Int)] {
         let body = try RawHTTP.request(.tcp(port: self.port), "GET", "/_timemachine").body

@@ -69,8 +69,9 @@ public struct TagDocument: Codable, Sendable, Equatable {
 
 /// `GET /v1/location`, and the `location` of a tag.
 public struct LocationDocument: Codable, Sendable, Equatable {
-    public var latitude: Double
-    public var longitude: Double
+    /// Null when privacy withholds the coordinates (a zone, or `stamp_coordinates: none`).
+    public var latitude: Double?
+    public var longitude: Double?
     /// Whole metres.
     public var accuracyM: Double?
     public var source: String
@@ -141,8 +142,8 @@ extension TagDocument {
 extension LocationDocument {
     public init(_ position: Position) {
         self.init(
-            latitude: position.latitude,
-            longitude: position.longitude,
+            latitude: position.withheld ? nil : position.latitude,
+            longitude: position.withheld ? nil : position.longitude,
             accuracyM: position.accuracyMeters.map { $0.rounded() },
             source: position.source,
             name: position.name,
@@ -180,19 +181,27 @@ extension WeatherTag {
                 rain1h: document.rain1h,
                 snow1h: document.snow1h
             ),
-            position: Position(
-                latitude: location.latitude,
-                longitude: location.longitude,
-                accuracyMeters: location.accuracyM,
-                source: location.source,
-                name: location.name,
-                takenAt: Date(iso8601: location.takenAt) ?? Date(timeIntervalSince1970: 0)
-            ),
+            position: Position(location),
             iconFile: document.iconFile,
             fetchedAt: Date(iso8601: document.fetchedAt) ?? Date(timeIntervalSince1970: 0),
             stale: document.stale,
             kind: document.kind.flatMap(WeatherTag.Kind.init(rawValue:)) ?? .current
         )
+    }
+}
+
+extension Position {
+    /// The position a location document describes; without coordinates, a withheld one.
+    public init(_ location: LocationDocument) {
+        self.init(
+            latitude: location.latitude ?? 0,
+            longitude: location.longitude ?? 0,
+            accuracyMeters: location.accuracyM,
+            source: location.source,
+            name: location.name,
+            takenAt: Date(iso8601: location.takenAt) ?? Date(timeIntervalSince1970: 0)
+        )
+        self.withheld = location.latitude == nil || location.longitude == nil
     }
 }
 

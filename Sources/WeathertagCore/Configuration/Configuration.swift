@@ -8,6 +8,7 @@ public struct Configuration: Sendable {
     public var cache: CacheConfiguration
     public var state: StateConfiguration
     public var history: HistoryConfiguration
+    public var privacy: PrivacyPolicy
     public var inbox: InboxConfiguration
     public var stamp: StampConfiguration
     public var socket: SocketConfiguration
@@ -24,7 +25,7 @@ public struct Configuration: Sendable {
     /// The keys each section reads, by section ("" is the top level); anything else is warned about and ignored.
     /// config.schema.json describes exactly these (a test compares them).
     public static let sectionKeys: [String: Set<String>] = [
-        "": ["$schema", "openweather", "location", "cache", "state", "history", "inbox", "stamp", "socket"],
+        "": ["$schema", "openweather", "location", "cache", "state", "history", "privacy", "inbox", "stamp", "socket"],
         "openweather": [
             "api_key", "api_key_file", "base_url", "icon_base_url", "units", "lang", "timeout_seconds",
             "max_calls_per_minute",
@@ -33,6 +34,7 @@ public struct Configuration: Sendable {
         "cache": ["directory", "ttl_seconds", "max_stale_seconds"],
         "state": ["directory", "enabled", "forget_after_seconds"],
         "history": ["enabled", "max_calls_per_day"],
+        "privacy": ["stamp_coordinates", "decimals", "request_decimals", "zones"],
         "stamp": ["max_age_seconds", "keep_mtime", "backdated_after_seconds"],
         "inbox": ["path", "max_bytes", "poll_seconds", "settle_seconds", "recursive", "max_depth", "exclude"],
         "socket": ["path", "max_connections", "idle_timeout_seconds"],
@@ -120,6 +122,8 @@ public struct Configuration: Sendable {
             history.maximumCallsPerDay = calls
         }
 
+        let privacy = try Self.decodePrivacy(root, warnings: &warnings)
+
         let stampObject = try root.object("stamp")
         if let stampObject { warnings += stampObject.unknownKeys(known: Self.keys("stamp")) }
         var stamp = StampConfiguration()
@@ -194,11 +198,46 @@ public struct Configuration: Sendable {
             cache: cache,
             state: state,
             history: history,
+            privacy: privacy,
             inbox: inbox,
             stamp: stamp,
             socket: socket,
             warnings: warnings
         )
+    }
+
+    private static func decodePrivacy(
+        _ root: ConfigObject, warnings: inout [String]
+    ) throws(ConfigurationError) -> PrivacyPolicy {
+        var privacy = PrivacyPolicy()
+        guard let object = try root.object("privacy") else { return privacy }
+        warnings += object.unknownKeys(known: Self.keys("privacy"))
+        if let coordinates = try object.choice(
+            "stamp_coordinates",
+            ["exact": PrivacyPolicy.Coordinates.exact, "rounded": .rounded, "none": PrivacyPolicy.Coordinates.none]
+        ) {
+            privacy.stampCoordinates = coordinates
+        }
+        if let decimals = try object.integer("decimals", in: 0...6) { privacy.decimals = decimals }
+        if let decimals = try object.integer("request_decimals", in: 0...6) { privacy.requestDecimals = decimals }
+        if let zones = try object.array("zones") {
+            for (index, value) in zones.enumerated() {
+                let zone = try ConfigObject(value, path: "privacy.zones[\(index)]")
+                warnings += zone.unknownKeys(known: ["name", "latitude", "longitude", "radius_m"])
+                guard let name = try zone.nonEmptyString("name") else {
+                    throw ConfigurationError(field: zone.fieldPath("name"), message: "is required")
+                }
+                guard let radius = try zone.double("radius_m"), radius > 0, radius <= 100_000 else {
+                    throw ConfigurationError(
+                        field: zone.fieldPath("radius_m"), message: "is required: metres, more than 0, at most 100000")
+                }
+                privacy.zones.append(
+                    PrivacyPolicy.Zone(
+                        name: name, latitude: try zone.latitude("latitude"), longitude: try zone.longitude("longitude"),
+                        radiusMeters: radius))
+            }
+        }
+        return privacy
     }
 
     private static func decodeOpenWeather(

@@ -12,6 +12,9 @@ public struct Position: Sendable, Equatable, Codable {
     public var name: String?
     /// When the position was taken.
     public var takenAt: Date
+    /// The coordinates are not to be written or served (`privacy`: a zone, or `stamp_coordinates: none`); they
+    /// read 0 then. Not part of the cache's JSON.
+    public var withheld = false
 
     public init(
         latitude: Double,

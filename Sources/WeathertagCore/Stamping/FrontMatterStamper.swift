@@ -131,6 +131,28 @@ public enum FrontMatterStamper {
     /// - Parameter checked: the front matter is known to hold a `weather` mapping (`stamp` said
     ///   `.alreadyStamped`): it is not composed again.
     public static func weatherBlock(_ original: [UInt8], checked: Bool = false) -> [String]? {
+        guard let yaml = Self.yamlRange(original),
+            let range = Self.weatherBlock(in: original, from: yaml.lowerBound, to: yaml.upperBound)
+        else { return nil }
+        if !checked {
+            guard
+                case .success(.mapping) = Self.weatherKey(
+                    in: String(decoding: original[yaml], as: UTF8.self), firstLine: 2)
+            else { return nil }
+        }
+        var lines: [String] = []
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let line = Self.line(in: original, from: position)
+            lines.append(String(decoding: original[line.content], as: UTF8.self))
+            position = line.next
+        }
+        return lines
+    }
+
+    /// Where a front matter's YAML lies: from the line after the opening `---` (after a byte-order mark) to the start
+    /// of the closing `---` or `...` line; nil without one.
+    private static func yamlRange(_ original: [UInt8]) -> Range<Int>? {
         let start = original.starts(with: Self.bom) ? Self.bom.count : 0
         let first = Self.line(in: original, from: start)
         guard Self.trimmed(original[first.content]) == Array("---".utf8) else { return nil }
@@ -138,21 +160,7 @@ public enum FrontMatterStamper {
         while cursor < original.count {
             let line = Self.line(in: original, from: cursor)
             let text = Self.trimmed(original[line.content])
-            if text == Array("---".utf8) || text == Array("...".utf8) {
-                guard let range = Self.weatherBlock(in: original, from: first.next, to: cursor) else { return nil }
-                if !checked {
-                    let yaml = String(decoding: original[first.next..<cursor], as: UTF8.self)
-                    guard case .success(.mapping) = Self.weatherKey(in: yaml, firstLine: 2) else { return nil }
-                }
-                var lines: [String] = []
-                var position = range.lowerBound
-                while position < range.upperBound {
-                    let blockLine = Self.line(in: original, from: position)
-                    lines.append(String(decoding: original[blockLine.content], as: UTF8.self))
-                    position = blockLine.next
-                }
-                return lines
-            }
+            if text == Array("---".utf8) || text == Array("...".utf8) { return first.next..<cursor }
             cursor = line.next
         }
         return nil
@@ -189,22 +197,8 @@ public enum FrontMatterStamper {
     /// `lng`) at the top level, or under `location` (a mapping), or `location: [lat, lon]` (Obsidian Map View; also
     /// `"lat,lon"` as one string). Nil when it says nothing usable.
     public static func position(_ original: [UInt8]) -> Position? {
-        let start = original.starts(with: Self.bom) ? Self.bom.count : 0
-        let first = Self.line(in: original, from: start)
-        guard Self.trimmed(original[first.content]) == Array("---".utf8) else { return nil }
-        var cursor = first.next
-        var end: Int?
-        while cursor < original.count {
-            let line = Self.line(in: original, from: cursor)
-            let text = Self.trimmed(original[line.content])
-            if text == Array("---".utf8) || text == Array("...".utf8) {
-                end = cursor
-                break
-            }
-            cursor = line.next
-        }
-        guard let end,
-            let mapping = (try? Self.compose(String(decoding: original[first.next..<end], as: UTF8.self)))??.mapping
+        guard let yaml = Self.yamlRange(original),
+            let mapping = (try? Self.compose(String(decoding: original[yaml], as: UTF8.self)))??.mapping
         else { return nil }
         func number(_ node: Node?) -> Double? {
             guard case .scalar(let scalar)? = node else { return nil }

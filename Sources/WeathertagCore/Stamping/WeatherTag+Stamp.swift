@@ -39,9 +39,14 @@ extension WeatherTag {
         add("kind", self.kind.rawValue)
         add("place", self.place.map(YAMLScalar.string))
         lines.append("  location:")
-        add("latitude", YAMLScalar.number(self.position.latitude, places: 6), indent: "    ")
-        add("longitude", YAMLScalar.number(self.position.longitude, places: 6), indent: "    ")
-        add("accuracy_m", self.position.accuracyMeters.map { YAMLScalar.number($0, places: 0) }, indent: "    ")
+        if self.position.withheld {
+            // A privacy zone, or `stamp_coordinates: none`: only what names the place, never where it is.
+            add("name", self.position.name.map(YAMLScalar.string), indent: "    ")
+        } else {
+            add("latitude", YAMLScalar.number(self.position.latitude, places: 6), indent: "    ")
+            add("longitude", YAMLScalar.number(self.position.longitude, places: 6), indent: "    ")
+            add("accuracy_m", self.position.accuracyMeters.map { YAMLScalar.number($0, places: 0) }, indent: "    ")
+        }
         add("source", YAMLScalar.string(self.position.source), indent: "    ")
         return lines
     }

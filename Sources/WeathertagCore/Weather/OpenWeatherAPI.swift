@@ -11,15 +11,9 @@ public enum OpenWeatherAPI {
         units: Units,
         lang: String
     ) -> String {
-        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        let query = [
-            "lat=\(Self.coordinate(latitude))",
-            "lon=\(Self.coordinate(longitude))",
-            "appid=\(Self.percentEncoded(apiKey))",
-            "units=\(units.rawValue)",
-            "lang=\(Self.percentEncoded(lang))",
-        ]
-        return "\(base)/data/2.5/weather?" + query.joined(separator: "&")
+        Self.url(
+            baseURL, "/data/2.5/weather", latitude: latitude, longitude: longitude,
+            ["appid=\(Self.percentEncoded(apiKey))", "units=\(units.rawValue)", "lang=\(Self.percentEncoded(lang))"])
     }
 
     /// `{base}/data/3.0/onecall/timemachine?lat=&lon=&dt=&units=&lang=&appid=`: the weather at one moment (One Call
@@ -33,16 +27,21 @@ public enum OpenWeatherAPI {
         units: Units,
         lang: String
     ) -> String {
+        Self.url(
+            baseURL, "/data/3.0/onecall/timemachine", latitude: latitude, longitude: longitude,
+            [
+                "dt=\(Int(time.timeIntervalSince1970.rounded(.down)))", "units=\(units.rawValue)",
+                "lang=\(Self.percentEncoded(lang))", "appid=\(Self.percentEncoded(apiKey))",
+            ])
+    }
+
+    /// `{base}{path}?lat=&lon=&…`, the base without a trailing slash.
+    private static func url(
+        _ baseURL: String, _ path: String, latitude: Double, longitude: Double, _ rest: [String]
+    ) -> String {
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        let query = [
-            "lat=\(Self.coordinate(latitude))",
-            "lon=\(Self.coordinate(longitude))",
-            "dt=\(Int(time.timeIntervalSince1970.rounded(.down)))",
-            "units=\(units.rawValue)",
-            "lang=\(Self.percentEncoded(lang))",
-            "appid=\(Self.percentEncoded(apiKey))",
-        ]
-        return "\(base)/data/3.0/onecall/timemachine?" + query.joined(separator: "&")
+        let query = ["lat=\(Self.coordinate(latitude))", "lon=\(Self.coordinate(longitude))"] + rest
+        return base + path + "?" + query.joined(separator: "&")
     }
 
     /// The weather of the timemachine's `data[0]`, or the documented error. A 401 there means the key has no One Call

@@ -89,7 +89,7 @@ public struct APIRouter: Sendable {
 
     private func location() async -> APIResponse {
         do {
-            return .json(200, LocationDocument(try await self.chain.locate()))
+            return .json(200, LocationDocument(self.weather.privacy.shown(try await self.chain.locate())))
         } catch {
             return .error(503, "\(error)")
         }
@@ -109,7 +109,7 @@ public struct APIRouter: Sendable {
                 lastError: status.lastError,
                 lastErrorAt: status.lastErrorAt?.iso8601,
                 skippedUntil: status.skippedUntil?.iso8601,
-                lastPosition: status.lastPosition.map(LocationDocument.init),
+                lastPosition: status.lastPosition.map { LocationDocument(self.weather.privacy.shown($0)) },
                 details: provider.details
             )
         }

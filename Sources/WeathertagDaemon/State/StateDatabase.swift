@@ -235,10 +235,11 @@ public final class StateDatabase: Sendable {
         guard !paths.isEmpty else { return [:] }
         do {
             let rows = try self.database.read { db in
+                // One statement per batch size, prepared once.
                 try Row.fetchAll(
-                    db,
-                    sql: "SELECT path, block, removed_at FROM entry WHERE path IN "
-                        + "(\(Array(repeating: "?", count: paths.count).joined(separator: ",")))",
+                    db.cachedStatement(
+                        sql: "SELECT path, block, removed_at FROM entry WHERE path IN "
+                            + "(\(Array(repeating: "?", count: paths.count).joined(separator: ",")))"),
                     arguments: StatementArguments(paths))
             }
             var blocks: [String: [String]] = [:]
@@ -290,31 +291,31 @@ public final class StateDatabase: Sendable {
                 let block = record.block.joined(separator: "\n")
                 switch record.origin {
                 case .stamped:
-                    try db.execute(
+                    try db.cachedStatement(
                         sql: """
                             INSERT INTO entry (path, block, stamped_at) VALUES (?, ?, ?)
                             ON CONFLICT (path) DO UPDATE SET
                                 block = excluded.block, stamped_at = excluded.stamped_at, removed_at = NULL
-                            """,
-                        arguments: [record.path, block, time])
+                            """
+                    ).execute(arguments: [record.path, block, time])
                 case .restored:
-                    try db.execute(
+                    try db.cachedStatement(
                         sql: """
                             INSERT INTO entry (path, block, restored_at, restores) VALUES (?, ?, ?, 1)
                             ON CONFLICT (path) DO UPDATE SET
                                 block = excluded.block, restored_at = excluded.restored_at,
                                 restores = restores + 1, removed_at = NULL
-                            """,
-                        arguments: [record.path, block, time])
+                            """
+                    ).execute(arguments: [record.path, block, time])
                 case .found:
                     // Most listings find what is remembered already: write only what differs.
-                    try db.execute(
+                    try db.cachedStatement(
                         sql: """
                             INSERT INTO entry (path, block) VALUES (?, ?)
                             ON CONFLICT (path) DO UPDATE SET block = excluded.block, removed_at = NULL
                             WHERE block IS NOT excluded.block OR removed_at IS NOT NULL
-                            """,
-                        arguments: [record.path, block])
+                            """
+                    ).execute(arguments: [record.path, block])
                 }
             }
         }

@@ -23,6 +23,7 @@ public actor HistoryService {
     private let memory: StateDatabase?
     private let statistics: DaemonStatistics
     private let logger: Logger
+    private let privacy: PrivacyPolicy
     private let now: @Sendable () -> Date
     /// Answers kept in the process when there is no state database.
     private var answers: [String: [UInt8]] = [:]
@@ -39,8 +40,10 @@ public actor HistoryService {
         memory: StateDatabase?,
         statistics: DaemonStatistics,
         logger: Logger,
+        privacy: PrivacyPolicy = .exact,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.privacy = privacy
         self.configuration = configuration
         self.openWeather = openWeather
         self.http = http
@@ -58,7 +61,9 @@ public actor HistoryService {
             return .failed(.unavailable(.noPosition))
         }
         position.takenAt = moment
-        let place = String(format: "%.2f,%.2f", position.latitude, position.longitude)
+        // OpenWeather and the kept answers see no more than `privacy` allows; the block shows what it allows.
+        let request = self.privacy.requestPosition(position)
+        let place = String(format: "%.2f,%.2f", request.latitude, request.longitude)
         let hour = Int((moment.timeIntervalSince1970 / 3600).rounded(.down))
         let key = "\(place)@\(hour)"
         let body: [UInt8]
@@ -78,7 +83,7 @@ public actor HistoryService {
             self.memory?.countHistoryCall(day: day)
             self.statistics.recordCall()
             let url = OpenWeatherAPI.timemachineURL(
-                baseURL: self.openWeather.baseURL, latitude: position.latitude, longitude: position.longitude,
+                baseURL: self.openWeather.baseURL, latitude: request.latitude, longitude: request.longitude,
                 time: moment, apiKey: self.openWeather.apiKey.value, units: self.openWeather.units,
                 lang: self.openWeather.lang)
             let response: HTTPResponse
@@ -109,9 +114,9 @@ public actor HistoryService {
         do {
             let weather = try OpenWeatherAPI.decodeTimemachine(
                 HTTPResponse(status: 200, body: body), units: self.openWeather.units)
-            return .tag(
-                WeatherTag(
-                    weather: weather, position: position, iconFile: nil, fetchedAt: self.now(), kind: .historical))
+            let tag = WeatherTag(
+                weather: weather, position: position, iconFile: nil, fetchedAt: self.now(), kind: .historical)
+            return .tag(self.privacy.shown(tag))
         } catch {
             return self.later(error)
         }

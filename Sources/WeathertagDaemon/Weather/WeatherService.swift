@@ -31,6 +31,8 @@ public actor WeatherService {
     private var icons: [String: String] = [:]
     private var lastTag: WeatherTag?
     private let maximumCallsPerMinute: Int
+    /// What OpenWeather and the cache see of a position, and what a tag shows of it.
+    public nonisolated let privacy: PrivacyPolicy
     /// When the calls of the last minute were made, oldest first.
     private var recentCalls: [Date] = []
 
@@ -42,8 +44,10 @@ public actor WeatherService {
         store: WeatherCacheStore,
         statistics: DaemonStatistics,
         logger: Logger,
+        privacy: PrivacyPolicy = .exact,
         now: @escaping @Sendable () -> Date = { Date() }
     ) async {
+        self.privacy = privacy
         self.chain = chain
         self.client = client
         self.ttl = ttl
@@ -68,18 +72,21 @@ public actor WeatherService {
     /// The weather here. Cached weather younger than the TTL is used as it is; otherwise OpenWeather is asked, and
     /// when that fails, cached weather for this place up to `maximumAge` old beats an error (marked stale).
     public func currentTag(maximumAge: Duration) async throws -> WeatherTag {
-        let position = try await self.chain.locate()
+        let located = try await self.chain.locate()
+        // OpenWeather and the cache never see more than `privacy.request_decimals` (or a zone's centre); the tag
+        // shows what `privacy` allows.
+        let position = self.privacy.requestPosition(located)
         let now = self.now()
         if let fresh = self.cache.fresh(near: position, ttl: self.ttl, now: now) {
             self.statistics.update { $0.cacheHits += 1 }
-            return await self.tag(fresh, at: position, stale: false)
+            return await self.tag(fresh, at: located, stale: false)
         }
         self.statistics.update { $0.cacheMisses += 1 }
         do {
-            return await self.tag(try await self.fetch(near: position), at: position, stale: false)
+            return await self.tag(try await self.fetch(near: position), at: located, stale: false)
         } catch {
             if let old = self.cache.fresh(near: position, ttl: maximumAge, now: now) {
-                return await self.tag(old, at: position, stale: true)
+                return await self.tag(old, at: located, stale: true)
             }
             throw error
         }
@@ -145,13 +152,14 @@ public actor WeatherService {
     }
 
     private func tag(_ entry: CachedWeather, at position: Position, stale: Bool) async -> WeatherTag {
-        let tag = WeatherTag(
-            weather: entry.weather,
-            position: position,
-            iconFile: await self.iconFile(entry.weather.icon),
-            fetchedAt: entry.fetchedAt,
-            stale: stale
-        )
+        let tag = self.privacy.shown(
+            WeatherTag(
+                weather: entry.weather,
+                position: position,
+                iconFile: await self.iconFile(entry.weather.icon),
+                fetchedAt: entry.fetchedAt,
+                stale: stale
+            ))
         self.lastTag = tag
         return tag
     }

@@ -1,0 +1,105 @@
+import Foundation
+
+/// How much of a position leaves the machine or is written down (`privacy`).
+///
+/// - Requests (OpenWeather, and the cache's keys) never carry more than `requestDecimals` decimals (2: about
+///   1.1 km): nearby positions share one cache entry and one call. Inside a zone they carry the zone's centre.
+/// - What is shown (the stamped block, `/v1/tag`, `/v1/location`, `status` and logs) has the coordinates as
+///   `stampCoordinates` says: exact, rounded to `decimals` (3: about 110 m, the default), or none. Inside a zone it
+///   is only the zone's name and the source: no coordinates, no OpenWeather station name.
+public struct PrivacyPolicy: Sendable, Equatable {
+    public enum Coordinates: String, Sendable, CaseIterable {
+        case exact, rounded, none
+    }
+
+    /// A place whose coordinates are never written or served (`privacy.zones`): home, work.
+    public struct Zone: Sendable, Equatable {
+        public var name: String
+        public var latitude: Double
+        public var longitude: Double
+        public var radiusMeters: Double
+
+        public init(name: String, latitude: Double, longitude: Double, radiusMeters: Double) {
+            self.name = name
+            self.latitude = latitude
+            self.longitude = longitude
+            self.radiusMeters = radiusMeters
+        }
+
+        public func contains(_ position: Position) -> Bool {
+            Position.distance(self.latitude, self.longitude, position.latitude, position.longitude)
+                <= self.radiusMeters
+        }
+    }
+
+    public var stampCoordinates: Coordinates
+    public var decimals: Int
+    public var requestDecimals: Int
+    public var zones: [Zone]
+
+    public init(
+        stampCoordinates: Coordinates = .rounded, decimals: Int = 3, requestDecimals: Int = 2, zones: [Zone] = []
+    ) {
+        self.stampCoordinates = stampCoordinates
+        self.decimals = decimals
+        self.requestDecimals = requestDecimals
+        self.zones = zones
+    }
+
+    /// Everything as it was before these settings: exact coordinates everywhere (tests of other things).
+    public static let exact = PrivacyPolicy(stampCoordinates: .exact, requestDecimals: 6)
+
+    public func zone(containing position: Position) -> Zone? {
+        self.zones.first { $0.contains(position) }
+    }
+
+    /// What OpenWeather and the cache see: the zone's centre, else the position rounded to `requestDecimals`.
+    public func requestPosition(_ position: Position) -> Position {
+        var request = position
+        if let zone = self.zone(containing: position) {
+            request.latitude = zone.latitude
+            request.longitude = zone.longitude
+        }
+        request.latitude = Self.round(request.latitude, self.requestDecimals)
+        request.longitude = Self.round(request.longitude, self.requestDecimals)
+        return request
+    }
+
+    /// What is written down and served: rounded, exact, or without coordinates (`withheld`); in a zone, its name.
+    public func shown(_ position: Position) -> Position {
+        var shown = position
+        if let zone = self.zone(containing: position) {
+            shown.withheld = true
+            shown.name = zone.name
+        } else {
+            switch self.stampCoordinates {
+            case .exact: break
+            case .rounded:
+                shown.latitude = Self.round(position.latitude, self.decimals)
+                shown.longitude = Self.round(position.longitude, self.decimals)
+            case .none: shown.withheld = true
+            }
+        }
+        if shown.withheld {
+            shown.latitude = 0
+            shown.longitude = 0
+            shown.accuracyMeters = nil
+        }
+        return shown
+    }
+
+    /// The tag as it may be shown: its position as `shown` says; inside a zone its place is the zone's name, not
+    /// OpenWeather's station.
+    public func shown(_ tag: WeatherTag) -> WeatherTag {
+        var shown = tag
+        shown.position = self.shown(tag.position)
+        if let zone = self.zone(containing: tag.position) { shown.weather.place = zone.name }
+        return shown
+    }
+
+    static func round(_ value: Double, _ decimals: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<max(0, decimals) { scale *= 10 }
+        return (value * scale).rounded() / scale
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import WeathertagTestSupport
+
+/// Coordinates that stay home: what OpenWeather is asked with, what the block and the socket show.
+@Suite("Privacy", .serialized)
+struct PrivacyIntegrationTests {
+    static let exactly = #"[{"type": "fixed", "latitude": 46.204412, "longitude": 6.143211}]"#
+
+    static func decimals(_ text: String) -> Int {
+        guard let dot = text.firstIndex(of: ".") else { return 0 }
+        return text[text.index(after: dot)...].reversed().drop { $0 == "0" }.count
+    }
+
+    @Test func requestsCarryTwoDecimalsAndTheBlockThree() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: Self.exactly)
+            let daemon = try await harness.startDaemon()
+            try harness.dropByRename("entry.md", "Out and about\n")
+            let stamp = try await harness.waitForStamp("entry.md")
+            let location = try #require(stamp["location"] as? [String: Any])
+            #expect(location["latitude"] as? Double == 46.204 && location["longitude"] as? Double == 6.143)
+            #expect(try daemon.get("/v1/location").json["latitude"] as? Double == 46.204)
+            let tag = try daemon.get("/v1/tag").json["location"] as? [String: Any]
+            #expect(tag?["longitude"] as? Double == 6.143)
+            // OpenWeather never saw more than two decimals.
+            let queries = try harness.standIn.weatherQueries()
+            #expect(!queries.isEmpty)
+            for query in queries {
+                #expect(Self.decimals(query.latitude) <= 2 && Self.decimals(query.longitude) <= 2, "\(query)")
+            }
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    @Test func insideAZoneOnlyItsNameIsWrittenAndServed() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(
+                providers: Self.exactly,
+                extra:
+                    #", "privacy": {"zones": [{"name": "Home", "latitude": 46.2051, "longitude": 6.1442, "radius_m": 300}]}"#
+            )
+            let daemon = try await harness.startDaemon()
+            try harness.dropByRename("entry.md", "At home\n")
+            let stamp = try await harness.waitForStamp("entry.md")
+            #expect(stamp["place"] as? String == "Home")
+            #expect((stamp["location"] as? [String: Any])?.keys.sorted() == ["name", "source"])
+            #expect(!harness.read("entry.md").contains("46.2") && !harness.read("entry.md").contains("Seoul"))
+            let location = try daemon.get("/v1/location").json
+            #expect(location["latitude"] is NSNull && location["name"] as? String == "Home")
+            #expect(
+                try harness.standIn.weatherQueries().allSatisfy { $0 == ("46.21000", "6.14000") }, "the zone's centre")
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+}
