@@ -6,18 +6,21 @@ Listens on 127.0.0.1:0 (or --port) and prints {"port": N} on its first stdout li
 
   GET  /data/2.5/weather?lat=&lon=&appid=&units=&lang=   current weather (401 for a key other than --key)
   GET  /data/3.0/onecall/timemachine?lat=&lon=&dt=&units=&lang=&appid=   One Call 3.0: the weather at `dt`
+  GET  /geo/1.0/reverse?lat=&lon=&limit=1&appid=         reverse geocoding: [{name, local_names, state, country}]
   GET  /img/wn/{icon}@2x.png                             a small PNG
   GET  /json/                                            ip-api.com shape
   GET  /ipinfo/json                                      ipinfo.io shape
   GET  /_stats                                           calls per endpoint
   GET  /_timemachine                                     the timemachine's queries so far (lat, lon, dt)
   GET  /_weather                                         current weather's queries so far (lat, lon as sent)
+  GET  /_geo                                             the geocoder's queries so far (lat, lon as sent)
   POST /_control  {"weather": {...}, "ip": {...}}        change behaviour (see Control below)
 
 Control keys, per service: "mode" (ok | 401 | 404 | 429 | 500 | 503 | nonjson | wrongshape | hang | drop),
 "retry_after" (seconds, with 429), "delay" (seconds before answering), and for weather "name", "icon", "id",
 "main", "description", "temp_c"; for ip "lat", "lon", "city"; for timemachine "main", "description", "icon",
-"id", "temp_c" (mode 401 is the answer to a key without a One Call 3.0 subscription).
+"id", "temp_c" (mode 401 is the answer to a key without a One Call 3.0 subscription); for geo "name",
+"local_names", "state", "country" (mode "empty": no place there).
 """
 import argparse
 import base64
@@ -38,11 +41,14 @@ STATE = {
     "weather": {"mode": "ok", "delay": 0, "name": "Seoul", "icon": "04d", "id": 803, "main": "Clouds",
                 "description": "broken clouds", "temp_c": 12.3},
     "ip": {"mode": "ok", "delay": 0, "lat": 37.5665, "lon": 126.978, "city": "Seoul"},
+    "geo": {"mode": "ok", "delay": 0, "name": "Seoul", "local_names": {"ko": "서울", "en": "Seoul", "fr": "Séoul"},
+            "state": "Seoul", "country": "KR"},
     "timemachine": {"mode": "ok", "delay": 0, "icon": "10d", "id": 500, "main": "Rain",
                     "description": "light rain", "temp_c": 8.5},
 }
 TIMEMACHINE_QUERIES = []
 WEATHER_QUERIES = []
+GEO_QUERIES = []
 STATS = {}
 
 
@@ -141,6 +147,27 @@ class Handler(BaseHTTPRequestHandler):
                 "timezone": 32400, "id": 1835848, "name": conf["name"], "cod": 200,
             }
             return self.send(200, json.dumps(body))
+        if url.path == "/_geo":
+            with STATE_LOCK:
+                return self.send(200, json.dumps(GEO_QUERIES))
+        if url.path == "/geo/1.0/reverse":
+            count("geo")
+            with STATE_LOCK:
+                conf = dict(STATE["geo"])
+                GEO_QUERIES.append({"lat": query.get("lat", ""), "lon": query.get("lon", "")})
+            if conf.get("delay"):
+                time.sleep(conf["delay"])
+            if query.get("appid") != self.key:
+                return self.failure("geo", "401", None)
+            if conf["mode"] == "empty":
+                return self.send(200, "[]")
+            if conf["mode"] != "ok":
+                return self.failure("geo", conf["mode"], conf.get("retry_after"))
+            place = {"name": conf["name"], "local_names": conf["local_names"], "lat": float(query["lat"]),
+                     "lon": float(query["lon"]), "country": conf["country"]}
+            if conf.get("state"):
+                place["state"] = conf["state"]
+            return self.send(200, json.dumps([place]))
         if url.path == "/_weather":
             with STATE_LOCK:
                 return self.send(200, json.dumps(WEATHER_QUERIES))

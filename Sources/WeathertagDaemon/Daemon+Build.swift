@@ -33,7 +33,8 @@ extension Daemon {
             store: WeatherCacheStore(directory: configuration.cache.directory, threadPool: threadPool),
             statistics: statistics,
             logger: logger,
-            privacy: configuration.privacy
+            privacy: configuration.privacy,
+            geocoding: configuration.geocoding
         )
         let memory = Self.openMemory(configuration, logger: logger)
         let history =

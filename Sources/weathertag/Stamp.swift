@@ -195,7 +195,8 @@ struct Stamp: AsyncParsableCommand {
             store: WeatherCacheStore(directory: configuration.cache.directory, threadPool: runtime.threadPool),
             statistics: statistics,
             logger: runtime.logger,
-            privacy: configuration.privacy
+            privacy: configuration.privacy,
+            geocoding: configuration.geocoding
         )
         do {
             return try await whileProvidersRun(configuration.providers) {

@@ -54,3 +54,38 @@ struct PrivacyTests {
         #expect(policy.zone(containing: away) == nil && !policy.shown(away).withheld)
     }
 }
+
+/// The reverse geocoder's answer and its cache: pure.
+@Suite("place names")
+struct PlaceNameTests {
+    @Test func theGeocodersAnswerAndItsLanguages() throws {
+        let body = #"""
+            [{"name": "Geneva", "local_names": {"fr": "Genève", "de": "Genf", "ko": "제네바"}, "lat": 46.2, "lon": 6.14,
+              "country": "CH", "state": "Geneva"}]
+            """#
+        let place = try #require(
+            try OpenWeatherAPI.decodeReverseGeocoding(HTTPResponse(status: 200, body: Array(body.utf8))))
+        #expect(place.name(in: "fr") == "Genève" && place.name(in: "de") == "Genf" && place.name(in: "en") == "Geneva")
+        #expect(place.name(in: "zh_cn") == "Geneva" && place.region == "Geneva" && place.country == "CH")
+        #expect(try OpenWeatherAPI.decodeReverseGeocoding(HTTPResponse(status: 200, body: Array("[]".utf8))) == nil)
+        #expect(throws: WeatherError.self) {
+            try OpenWeatherAPI.decodeReverseGeocoding(HTTPResponse(status: 500, body: []))
+        }
+        #expect(
+            OpenWeatherAPI.reverseGeocodingURL(baseURL: "http://h/", latitude: 46.2, longitude: 6.14, apiKey: "k")
+                == "http://h/geo/1.0/reverse?lat=46.20000&lon=6.14000&limit=1&appid=k")
+    }
+
+    @Test func namesAreKeptThirtyDaysAndFailuresTenMinutes() {
+        var cache = PlaceNameCache()
+        let now = Fixtures.observedAt
+        let cell = PlaceNameCache.cell(PrivacyTests.here)
+        #expect(cell == "46.20,6.14" && cache.lookup(cell, now: now) == .unknown)
+        cache.store(PlaceName(name: "Geneva"), for: cell, at: now)
+        #expect(cache.lookup(cell, now: now.addingTimeInterval(29 * 86_400)) == .known(PlaceName(name: "Geneva")))
+        #expect(cache.lookup(cell, now: now.addingTimeInterval(30 * 86_400)) == .unknown)
+        cache.store(nil, for: "0.00,0.00", at: now)
+        #expect(cache.lookup("0.00,0.00", now: now.addingTimeInterval(599)) == .known(nil))
+        #expect(cache.lookup("0.00,0.00", now: now.addingTimeInterval(600)) == .unknown)
+    }
+}

@@ -221,7 +221,8 @@ struct DaemonTests {
             #expect(location["source"] as? String == "fixed" && location["latitude"] as? Double == 37.567)
 
             let status = try daemon.get("/v1/status").json
-            #expect((status["openweather"] as? [String: Any])?["calls"] as? Int == 1)
+            // One for the weather, one for the place's name (the geocoder counts against the same ceiling).
+            #expect((status["openweather"] as? [String: Any])?["calls"] as? Int == 2)
             #expect((status["cache"] as? [String: Any])?["places"] as? Int == 1)
             #expect((status["providers"] as? [[String: Any]])?.first?["type"] as? String == "fixed")
 
@@ -263,14 +264,14 @@ struct DaemonTests {
             #expect(readable.status == 0)
             let shown = readable.stdout
             #expect(shown.contains("weather      ☁️ 12.3°C broken clouds · Seoul, from fixed"), "\(shown)")
-            #expect(shown.contains("openweather  1 calls today, 1 since start"), "\(shown)")
+            #expect(shown.contains("openweather  2 calls today, 2 since start"), "\(shown)")
             #expect(shown.contains("providers    ✓ fixed last fix"), "\(shown)")
             #expect(shown.contains("0 waiting"))
             #expect(shown.contains(", listed ") && !shown.contains("listed never"), "the first scan, long done")
             let statusJSON = try await ChildProcess.run(
                 [binary, "status", "--socket", harness.socketPath, "--json"], in: harness.directory)
             let document = try JSONSerialization.jsonObject(with: Data(statusJSON.stdout.utf8)) as? [String: Any]
-            #expect((document?["openweather"] as? [String: Any])?["calls_today"] as? Int == 1)
+            #expect((document?["openweather"] as? [String: Any])?["calls_today"] as? Int == 2)
             #expect((document?["weather"] as? [String: Any])?["description"] as? String == "broken clouds")
             #expect(try harness.standIn.calls("weather") == 1)
             #expect(try await daemon.stop() == 0)

@@ -43,13 +43,56 @@ struct PrivacyIntegrationTests {
             let daemon = try await harness.startDaemon()
             try harness.dropByRename("entry.md", "At home\n")
             let stamp = try await harness.waitForStamp("entry.md")
-            #expect(stamp["place"] as? String == "Home")
+            #expect(stamp["place"] as? String == "Home" && stamp["region"] == nil && stamp["country"] == nil)
             #expect((stamp["location"] as? [String: Any])?.keys.sorted() == ["name", "source"])
             #expect(!harness.read("entry.md").contains("46.2") && !harness.read("entry.md").contains("Seoul"))
             let location = try daemon.get("/v1/location").json
             #expect(location["latitude"] is NSNull && location["name"] as? String == "Home")
             #expect(
                 try harness.standIn.weatherQueries().allSatisfy { $0 == ("46.21000", "6.14000") }, "the zone's centre")
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    /// The place by name: OpenWeather's reverse geocoder, in the configured language, asked once per cell of about
+    /// 1 km (kept across restarts), never holding a stamp back when it fails.
+    @Test func thePlaceByNameOncePerCell() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: Self.exactly)
+            try harness.patchConfig(#""timeout_seconds": 5}"#, #""timeout_seconds": 5, "lang": "fr"}"#)
+            var daemon = try await harness.startDaemon()
+            try harness.dropByRename("one.md", "One\n")
+            let one = try await harness.waitForStamp("one.md")
+            #expect(one["place"] as? String == "Séoul", "the French name from local_names")
+            #expect(one["region"] as? String == "Seoul" && one["country"] as? String == "KR")
+            try harness.dropByRename("two.md", "Two\n")
+            _ = try await harness.waitForStamp("two.md")
+            #expect(try harness.standIn.calls("geo") == 1, "one call per cell")
+            for query in try harness.standIn.weatherQueries("/_geo") {
+                #expect(Self.decimals(query.latitude) <= 2 && Self.decimals(query.longitude) <= 2, "\(query)")
+            }
+            #expect(try await daemon.stop() == 0)
+
+            // Kept across a restart, in the cache folder.
+            daemon = try await harness.startDaemon()
+            try harness.dropByRename("three.md", "Three\n")
+            #expect(try await harness.waitForStamp("three.md")["place"] as? String == "Séoul")
+            #expect(try harness.standIn.calls("geo") == 1)
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    @Test func aFailingGeocoderHoldsNothingBack() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: Self.exactly)
+            try harness.standIn.control(#"{"geo": {"mode": "500"}, "weather": {"name": "Carouge"}}"#)
+            let daemon = try await harness.startDaemon()
+            try harness.dropByRename("one.md", "One\n")
+            let one = try await harness.waitForStamp("one.md")
+            #expect(one["place"] as? String == "Carouge" && one["region"] == nil, "OpenWeather's station name")
+            try harness.dropByRename("two.md", "Two\n")
+            _ = try await harness.waitForStamp("two.md")
+            #expect(try harness.standIn.calls("geo") == 1, "a failed cell is not asked again at once")
             #expect(try await daemon.stop() == 0)
         }
     }

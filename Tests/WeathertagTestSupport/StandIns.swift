@@ -28,9 +28,10 @@ public final class WeatherStandIn: Sendable {
         try RawHTTP.request(.tcp(port: self.port), "GET", "/_stats").json[endpoint] as? Int ?? 0
     }
 
-    /// Current weather's queries so far, the coordinates as they were sent (`"46.20000"`).
-    public func weatherQueries() throws -> [(latitude: String, longitude: String)] {
-        let body = try RawHTTP.request(.tcp(port: self.port), "GET", "/_weather").body
+    /// Current weather's (or with `"/_geo"`, the geocoder's) queries so far, the coordinates as they were sent
+    /// (`"46.20000"`).
+    public func weatherQueries(_ endpoint: String = "/_weather") throws -> [(latitude: String, longitude: String)] {
+        let body = try RawHTTP.request(.tcp(port: self.port), "GET", endpoint).body
         let list = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [[String: Any]] ?? []
         return list.map { (($0["lat"] as? String) ?? "", ($0["lon"] as? String) ?? "") }
     }

@@ -18,6 +18,8 @@ public struct TagDocument: Codable, Sendable, Equatable {
     public var units: String
     public var observedAt: String
     public var place: String?
+    public var region: String?
+    public var country: String?
     public var location: LocationDocument
     public var stale: Bool
     public var fetchedAt: String
@@ -49,7 +51,7 @@ public struct TagDocument: Codable, Sendable, Equatable {
         case windSpeed = "wind_speed"
         case units
         case observedAt = "observed_at"
-        case place, location, stale
+        case place, region, country, location, stale
         case fetchedAt = "fetched_at"
         case ageSeconds = "age_seconds"
         case kind
@@ -114,6 +116,8 @@ extension TagDocument {
             units: weather.units.rawValue,
             observedAt: weather.observedAt.iso8601,
             place: tag.place,
+            region: tag.region,
+            country: tag.country,
             location: LocationDocument(tag.position),
             stale: tag.stale,
             fetchedAt: tag.fetchedAt.iso8601,
@@ -187,6 +191,8 @@ extension WeatherTag {
             stale: document.stale,
             kind: document.kind.flatMap(WeatherTag.Kind.init(rawValue:)) ?? .current
         )
+        self.region = document.region
+        self.country = document.country
     }
 }
 

@@ -9,6 +9,8 @@ public struct Configuration: Sendable {
     public var state: StateConfiguration
     public var history: HistoryConfiguration
     public var privacy: PrivacyPolicy
+    /// The place by name from OpenWeather's reverse geocoder (`geocoding.enabled`, default true).
+    public var geocoding: Bool
     public var inbox: InboxConfiguration
     public var stamp: StampConfiguration
     public var socket: SocketConfiguration
@@ -25,7 +27,10 @@ public struct Configuration: Sendable {
     /// The keys each section reads, by section ("" is the top level); anything else is warned about and ignored.
     /// config.schema.json describes exactly these (a test compares them).
     public static let sectionKeys: [String: Set<String>] = [
-        "": ["$schema", "openweather", "location", "cache", "state", "history", "privacy", "inbox", "stamp", "socket"],
+        "": [
+            "$schema", "openweather", "location", "cache", "state", "history", "privacy", "geocoding", "inbox", "stamp",
+            "socket",
+        ],
         "openweather": [
             "api_key", "api_key_file", "base_url", "icon_base_url", "units", "lang", "timeout_seconds",
             "max_calls_per_minute",
@@ -35,6 +40,7 @@ public struct Configuration: Sendable {
         "state": ["directory", "enabled", "forget_after_seconds"],
         "history": ["enabled", "max_calls_per_day"],
         "privacy": ["stamp_coordinates", "decimals", "request_decimals", "zones"],
+        "geocoding": ["enabled"],
         "stamp": ["max_age_seconds", "keep_mtime", "backdated_after_seconds"],
         "inbox": ["path", "max_bytes", "poll_seconds", "settle_seconds", "recursive", "max_depth", "exclude"],
         "socket": ["path", "max_connections", "idle_timeout_seconds"],
@@ -123,6 +129,9 @@ public struct Configuration: Sendable {
         }
 
         let privacy = try Self.decodePrivacy(root, warnings: &warnings)
+        let geocodingObject = try root.object("geocoding")
+        if let geocodingObject { warnings += geocodingObject.unknownKeys(known: Self.keys("geocoding")) }
+        let geocoding = try geocodingObject?.bool("enabled") ?? true
 
         let stampObject = try root.object("stamp")
         if let stampObject { warnings += stampObject.unknownKeys(known: Self.keys("stamp")) }
@@ -199,6 +208,7 @@ public struct Configuration: Sendable {
             state: state,
             history: history,
             privacy: privacy,
+            geocoding: geocoding,
             inbox: inbox,
             stamp: stamp,
             socket: socket,

@@ -93,7 +93,13 @@ public struct PrivacyPolicy: Sendable, Equatable {
     public func shown(_ tag: WeatherTag) -> WeatherTag {
         var shown = tag
         shown.position = self.shown(tag.position)
-        if let zone = self.zone(containing: tag.position) { shown.weather.place = zone.name }
+        if let zone = self.zone(containing: tag.position) {
+            // No street-level name, region or country inside a zone: only its own name.
+            shown.weather.place = zone.name
+            shown.geocodedPlace = zone.name
+            shown.region = nil
+            shown.country = nil
+        }
         return shown
     }
 

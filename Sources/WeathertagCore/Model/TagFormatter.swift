@@ -14,6 +14,8 @@ public struct TagFormatter: Sendable {
         "humidity": "relative humidity in % (71)",
         "wind_speed": "wind speed (3.6)",
         "place": "place name (Seoul)",
+        "region": "the place's region or state, from the geocoder (Geneva)",
+        "country": "the place's ISO country code, from the geocoder (CH)",
         "source": "where the position came from (gpsd, ip, command, fixed)",
         "observed_at": "when OpenWeather observed it (ISO 8601)",
         "stale": "\"stale\" when the weather is old, otherwise empty",
@@ -91,6 +93,8 @@ public struct TagFormatter: Sendable {
         case "humidity": return weather.humidity.map(String.init) ?? ""
         case "wind_speed": return weather.windSpeed.map(Self.oneDecimal) ?? ""
         case "place": return tag.place ?? ""
+        case "region": return tag.region ?? ""
+        case "country": return tag.country ?? ""
         case "source": return tag.position.source
         case "observed_at": return weather.observedAt.iso8601
         case "stale": return tag.stale ? "stale" : ""

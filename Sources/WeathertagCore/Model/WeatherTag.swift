@@ -12,6 +12,11 @@ public struct WeatherTag: Sendable, Equatable {
     /// True when a refresh failed and this is older weather served rather than nothing.
     public var stale: Bool
     public var kind: Kind
+    /// The place by name from OpenWeather's reverse geocoder (in `openweather.lang` when it has it), its region
+    /// and ISO country code; nil when geocoding is off or failed.
+    public var geocodedPlace: String?
+    public var region: String?
+    public var country: String?
 
     /// Whether this is the weather of now, or of an earlier time (a back-dated entry's, from OpenWeather's history).
     public enum Kind: String, Sendable, Equatable {
@@ -30,8 +35,9 @@ public struct WeatherTag: Sendable, Equatable {
         self.kind = kind
     }
 
-    /// The place name to show: OpenWeather's, else the provider's, else nil.
+    /// The place name to show: the geocoder's, else OpenWeather's station, else the provider's, else nil.
     public var place: String? {
+        if let place = self.geocodedPlace, !place.isEmpty { return place }
         if let place = self.weather.place, !place.isEmpty { return place }
         if let name = self.position.name, !name.isEmpty { return name }
         return nil

@@ -38,6 +38,8 @@ extension WeatherTag {
         add("moon_illumination", YAMLScalar.number(moon.illumination, places: 2))
         add("kind", self.kind.rawValue)
         add("place", self.place.map(YAMLScalar.string))
+        add("region", self.region.map(YAMLScalar.string))
+        add("country", self.country.map(YAMLScalar.string))
         lines.append("  location:")
         if self.position.withheld {
             // A privacy zone, or `stamp_coordinates: none`: only what names the place, never where it is.

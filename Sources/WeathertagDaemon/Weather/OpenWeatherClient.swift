@@ -36,6 +36,23 @@ public struct OpenWeatherClient: Sendable {
         }
     }
 
+    /// The place by name near `position` (already rounded as privacy asks); nil when the geocoder knows none.
+    public func placeName(at position: Position) async throws(WeatherError) -> PlaceName? {
+        let url = OpenWeatherAPI.reverseGeocodingURL(
+            baseURL: self.configuration.baseURL, latitude: position.latitude, longitude: position.longitude,
+            apiKey: self.configuration.apiKey.value)
+        self.statistics.recordCall()
+        let response: HTTPResponse
+        do {
+            response = try await self.http.get(HTTPRequest(url: url, timeout: self.configuration.timeout))
+        } catch {
+            throw WeatherError(
+                kind: .unreachable, message: "OpenWeather's geocoder unreachable: \(self.redacted("\(error)"))",
+                cause: error)
+        }
+        return try OpenWeatherAPI.decodeReverseGeocoding(response)
+    }
+
     /// The `{icon}@2x.png` image.
     public func icon(_ code: String) async throws -> [UInt8] {
         let url = OpenWeatherAPI.iconURL(iconBaseURL: self.configuration.iconBaseURL, icon: code)

@@ -15,6 +15,9 @@ public struct WeatherCacheStore: Sendable {
 
     public var cacheFile: String { self.directory + "/weather.json" }
 
+    /// The reverse geocoder's names by cell, kept 30 days.
+    public var placesFile: String { self.directory + "/places.json" }
+
     public func iconPath(_ code: String) -> String { "\(self.directory)/icons/\(code)@2x.png" }
 
     /// The saved cache, or an empty one (a damaged file is reported and replaced at the next save).
@@ -36,6 +39,21 @@ public struct WeatherCacheStore: Sendable {
             try await self.write(Array(data), to: self.cacheFile)
         } catch {
             logger.warning("could not save the weather cache", metadata: ["error": "\(error)"])
+        }
+    }
+
+    func loadPlaces() async -> PlaceNameCache {
+        let file = self.placesFile
+        let contents = try? await self.threadPool.runIfActive { FileManager.default.contents(atPath: file) }
+        guard let data = contents ?? nil else { return PlaceNameCache() }
+        return (try? JSONDecoder().decode(PlaceNameCache.self, from: data)) ?? PlaceNameCache()
+    }
+
+    func savePlaces(_ places: PlaceNameCache, logger: Logger) async {
+        do {
+            try await self.write(Array(try JSONEncoder().encode(places)), to: self.placesFile)
+        } catch {
+            logger.warning("could not save the place names", metadata: ["error": "\(error)"])
         }
     }
 

@@ -33,6 +33,10 @@ public actor WeatherService {
     private let maximumCallsPerMinute: Int
     /// What OpenWeather and the cache see of a position, and what a tag shows of it.
     public nonisolated let privacy: PrivacyPolicy
+    /// Names places through OpenWeather's reverse geocoder (`geocoding.enabled`).
+    private let geocoding: Bool
+    private var places = PlaceNameCache()
+    private var placesInFlight: [String: Task<PlaceName?, Never>] = [:]
     /// When the calls of the last minute were made, oldest first.
     private var recentCalls: [Date] = []
 
@@ -45,9 +49,11 @@ public actor WeatherService {
         statistics: DaemonStatistics,
         logger: Logger,
         privacy: PrivacyPolicy = .exact,
+        geocoding: Bool = false,
         now: @escaping @Sendable () -> Date = { Date() }
     ) async {
         self.privacy = privacy
+        self.geocoding = geocoding
         self.chain = chain
         self.client = client
         self.ttl = ttl
@@ -57,6 +63,7 @@ public actor WeatherService {
         self.logger = logger
         self.now = now
         self.cache = await store.load(logger: logger)
+        if geocoding { self.places = await store.loadPlaces() }
     }
 
     public var snapshot: Snapshot {
@@ -143,7 +150,7 @@ public actor WeatherService {
             let delay = max(self.backoff.next(), error.minimumRetryDelay)
             self.nextAttemptAt = self.now().addingTimeInterval(delay.seconds)
             if self.lastError?.message != error.message {
-                self.logger.error("no weather from OpenWeather", metadata: ["error": "\(error.message)"])
+                self.logger.error("no weather from OpenWeather", metadata: ["error": "\(error)"])
             }
             self.lastError = error
             self.statistics.recordError(error.message)
@@ -152,16 +159,49 @@ public actor WeatherService {
     }
 
     private func tag(_ entry: CachedWeather, at position: Position, stale: Bool) async -> WeatherTag {
-        let tag = self.privacy.shown(
-            WeatherTag(
-                weather: entry.weather,
-                position: position,
-                iconFile: await self.iconFile(entry.weather.icon),
-                fetchedAt: entry.fetchedAt,
-                stale: stale
-            ))
+        var tag = WeatherTag(
+            weather: entry.weather,
+            position: position,
+            iconFile: await self.iconFile(entry.weather.icon),
+            fetchedAt: entry.fetchedAt,
+            stale: stale
+        )
+        if let place = await self.placeName(near: self.privacy.requestPosition(position)) {
+            tag.geocodedPlace = place.name(in: self.client.configuration.lang)
+            tag.region = place.region
+            tag.country = place.country
+        }
+        tag = self.privacy.shown(tag)
         self.lastTag = tag
         return tag
+    }
+
+    /// The place by name for the cell of `request` (a position as privacy lets it leave): kept 30 days per cell of
+    /// about 1 km, asked once per new cell within the per-minute ceiling. A failure never holds a tag back: the
+    /// tag keeps OpenWeather's station name, and the cell is not asked again for ten minutes.
+    private func placeName(near request: Position) async -> PlaceName? {
+        guard self.geocoding else { return nil }
+        let cell = PlaceNameCache.cell(request)
+        if case .known(let place) = self.places.lookup(cell, now: self.now()) { return place }
+        if let running = self.placesInFlight[cell] { return await running.value }
+        guard (try? self.admitCall()) != nil else { return nil }
+        let client = self.client
+        let logger = self.logger
+        // Shared by every caller waiting for this cell; lives no longer than one request.
+        let task = Task<PlaceName?, Never> {
+            do {
+                return try await client.placeName(at: request)
+            } catch {
+                logger.notice("no place name from OpenWeather's geocoder", metadata: ["error": "\(error)"])
+                return nil
+            }
+        }
+        self.placesInFlight[cell] = task
+        let place = await task.value
+        self.placesInFlight[cell] = nil
+        self.places.store(place, for: cell, at: self.now())
+        await self.store.savePlaces(self.places, logger: self.logger)
+        return place
     }
 
     /// The icon's path in the cache, downloading it the first time a code is seen. Icons never change.
