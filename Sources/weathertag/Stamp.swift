@@ -54,7 +54,12 @@ struct Stamp: AsyncParsableCommand {
         // Set up once, and only with a configuration: it bootstraps logging, which a process may do once.
         let runtime = self.configurationPath().map { _ in Runtime(logLevel: .error) }
         let (tag, origin) = try await self.currentTag(runtime: runtime)
-        let lines = tag.stampLines
+        let configuration = runtime.flatMap { runtime in
+            self.configurationPath().flatMap { try? runtime.loadConfiguration($0) }
+        }
+        // The block the daemon would write: the configuration's fields.
+        let fields = configuration?.stamp.fields ?? StampField.all
+        let lines = tag.stampLines(fields: fields)
         if self.dryRun {
             for file in self.files {
                 print("== \(file)")
@@ -66,9 +71,6 @@ struct Stamp: AsyncParsableCommand {
             return
         }
 
-        let configuration = runtime.flatMap { runtime in
-            self.configurationPath().flatMap { try? runtime.loadConfiguration($0) }
-        }
         let memory = runtime.flatMap { runtime in configuration.flatMap { self.memory($0, runtime: runtime) } }
         if memory == nil, self.fresh {
             printError("note: no configuration with a state database, so no memory of these files is updated")
@@ -89,7 +91,8 @@ struct Stamp: AsyncParsableCommand {
             explicitTime: self.at.flatMap { EntryTime.given($0) })
         let progress = ProgressBar(total: self.files.count)
         let outcomes = await FileStamper.stamp(
-            self.files, with: tag, backdating: backdating, memory: memory, fresh: self.fresh, history: history
+            self.files, with: tag, fields: fields, backdating: backdating, memory: memory, fresh: self.fresh,
+            history: history
         ) {
             done, file in
             progress.show(done: done, current: file)

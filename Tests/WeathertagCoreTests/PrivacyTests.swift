@@ -89,3 +89,18 @@ struct PlaceNameTests {
         #expect(cache.lookup("0.00,0.00", now: now.addingTimeInterval(600)) == .unknown)
     }
 }
+
+/// `stamp.fields`: which lines the block holds, and in what order.
+@Suite("the block's fields")
+struct StampFieldTests {
+    @Test func theChosenFieldsInTheirOrderAndTheWholeBlockByDefault() {
+        #expect(
+            Fixtures.tag.stampLines(fields: [.temperature, .condition, .moonPhase]) == [
+                "weather:", "  temperature: 12.3", "  condition: Clouds", "  moon_phase: waxing_gibbous",
+            ])
+        #expect(Fixtures.tag.stampLines(fields: [.location]).count == 6, "weather:, location: and its four lines")
+        #expect(Fixtures.tag.stampLines == Fixtures.tag.stampLines(fields: StampField.all))
+        // A field without a value is left out rather than written empty.
+        #expect(Fixtures.tag.stampLines(fields: [.windGust, .sunrise]) == ["weather:"])
+    }
+}

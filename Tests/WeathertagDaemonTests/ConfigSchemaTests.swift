@@ -73,6 +73,7 @@ struct ConfigSchemaTests {
         (#"{"inbox": {"path": "INBOX"}, "history": {"max_calls_per_day": 0}}"#, "history.max_calls_per_day"),
         (#"{"inbox": {"path": "INBOX"}, "privacy": {"stamp_coordinates": "fuzzy"}}"#, "privacy.stamp_coordinates"),
         (#"{"inbox": {"path": "INBOX"}, "privacy": {"decimals": 9}}"#, "privacy.decimals"),
+        (#"{"inbox": {"path": "INBOX"}, "stamp": {"fields": ["temperature", "mood"]}}"#, "stamp.fields[1]"),
         (
             #"{"inbox": {"path": "INBOX"}, "privacy": {"zones": [{"name": "Home", "latitude": 1, "longitude": 2}]}}"#,
             "privacy.zones[0].radius_m"

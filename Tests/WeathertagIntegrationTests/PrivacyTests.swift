@@ -96,4 +96,24 @@ struct PrivacyIntegrationTests {
             #expect(try await daemon.stop() == 0)
         }
     }
+
+    /// `stamp.fields`: the block holds what the diary keeper chose, in that order.
+    @Test func theBlockHoldsTheChosenFieldsInOrder() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: Self.exactly)
+            try harness.patchConfig(
+                #""settle_seconds": 0}"#,
+                #""settle_seconds": 0}, "stamp": {"fields": ["temperature", "condition", "moon_phase", "place"]}"#)
+            let daemon = try await harness.startDaemon()
+            try harness.dropByRename("entry.md", "Short and sweet\n")
+            _ = try await harness.waitForStamp("entry.md")
+            let text = harness.read("entry.md")
+            let block = text.split(separator: "\n").dropFirst().prefix { $0 != "---" }.map(String.init)
+            #expect(
+                block.map { String($0.prefix { $0 != ":" }) } == [
+                    "weather", "  temperature", "  condition", "  moon_phase", "  place",
+                ])
+            #expect(try await daemon.stop() == 0)
+        }
+    }
 }

@@ -41,7 +41,7 @@ public struct Configuration: Sendable {
         "history": ["enabled", "max_calls_per_day"],
         "privacy": ["stamp_coordinates", "decimals", "request_decimals", "zones"],
         "geocoding": ["enabled"],
-        "stamp": ["max_age_seconds", "keep_mtime", "backdated_after_seconds"],
+        "stamp": ["max_age_seconds", "keep_mtime", "backdated_after_seconds", "fields"],
         "inbox": ["path", "max_bytes", "poll_seconds", "settle_seconds", "recursive", "max_depth", "exclude"],
         "socket": ["path", "max_connections", "idle_timeout_seconds"],
     ]
@@ -138,6 +138,24 @@ public struct Configuration: Sendable {
         var stamp = StampConfiguration()
         if let age = try stampObject?.seconds("max_age_seconds", maximum: 86_400) { stamp.maximumAge = age }
         if let keep = try stampObject?.bool("keep_mtime") { stamp.keepModificationTime = keep }
+        if let fields = try stampObject?.array("fields") {
+            let known = StampField.all.map(\.rawValue).joined(separator: ", ")
+            guard !fields.isEmpty else {
+                throw ConfigurationError(
+                    field: "stamp.fields", message: "must name at least one field; known: \(known)")
+            }
+            stamp.fields = []
+            for (index, value) in fields.enumerated() {
+                guard case .string(let name) = value, let field = StampField(rawValue: name) else {
+                    throw ConfigurationError(
+                        field: "stamp.fields[\(index)]", message: "unknown field \(value.serialized); known: \(known)")
+                }
+                guard !stamp.fields.contains(field) else {
+                    throw ConfigurationError(field: "stamp.fields[\(index)]", message: "\(name) is listed twice")
+                }
+                stamp.fields.append(field)
+            }
+        }
         if let after = try stampObject?.seconds("backdated_after_seconds", maximum: 10 * 365 * 86_400) {
             stamp.backdatedAfter = after
         }

@@ -94,6 +94,8 @@ public struct StampConfiguration: Sendable {
     public var backdatedAfter: Duration = .seconds(10_800)
     /// The stamped file keeps the entry's modification (and access) time.
     public var keepModificationTime = true
+    /// The block's fields, in order (`stamp.fields`); the whole block by default.
+    public var fields = StampField.all
 
     public init() {}
 }

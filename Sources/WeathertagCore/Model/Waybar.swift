@@ -1,7 +1,7 @@
 import Foundation
 
 /// waybar's custom-module JSON (`"return-type": "json"`, `"exec": "weathertag tag --waybar"`): `text` for the bar,
-/// `tooltip` with the details, `class` for CSS (`ok` or `stale`, then the condition group in lower case) and `alt`
+/// `tooltip` with the details, `class` for CSS (`ok` or `stale`, the condition group in lower case, `day` or `night`) and `alt`
 /// (`ok` or `stale`) for `format-icons`.
 public enum Waybar {
     public static func module(for tag: WeatherTag, text: String, now: Date) -> JSONValue {
@@ -9,9 +9,14 @@ public enum Waybar {
         return .object([
             ("text", .string(text)),
             ("tooltip", .string(Self.tooltip(tag, now: now))),
-            ("class", .array([.string(state), .string(tag.weather.condition.lowercased())])),
+            ("class", .array(Self.classes(tag, state: state).map(JSONValue.string))),
             ("alt", .string(state)),
         ])
+    }
+
+    /// `ok` or `stale`, the condition group, and `day` or `night` when the sun's times are known.
+    static func classes(_ tag: WeatherTag, state: String) -> [String] {
+        [state, tag.weather.condition.lowercased()] + (tag.weather.daylight.map { [$0 ? "day" : "night"] } ?? [])
     }
 
     /// What the module shows when there is no tag: the reason in the tooltip, class and alt `unavailable`.

@@ -1,55 +1,95 @@
+/// The fields a stamped block can hold, in their default order (`stamp.fields` picks and orders them).
+public enum StampField: String, Sendable, CaseIterable {
+    case condition, description, code, icon
+    case iconFile = "icon_file"
+    case temperature
+    case feelsLike = "feels_like"
+    case humidity, pressure
+    case windSpeed = "wind_speed"
+    case windDeg = "wind_deg"
+    case windDirection = "wind_direction"
+    case windGust = "wind_gust"
+    case clouds, visibility
+    case rain1h = "rain_1h"
+    case snow1h = "snow_1h"
+    case units
+    case observedAt = "observed_at"
+    case localTime = "local_time"
+    case sunrise, sunset, daylight
+    case moonPhase = "moon_phase"
+    case moonIllumination = "moon_illumination"
+    case kind, place, region, country, location
+
+    /// Every field, in the default order: the whole block.
+    public static let all = Self.allCases
+}
+
 extension WeatherTag {
-    /// The `weather:` mapping as YAML lines, without line ends; the stamper adds the file's own.
-    public var stampLines: [String] {
-        var lines = ["weather:"]
-        func add(_ key: String, _ value: String?, indent: String = "  ") {
-            if let value { lines.append("\(indent)\(key): \(value)") }
-        }
+    /// The `weather:` mapping as YAML lines, without line ends (the stamper adds the file's own): every field.
+    public var stampLines: [String] { self.stampLines(fields: StampField.all) }
+
+    /// The `weather:` mapping with `fields`, in that order; a field without a value (no gusts, no sunrise) is left
+    /// out.
+    public func stampLines(fields: [StampField]) -> [String] {
+        ["weather:"] + fields.flatMap { self.lines(for: $0) }
+    }
+
+    private func lines(for field: StampField) -> [String] {
         let weather = self.weather
-        add("condition", YAMLScalar.string(weather.condition))
-        add("description", YAMLScalar.string(weather.description))
-        add("code", String(weather.code))
-        add("icon", YAMLScalar.string(weather.icon))
-        add("icon_file", self.iconFile.map(YAMLScalar.string))
-        add("temperature", YAMLScalar.number(weather.temperature, places: 2))
-        add("feels_like", weather.feelsLike.map { YAMLScalar.number($0, places: 2) })
-        add("humidity", weather.humidity.map(String.init))
-        add("pressure", weather.pressure.map(String.init))
-        add("wind_speed", weather.windSpeed.map { YAMLScalar.number($0, places: 2) })
-        add("wind_deg", weather.windDegrees.map(String.init))
-        add("wind_direction", weather.windDirection)
-        add("wind_gust", weather.windGust.map { YAMLScalar.number($0, places: 2) })
-        add("clouds", weather.clouds.map(String.init))
-        add("visibility", weather.visibility.map(String.init))
-        add("rain_1h", weather.rain1h.map { YAMLScalar.number($0, places: 2) })
-        add("snow_1h", weather.snow1h.map { YAMLScalar.number($0, places: 2) })
-        add("units", weather.units.rawValue)
-        add("observed_at", weather.observedAt.iso8601)
-        // The place's own clock, and its day: from the answer already fetched.
-        if let offset = weather.utcOffset {
-            add("local_time", weather.observedAt.iso8601(utcOffset: offset))
-            add("sunrise", weather.sunrise.map { $0.iso8601(utcOffset: offset) })
-            add("sunset", weather.sunset.map { $0.iso8601(utcOffset: offset) })
-        }
-        add("daylight", weather.daylight.map { $0 ? "true" : "false" })
+        let value: String?
+        switch field {
+        case .condition: value = YAMLScalar.string(weather.condition)
+        case .description: value = YAMLScalar.string(weather.description)
+        case .code: value = String(weather.code)
+        case .icon: value = YAMLScalar.string(weather.icon)
+        case .iconFile: value = self.iconFile.map(YAMLScalar.string)
+        case .temperature: value = YAMLScalar.number(weather.temperature, places: 2)
+        case .feelsLike: value = weather.feelsLike.map { YAMLScalar.number($0, places: 2) }
+        case .humidity: value = weather.humidity.map(String.init)
+        case .pressure: value = weather.pressure.map(String.init)
+        case .windSpeed: value = weather.windSpeed.map { YAMLScalar.number($0, places: 2) }
+        case .windDeg: value = weather.windDegrees.map(String.init)
+        case .windDirection: value = weather.windDirection
+        case .windGust: value = weather.windGust.map { YAMLScalar.number($0, places: 2) }
+        case .clouds: value = weather.clouds.map(String.init)
+        case .visibility: value = weather.visibility.map(String.init)
+        case .rain1h: value = weather.rain1h.map { YAMLScalar.number($0, places: 2) }
+        case .snow1h: value = weather.snow1h.map { YAMLScalar.number($0, places: 2) }
+        case .units: value = weather.units.rawValue
+        case .observedAt: value = weather.observedAt.iso8601
+        // The place's own clock and its day, from the answer already fetched.
+        case .localTime: value = weather.utcOffset.map { weather.observedAt.iso8601(utcOffset: $0) }
+        case .sunrise:
+            value = weather.utcOffset.flatMap { offset in weather.sunrise.map { $0.iso8601(utcOffset: offset) } }
+        case .sunset:
+            value = weather.utcOffset.flatMap { offset in weather.sunset.map { $0.iso8601(utcOffset: offset) } }
+        case .daylight: value = weather.daylight.map { $0 ? "true" : "false" }
         // The moon, computed here for the time of the weather.
-        let moon = MoonPhase(at: weather.observedAt)
-        add("moon_phase", moon.name.rawValue)
-        add("moon_illumination", YAMLScalar.number(moon.illumination, places: 2))
-        add("kind", self.kind.rawValue)
-        add("place", self.place.map(YAMLScalar.string))
-        add("region", self.region.map(YAMLScalar.string))
-        add("country", self.country.map(YAMLScalar.string))
-        lines.append("  location:")
+        case .moonPhase: value = MoonPhase(at: weather.observedAt).name.rawValue
+        case .moonIllumination: value = YAMLScalar.number(MoonPhase(at: weather.observedAt).illumination, places: 2)
+        case .kind: value = self.kind.rawValue
+        case .place: value = self.place.map(YAMLScalar.string)
+        case .region: value = self.region.map(YAMLScalar.string)
+        case .country: value = self.country.map(YAMLScalar.string)
+        case .location: return self.locationLines
+        }
+        return value.map { ["  \(field.rawValue): \($0)"] } ?? []
+    }
+
+    private var locationLines: [String] {
+        var lines = ["  location:"]
+        func add(_ key: String, _ value: String?) {
+            if let value { lines.append("    \(key): \(value)") }
+        }
         if self.position.withheld {
             // A privacy zone, or `stamp_coordinates: none`: only what names the place, never where it is.
-            add("name", self.position.name.map(YAMLScalar.string), indent: "    ")
+            add("name", self.position.name.map(YAMLScalar.string))
         } else {
-            add("latitude", YAMLScalar.number(self.position.latitude, places: 6), indent: "    ")
-            add("longitude", YAMLScalar.number(self.position.longitude, places: 6), indent: "    ")
-            add("accuracy_m", self.position.accuracyMeters.map { YAMLScalar.number($0, places: 0) }, indent: "    ")
+            add("latitude", YAMLScalar.number(self.position.latitude, places: 6))
+            add("longitude", YAMLScalar.number(self.position.longitude, places: 6))
+            add("accuracy_m", self.position.accuracyMeters.map { YAMLScalar.number($0, places: 0) })
         }
-        add("source", YAMLScalar.string(self.position.source), indent: "    ")
+        add("source", YAMLScalar.string(self.position.source))
         return lines
     }
 }

@@ -51,6 +51,7 @@ public enum FileStamper {
     public static func stamp(
         _ paths: [String],
         with tag: WeatherTag,
+        fields: [StampField] = StampField.all,
         maximumSize: Int = InboxConfiguration.defaultMaximumBytes,
         keepModificationTime: Bool = true,
         backdating: BackdatingPolicy = BackdatingPolicy(),
@@ -64,7 +65,7 @@ public enum FileStamper {
         policy.batchesInFlight = 1
         policy.retriesFailedWrites = false
         var machine = Machine(configuration: policy, clock: ContinuousClock())
-        let lines = tag.stampLines
+        let lines = tag.stampLines(fields: fields)
         var outcomes: [String: Outcome] = [:]
         var wakeUp: ContinuousClock.Instant?
         var actions = machine.namesArrived(paths)
@@ -87,7 +88,7 @@ public enum FileStamper {
                     starting(outcomes.count, batch.names[0])
                     // A back-dated file's batch carries the weather of its time.
                     let outcome = EntryBatch.stamp(
-                        batch.names, in: nil, lines: batch.historical ? batch.tag.stampLines : lines,
+                        batch.names, in: nil, lines: batch.historical ? batch.tag.stampLines(fields: fields) : lines,
                         maximumSize: maximumSize, keepModificationTime: keepModificationTime,
                         backdating: batch.historical ? nil : backdating,
                         memory: memory.map { memory in

@@ -37,7 +37,10 @@ extension InboxService {
             group.addTask { events.yield(.history(name, await history.tag(for: request))) }
         case .stamp(let batch):
             let (inbox, lines, maximumSize, progress) =
-                (self.inbox, batch.tag.stampLines, self.configuration.maximumBytes, self.progress)
+                (
+                    self.inbox, batch.tag.stampLines(fields: self.stamp.fields), self.configuration.maximumBytes,
+                    self.progress
+                )
             let keepModificationTime = self.stamp.keepModificationTime
             // The weather of a back-dated entry's time is for that entry: not asked again whether it is back-dated.
             let backdating =
