@@ -7,6 +7,7 @@ Listens on 127.0.0.1:0 (or --port) and prints {"port": N} on its first stdout li
   GET  /data/2.5/weather?lat=&lon=&appid=&units=&lang=   current weather (401 for a key other than --key)
   GET  /data/3.0/onecall/timemachine?lat=&lon=&dt=&units=&lang=&appid=   One Call 3.0: the weather at `dt`
   GET  /geo/1.0/reverse?lat=&lon=&limit=1&appid=         reverse geocoding: [{name, local_names, state, country}]
+  GET  /data/2.5/air_pollution?lat=&lon=&appid=           air quality: list[0].main.aqi and components
   GET  /img/wn/{icon}@2x.png                             a small PNG
   GET  /json/                                            ip-api.com shape
   GET  /ipinfo/json                                      ipinfo.io shape
@@ -20,7 +21,7 @@ Control keys, per service: "mode" (ok | 401 | 404 | 429 | 500 | 503 | nonjson | 
 "retry_after" (seconds, with 429), "delay" (seconds before answering), and for weather "name", "icon", "id",
 "main", "description", "temp_c"; for ip "lat", "lon", "city"; for timemachine "main", "description", "icon",
 "id", "temp_c" (mode 401 is the answer to a key without a One Call 3.0 subscription); for geo "name",
-"local_names", "state", "country" (mode "empty": no place there).
+"local_names", "state", "country" (mode "empty": no place there); for air "aqi", "pm2_5", "pm10", "o3", "no2".
 """
 import argparse
 import base64
@@ -43,6 +44,7 @@ STATE = {
     "ip": {"mode": "ok", "delay": 0, "lat": 37.5665, "lon": 126.978, "city": "Seoul"},
     "geo": {"mode": "ok", "delay": 0, "name": "Seoul", "local_names": {"ko": "서울", "en": "Seoul", "fr": "Séoul"},
             "state": "Seoul", "country": "KR"},
+    "air": {"mode": "ok", "delay": 0, "aqi": 2, "pm2_5": 7.3, "pm10": 12.1, "o3": 61.5, "no2": 14.2},
     "timemachine": {"mode": "ok", "delay": 0, "icon": "10d", "id": 500, "main": "Rain",
                     "description": "light rain", "temp_c": 8.5},
 }
@@ -147,6 +149,19 @@ class Handler(BaseHTTPRequestHandler):
                 "timezone": 32400, "id": 1835848, "name": conf["name"], "cod": 200,
             }
             return self.send(200, json.dumps(body))
+        if url.path == "/data/2.5/air_pollution":
+            count("air")
+            with STATE_LOCK:
+                conf = dict(STATE["air"])
+            if query.get("appid") != self.key:
+                return self.failure("air", "401", None)
+            if conf["mode"] != "ok":
+                return self.failure("air", conf["mode"], conf.get("retry_after"))
+            components = {"co": 201.9, "no": 0.02, "no2": conf["no2"], "o3": conf["o3"], "so2": 0.64,
+                          "pm2_5": conf["pm2_5"], "pm10": conf["pm10"], "nh3": 0.12}
+            return self.send(200, json.dumps({"coord": {"lon": float(query["lon"]), "lat": float(query["lat"])},
+                                              "list": [{"main": {"aqi": conf["aqi"]}, "components": components,
+                                                        "dt": int(time.time())}]}))
         if url.path == "/_geo":
             with STATE_LOCK:
                 return self.send(200, json.dumps(GEO_QUERIES))

@@ -34,7 +34,8 @@ extension Daemon {
             statistics: statistics,
             logger: logger,
             privacy: configuration.privacy,
-            geocoding: configuration.geocoding
+            geocoding: configuration.geocoding,
+            airQuality: configuration.airQuality
         )
         let memory = Self.openMemory(configuration, logger: logger)
         let history =

@@ -199,7 +199,8 @@ struct Stamp: AsyncParsableCommand {
             statistics: statistics,
             logger: runtime.logger,
             privacy: configuration.privacy,
-            geocoding: configuration.geocoding
+            geocoding: configuration.geocoding,
+            airQuality: configuration.airQuality
         )
         do {
             return try await whileProvidersRun(configuration.providers) {

@@ -13,7 +13,7 @@ struct APIDocumentTests {
         #"{"condition":"Clouds","description":"broken clouds","code":803,"icon":"04d","#
         + #""icon_file":"/var/cache/weathertag/icons/04d@2x.png","temperature":12.3,"feels_like":11.2,"#
         + #""humidity":71,"pressure":1013,"wind_speed":3.6,"units":"metric","observed_at":"2026-11-22T09:41:00Z","#
-        + #""place":"Seoul","region":null,"country":null,"location":{"latitude":37.5665,"longitude":126.978,"accuracy_m":17,"source":"gpsd","#
+        + #""place":"Seoul","region":null,"country":null,"air":null,"location":{"latitude":37.5665,"longitude":126.978,"accuracy_m":17,"source":"gpsd","#
         + #""name":null,"taken_at":"2026-11-22T09:41:00Z"},"stale":false,"fetched_at":"2026-11-22T09:41:00Z","#
         + #""age_seconds":30,"kind":"current","wind_deg":null,"wind_direction":null,"wind_gust":null,"clouds":null,"#
         + #""visibility":null,"rain_1h":null,"snow_1h":null,"utc_offset":null,"local_time":null,"sunrise":null,"#

@@ -104,3 +104,32 @@ struct StampFieldTests {
         #expect(Fixtures.tag.stampLines(fields: [.windGust, .sunrise]) == ["weather:"])
     }
 }
+
+/// The air: OpenWeather's answer, the block's `air`, the templates and waybar's class.
+@Suite("air quality")
+struct AirQualityTests {
+    @Test func theAnswerTheBlockAndTheClasses() throws {
+        let body = #"""
+            {"coord": {"lon": 6.14, "lat": 46.2}, "list": [{"main": {"aqi": 4}, "components": {"co": 201.94,
+             "no2": 40.1, "o3": 68.66, "so2": 0.64, "pm2_5": 35.5, "pm10": 50.2, "nh3": 0.12}, "dt": 1605182400}]}
+            """#
+        let air = try OpenWeatherAPI.decodeAirPollution(HTTPResponse(status: 200, body: Array(body.utf8)))
+        #expect(air == AirQuality(aqi: 4, pm2_5: 35.5, pm10: 50.2, o3: 68.66, no2: 40.1) && air.label == "poor")
+        #expect(
+            [1, 2, 3, 4, 5].map { AirQuality(aqi: $0).label } == ["good", "fair", "moderate", "poor", "very_poor"])
+        #expect(throws: WeatherError.self) {
+            try OpenWeatherAPI.decodeAirPollution(HTTPResponse(status: 200, body: Array(#"{"list": []}"#.utf8)))
+        }
+        var tag = Fixtures.tag
+        tag.airQuality = air
+        #expect(
+            tag.stampLines(fields: [.air]) == [
+                "weather:", "  air:", "    aqi: 4", "    label: poor", "    pm2_5: 35.5", "    pm10: 50.2",
+                "    o3: 68.66",
+                "    no2: 40.1",
+            ])
+        #expect(Fixtures.tag.stampLines(fields: [.air]) == ["weather:"], "no air asked for, none written")
+        #expect(try TagFormatter(template: "{aqi} {air}").format(tag) == "4 poor")
+        #expect(Waybar.classes(tag, state: "ok").last == "aqi-poor")
+    }
+}

@@ -68,6 +68,7 @@ struct PrivacyIntegrationTests {
             try harness.dropByRename("two.md", "Two\n")
             _ = try await harness.waitForStamp("two.md")
             #expect(try harness.standIn.calls("geo") == 1, "one call per cell")
+            #expect(try harness.standIn.calls("air") == 0 && one["air"] == nil, "air quality is opt-in")
             for query in try harness.standIn.weatherQueries("/_geo") {
                 #expect(Self.decimals(query.latitude) <= 2 && Self.decimals(query.longitude) <= 2, "\(query)")
             }
@@ -113,6 +114,30 @@ struct PrivacyIntegrationTests {
                 block.map { String($0.prefix { $0 != ":" }) } == [
                     "weather", "  temperature", "  condition", "  moon_phase", "  place",
                 ])
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    /// `air_quality.enabled`: the air with the weather, one more call per place per TTL.
+    @Test func airQualityWhenAskedFor() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: Self.exactly, extra: #", "air_quality": {"enabled": true}"#)
+            let daemon = try await harness.startDaemon()
+            try harness.dropByRename("one.md", "One\n")
+            let air = try #require(try await harness.waitForStamp("one.md")["air"] as? [String: Any])
+            #expect(air["aqi"] as? Int == 2 && air["label"] as? String == "fair" && air["pm2_5"] as? Double == 7.3)
+            try harness.dropByRename("two.md", "Two\n")
+            _ = try await harness.waitForStamp("two.md")
+            #expect(try harness.standIn.calls("air") == 1 && harness.standIn.calls("weather") == 1, "cached together")
+            let tag = try daemon.get("/v1/tag").json["air"] as? [String: Any]
+            #expect(tag?["label"] as? String == "fair")
+            let text = try await ChildProcess.run(
+                [DaemonProcess.binary, "tag", "--socket", harness.socketPath, "--format", "{aqi} {air}"],
+                in: harness.directory)
+            #expect(text.stdout == "2 fair\n", "\(text.stdout)\(text.stderr)")
+            let waybar = try await ChildProcess.run(
+                [DaemonProcess.binary, "tag", "--socket", harness.socketPath, "--waybar"], in: harness.directory)
+            #expect(waybar.stdout.contains(#""aqi-fair""#), "\(waybar.stdout)")
             #expect(try await daemon.stop() == 0)
         }
     }

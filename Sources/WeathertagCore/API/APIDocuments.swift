@@ -20,6 +20,8 @@ public struct TagDocument: Codable, Sendable, Equatable {
     public var place: String?
     public var region: String?
     public var country: String?
+    /// With `air_quality.enabled`: `aqi` 1–5 and the components OpenWeather sent; `label` is derived.
+    public var air: AirDocument?
     public var location: LocationDocument
     public var stale: Bool
     public var fetchedAt: String
@@ -51,7 +53,7 @@ public struct TagDocument: Codable, Sendable, Equatable {
         case windSpeed = "wind_speed"
         case units
         case observedAt = "observed_at"
-        case place, region, country, location, stale
+        case place, region, country, air, location, stale
         case fetchedAt = "fetched_at"
         case ageSeconds = "age_seconds"
         case kind
@@ -66,6 +68,25 @@ public struct TagDocument: Codable, Sendable, Equatable {
         case sunrise, sunset, daylight
         case moonPhase = "moon_phase"
         case moonIllumination = "moon_illumination"
+    }
+}
+
+/// The `air` of a tag.
+public struct AirDocument: Codable, Sendable, Equatable {
+    public var aqi: Int
+    public var label: String
+    public var pm2_5: Double?
+    public var pm10: Double?
+    public var o3: Double?
+    public var no2: Double?
+
+    public init(_ air: AirQuality) {
+        self.aqi = air.aqi
+        self.label = air.label
+        self.pm2_5 = air.pm2_5
+        self.pm10 = air.pm10
+        self.o3 = air.o3
+        self.no2 = air.no2
     }
 }
 
@@ -118,6 +139,7 @@ extension TagDocument {
             place: tag.place,
             region: tag.region,
             country: tag.country,
+            air: tag.airQuality.map(AirDocument.init),
             location: LocationDocument(tag.position),
             stale: tag.stale,
             fetchedAt: tag.fetchedAt.iso8601,
@@ -193,6 +215,9 @@ extension WeatherTag {
         )
         self.region = document.region
         self.country = document.country
+        self.airQuality = document.air.map {
+            AirQuality(aqi: $0.aqi, pm2_5: $0.pm2_5, pm10: $0.pm10, o3: $0.o3, no2: $0.no2)
+        }
     }
 }
 

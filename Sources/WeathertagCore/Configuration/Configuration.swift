@@ -11,6 +11,8 @@ public struct Configuration: Sendable {
     public var privacy: PrivacyPolicy
     /// The place by name from OpenWeather's reverse geocoder (`geocoding.enabled`, default true).
     public var geocoding: Bool
+    /// The air at the place, one more call per place per cache TTL (`air_quality.enabled`, default false).
+    public var airQuality: Bool
     public var inbox: InboxConfiguration
     public var stamp: StampConfiguration
     public var socket: SocketConfiguration
@@ -28,8 +30,8 @@ public struct Configuration: Sendable {
     /// config.schema.json describes exactly these (a test compares them).
     public static let sectionKeys: [String: Set<String>] = [
         "": [
-            "$schema", "openweather", "location", "cache", "state", "history", "privacy", "geocoding", "inbox", "stamp",
-            "socket",
+            "$schema", "openweather", "location", "cache", "state", "history", "privacy", "geocoding", "air_quality",
+            "inbox", "stamp", "socket",
         ],
         "openweather": [
             "api_key", "api_key_file", "base_url", "icon_base_url", "units", "lang", "timeout_seconds",
@@ -41,6 +43,7 @@ public struct Configuration: Sendable {
         "history": ["enabled", "max_calls_per_day"],
         "privacy": ["stamp_coordinates", "decimals", "request_decimals", "zones"],
         "geocoding": ["enabled"],
+        "air_quality": ["enabled"],
         "stamp": ["max_age_seconds", "keep_mtime", "backdated_after_seconds", "fields"],
         "inbox": ["path", "max_bytes", "poll_seconds", "settle_seconds", "recursive", "max_depth", "exclude"],
         "socket": ["path", "max_connections", "idle_timeout_seconds"],
@@ -132,6 +135,9 @@ public struct Configuration: Sendable {
         let geocodingObject = try root.object("geocoding")
         if let geocodingObject { warnings += geocodingObject.unknownKeys(known: Self.keys("geocoding")) }
         let geocoding = try geocodingObject?.bool("enabled") ?? true
+        let airObject = try root.object("air_quality")
+        if let airObject { warnings += airObject.unknownKeys(known: Self.keys("air_quality")) }
+        let airQuality = try airObject?.bool("enabled") ?? false
 
         let stampObject = try root.object("stamp")
         if let stampObject { warnings += stampObject.unknownKeys(known: Self.keys("stamp")) }
@@ -227,6 +233,7 @@ public struct Configuration: Sendable {
             history: history,
             privacy: privacy,
             geocoding: geocoding,
+            airQuality: airQuality,
             inbox: inbox,
             stamp: stamp,
             socket: socket,

@@ -16,6 +16,8 @@ public struct TagFormatter: Sendable {
         "place": "place name (Seoul)",
         "region": "the place's region or state, from the geocoder (Geneva)",
         "country": "the place's ISO country code, from the geocoder (CH)",
+        "aqi": "air quality index 1–5, with air_quality.enabled (2)",
+        "air": "air quality in words: good, fair, moderate, poor, very_poor",
         "source": "where the position came from (gpsd, ip, command, fixed)",
         "observed_at": "when OpenWeather observed it (ISO 8601)",
         "stale": "\"stale\" when the weather is old, otherwise empty",
@@ -95,6 +97,8 @@ public struct TagFormatter: Sendable {
         case "place": return tag.place ?? ""
         case "region": return tag.region ?? ""
         case "country": return tag.country ?? ""
+        case "aqi": return tag.airQuality.map { String($0.aqi) } ?? ""
+        case "air": return tag.airQuality?.label ?? ""
         case "source": return tag.position.source
         case "observed_at": return weather.observedAt.iso8601
         case "stale": return tag.stale ? "stale" : ""

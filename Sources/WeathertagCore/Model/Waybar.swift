@@ -14,9 +14,11 @@ public enum Waybar {
         ])
     }
 
-    /// `ok` or `stale`, the condition group, and `day` or `night` when the sun's times are known.
-    static func classes(_ tag: WeatherTag, state: String) -> [String] {
+    /// `ok` or `stale`, the condition group, `day` or `night` when the sun's times are known, and `aqi-<label>` with
+    /// the air.
+    public static func classes(_ tag: WeatherTag, state: String) -> [String] {
         [state, tag.weather.condition.lowercased()] + (tag.weather.daylight.map { [$0 ? "day" : "night"] } ?? [])
+            + (tag.airQuality.map { ["aqi-" + $0.label] } ?? [])
     }
 
     /// What the module shows when there is no tag: the reason in the tooltip, class and alt `unavailable`.

@@ -17,6 +17,8 @@ public struct WeatherTag: Sendable, Equatable {
     public var geocodedPlace: String?
     public var region: String?
     public var country: String?
+    /// The air there (`air_quality.enabled`).
+    public var airQuality: AirQuality?
 
     /// Whether this is the weather of now, or of an earlier time (a back-dated entry's, from OpenWeather's history).
     public enum Kind: String, Sendable, Equatable {

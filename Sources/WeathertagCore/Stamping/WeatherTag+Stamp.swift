@@ -18,7 +18,7 @@ public enum StampField: String, Sendable, CaseIterable {
     case sunrise, sunset, daylight
     case moonPhase = "moon_phase"
     case moonIllumination = "moon_illumination"
-    case kind, place, region, country, location
+    case kind, place, region, country, air, location
 
     /// Every field, in the default order: the whole block.
     public static let all = Self.allCases
@@ -72,8 +72,19 @@ extension WeatherTag {
         case .region: value = self.region.map(YAMLScalar.string)
         case .country: value = self.country.map(YAMLScalar.string)
         case .location: return self.locationLines
+        case .air: return self.airLines
         }
         return value.map { ["  \(field.rawValue): \($0)"] } ?? []
+    }
+
+    /// `air: {aqi, label, pm2_5, pm10, o3, no2}`, each only when known.
+    private var airLines: [String] {
+        guard let air = self.airQuality else { return [] }
+        var lines = ["  air:", "    aqi: \(air.aqi)", "    label: \(air.label)"]
+        for (key, value) in [("pm2_5", air.pm2_5), ("pm10", air.pm10), ("o3", air.o3), ("no2", air.no2)] {
+            if let value { lines.append("    \(key): \(YAMLScalar.number(value, places: 2))") }
+        }
+        return lines
     }
 
     private var locationLines: [String] {

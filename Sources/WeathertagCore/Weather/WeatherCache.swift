@@ -6,17 +6,21 @@ public struct CachedWeather: Sendable, Equatable, Codable {
     public var longitude: Double
     public var weather: Weather
     public var fetchedAt: Date
+    /// The air there, fetched with the weather (`air_quality.enabled`).
+    public var airQuality: AirQuality?
 
-    public init(latitude: Double, longitude: Double, weather: Weather, fetchedAt: Date) {
+    public init(latitude: Double, longitude: Double, weather: Weather, fetchedAt: Date, airQuality: AirQuality? = nil) {
         self.latitude = latitude
         self.longitude = longitude
         self.weather = weather
         self.fetchedAt = fetchedAt
+        self.airQuality = airQuality
     }
 
     enum CodingKeys: String, CodingKey {
         case latitude, longitude, weather
         case fetchedAt = "fetched_at"
+        case airQuality = "air_quality"
     }
 }
 
@@ -58,12 +62,16 @@ public struct WeatherCache: Sendable, Equatable, Codable {
     }
 
     /// Records weather fetched for `position`, replacing what was cached near it.
-    public mutating func store(_ weather: Weather, for position: Position, at now: Date) {
+    public mutating func store(
+        _ weather: Weather, for position: Position, at now: Date, airQuality: AirQuality? = nil
+    ) {
         self.entries.removeAll {
             Position.distance($0.latitude, $0.longitude, position.latitude, position.longitude) <= self.radiusMeters
         }
         self.entries.append(
-            CachedWeather(latitude: position.latitude, longitude: position.longitude, weather: weather, fetchedAt: now)
+            CachedWeather(
+                latitude: position.latitude, longitude: position.longitude, weather: weather, fetchedAt: now,
+                airQuality: airQuality)
         )
         if self.entries.count > self.capacity {
             self.entries.sort { $0.fetchedAt > $1.fetchedAt }

@@ -53,6 +53,24 @@ public struct OpenWeatherClient: Sendable {
         return try OpenWeatherAPI.decodeReverseGeocoding(response)
     }
 
+    /// The air at `position` (already rounded as privacy asks).
+    public func airQuality(at position: Position) async throws(WeatherError) -> AirQuality {
+        let url = OpenWeatherAPI.airPollutionURL(
+            baseURL: self.configuration.baseURL, latitude: position.latitude, longitude: position.longitude,
+            apiKey: self.configuration.apiKey.value)
+        self.statistics.recordCall()
+        let response: HTTPResponse
+        do {
+            response = try await self.http.get(HTTPRequest(url: url, timeout: self.configuration.timeout))
+        } catch {
+            throw WeatherError(
+                kind: .unreachable,
+                message: "OpenWeather's air pollution API unreachable: \(self.redacted("\(error)"))",
+                cause: error)
+        }
+        return try OpenWeatherAPI.decodeAirPollution(response)
+    }
+
     /// The `{icon}@2x.png` image.
     public func icon(_ code: String) async throws -> [UInt8] {
         let url = OpenWeatherAPI.iconURL(iconBaseURL: self.configuration.iconBaseURL, icon: code)

@@ -35,6 +35,8 @@ public actor WeatherService {
     public nonisolated let privacy: PrivacyPolicy
     /// Names places through OpenWeather's reverse geocoder (`geocoding.enabled`).
     private let geocoding: Bool
+    /// Asks for the air too, with each weather call (`air_quality.enabled`).
+    private let airQuality: Bool
     private var places = PlaceNameCache()
     private var placesInFlight: [String: Task<PlaceName?, Never>] = [:]
     /// When the calls of the last minute were made, oldest first.
@@ -50,10 +52,12 @@ public actor WeatherService {
         logger: Logger,
         privacy: PrivacyPolicy = .exact,
         geocoding: Bool = false,
+        airQuality: Bool = false,
         now: @escaping @Sendable () -> Date = { Date() }
     ) async {
         self.privacy = privacy
         self.geocoding = geocoding
+        self.airQuality = airQuality
         self.chain = chain
         self.client = client
         self.ttl = ttl
@@ -138,8 +142,17 @@ public actor WeatherService {
         self.inFlight.append((position, task))
         defer { self.inFlight.removeAll { $0.task == task } }
         do {
-            let entry = try await task.value
-            self.cache.store(entry.weather, for: position, at: entry.fetchedAt)
+            var entry = try await task.value
+            // The air, with the weather: one more call per place per TTL, within the same ceiling; a failure only
+            // leaves it out.
+            if self.airQuality, (try? self.admitCall()) != nil {
+                do {
+                    entry.airQuality = try await self.client.airQuality(at: position)
+                } catch {
+                    self.logger.notice("no air quality from OpenWeather", metadata: ["error": "\(error.message)"])
+                }
+            }
+            self.cache.store(entry.weather, for: position, at: entry.fetchedAt, airQuality: entry.airQuality)
             self.backoff.reset()
             self.nextAttemptAt = nil
             if self.lastError != nil { self.logger.info("OpenWeather is answering again") }
@@ -166,6 +179,7 @@ public actor WeatherService {
             fetchedAt: entry.fetchedAt,
             stale: stale
         )
+        tag.airQuality = entry.airQuality
         if let place = await self.placeName(near: self.privacy.requestPosition(position)) {
             tag.geocodedPlace = place.name(in: self.client.configuration.lang)
             tag.region = place.region
