@@ -23,9 +23,9 @@ struct DaemonConnection: ParsableArguments {
     }
 
     /// `GET path` on the daemon's socket.
-    static func get(_ path: String, socketPath: String) async throws -> HTTPResponse {
+    static func get(_ path: String, socketPath: String, timeout: Duration = .seconds(30)) async throws -> HTTPResponse {
         try await Runtime.client().get(
-            HTTPRequest(url: "http://localhost" + path, timeout: .seconds(30), unixSocketPath: socketPath)
+            HTTPRequest(url: "http://localhost" + path, timeout: timeout, unixSocketPath: socketPath)
         )
     }
 

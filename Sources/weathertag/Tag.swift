@@ -13,7 +13,13 @@ struct Tag: AsyncParsableCommand {
             \(TagFormatter.placeholders.map { "{\($0.key)}" }.joined(separator: " ")). \
             Text before a name inside the braces, as in `{ · place}`, only shows when the value is not empty.
 
-            Exit status: 0 with a tag, 69 when the daemon cannot be reached, 75 when it has no weather yet.
+            For status bars: with --waybar, or with --fallback, there is always a line to show and the exit status \
+            is 0 (waybar hides a module that prints nothing or fails): the fallback text (`n/a` for waybar) with \
+            the class `unavailable`, and the reason on stderr. A daemon that does not answer within --timeout \
+            seconds (2) counts as unreachable.
+
+            Exit status: 0 with a tag (or a fallback), 69 when the daemon cannot be reached, 75 when it has no \
+            weather yet.
             """
     )
 
@@ -28,9 +34,18 @@ struct Tag: AsyncParsableCommand {
     @Flag(help: "Print waybar's custom-module JSON (\"return-type\": \"json\"); --format sets its text.")
     var waybar = false
 
+    @Option(help: "Print this instead of failing when there is no tag (for status bars); the reason goes to stderr.")
+    var fallback: String?
+
+    @Option(help: "How long to wait for the daemon, in seconds.")
+    var timeout: Double = 2
+
     func validate() throws {
         if self.json && self.format != nil { throw ValidationError("--json and --format cannot be used together") }
         if self.json && self.waybar { throw ValidationError("--json and --waybar cannot be used together") }
+        guard self.timeout > 0, self.timeout <= 300 else {
+            throw ValidationError("--timeout \(self.timeout): give seconds, more than 0 and at most 300")
+        }
         // A bad template is a usage error (64), like an unknown option.
         if let format {
             do {
@@ -51,7 +66,8 @@ struct Tag: AsyncParsableCommand {
 
         let response: HTTPResponse
         do {
-            response = try await DaemonConnection.get("/v1/tag", socketPath: socketPath)
+            response = try await DaemonConnection.get(
+                "/v1/tag", socketPath: socketPath, timeout: .milliseconds(Int64(self.timeout * 1000)))
         } catch {
             self.fail(
                 DaemonConnection.unreachable(error, socketPath: socketPath),
@@ -75,10 +91,18 @@ struct Tag: AsyncParsableCommand {
         }
     }
 
-    /// Says why there is no tag, on stderr (and for waybar also as a module, whose tooltip shows it), and exits.
+    /// Says why there is no tag on stderr and exits; for a bar (waybar, or a fallback given) it prints something
+    /// to show instead and exits 0, since bars hide a module that fails or prints nothing.
     private func fail(_ message: String, _ status: Int32) -> Never {
         printError(message)
-        if self.waybar { print(Waybar.unavailable(message).serialized) }
+        if self.waybar {
+            print(Waybar.unavailable(message, text: self.fallback ?? "n/a").serialized)
+            Weathertag.exit()
+        }
+        if let fallback = self.fallback {
+            print(fallback)
+            Weathertag.exit()
+        }
         Weathertag.exit(withError: ExitCode(status))
     }
 }

@@ -151,10 +151,19 @@ struct FrontMatterStamperTests {
     }
 
     @Test func stampedFrontMatterReadsBackWithYams() throws {
+        // The whole block: sun, local time, air, region and country as well.
+        var tag = Fixtures.tag
+        tag.weather.sunrise = Fixtures.observedAt.addingTimeInterval(-8000)
+        tag.weather.sunset = Fixtures.observedAt.addingTimeInterval(20000)
+        tag.weather.utcOffset = 32400
+        tag.weather.windDegrees = 250
+        tag.region = "Seoul"
+        tag.country = "KR"
+        tag.airQuality = AirQuality(aqi: 2, pm2_5: 7.3)
         guard
             case .stamped(let stamped) = FrontMatterStamper.stamp(
                 try Self.input("front-matter-comments"),
-                lines: Fixtures.tag.stampLines
+                lines: tag.stampLines
             )
         else {
             Issue.record("not stamped")
@@ -172,6 +181,11 @@ struct FrontMatterStamperTests {
         let location = try #require(weather["location"] as? [String: Any])
         #expect(location["latitude"] as? Double == 37.5665)
         #expect(location["source"] as? String == "gpsd")
+        #expect((weather["air"] as? [String: Any])?["label"] as? String == "fair")
+        #expect(weather["daylight"] as? Bool == true && weather["wind_direction"] as? String == "WSW")
+        #expect(
+            weather["sunrise"] as? Date == tag.weather.sunrise, "an ISO 8601 time with its offset, read as a moment")
+        #expect(weather["country"] as? String == "KR" && weather["moon_phase"] as? String == "waxing_gibbous")
     }
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {

@@ -133,3 +133,16 @@ struct AirQualityTests {
         #expect(Waybar.classes(tag, state: "ok").last == "aqi-poor")
     }
 }
+
+/// waybar reads `text` and `tooltip` as Pango markup.
+@Suite("waybar's markup")
+struct WaybarMarkupTests {
+    @Test func textAndTooltipAreEscaped() {
+        var tag = Fixtures.tag
+        tag.geocodedPlace = "Café & <Bar>"
+        let module = Waybar.module(for: tag, text: "12°C · Café & <Bar>", now: Fixtures.observedAt).serialized
+        #expect(module.contains("Café &amp; &lt;Bar&gt;") && !module.contains("& <"), "\(module)")
+        let down = Waybar.unavailable("no <socket> & no daemon", text: "").serialized
+        #expect(down.contains(#""text":"n/a""#) && down.contains("no &lt;socket&gt; &amp; no daemon"), "\(down)")
+    }
+}

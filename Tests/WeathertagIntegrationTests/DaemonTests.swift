@@ -274,6 +274,16 @@ struct DaemonTests {
             #expect((document?["openweather"] as? [String: Any])?["calls_today"] as? Int == 2)
             #expect((document?["weather"] as? [String: Any])?["description"] as? String == "broken clouds")
             #expect(try harness.standIn.calls("weather") == 1)
+
+            // A daemon that hangs (SIGSTOP) does not hang the bar: --timeout (2 s by default), then the fallback.
+            daemon.child.signal(SIGSTOP)
+            let hung = try ChildProcess(
+                [binary, "tag", "--socket", harness.socketPath, "--waybar", "--timeout", "0.3"],
+                stderrPath: harness.directory.file("hung.log"))
+            let hungOutput = hung.readStdout()
+            let hungStatus = try await hung.waitForExit(timeout: .seconds(10))
+            daemon.child.signal(SIGCONT)
+            #expect(hungStatus == 0 && hungOutput.contains(#""unavailable""#), "\(hungOutput)")
             #expect(try await daemon.stop() == 0)
 
             let down = try await ChildProcess.run(
@@ -282,13 +292,18 @@ struct DaemonTests {
             #expect(down.stderr.contains("cannot reach the daemon"))
             #expect(down.stderr.contains("nothing answers on \(harness.socketPath)"), "\(down.stderr)")
             #expect(!down.stderr.contains("port 80"), "libcurl's words about TCP: \(down.stderr)")
-            // The bar still gets a module, saying why there is no tag.
+            // The bar still gets a module it draws (text not empty, exit 0: waybar hides anything else), saying why.
             let downWaybar = try await ChildProcess.run(
                 [binary, "tag", "--socket", harness.socketPath, "--waybar"], in: harness.directory)
-            #expect(downWaybar.status == 69)
+            #expect(downWaybar.status == 0)
             let unavailable = try JSONSerialization.jsonObject(with: Data(downWaybar.stdout.utf8)) as? [String: Any]
-            #expect(unavailable?["alt"] as? String == "unavailable")
+            #expect(unavailable?["alt"] as? String == "unavailable" && unavailable?["text"] as? String == "n/a")
             #expect((unavailable?["tooltip"] as? String)?.contains("cannot reach the daemon") == true)
+            #expect(downWaybar.stderr.contains("cannot reach the daemon"))
+            // Other bars (polybar, tmux, i3blocks): a short placeholder on stdout, the reason on stderr only.
+            let downPlain = try await ChildProcess.run(
+                [binary, "tag", "--socket", harness.socketPath, "--fallback", "–"], in: harness.directory)
+            #expect(downPlain.status == 0 && downPlain.stdout == "–\n" && downPlain.stderr.contains("cannot reach"))
         }
     }
 

@@ -6,9 +6,10 @@ import Foundation
 public enum Waybar {
     public static func module(for tag: WeatherTag, text: String, now: Date) -> JSONValue {
         let state = tag.stale ? "stale" : "ok"
+        // waybar reads both as Pango markup: a place or description with `&` or `<` would blank the module.
         return .object([
-            ("text", .string(text)),
-            ("tooltip", .string(Self.tooltip(tag, now: now))),
+            ("text", .string(Self.escaped(text))),
+            ("tooltip", .string(Self.escaped(Self.tooltip(tag, now: now)))),
             ("class", .array(Self.classes(tag, state: state).map(JSONValue.string))),
             ("alt", .string(state)),
         ])
@@ -21,11 +22,12 @@ public enum Waybar {
             + (tag.airQuality.map { ["aqi-" + $0.label] } ?? [])
     }
 
-    /// What the module shows when there is no tag: the reason in the tooltip, class and alt `unavailable`.
-    public static func unavailable(_ reason: String) -> JSONValue {
+    /// What the module shows when there is no tag: `text` (never empty: waybar hides a module without text), the
+    /// reason in the tooltip, class and alt `unavailable`.
+    public static func unavailable(_ reason: String, text: String = "n/a") -> JSONValue {
         .object([
-            ("text", .string("")),
-            ("tooltip", .string("weathertag: \(reason)")),
+            ("text", .string(Self.escaped(text.isEmpty ? "n/a" : text))),
+            ("tooltip", .string(Self.escaped("weathertag: \(reason)"))),
             ("class", .array([.string("unavailable")])),
             ("alt", .string("unavailable")),
         ])
@@ -37,6 +39,12 @@ public enum Waybar {
     /// Seoul · fixed (37.5665, 126.9780)
     /// fetched 4 min ago
     /// ```
+    /// Pango markup's special characters as entities.
+    public static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+
     static func tooltip(_ tag: WeatherTag, now: Date) -> String {
         let weather = tag.weather
         let unit = weather.units.temperatureSymbol
@@ -50,8 +58,13 @@ public enum Waybar {
             air.append("wind \(TagFormatter.oneDecimal(wind)) \(weather.units == .imperial ? "mph" : "m/s")")
         }
         if !air.isEmpty { lines.append(air.joined(separator: ", ")) }
-        let coordinates = String(format: "%.4f, %.4f", tag.position.latitude, tag.position.longitude)
-        lines.append([tag.place, "\(tag.position.source) (\(coordinates))"].compactMap { $0 }.joined(separator: " · "))
+        // Coordinates only as privacy shows them, and none where it withholds them.
+        let source =
+            tag.position.withheld
+            ? tag.position.source
+            : tag.position.source + " (" + String(format: "%.4f, %.4f", tag.position.latitude, tag.position.longitude)
+                + ")"
+        lines.append([tag.place, source].compactMap { $0 }.joined(separator: " · "))
         let minutes = Int(max(0, now.timeIntervalSince(tag.fetchedAt)) / 60)
         lines.append("fetched \(minutes) min ago" + (tag.stale ? " (stale: OpenWeather cannot be reached)" : ""))
         return lines.joined(separator: "\n")
