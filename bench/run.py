@@ -279,6 +279,8 @@ class Bench:
                 "location": {"providers": [{"type": "fixed", "latitude": LATITUDE, "longitude": LONGITUDE}]},
                 "cache": {"directory": cache},
                 "state": {"directory": os.path.join(self.work, "state")},
+                # The place's name (on by default) and the air: each one more call for a new place, none after.
+                "air_quality": {"enabled": True},
                 "inbox": {"path": inbox, "settle_seconds": 0},
                 "socket": {"path": os.path.join(self.work, "wt.sock")},
             }, handle)
@@ -320,9 +322,10 @@ class Bench:
     def weathertag_burst(self, count, scratch=True):
         self.fresh(scratch)
         staging, names = self.stage(count)
-        calls_before = self.standin.calls()
+        kinds = ("weather", "geo", "air")
+        calls_before = {kind: self.standin.calls(kind) for kind in kinds}
         daemon, inbox = self.start(cold=True)
-        http_unix(self.socket_path(), "/v1/tag")  # warms the cache: the one call
+        http_unix(self.socket_path(), "/v1/tag")  # warms the cache: one call of each kind
         idle_anon, idle_total = memory(daemon.pid)
         peak = [idle_anon, idle_total]
         done = threading.Event()
@@ -346,7 +349,7 @@ class Bench:
         seconds = time.perf_counter() - start
         done.set()
         sampler.join()
-        calls = self.standin.calls() - calls_before
+        calls = {kind: self.standin.calls(kind) - calls_before[kind] for kind in kinds}
         with open(os.path.join(inbox, names[1])) as handle:
             stamped_example = handle.read()
         daemon.stop()
@@ -634,10 +637,12 @@ def report(bench):
                      "reference: inode allocation here depends on earlier deletions"))
     script = results["script"][0]
     calls = [r["calls"] for r in weathertag]
-    rows.append(("OpenWeather calls for the burst",
-                 "weathertag %s (the cache-warming call; the %d entries add none); the script %d for %d entries" % (
-                     "/".join(str(c) for c in calls), bench.burst, script["calls"], script["calls"]),
-                 "exactly 1: %s" % verdict(all(c == 1 for c in calls))))
+    rows.append(("OpenWeather calls for the burst, geocoding and air quality on",
+                 "weathertag: weather %s, geocoder %s, air %s (the cache-warming calls for a new place; the %d "
+                 "entries add none); the script %d for %d entries" % (
+                     "/".join(str(c["weather"]) for c in calls), "/".join(str(c["geo"]) for c in calls),
+                     "/".join(str(c["air"]) for c in calls), bench.burst, script["calls"], script["calls"]),
+                 "exactly 1 of each: %s" % verdict(all(all(v == 1 for v in c.values()) for c in calls))))
     rows.append(("the script's throughput",
                  "%.0f entries/s (%.2f s for %d), %.1f %% of weathertag's rate%s" % (
                      script["rate"], script["seconds"], script["calls"], 100 * script["rate"] / w_rate,
