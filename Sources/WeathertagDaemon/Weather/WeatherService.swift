@@ -163,7 +163,7 @@ public actor WeatherService {
             let delay = max(self.backoff.next(), error.minimumRetryDelay)
             self.nextAttemptAt = self.now().addingTimeInterval(delay.seconds)
             if self.lastError?.message != error.message {
-                self.logger.error("no weather from OpenWeather", metadata: ["error": "\(error)"])
+                self.logger.error("no weather from OpenWeather", metadata: ["error": "\(error.message)"])
             }
             self.lastError = error
             self.statistics.recordError(error.message)
