@@ -41,8 +41,8 @@ extension Daemon {
         let history =
             configuration.history.enabled
             ? HistoryService(
-                configuration: configuration.history, openWeather: configuration.openWeather, http: http,
-                providers: configuration.providers, memory: memory, statistics: statistics, logger: logger,
+                configuration: configuration.history, client: client,
+                providers: configuration.providers, memory: memory, logger: logger,
                 privacy: configuration.privacy)
             : nil
         let inbox = InboxService(

@@ -80,9 +80,12 @@ struct Stamp: AsyncParsableCommand {
             configuration.flatMap { configuration in
                 configuration.history.enabled
                     ? HistoryService(
-                        configuration: configuration.history, openWeather: configuration.openWeather,
-                        http: runtime.http, providers: configuration.providers, memory: memory?.database,
-                        statistics: DaemonStatistics(), logger: runtime.logger, privacy: configuration.privacy)
+                        configuration: configuration.history,
+                        client: OpenWeatherClient(
+                            configuration: configuration.openWeather, http: runtime.http, statistics: DaemonStatistics()
+                        ),
+                        providers: configuration.providers, memory: memory?.database, logger: runtime.logger,
+                        privacy: configuration.privacy)
                     : nil
             }
         }

@@ -17,11 +17,9 @@ public actor HistoryService {
     }
 
     private let configuration: HistoryConfiguration
-    private let openWeather: OpenWeatherConfiguration
-    private let http: any HTTPClient
+    private let client: OpenWeatherClient
     private let providers: [any LocationProvider]
     private let memory: StateDatabase?
-    private let statistics: DaemonStatistics
     private let logger: Logger
     private let privacy: PrivacyPolicy
     private let now: @Sendable () -> Date
@@ -34,22 +32,18 @@ public actor HistoryService {
 
     public init(
         configuration: HistoryConfiguration,
-        openWeather: OpenWeatherConfiguration,
-        http: any HTTPClient,
+        client: OpenWeatherClient,
         providers: [any LocationProvider],
         memory: StateDatabase?,
-        statistics: DaemonStatistics,
         logger: Logger,
         privacy: PrivacyPolicy = .exact,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.privacy = privacy
         self.configuration = configuration
-        self.openWeather = openWeather
-        self.http = http
+        self.client = client
         self.providers = providers
         self.memory = memory
-        self.statistics = statistics
         self.logger = logger
         self.now = now
     }
@@ -81,29 +75,16 @@ public actor HistoryService {
             }
             self.calls.count += 1
             self.memory?.countHistoryCall(day: day)
-            self.statistics.recordCall()
-            let url = OpenWeatherAPI.timemachineURL(
-                baseURL: self.openWeather.baseURL, latitude: request.latitude, longitude: request.longitude,
-                time: moment, apiKey: self.openWeather.apiKey.value, units: self.openWeather.units,
-                lang: self.openWeather.lang)
-            let response: HTTPResponse
             do {
-                response = try await self.http.get(HTTPRequest(url: url, timeout: self.openWeather.timeout))
-            } catch {
-                return self.later(WeatherError(kind: .unreachable, message: "OpenWeather unreachable: \(error)"))
-            }
-            do {
-                _ = try OpenWeatherAPI.decodeTimemachine(response, units: self.openWeather.units)
+                body = try await self.client.timemachineAnswer(at: request, time: moment)
             } catch {
                 if case .invalidAPIKey = error.kind {
                     self.refusal = error.message
-                    self.logger.error(
-                        "no weather for back-dated entries", metadata: ["reason": "\(error.message)"])
+                    self.logger.error("no weather for back-dated entries", metadata: ["reason": "\(error.message)"])
                     return .failed(.unavailable(.refused(error.message)))
                 }
                 return self.later(error)
             }
-            body = response.body
             self.backoff.reset()
             if let memory {
                 memory.keepHistoryAnswer(place: place, hour: hour, body: body)
@@ -113,7 +94,7 @@ public actor HistoryService {
         }
         do {
             let weather = try OpenWeatherAPI.decodeTimemachine(
-                HTTPResponse(status: 200, body: body), units: self.openWeather.units)
+                HTTPResponse(status: 200, body: body), units: self.client.configuration.units)
             let tag = WeatherTag(
                 weather: weather, position: position, iconFile: nil, fetchedAt: self.now(), kind: .historical)
             return .tag(self.privacy.shown(tag))

@@ -1,3 +1,4 @@
+import Foundation
 import WeathertagCore
 
 /// Asks OpenWeather for current weather and icons. Counts every call it makes; its errors never contain the key.
@@ -21,14 +22,7 @@ public struct OpenWeatherClient: Sendable {
             units: self.configuration.units,
             lang: self.configuration.lang
         )
-        self.statistics.recordCall()
-        let response: HTTPResponse
-        do {
-            response = try await self.http.get(HTTPRequest(url: url, timeout: self.configuration.timeout))
-        } catch {
-            throw WeatherError(
-                kind: .unreachable, message: "OpenWeather unreachable: \(self.redacted("\(error)"))", cause: error)
-        }
+        let response = try await self.get(url, "OpenWeather")
         do {
             return try OpenWeatherAPI.decodeCurrentWeather(response, units: self.configuration.units)
         } catch {
@@ -41,16 +35,7 @@ public struct OpenWeatherClient: Sendable {
         let url = OpenWeatherAPI.reverseGeocodingURL(
             baseURL: self.configuration.baseURL, latitude: position.latitude, longitude: position.longitude,
             apiKey: self.configuration.apiKey.value)
-        self.statistics.recordCall()
-        let response: HTTPResponse
-        do {
-            response = try await self.http.get(HTTPRequest(url: url, timeout: self.configuration.timeout))
-        } catch {
-            throw WeatherError(
-                kind: .unreachable, message: "OpenWeather's geocoder unreachable: \(self.redacted("\(error)"))",
-                cause: error)
-        }
-        return try OpenWeatherAPI.decodeReverseGeocoding(response)
+        return try OpenWeatherAPI.decodeReverseGeocoding(try await self.get(url, "OpenWeather's geocoder"))
     }
 
     /// The air at `position` (already rounded as privacy asks).
@@ -58,17 +43,34 @@ public struct OpenWeatherClient: Sendable {
         let url = OpenWeatherAPI.airPollutionURL(
             baseURL: self.configuration.baseURL, latitude: position.latitude, longitude: position.longitude,
             apiKey: self.configuration.apiKey.value)
-        self.statistics.recordCall()
-        let response: HTTPResponse
+        return try OpenWeatherAPI.decodeAirPollution(try await self.get(url, "OpenWeather's air pollution API"))
+    }
+
+    /// The timemachine's answer for `position` at `time`, checked to hold the weather of that time, as it came (to
+    /// be kept and read again).
+    public func timemachineAnswer(at position: Position, time: Date) async throws(WeatherError) -> [UInt8] {
+        let url = OpenWeatherAPI.timemachineURL(
+            baseURL: self.configuration.baseURL, latitude: position.latitude, longitude: position.longitude,
+            time: time, apiKey: self.configuration.apiKey.value, units: self.configuration.units,
+            lang: self.configuration.lang)
+        let response = try await self.get(url, "OpenWeather's history")
         do {
-            response = try await self.http.get(HTTPRequest(url: url, timeout: self.configuration.timeout))
+            _ = try OpenWeatherAPI.decodeTimemachine(response, units: self.configuration.units)
+        } catch {
+            throw WeatherError(kind: error.kind, message: self.redacted(error.message))
+        }
+        return response.body
+    }
+
+    /// One counted call; a transport failure is `.unreachable`, in words without the key.
+    private func get(_ url: String, _ service: String) async throws(WeatherError) -> HTTPResponse {
+        self.statistics.recordCall()
+        do {
+            return try await self.http.get(HTTPRequest(url: url, timeout: self.configuration.timeout))
         } catch {
             throw WeatherError(
-                kind: .unreachable,
-                message: "OpenWeather's air pollution API unreachable: \(self.redacted("\(error)"))",
-                cause: error)
+                kind: .unreachable, message: "\(service) unreachable: \(self.redacted("\(error)"))", cause: error)
         }
-        return try OpenWeatherAPI.decodeAirPollution(response)
     }
 
     /// The `{icon}@2x.png` image.
