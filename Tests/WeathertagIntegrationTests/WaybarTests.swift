@@ -122,3 +122,74 @@ struct WaybarTests {
         return found
     }
 }
+
+/// A real polybar under Xvfb, running the README's recipe with the daemon down: the module shows the short
+/// fallback, and the module after it (a clock) stays on the bar.
+@Suite("A real polybar", .serialized)
+struct PolybarTests {
+    static var available: Bool { ["Xvfb", "polybar", "import"].allSatisfy { which($0) != nil } }
+
+    @Test(.enabled(if: Self.available, "needs Xvfb, polybar and ImageMagick's import (make setup)"))
+    func withTheDaemonDownTheBarShowsTheFallbackAndKeepsItsOtherModules() async throws {
+        try await withHarness { harness in
+            // A display nobody uses: the first number without an X socket or lock.
+            let display =
+                (50..<100).first {
+                    !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)")
+                        && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock")
+                } ?? 99
+            let xvfb = try ChildProcess(
+                [which("Xvfb") ?? "/usr/bin/Xvfb", ":\(display)", "-screen", "0", "400x60x24", "-nolisten", "tcp"],
+                stderrPath: harness.directory.file("xvfb.log"))
+            defer { xvfb.signal(SIGTERM) }
+            try await poll("Xvfb's socket") {
+                FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)") ? true : nil
+            }
+            // No daemon answers on the socket: the README's recipe, as it stands. (polybar puts what a script writes to
+            // stderr on the bar too: without `2>/dev/null` the reason fills it and pushes the clock off, seen here.)
+            let command =
+                "\(DaemonProcess.binary) tag --socket \(harness.socketPath) --format \"{icon} {temperature}\" --fallback n/a 2>/dev/null"
+            try harness.directory.write(
+                "polybar.ini",
+                """
+                [bar/test]
+                width = 400
+                height = 30
+                background = #000000
+                foreground = #000000
+                font-0 = sans:size=12
+                modules-left = weather clock
+
+                [module/weather]
+                type = custom/script
+                exec = \(command)
+                interval = 1
+                format-background = #00ff00
+
+                [module/clock]
+                type = custom/text
+                content = 12:00
+                content-background = #ff0000
+                """)
+            let environment = ["DISPLAY": ":\(display)", "PATH": "/usr/bin:/bin", "HOME": harness.directory.path]
+            let polybar = try ChildProcess(
+                [which("polybar") ?? "/usr/bin/polybar", "-c", harness.directory.file("polybar.ini"), "test"],
+                environment: environment, stderrPath: harness.directory.file("polybar.log"))
+            defer { polybar.signal(SIGTERM) }
+            let shot = harness.directory.file("shot.ppm")
+            try await poll(
+                "polybar drawing the fallback and the clock", timeout: .seconds(30), every: .milliseconds(200)
+            ) { () -> Bool? in
+                let taken = try await ChildProcess.run(
+                    [which("import") ?? "/usr/bin/import", "-window", "root", "-depth", "8", shot],
+                    environment: environment,
+                    in: harness.directory)
+                guard taken.status == 0, let data = FileManager.default.contents(atPath: shot) else { return nil }
+                let pixels = [UInt8](data)
+                let weather = WaybarTests.count([0, 255, 0], inTopRows: 30, of: pixels)
+                let clock = WaybarTests.count([255, 0, 0], inTopRows: 30, of: pixels)
+                return weather > 100 && clock > 100 ? true : nil
+            }
+        }
+    }
+}
