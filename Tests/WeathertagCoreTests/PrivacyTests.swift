@@ -146,3 +146,25 @@ struct WaybarMarkupTests {
         #expect(down.contains(#""text":"n/a""#) && down.contains("no &lt;socket&gt; &amp; no daemon"), "\(down)")
     }
 }
+
+/// The timemachine's calls of a day: pure, with a given clock and calendar.
+@Suite("history's budget")
+struct HistoryBudgetTests {
+    @Test func aDaysCallsThenAWaitUntilTheNextDay() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "Europe/Oslo"))
+        // 2026-11-23 22:00 in Oslo (21:00Z), two hours before its midnight.
+        let evening = Date(timeIntervalSince1970: 1_795_467_600)
+        var budget = HistoryBudget(maximumPerDay: 3)
+        // Another process counted one call today already.
+        #expect(budget.admit(now: evening, calendar: calendar, countedBefore: { $0 == "2026-11-23" ? 1 : 0 }) == nil)
+        #expect(budget.admit(now: evening, calendar: calendar, countedBefore: { _ in 99 }) == nil, "counted once a day")
+        #expect(budget.used == 3 && budget.day == "2026-11-23")
+        #expect(
+            budget.admit(now: evening, calendar: calendar, countedBefore: { _ in 0 }) == .seconds(7260), "2 h + 1 min")
+        // The next local day starts anew.
+        let morning = evening.addingTimeInterval(3 * 3600)
+        #expect(budget.admit(now: morning, calendar: calendar, countedBefore: { _ in 0 }) == nil)
+        #expect(budget.day == "2026-11-24" && budget.used == 1)
+    }
+}

@@ -25,7 +25,7 @@ public actor HistoryService {
     private let now: @Sendable () -> Date
     /// Answers kept in the process when there is no state database.
     private var answers: [String: [UInt8]] = [:]
-    private var calls: (day: String, count: Int) = ("", 0)
+    private var budget: HistoryBudget
     /// OpenWeather's word that the key cannot ask for history (a 401).
     private var refusal: String?
     private var backoff = Backoff(base: .seconds(5), ceiling: .seconds(3600))
@@ -41,6 +41,7 @@ public actor HistoryService {
     ) {
         self.privacy = privacy
         self.configuration = configuration
+        self.budget = HistoryBudget(maximumPerDay: configuration.maximumCallsPerDay)
         self.client = client
         self.providers = providers
         self.memory = memory
@@ -64,17 +65,17 @@ public actor HistoryService {
         if let kept = self.memory?.historyAnswer(place: place, hour: hour) ?? self.answers[key] {
             body = kept
         } else {
-            let day = Self.day(self.now())
-            if self.calls.day != day { self.calls = (day, self.memory?.historyCalls(day: day) ?? 0) }
-            guard self.calls.count < self.configuration.maximumCallsPerDay else {
+            let memory = self.memory
+            if let wait = self.budget.admit(
+                now: self.now(), calendar: .current, countedBefore: { memory?.historyCalls(day: $0) ?? 0 })
+            {
                 let error = WeatherError(
                     kind: .rateLimited(retryAfter: nil),
-                    message: "the \(self.configuration.maximumCallsPerDay) history calls of today "
+                    message: "the \(self.budget.maximumPerDay) history calls of today "
                         + "(history.max_calls_per_day) are spent; asked again tomorrow")
-                return .failed(.later(Self.untilTomorrow(self.now()), error))
+                return .failed(.later(wait, error))
             }
-            self.calls.count += 1
-            self.memory?.countHistoryCall(day: day)
+            self.memory?.countHistoryCall(day: self.budget.day)
             do {
                 body = try await self.client.timemachineAnswer(at: request, time: moment)
             } catch {
@@ -114,16 +115,5 @@ public actor HistoryService {
             if let position = try? await provider.locate(at: moment) { return position }
         }
         return nil
-    }
-
-    private static func day(_ date: Date) -> String {
-        let parts = Calendar.current.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-    }
-
-    private static func untilTomorrow(_ now: Date) -> Duration {
-        let calendar = Calendar.current
-        let tomorrow = calendar.startOfDay(for: now).addingTimeInterval(86_400 + 60)
-        return .seconds(max(60, tomorrow.timeIntervalSince(now)))
     }
 }
