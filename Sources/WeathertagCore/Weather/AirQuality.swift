@@ -33,10 +33,9 @@ public struct AirQuality: Sendable, Equatable, Codable {
 extension OpenWeatherAPI {
     /// `{base}/data/2.5/air_pollution?lat=&lon=&appid=`. Contains the key: never log it.
     public static func airPollutionURL(baseURL: String, latitude: Double, longitude: Double, apiKey: String) -> String {
-        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        return base + "/data/2.5/air_pollution?lat=" + String(format: "%.5f", latitude) + "&lon="
-            + String(format: "%.5f", longitude) + "&appid="
-            + (apiKey.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        Self.url(
+            baseURL, "/data/2.5/air_pollution", latitude: latitude, longitude: longitude,
+            ["appid=\(Self.percentEncoded(apiKey))"])
     }
 
     /// `list[0]`: `main.aqi` (1–5) and the components.

@@ -35,8 +35,8 @@ public enum OpenWeatherAPI {
             ])
     }
 
-    /// `{base}{path}?lat=&lon=&…`, the base without a trailing slash.
-    private static func url(
+    /// `{base}{path}?lat=&lon=&…`, the base without a trailing slash: every OpenWeather endpoint's URL.
+    static func url(
         _ baseURL: String, _ path: String, latitude: Double, longitude: Double, _ rest: [String]
     ) -> String {
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
@@ -192,7 +192,7 @@ public enum OpenWeatherAPI {
         String(format: "%.5f", value)
     }
 
-    private static func percentEncoded(_ string: String) -> String {
+    static func percentEncoded(_ string: String) -> String {
         string.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
     }
 

@@ -80,10 +80,9 @@ extension OpenWeatherAPI {
     )
         -> String
     {
-        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        return base + "/geo/1.0/reverse?lat=" + String(format: "%.5f", latitude) + "&lon="
-            + String(format: "%.5f", longitude) + "&limit=1&appid="
-            + (apiKey.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        Self.url(
+            baseURL, "/geo/1.0/reverse", latitude: latitude, longitude: longitude,
+            ["limit=1", "appid=\(Self.percentEncoded(apiKey))"])
     }
 
     /// The first place of the geocoder's answer; nil when it knows none (an empty list, in the sea).
