@@ -1,6 +1,7 @@
 // The filesystem limit: what a stamp must do per file and nothing more. For each file named on stdin (one per
 // line, in order): read it, write a temp file in the same folder with a fixed header prepended, fsync it, rename it
-// over the original, and fsync the folder (weathertag fsyncs the folder once per file, so this does too).
+// over the original, and fsync the folder: what a program stamping one file at a time must do to know each stamp
+// is on disk. (weathertag fsyncs each folder once per batch of up to 32, after the batch's renames.)
 //
 // usage: fslimit FOLDER HEADER_FILE < names
 // prints: {"files": N, "seconds": S, "per_file_us": [..sorted..]} summary as JSON (p50/p99 computed here)

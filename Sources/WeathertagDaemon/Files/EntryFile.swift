@@ -25,7 +25,9 @@ enum EntryFile {
     ///   - afterExchange: called right after the exchange, before the look that may undo it.
     ///   - keepModificationTime: the stamped file gets the original's access and modification times.
     ///   - backdating: an entry written before what current weather can speak for is left alone.
-    ///   - directoryFD: the entry's folder, open, for its fsync (a batch opens it once); else it is opened here.
+    ///   - syncsFolder: the folder is fsynced before this returns. A batch passes false and fsyncs each of its
+    ///     folders once, after its last exchange and before it reports or remembers anything: one journal commit
+    ///     for the batch's renames instead of one per entry.
     ///   - restore: the remembered block of an entry that has none, written back instead of `lines` (nil: new
     ///     weather).
     ///   - replacing: an existing block is replaced by `lines` (`stamp --fresh`).
@@ -36,7 +38,7 @@ enum EntryFile {
         maximumSize: Int = InboxConfiguration.defaultMaximumBytes,
         keepModificationTime: Bool = true,
         backdating: BackdatingPolicy? = nil,
-        directoryFD: Int32? = nil,
+        syncsFolder: Bool = true,
         restore: () -> [String]? = { nil },
         replacing: Bool = false,
         blockNow: ([String]) -> Void = { _ in },
@@ -198,11 +200,7 @@ enum EntryFile {
             unlink(temporary.path)
             throw error
         }
-        if let directoryFD {
-            guard fsync(directoryFD) == 0 else { throw SystemError("fsync", path: directory) }
-        } else {
-            try FileIO.fsyncDirectory(directory)
-        }
+        if syncsFolder { try FileIO.fsyncDirectory(directory) }
         blockNow(written)
         return restoring ? .restored(stamped) : .stamped(stamped)
     }
