@@ -56,7 +56,7 @@ extension Daemon {
             history: history,
             logger: logger
         )
-        let router = APIRouter(
+        var router = APIRouter(
             weather: weather,
             chain: chain,
             statistics: statistics,
@@ -64,6 +64,9 @@ extension Daemon {
             maximumStaleness: configuration.cache.maximumStaleness,
             now: { Date() }
         )
+        router.diary = memory.map { memory in
+            DiaryIndex(database: memory, live: { await inbox.waitingReasons($0) }, threadPool: threadPool)
+        }
         var services = configuration.providers.map {
             ServiceGroupConfiguration.ServiceConfiguration(
                 service: LocationProviderService(provider: $0),

@@ -51,6 +51,8 @@ public enum FuzzChecks {
             switch APIRouter.route(method: "\(head.method)", uri: head.uri) {
             case .tag(let format): precondition(format == "json" || format == "text")
             case .location, .status: break
+            case .entries(let query): precondition((1...EntryQuery.maximumLimit).contains(query.limit))
+            case .entry(let path): precondition(!path.isEmpty)
             case .refused(let response):
                 precondition((400..<500).contains(response.status), "refusals are client errors")
                 precondition(response.body.utf8.count < 1024, "refusals stay small")

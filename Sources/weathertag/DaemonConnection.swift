@@ -22,6 +22,17 @@ struct DaemonConnection: ParsableArguments {
         return PathResolver(environment: environment, base: "").defaultSocketPath
     }
 
+    /// The configuration given, else the user's, else the system's; nil when none exists.
+    func configurationFile() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        let candidates = [
+            self.config,
+            (environment["XDG_CONFIG_HOME"] ?? (environment["HOME"] ?? "") + "/.config") + "/weathertag/config.json",
+            "/etc/weathertag/config.json",
+        ]
+        return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
     /// `GET path` on the daemon's socket.
     static func get(_ path: String, socketPath: String, timeout: Duration = .seconds(30)) async throws -> HTTPResponse {
         try await Runtime.client().get(

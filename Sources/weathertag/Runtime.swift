@@ -76,6 +76,10 @@ func whileProvidersRun<T: Sendable>(
 
 /// The exit codes of sysexits.h that systemd and scripts understand.
 enum ExitStatus {
+    /// A bad option value (EX_USAGE).
+    static let usage: Int32 = 64
+    /// The file named is not what the command needs (EX_NOINPUT).
+    static let noInput: Int32 = 66
     static let unavailable: Int32 = 69
     static let software: Int32 = 70
     /// `serve`: another daemon answers on the socket (EX_CANTCREAT).

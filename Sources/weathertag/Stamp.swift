@@ -150,16 +150,7 @@ struct Stamp: AsyncParsableCommand {
         return FileStamper.Memory(database: database, inbox: String(cString: inbox))
     }
 
-    /// The configuration given, else the user's, else the system's; nil when none exists.
-    private func configurationPath() -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        let candidates = [
-            self.connection.config,
-            (environment["XDG_CONFIG_HOME"] ?? (environment["HOME"] ?? "") + "/.config") + "/weathertag/config.json",
-            "/etc/weathertag/config.json",
-        ]
-        return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) }
-    }
+    private func configurationPath() -> String? { self.connection.configurationFile() }
 
     /// The daemon's tag when one answers; otherwise one from OpenWeather with the configuration.
     private func currentTag(runtime: Runtime?) async throws -> (WeatherTag, String) {

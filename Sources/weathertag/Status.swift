@@ -57,6 +57,21 @@ struct Status: AsyncParsableCommand {
                 "\(entries.stamped) stamped · \(entries.restored) restored · \(entries.waiting) waiting · \(entries.skipped) left alone · "
                     + "\(entries.backdated) back-dated · \(entries.alreadyStamped) already stamped"
             ))
+        if let lanes = status.lanes {
+            let all: [(String, LanesDocument.Lane)] = [
+                ("waiting", lanes.waiting), ("stamped", lanes.stamped), ("back-dated", lanes.backdated),
+                ("left alone", lanes.leftAlone),
+            ]
+            lines.append(("lanes", all.map { "\($1.count) \($0)" }.joined(separator: " · ")))
+            for (name, lane) in all where !lane.latest.isEmpty {
+                lines.append(
+                    (
+                        "", "latest \(name): "
+                            + lane.latest.map { "\($0.path) (\($0.reason.replacingOccurrences(of: "_", with: " ")))" }
+                            .joined(separator: " · ")
+                    ))
+            }
+        }
         if let weather = status.weather, let tag = try? WeatherTag(weather), let line = try? TagFormatter().format(tag)
         {
             lines.append(("weather", line + (tag.stale ? " (stale)" : "") + ", from \(tag.position.source)"))

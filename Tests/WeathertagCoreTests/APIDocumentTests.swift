@@ -47,7 +47,7 @@ struct APIDocumentTests {
             + #""misses":1,"last_fetched_at":null,"age_seconds":null},"openweather":{"calls":1,"calls_today":1,"#
             + #""icon_downloads":1,"last_error":null,"next_attempt_at":null},"entries":{"stamped":5,"#
             + #""restored":4,"already_stamped":2,"skipped":1,"backdated":3,"waiting":0,"last_scan_at":"2026-11-22T09:00:01Z"},"#
-            + #""last_error":"disk full","last_error_at":"2026-11-22T09:10:00Z"}"#
+            + #""last_error":"disk full","last_error_at":"2026-11-22T09:10:00Z","lanes":null}"#
         let json = try JSONValueEncoder().encode(status).serialized
         #expect(json == expected)
         #expect(try JSONDecoder().decode(StatusDocument.self, from: Data(json.utf8)) == status)

@@ -55,6 +55,26 @@ struct InboxStateMachineTests {
         #expect(machine.isIdle)
     }
 
+    /// What `why` and `GET /v1/entries` say of an entry that waits comes from here.
+    @Test func eachWaitingEntrySaysWhy() throws {
+        var machine = self.machine { $0.settle = .seconds(2) }
+        _ = machine.start()
+        _ = machine.listed(candidates: ["queued.md"], present: nil)
+        #expect(machine.waitingReason("queued.md")?.reason == "no_weather")
+        _ = machine.weatherFailed(Failure(description: "HTTP 500"), retryAfter: nil)
+        #expect(machine.waitingReason("queued.md") == LaneState(.waiting, "no_weather", detail: "HTTP 500"))
+        _ = machine.namesArrived(["new.md"])
+        #expect(machine.waitingReason("new.md")?.reason == "settling")
+        self.clock.advance(by: .seconds(30))
+        let batches = machine.weatherArrived(Fixtures.tag).batches
+        let batch = try #require(batches.first)
+        #expect(machine.waitingReason("queued.md") == nil, "in a batch")
+        let lock = EditorLock(file: ".queued.md.swp", editor: "vim")
+        _ = machine.batchFinished(batch, BatchOutcome(results: batch.names.map { ($0, .locked(lock)) }))
+        #expect(machine.waitingReason("queued.md") == LaneState(.waiting, "editor", detail: ".queued.md.swp"))
+        #expect(machine.waitingReason("never-seen.md") == nil)
+    }
+
     @Test func aNameQueuedTwiceIsStampedOnce() {
         var machine = self.machine()
         _ = machine.namesArrived(["a.md", "b.md", "a.md"])

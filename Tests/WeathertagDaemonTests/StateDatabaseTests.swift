@@ -179,4 +179,63 @@ final class StateDatabaseTests {
         database.reconcile(present: [], at: self.now.addingTimeInterval(700))
         #expect(try database.count() == count - 1000, "the removed folder's 1,000 forgotten, the rest in grace")
     }
+
+    // MARK: The diary index
+
+    /// A batch indexes what it reads: titles, text, weather, lanes; searched, filtered and paged; renames and
+    /// removals follow; a file read again in the same version is not parsed again.
+    @Test func theIndexIsWrittenByBatchesSearchedAndKeptInStep() async throws {
+        let database = try self.open()
+        let inbox = self.directory.file("inbox")
+        try FileManager.default.createDirectory(atPath: inbox + "/2026", withIntermediateDirectories: true)
+        let files = [
+            "a.md": "---\ntitle: Snow day\n---\nWe built a snowman.\n",
+            "2026/b.md": "# Tea\n\nGreen tea by the window.\n",
+            "c.md": "---\nweather: [1\n---\nBroken.\n",
+        ]
+        for (name, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: inbox + "/" + name)) }
+        let memory = EntryBatch.Memory(database: database)
+        _ = EntryBatch.stamp(files.keys.sorted(), in: inbox, lines: self.block, maximumSize: 1 << 20, memory: memory)
+
+        let index = DiaryIndex(database: database)
+        let all = try await index.list(EntryQuery()).entries
+        #expect(Set(all.map(\.path)) == ["a.md", "2026/b.md", "c.md"])
+        #expect(all.first { $0.path == "2026/b.md" }?.title == "Tea")
+        #expect(all.first { $0.path == "a.md" }?.weather?.condition == "Rain")
+        #expect(all.first { $0.path == "c.md" }?.lane == "left_alone")
+        #expect(all.first { $0.path == "c.md" }?.why.contains("not running") == false)
+        #expect(try await index.list(EntryQuery(text: "snowm")).entries.map(\.path) == ["a.md"])
+        #expect(try await index.list(EntryQuery(text: "window tea")).entries.map(\.path) == ["2026/b.md"])
+        #expect(try await index.list(EntryQuery(condition: "rain")).entries.count == 2)
+        #expect(try await index.list(EntryQuery(lane: .leftAlone)).entries.map(\.path) == ["c.md"])
+        let first = try await index.list(EntryQuery(limit: 2))
+        let second = try await index.list(EntryQuery(limit: 2, cursor: first.nextCursor.flatMap(EntryQuery.Cursor.init)))
+        #expect(first.entries.count == 2 && second.entries.count == 1 && second.nextCursor == nil)
+        #expect(Set((first.entries + second.entries).map(\.path)).count == 3)
+        #expect(try await index.entry("a.md")?.history?.stampedAt != nil)
+        #expect(try await index.entry("a.md")?.block == self.block)
+
+        // Read again in the same version (a start-up's listing): not parsed again, and still "stamped".
+        let versions = database.indexedVersions(["a.md", "2026/b.md"])
+        #expect(versions.count == 2)
+        _ = EntryBatch.stamp(["a.md"], in: inbox, lines: self.block, maximumSize: 1 << 20, memory: memory)
+        #expect(try await index.entry("a.md")?.reason == "stamped")
+        #expect(database.indexedVersions(["a.md"]) == ["a.md": versions["a.md"]])
+
+        // Renames (a folder with what is below it) and removals follow; a listing drops what is gone.
+        database.apply([.renamed(from: "2026", to: "2027"), .removed("c.md")], at: self.now)
+        #expect(try await index.list(EntryQuery()).entries.map(\.path).sorted() == ["2027/b.md", "a.md"])
+        #expect(try await index.list(EntryQuery(text: "tea")).entries.map(\.path) == ["2027/b.md"])
+        database.reconcile(present: ["a.md"], at: self.now)
+        #expect(try await index.list(EntryQuery(text: "tea")).entries.isEmpty)
+        #expect(try database.laneCounts() == [.stamped: 1])
+
+        // Seen and not read yet: listed under its name, waiting; the daemon not running says so.
+        try Data("x\n".utf8).write(to: URL(fileURLWithPath: inbox + "/2026-11-20 new.md"))
+        database.notice(["2026-11-20 new.md", "gone.md"], inbox: inbox)
+        let waiting = try #require(try await index.list(EntryQuery(lane: .waiting)).entries.first)
+        #expect(waiting.title == "2026-11-20 new" && waiting.timeSource == "file_name")
+        #expect(waiting.reason == "not_running")
+        #expect(try database.laneCounts()[.waiting] == 1)
+    }
 }

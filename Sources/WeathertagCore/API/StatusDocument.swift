@@ -10,6 +10,8 @@ public struct StatusDocument: Codable, Sendable, Equatable {
     public var entries: Entries
     public var lastError: String?
     public var lastErrorAt: String?
+    /// The diary index's lanes (null without the state database).
+    public var lanes: LanesDocument?
 
     enum CodingKeys: String, CodingKey {
         case startedAt = "started_at"
@@ -17,11 +19,13 @@ public struct StatusDocument: Codable, Sendable, Equatable {
         case inbox, providers, weather, cache, openweather, entries
         case lastError = "last_error"
         case lastErrorAt = "last_error_at"
+        case lanes
     }
 
     public init(
         startedAt: String, uptimeSeconds: Double, inbox: String, providers: [Provider], weather: TagDocument?,
-        cache: Cache, openweather: OpenWeather, entries: Entries, lastError: String?, lastErrorAt: String?
+        cache: Cache, openweather: OpenWeather, entries: Entries, lastError: String?, lastErrorAt: String?,
+        lanes: LanesDocument? = nil
     ) {
         self.startedAt = startedAt
         self.uptimeSeconds = uptimeSeconds
@@ -33,6 +37,7 @@ public struct StatusDocument: Codable, Sendable, Equatable {
         self.entries = entries
         self.lastError = lastError
         self.lastErrorAt = lastErrorAt
+        self.lanes = lanes
     }
 
     /// One location provider's health, then what the provider itself tells (`details`, as extra string members).

@@ -53,6 +53,9 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     /// The history failure each entry was last reported waiting for, so that it is logged once.
     private var historyReported: [String: String] = [:]
 
+    /// Why weather could not be had, the last time it was asked for (cleared when it comes).
+    private var weatherError: String?
+
     private enum Listing { case idle, running, runningAndAskedAgain }
 
     private enum PauseCause { case weather, writes }
@@ -75,6 +78,26 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
 
     /// Nothing queued, deferred or in flight.
     public var isIdle: Bool { self.waiting == 0 && self.batchesInFlight == 0 }
+
+    /// Why an entry the machine holds is not stamped yet, as its lane says it (`why`, `GET /v1/entries`); nil for
+    /// one it does not hold (done, in a batch right now, or never seen).
+    public func waitingReason(_ name: String) -> LaneState? {
+        if let lock = self.locked[name] { return LaneState(.waiting, "editor", detail: lock.file) }
+        if self.awaitingHistory[name] != nil || self.historical.contains(where: { $0.name == name }) {
+            return LaneState(.backdated, "waiting_for_history", detail: self.historyReported[name])
+        }
+        if self.deferred[name] != nil {
+            return (self.changedAttempts[name] ?? 0) > 0
+                ? LaneState(.waiting, "changing", detail: "it changed while it was being stamped")
+                : LaneState(.waiting, "settling")
+        }
+        guard self.queue.contains(name) else { return nil }
+        switch self.pause?.cause {
+        case .writes: return LaneState(.waiting, "disk_refused", detail: self.writeError)
+        case .weather: return LaneState(.waiting, "no_weather", detail: self.weatherError)
+        case nil: return self.tag == nil ? LaneState(.waiting, "no_weather", detail: self.weatherError) : .queued
+        }
+    }
 
     // MARK: Events
 
@@ -138,6 +161,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     public mutating func weatherArrived(_ tag: WeatherTag) -> [Action] {
         self.fetchingWeather = false
         self.tag = (tag, self.clock.now)
+        self.weatherError = nil
         self.weatherBackoff.reset()
         if self.pause?.cause == .weather { self.pause = nil }
         return self.proceed()
@@ -149,6 +173,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         self.fetchingWeather = false
         let delay = retryAfter ?? self.weatherBackoff.next()
         self.pause = (self.clock.now.advanced(by: delay), .weather)
+        self.weatherError = "\(error)"
         let report = Report.waitingForWeather(waiting: self.waiting, retryIn: delay, error: error)
         return [.report(report)] + self.proceed()
     }

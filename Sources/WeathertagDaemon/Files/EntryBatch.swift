@@ -36,6 +36,7 @@ enum EntryBatch {
     ) -> BatchOutcome {
         var outcome = BatchOutcome()
         var records: [StateDatabase.Record] = []
+        var indexItems: [StateDatabase.IndexItem] = []
         var written: Set<String> = []
         defer {
             // Durable first, then told: the folders' fsyncs come before the memory and the report.
@@ -47,14 +48,17 @@ enum EntryBatch {
                     outcome.failure = (name ?? directory, error)
                 } catch {}
             }
-            memory?.database.remember(records)
+            memory?.database.remember(records, index: indexItems)
         }
         // What the memory holds for the batch's entries, asked once (used for those that turn out to have no block).
-        let remembered =
-            fresh ? [:] : memory.map { memory in memory.database.blocksToRestore(names.compactMap(memory.key)) } ?? [:]
+        let keys = memory.map { names.compactMap($0.key) } ?? []
+        let remembered = fresh ? [:] : memory?.database.blocksToRestore(keys) ?? [:]
+        // What the index holds already: a file it has read in this version is not read for it again.
+        let indexed = memory?.database.indexedVersions(keys) ?? [:]
         for (index, name) in names.enumerated() {
             let key = memory?.key(name)
             var block: [String]?
+            var read: (content: [UInt8], modified: Date, version: FileVersion)?
             do {
                 let path = Self.path(name, in: folder)
                 let result = try EntryFile.stamp(
@@ -62,8 +66,12 @@ enum EntryBatch {
                     keepModificationTime: keepModificationTime, backdating: backdating, syncsFolder: false,
                     restore: { key.flatMap { remembered[$0] } },
                     replacing: fresh,
-                    blockNow: { block = $0 })
+                    blockNow: { block = $0 },
+                    contentNow: { read = ($0, $1, $2) })
                 outcome.results.append((name, result))
+                if let key, let lane = LaneState.of(result) {
+                    indexItems.append(Self.indexItem(key, lane: lane, read: read, indexed: indexed[key]))
+                }
                 switch result {
                 case .stamped, .restored: written.insert(FileIO.split(path).0)
                 default: break
@@ -79,6 +87,23 @@ enum EntryBatch {
             }
         }
         return outcome
+    }
+
+    /// What the index learns of one entry: its lane, and what it holds when it was read in a version not indexed yet.
+    private static func indexItem(
+        _ key: String, lane: LaneState, read: (content: [UInt8], modified: Date, version: FileVersion)?,
+        indexed: String?
+    ) -> StateDatabase.IndexItem {
+        let fileName = key.split(separator: "/").last.map(String.init) ?? key
+        var item = StateDatabase.IndexItem(
+            path: key, version: nil, entry: nil, lane: lane,
+            placeholderTime: EntryTime.of(fields: [:], fileName: fileName, modified: read?.modified ?? Date(),
+                timeZone: .current))
+        if let read, StateDatabase.versionText(read.version) != indexed {
+            item.version = read.version
+            item.entry = DiaryEntry.read(read.content, fileName: fileName, modified: read.modified)
+        }
+        return item
     }
 
     private static func path(_ name: String, in folder: String?) -> String {

@@ -32,6 +32,8 @@ enum EntryFile {
     ///     weather).
     ///   - replacing: an existing block is replaced by `lines` (`stamp --fresh`).
     ///   - blockNow: told the block the file holds when done (stamped, restored or there already), to remember.
+    ///   - contentNow: told the bytes the file holds when done, its modification time and version, whenever it was read
+    ///     (stamped, restored, there already, back-dated, or left alone for its content): for the diary index.
     static func stamp(
         path: String,
         lines: [String],
@@ -42,6 +44,7 @@ enum EntryFile {
         restore: () -> [String]? = { nil },
         replacing: Bool = false,
         blockNow: ([String]) -> Void = { _ in },
+        contentNow: ([UInt8], Date, FileVersion) -> Void = { _, _, _ in },
         beforeRename: () -> Void = {},
         beforeExchange: () -> Void = {},
         afterExchange: () -> Void = {}
@@ -99,13 +102,18 @@ enum EntryFile {
         // (A change during the read is caught by the last look below, before anything is written over.)
         guard original.count == Int(info.st_size) else { return .changedWhileStamping }
 
+        let modified = Date(
+            timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
         var content: [UInt8]
         switch FrontMatterStamper.stamp(original, lines: lines, replacing: replacing) {
         case .stamped(let stamped): content = stamped
         case .alreadyStamped:
             FrontMatterStamper.weatherBlock(original, checked: true).map(blockNow)
+            contentNow(original, modified, before)
             return .alreadyStamped(before)
-        case .skipped(let reason): return .leftAlone(.content(reason), before)
+        case .skipped(let reason):
+            contentNow(original, modified, before)
+            return .leftAlone(.content(reason), before)
         }
         // Back without its block (an old buffer saved, a sync writing the unstamped version again): the same block
         // goes back, whenever the entry was written.
@@ -120,11 +128,10 @@ enum EntryFile {
         }
         // Written long before now: current weather would not be the weather it was written in.
         if !restoring, let backdating {
-            let modified = Date(
-                timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
             let time = backdating.time(
                 frontMatter: FrontMatterStamper.timeFields(original), fileName: name, modified: modified)
             if backdating.isBackdated(time) {
+                contentNow(original, modified, before)
                 // The weather of its own time, where it was written (its front matter may say).
                 guard backdating.asksHistory else { return .leftAlone(.backdated(time), before) }
                 return .wantsHistory(HistoryRequest(time: time, position: FrontMatterStamper.position(original)))
@@ -202,6 +209,7 @@ enum EntryFile {
         }
         if syncsFolder { try FileIO.fsyncDirectory(directory) }
         blockNow(written)
+        contentNow(content, keepModificationTime ? modified : Date(), stamped)
         return restoring ? .restored(stamped) : .stamped(stamped)
     }
 

@@ -41,6 +41,8 @@ extension InboxService {
                     })
                 // What left the inbox while nobody watched starts its grace time in the memory.
                 if complete { memory?.reconcile(present: entries) }
+                // In the index from now on, read when stamped.
+                memory?.notice(candidates, inbox: inbox)
                 return ((candidates.sorted(), unchanged.isEmpty ? nil : present), removed)
             }
             self.statistics.update { $0.lastScanAt = Date() }

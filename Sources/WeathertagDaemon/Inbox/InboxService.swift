@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOPosix
 import ServiceLifecycle
+import Synchronization
 import WeathertagCore
 
 /// Stamps entries dropped into the inbox. The folder is the queue: an entry stays there untouched until it is
@@ -25,6 +26,8 @@ public final class InboxService: Service {
     /// The weather of back-dated entries' time (nil: `history.enabled` is off, and they are left alone).
     let history: HistoryService?
     let logger: Logger
+    /// The running loop's inbox of events, for questions from outside (`waitingReasons`); nil when not running.
+    private let loop = Mutex<AsyncStream<Event>.Continuation?>(nil)
 
     public init(
         configuration: InboxConfiguration,
@@ -60,6 +63,17 @@ public final class InboxService: Service {
         case batchFinished(Machine.Batch, BatchOutcome?)
         case wokeUp
         case stop
+        /// Why these entries wait, from the machine (for the socket's answers about entries).
+        case inspect([String], CheckedContinuation<[String: LaneState], Never>)
+    }
+
+    /// Why each of `names` that the inbox holds is not stamped yet, as the running machine knows it; empty when the
+    /// inbox is not running.
+    public func waitingReasons(_ names: [String]) async -> [String: LaneState] {
+        guard !names.isEmpty, let loop = self.loop.withLock({ $0 }) else { return [:] }
+        return await withCheckedContinuation { answer in
+            if case .terminated = loop.yield(.inspect(names, answer)) { answer.resume(returning: [:]) }
+        }
     }
 
     public func run() async throws {
@@ -67,6 +81,7 @@ public final class InboxService: Service {
         let watcher = try InboxWatcher(path: self.inbox, tree: self.configuration.tree, logger: self.logger)
         let arrivals = Arrivals()
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)
+        self.loop.withLock { $0 = continuation }
         let pollInterval = self.pollInterval()
         var policy = Machine.Configuration()
         policy.remembersSettled = pollInterval != nil
@@ -77,6 +92,28 @@ public final class InboxService: Service {
             metadata: ["inbox": "\(self.inbox)", "poll_seconds": "\(pollInterval.map { "\($0.seconds)" } ?? "off")"]
         )
 
+        do {
+            try await self.loop(machine: &machine, watcher: watcher, arrivals: arrivals, events: events,
+                continuation, pollInterval: pollInterval)
+        } catch {
+            await self.closeLoop(events, continuation)
+            throw error
+        }
+        await self.closeLoop(events, continuation)
+        self.logger.info("stopped watching the inbox")
+    }
+
+    /// Questions asked after the loop ended are answered with nothing.
+    private func closeLoop(_ events: AsyncStream<Event>, _ continuation: AsyncStream<Event>.Continuation) async {
+        self.loop.withLock { $0 = nil }
+        continuation.finish()
+        for await case .inspect(_, let answer) in events { answer.resume(returning: [:]) }
+    }
+
+    private func loop(
+        machine: inout Machine, watcher: InboxWatcher, arrivals: Arrivals, events: AsyncStream<Event>,
+        _ continuation: AsyncStream<Event>.Continuation, pollInterval: Duration?
+    ) async throws {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask {
                 do {
@@ -107,7 +144,10 @@ public final class InboxService: Service {
                     }
                     guard let event = await iterator.next() else { return }
                     switch event {
-                    case .watcher(.arrived): actions = machine.namesArrived(arrivals.takeAll())
+                    case .watcher(.arrived):
+                        let names = arrivals.takeAll()
+                        self.notice(names, in: &group)
+                        actions = machine.namesArrived(names)
                     case .watcher(.rescan): actions = machine.rescanRequested()
                     case .watcher(.watchesExhausted): actions = machine.watchesExhausted()
                     case .watcherFailed(let error):
@@ -122,9 +162,16 @@ public final class InboxService: Service {
                     case .history(let name, .failed(let failure)): actions = machine.historyFailed(name, failure)
                     case .batchFinished(let batch, let outcome):
                         // Entries that arrived meanwhile join the queue first, so a burst keeps the batches full.
-                        actions = machine.namesArrived(arrivals.takeAll()) + machine.batchFinished(batch, outcome)
+                        let names = arrivals.takeAll()
+                        self.notice(names, in: &group)
+                        actions = machine.namesArrived(names) + machine.batchFinished(batch, outcome)
                     case .wokeUp: actions = machine.wokeUp()
                     case .stop: actions = machine.stop()
+                    case .inspect(let names, let answer):
+                        var reasons: [String: LaneState] = [:]
+                        for name in names { reasons[name] = machine.waitingReason(name) }
+                        answer.resume(returning: reasons)
+                        actions = []
                     }
                     let waiting = machine.waiting
                     self.statistics.update { $0.entriesWaiting = waiting }
@@ -133,7 +180,18 @@ public final class InboxService: Service {
                 continuation.yield(.stop)
             }
         }
-        self.logger.info("stopped watching the inbox")
+    }
+
+    /// Names that arrived go into the diary index at once (lane `waiting`), off the event loop: an entry that
+    /// waits for weather or for its editor is listed before it is read.
+    private func notice(_ names: [String], in group: inout ThrowingDiscardingTaskGroup<any Error>) {
+        guard let memory = self.memory, !names.isEmpty else { return }
+        let (inbox, tree) = (self.inbox, self.configuration.tree)
+        group.addTask {
+            _ = try? await self.threadPool.runIfActive {
+                memory.notice(names.filter { tree.isEntry($0) }, inbox: inbox)
+            }
+        }
     }
 
     /// The configured interval, else every 30 s on filesystems whose changes inotify may not see; nil for none.

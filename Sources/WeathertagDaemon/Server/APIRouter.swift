@@ -31,6 +31,8 @@ public struct APIRouter: Sendable {
     /// How old weather `/v1/tag` may serve, marked stale, while OpenWeather cannot be reached.
     let maximumStaleness: Duration
     let now: @Sendable () -> Date
+    /// The diary index (nil without the state database: `/v1/entries` answers 503).
+    var diary: DiaryIndex? = nil
     /// Answers of this generation kept for a second (a reload brings a new router, hence a new cache).
     let cache = ResponseCache()
 
@@ -39,18 +41,36 @@ public struct APIRouter: Sendable {
         case tag(format: String)
         case location
         case status
+        case entries(EntryQuery)
+        case entry(String)
         case refused(APIResponse)
     }
+
+    static let endpoints = "/v1/tag, /v1/location, /v1/status, /v1/entries or /v1/entries/{path}"
 
     /// Routes a request without touching any state: the part of request handling the fuzzer drives.
     package static func route(method: String, uri: String) -> Route {
         let (path, query) = Self.split(uri)
-        guard ["/v1/tag", "/v1/location", "/v1/status"].contains(path) else {
+        let entryPrefix = "/v1/entries/"
+        guard ["/v1/tag", "/v1/location", "/v1/status", "/v1/entries"].contains(path) || path.hasPrefix(entryPrefix)
+        else {
             let shown = path.count > 200 ? String(path.prefix(200)) + "…" : path
-            return .refused(.error(404, "no such endpoint \(shown); try /v1/tag, /v1/location or /v1/status"))
+            return .refused(.error(404, "no such endpoint \(shown); try \(Self.endpoints)"))
         }
         guard method == "GET" || method == "HEAD" else { return .refused(.error(405, "only GET is supported")) }
+        if path.hasPrefix(entryPrefix) {
+            guard let entry = String(path.dropFirst(entryPrefix.count)).removingPercentEncoding, !entry.isEmpty else {
+                return .refused(.error(400, "path: give the entry's path relative to the inbox, URL-encoded"))
+            }
+            return .entry(entry)
+        }
         switch path {
+        case "/v1/entries":
+            do {
+                return .entries(try EntryQuery(parameters: query))
+            } catch {
+                return .refused(.error(400, "\(error)"))
+            }
         case "/v1/tag":
             let format = query["format"] ?? "json"
             guard format == "json" || format == "text" else {
@@ -68,6 +88,8 @@ public struct APIRouter: Sendable {
         case .tag(let format): response = await self.tag(format: format)
         case .location: response = await self.location()
         case .status: return await self.status()
+        case .entries(let query): return await self.entries(query)
+        case .entry(let path): return await self.entry(path)
         case .refused(let refusal): return refusal
         }
         if response.status == 200 { self.cache.store(response, for: uri) }
@@ -84,6 +106,27 @@ public struct APIRouter: Sendable {
             return .json(200, TagDocument(tag, now: self.now()))
         } catch {
             return .error(503, "no weather yet: \(error)")
+        }
+    }
+
+    private func entries(_ query: EntryQuery) async -> APIResponse {
+        guard let diary = self.diary else { return .error(503, "the diary index needs the state database (state.enabled)") }
+        do {
+            return .json(200, try await diary.list(query))
+        } catch {
+            return .error(500, "cannot read the diary index: \(error)")
+        }
+    }
+
+    private func entry(_ path: String) async -> APIResponse {
+        guard let diary = self.diary else { return .error(503, "the diary index needs the state database (state.enabled)") }
+        do {
+            guard let entry = try await diary.entry(path) else {
+                return .error(404, "no entry \(path) in the diary index (paths are relative to the inbox)")
+            }
+            return .json(200, entry)
+        } catch {
+            return .error(500, "cannot read the diary index: \(error)")
         }
     }
 
@@ -143,7 +186,8 @@ public struct APIRouter: Sendable {
                 lastScanAt: counters.lastScanAt?.iso8601
             ),
             lastError: counters.lastError,
-            lastErrorAt: counters.lastErrorAt?.iso8601
+            lastErrorAt: counters.lastErrorAt?.iso8601,
+            lanes: try? await self.diary?.lanes()
         )
         return .json(200, document)
     }

@@ -24,8 +24,8 @@ public final class StateDatabase: Sendable {
     /// readers each keep their own, which the daemon's memory budget does not have room for). Replaced when
     /// `checkIntegrity` finds damage.
     private let connection: Mutex<DatabaseQueue>
-    private var database: DatabaseQueue { self.connection.withLock { $0 } }
-    private let logger: Logger
+    var database: DatabaseQueue { self.connection.withLock { $0 } }
+    let logger: Logger
 
     /// How an entry's block came to be remembered.
     public enum Origin: Sendable, Equatable {
@@ -146,6 +146,7 @@ public final class StateDatabase: Sendable {
                     "the state database was kept for another inbox; starting its memory anew",
                     metadata: ["was": "\(kept)", "inbox": "\(inbox)"])
                 try db.execute(sql: "DELETE FROM entry")
+                try Self.clearIndex(db)
             }
             try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('inbox', ?)", arguments: [inbox])
         }
@@ -179,6 +180,7 @@ public final class StateDatabase: Sendable {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v3: the diary index") { db in try Self.createDiaryIndex(db) }
         return migrator
     }
 
@@ -282,11 +284,12 @@ public final class StateDatabase: Sendable {
 
     // MARK: Writing (each call one transaction)
 
-    /// Remembers a batch's blocks.
-    public func remember(_ records: [Record], at now: Date = Date()) {
-        guard !records.isEmpty else { return }
+    /// Remembers a batch's blocks and indexes what it read, in one transaction.
+    public func remember(_ records: [Record], index: [IndexItem] = [], at now: Date = Date()) {
+        guard !records.isEmpty || !index.isEmpty else { return }
         let time = now.timeIntervalSince1970
         self.write("remember stamps") { db in
+            try Self.index(db, index, at: now)
             for record in records {
                 let block = record.block.joined(separator: "\n")
                 switch record.origin {
@@ -345,6 +348,7 @@ public final class StateDatabase: Sendable {
                         try db.execute(sql: "DELETE FROM entry WHERE path = ?", arguments: [new])
                         try db.execute(sql: "UPDATE entry SET path = ? WHERE path = ?", arguments: [new, old])
                     }
+                    try Self.moveIndexed(db, from: from, to: to)
                 case .removed(let path):
                     try db.execute(
                         sql: """
@@ -352,6 +356,7 @@ public final class StateDatabase: Sendable {
                             WHERE (path = ?1 OR substr(path, 1, length(?1) + 1) = ?1 || '/') AND removed_at IS NULL
                             """,
                         arguments: [path, time])
+                    try Self.forgetIndexed(db, under: path)
                 }
             }
         }
@@ -368,6 +373,7 @@ public final class StateDatabase: Sendable {
                 try db.execute(sql: "UPDATE entry SET removed_at = ? WHERE path = ?", arguments: [time, path])
             }
             try db.execute(sql: "DELETE FROM entry WHERE removed_at < ?", arguments: [forgotten])
+            try Self.reconcileIndex(db, present: present)
         }
     }
 
@@ -376,7 +382,7 @@ public final class StateDatabase: Sendable {
         try self.database.write { db in try db.execute(sql: "DELETE FROM entry") }
     }
 
-    private func write(_ what: String, _ body: (Database) throws -> Void) {
+    func write(_ what: String, _ body: (Database) throws -> Void) {
         do {
             try self.database.write { db in try body(db) }
         } catch {

@@ -1,0 +1,181 @@
+import Foundation
+import Yams
+
+/// What the diary index keeps of one entry, read from the file's bytes: its title, its time, its first lines, its
+/// text for full-text search, and the weather its block holds (weathertag's, or an older one written by hand or by
+/// another tool: whatever of the known keys it has).
+public struct DiaryEntry: Sendable, Equatable {
+    public var title: String
+    /// The first lines of the text after the title, at most `excerptLength` characters.
+    public var excerpt: String
+    /// The text after the front matter, for search (at most `maximumBodyBytes`).
+    public var body: String
+    public var time: EntryTime
+    public var weather: DiaryWeather?
+
+    public static let excerptLength = 280
+    /// A diary entry is text a person wrote; the index keeps its first 256 KiB.
+    public static let maximumBodyBytes = 256 * 1024
+
+    public init(title: String, excerpt: String, body: String, time: EntryTime, weather: DiaryWeather?) {
+        self.title = title
+        self.excerpt = excerpt
+        self.body = body
+        self.time = time
+        self.weather = weather
+    }
+
+    /// Reads an entry: the title is the front matter's `title`, else the first Markdown heading, else the first
+    /// non-empty line, trimmed (else the file's name without its extension); the time is `EntryTime`'s.
+    /// A front matter that is not valid YAML gives no title or weather from it, and the text is still indexed.
+    public static func read(_ bytes: [UInt8], fileName: String, modified: Date, timeZone: TimeZone = .current)
+        -> DiaryEntry
+    {
+        let text = String(decoding: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...], as: UTF8.self)
+        let (frontMatter, body) = Self.split(text)
+        var fields: [String: String] = [:]
+        var title: String?
+        var weather: DiaryWeather?
+        if let frontMatter, let mapping = (try? Yams.compose(yaml: frontMatter, .basic, .default, .utf8))??.mapping {
+            for (key, value) in mapping {
+                guard let key = key.string else { continue }
+                if let scalar = value.scalar { fields[key] = scalar.string }
+                switch key {
+                case "title": title = value.scalar.map { Self.oneLine($0.string) }.flatMap { $0.isEmpty ? nil : $0 }
+                case "weather": weather = value.mapping.map(DiaryWeather.init(mapping:))
+                default: break
+                }
+            }
+        }
+        let lines = body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        let heading = lines.lazy.compactMap(Self.heading).first
+        let firstLine = lines.lazy.map { Self.oneLine(String($0)) }.first { !$0.isEmpty }
+        let chosen = title ?? heading ?? firstLine ?? Self.stem(fileName)
+        let time = EntryTime.of(fields: fields, fileName: fileName, modified: modified, timeZone: timeZone)
+        return DiaryEntry(
+            title: String(chosen.prefix(200)),
+            excerpt: Self.excerpt(lines, skipping: title == nil ? (heading ?? firstLine) : heading),
+            body: String(decoding: body.utf8.prefix(Self.maximumBodyBytes), as: UTF8.self),
+            time: time,
+            weather: weather)
+    }
+
+    /// The front matter's YAML (nil without one) and the text after it.
+    static func split(_ text: String) -> (frontMatter: String?, body: Substring) {
+        let whole = text[...]
+        guard let firstEnd = whole.firstIndex(where: \.isNewline),
+            whole[..<firstEnd].trimmingCharacters(in: .whitespaces) == "---"
+        else { return (nil, whole) }
+        let yamlStart = whole.index(after: firstEnd)
+        var lineStart = yamlStart
+        while lineStart < whole.endIndex {
+            let lineEnd = whole[lineStart...].firstIndex(where: \.isNewline) ?? whole.endIndex
+            let line = whole[lineStart..<lineEnd].trimmingCharacters(in: .whitespaces)
+            if line == "---" || line == "..." {
+                let bodyStart = lineEnd < whole.endIndex ? whole.index(after: lineEnd) : lineEnd
+                return (String(whole[yamlStart..<lineStart]), whole[bodyStart...])
+            }
+            guard lineEnd < whole.endIndex else { break }
+            lineStart = whole.index(after: lineEnd)
+        }
+        return (nil, whole)
+    }
+
+    /// `# Title` or `## Title #` → `Title`.
+    private static func heading(_ line: Substring) -> String? {
+        let trimmed = line.drop { $0 == " " }
+        guard trimmed.first == "#" else { return nil }
+        let hashes = trimmed.prefix { $0 == "#" }
+        guard hashes.count <= 6 else { return nil }
+        let rest = trimmed.dropFirst(hashes.count)
+        guard rest.isEmpty || rest.first == " " || rest.first == "\t" else { return nil }
+        var title = rest.trimmingCharacters(in: .whitespaces)
+        while title.hasSuffix("#") { title.removeLast() }
+        title = Self.oneLine(title)
+        return title.isEmpty ? nil : title
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    private static func stem(_ fileName: String) -> String {
+        let name = fileName.split(separator: "/").last.map(String.init) ?? fileName
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    /// The first lines of text after the title line, joined by spaces.
+    private static func excerpt(_ lines: [Substring], skipping title: String?) -> String {
+        var parts: [String] = []
+        var length = 0
+        var skipped = title == nil
+        for line in lines {
+            let text = Self.oneLine(String(line))
+            guard !text.isEmpty else { continue }
+            if !skipped, Self.heading(line) == title || text == title {
+                skipped = true
+                continue
+            }
+            parts.append(text)
+            length += text.count + 1
+            if length >= Self.excerptLength { break }
+        }
+        let joined = parts.joined(separator: " ")
+        guard joined.count > Self.excerptLength else { return joined }
+        return String(joined.prefix(Self.excerptLength - 1)) + "…"
+    }
+}
+
+/// The weather fields the index keeps and filters on, as the entry's block holds them.
+public struct DiaryWeather: Sendable, Equatable {
+    public var condition: String?
+    public var description: String?
+    public var icon: String?
+    public var temperature: Double?
+    public var units: String?
+    public var place: String?
+    public var region: String?
+    public var country: String?
+    public var observedAt: String?
+    public var kind: String?
+    public var aqi: Int?
+
+    public init(
+        condition: String? = nil, description: String? = nil, icon: String? = nil, temperature: Double? = nil,
+        units: String? = nil, place: String? = nil, region: String? = nil, country: String? = nil,
+        observedAt: String? = nil, kind: String? = nil, aqi: Int? = nil
+    ) {
+        self.condition = condition
+        self.description = description
+        self.icon = icon
+        self.temperature = temperature
+        self.units = units
+        self.place = place
+        self.region = region
+        self.country = country
+        self.observedAt = observedAt
+        self.kind = kind
+        self.aqi = aqi
+    }
+
+    init(mapping: Node.Mapping) {
+        func text(_ key: String) -> String? {
+            guard let value = mapping[key]?.scalar?.string, !value.isEmpty else { return nil }
+            return value
+        }
+        // weathertag's keys first; `temp`, `main` and `city` as other tools and older notes write them.
+        self.init(
+            condition: text("condition") ?? text("main"),
+            description: text("description"),
+            icon: text("icon"),
+            temperature: (text("temperature") ?? text("temp")).flatMap(Double.init),
+            units: text("units"),
+            place: text("place") ?? text("city"),
+            region: text("region"),
+            country: text("country"),
+            observedAt: text("observed_at"),
+            kind: text("kind"),
+            aqi: mapping["air"]?.mapping?["aqi"]?.scalar.flatMap { Int($0.string) })
+    }
+}

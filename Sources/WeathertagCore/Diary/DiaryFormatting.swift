@@ -1,0 +1,160 @@
+import Foundation
+
+/// How `weathertag entries` shows entries: a table with the date in the reader's locale, or one line per entry
+/// from a template.
+public struct DiaryFormatting: Sendable {
+    public var locale: Locale
+    public var timeZone: TimeZone
+
+    public init(locale: Locale, timeZone: TimeZone = .current) {
+        self.locale = locale
+        self.timeZone = timeZone
+    }
+
+    /// The reader's locale for dates, as the C library picks it: `LC_ALL`, else `LC_TIME`, else `LANG`
+    /// (`ko_KR.UTF-8` → `ko_KR`); `C`, `POSIX` or nothing → English.
+    public static func locale(environment: [String: String]) -> Locale {
+        let chosen = ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+        guard let chosen else { return Locale(identifier: "en_US") }
+        let identifier = String(chosen.split(separator: ".").first ?? "").split(separator: "@").first.map(String.init)
+        guard let identifier, !identifier.isEmpty, identifier != "C", identifier != "POSIX" else {
+            return Locale(identifier: "en_US")
+        }
+        return Locale(identifier: identifier)
+    }
+
+    /// The placeholders of `--format`.
+    public static let placeholders: KeyValuePairs<String, String> = [
+        "date": "the date (and time) in the reader's locale",
+        "time": "RFC 3339",
+        "path": "relative to the inbox",
+        "title": "the title",
+        "icon": "an emoji for the condition",
+        "temperature": "the temperature with its unit",
+        "condition": "OpenWeather's condition group (Snow, Rain …)",
+        "description": "OpenWeather's words",
+        "place": "the place",
+        "lane": "waiting, stamped, backdated or left_alone",
+        "reason": "why it is in its lane (a code)",
+        "why": "the lane and reason in a sentence",
+        "excerpt": "the first lines",
+    ]
+
+    /// The date an entry was written, in the reader's locale: the day alone when only a day is known.
+    public func date(_ entry: EntryDocument) -> String {
+        guard let date = Date(iso8601WithOffset: entry.time) else { return entry.time }
+        let formatter = DateFormatter()
+        formatter.locale = self.locale
+        formatter.timeZone = self.timeZone
+        formatter.dateStyle = .medium
+        formatter.timeStyle = entry.dayOnly ? .none : .short
+        return formatter.string(from: date)
+    }
+
+    /// `front_matter:date` → `its front matter's date`.
+    public static func timeSource(_ code: String) -> String {
+        if code.hasPrefix("front_matter:") { return "its front matter's " + code.dropFirst("front_matter:".count) }
+        switch code {
+        case "file_name": return "its file name"
+        case "modification_time": return "its modification time"
+        case "given": return "--at"
+        default: return code
+        }
+    }
+
+    public func temperature(_ weather: EntryWeatherDocument?) -> String {
+        guard let value = weather?.temperature else { return "" }
+        let unit: String
+        switch weather?.units {
+        case "imperial": unit = "°F"
+        case "standard": unit = " K"
+        default: unit = "°C"
+        }
+        return String(format: "%.0f", value) + unit
+    }
+
+    public func value(_ name: String, of entry: EntryDocument) -> String? {
+        switch name {
+        case "date": return self.date(entry)
+        case "time": return entry.time
+        case "path": return entry.path
+        case "title": return entry.title
+        case "icon": return entry.weather?.icon.map(TagFormatter.emoji(forIcon:)) ?? ""
+        case "temperature": return self.temperature(entry.weather)
+        case "condition": return entry.weather?.condition ?? ""
+        case "description": return entry.weather?.description ?? ""
+        case "place": return entry.weather?.place ?? ""
+        case "lane": return entry.lane
+        case "reason": return entry.reason
+        case "why": return entry.why
+        case "excerpt": return entry.excerpt
+        default: return nil
+        }
+    }
+
+    /// One line from a template such as `{date} {icon} {title}`; an unknown placeholder is refused before.
+    public func line(_ template: String, _ entry: EntryDocument) -> String {
+        var result = ""
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            let name = String(rest[rest.index(after: open)..<close])
+            if let value = self.value(name, of: entry) {
+                result += value
+            } else {
+                result += rest[open...close]
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+
+    /// The names in `template` that are not placeholders.
+    public static func unknownPlaceholders(in template: String) -> [String] {
+        var names: [String] = []
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            let name = String(rest[rest.index(after: open)..<close])
+            if !Self.placeholders.contains(where: { $0.key == name }) { names.append(name) }
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+
+    /// A table: date, icon, temperature, place, title; a lane column when `lanes` (entries of several lanes).
+    public func table(_ entries: [EntryDocument], lanes: Bool = false) -> String {
+        let rows = entries.map { entry in
+            [
+                self.date(entry), self.value("icon", of: entry) ?? "", self.temperature(entry.weather),
+                entry.weather?.place ?? "", lanes ? entry.lane : nil, entry.title,
+            ].compactMap { $0 }
+        }
+        guard let columns = rows.first?.count else { return "" }
+        var widths = Array(repeating: 0, count: columns)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], Self.width(cell)) }
+        }
+        return rows.map { row in
+            row.enumerated().map { index, cell in
+                index == row.count - 1
+                    ? cell : cell + String(repeating: " ", count: widths[index] - Self.width(cell))
+            }.joined(separator: "  ") + "\n"
+        }.joined()
+    }
+
+    /// Columns on a terminal: East Asian wide letters and emoji take two.
+    static func width(_ text: String) -> Int {
+        text.reduce(0) { total, character in
+            guard let scalar = character.unicodeScalars.first else { return total }
+            let value = scalar.value
+            let wide =
+                (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value)
+                || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value)
+                || (0xFE30...0xFE4F).contains(value) || (0xFF00...0xFF60).contains(value)
+                || (0xFFE0...0xFFE6).contains(value) || (0x1F300...0x1FAFF).contains(value)
+                || (0x2600...0x27BF).contains(value) && character.unicodeScalars.count > 1
+            return total + (wide ? 2 : 1)
+        }
+    }
+}

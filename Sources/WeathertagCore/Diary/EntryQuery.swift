@@ -1,0 +1,158 @@
+import Foundation
+
+/// Which entries to list, newest first: what `GET /v1/entries`, `weathertag entries` and `weathertag timeline` take.
+public struct EntryQuery: Sendable, Equatable {
+    public var since: Date?
+    public var until: Date?
+    /// OpenWeather's condition group (`Snow`, `Rain`, `Clear` …) or a word of the description, any case.
+    public var condition: String?
+    /// A place, region or country as the block names it, any case.
+    public var place: String?
+    /// Words to find in the title, the text or the place: each word matches words starting with it, and all of
+    /// them must be there; `"two words"` in quotes is a phrase.
+    public var text: String?
+    public var lane: Lane?
+    public var limit: Int
+    /// Where the last page ended (`next_cursor`).
+    public var cursor: Cursor?
+
+    public static let defaultLimit = 50
+    public static let maximumLimit = 1000
+
+    public init(
+        since: Date? = nil, until: Date? = nil, condition: String? = nil, place: String? = nil, text: String? = nil,
+        lane: Lane? = nil, limit: Int = Self.defaultLimit, cursor: Cursor? = nil
+    ) {
+        self.since = since
+        self.until = until
+        self.condition = condition
+        self.place = place
+        self.text = text
+        self.lane = lane
+        self.limit = limit
+        self.cursor = cursor
+    }
+
+    /// The position after the last entry of a page: its time and its row.
+    public struct Cursor: Sendable, Equatable, CustomStringConvertible {
+        public var time: Double
+        public var id: Int64
+
+        public init(time: Double, id: Int64) {
+            self.time = time
+            self.id = id
+        }
+
+        /// Opaque to clients: the time's exact bits and the row, in base 36.
+        public var description: String {
+            String(self.time.bitPattern, radix: 36) + "." + String(self.id, radix: 36)
+        }
+
+        public init?(_ text: String) {
+            let parts = text.split(separator: ".")
+            guard parts.count == 2, let bits = UInt64(parts[0], radix: 36), let id = Int64(parts[1], radix: 36),
+                Double(bitPattern: bits).isFinite
+            else { return nil }
+            self.init(time: Double(bitPattern: bits), id: id)
+        }
+    }
+
+    /// A parameter that cannot be taken, named.
+    public struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
+        public var parameter: String
+        public var problem: String
+
+        public var description: String { "\(self.parameter): \(self.problem)" }
+    }
+
+    /// From a request's query parameters (unknown ones refused: a typo must not list everything).
+    public init(parameters: [String: String], timeZone: TimeZone = .current) throws(Invalid) {
+        let known: Set = ["since", "until", "condition", "place", "q", "lane", "limit", "cursor"]
+        if let unknown = parameters.keys.sorted().first(where: { !known.contains($0) }) {
+            throw Invalid(parameter: String(unknown.prefix(100)), problem: "unknown parameter; known: " + known.sorted().joined(separator: ", "))
+        }
+        self.init()
+        func nonEmpty(_ key: String) -> String? { parameters[key].flatMap { $0.isEmpty ? nil : $0 } }
+        if let since = nonEmpty("since") { self.since = try Self.date(since, parameter: "since", timeZone: timeZone) }
+        if let until = nonEmpty("until") {
+            self.until = try Self.date(until, parameter: "until", timeZone: timeZone, endOfDay: true)
+        }
+        if let since = self.since, let until = self.until, until < since {
+            throw Invalid(parameter: "until", problem: "is before since")
+        }
+        self.condition = nonEmpty("condition")
+        self.place = nonEmpty("place")
+        if let text = nonEmpty("q") {
+            guard Self.searchExpression(text) != nil else {
+                throw Invalid(parameter: "q", problem: "has no word to search for")
+            }
+            self.text = text
+        }
+        if let lane = nonEmpty("lane") {
+            guard let value = Lane(rawValue: lane) else {
+                throw Invalid(
+                    parameter: "lane", problem: "unknown lane; use " + Lane.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            self.lane = value
+        }
+        if let limit = nonEmpty("limit") {
+            guard let value = Int(limit), (1...Self.maximumLimit).contains(value) else {
+                throw Invalid(parameter: "limit", problem: "must be a whole number from 1 to \(Self.maximumLimit)")
+            }
+            self.limit = value
+        }
+        if let cursor = nonEmpty("cursor") {
+            guard let value = Cursor(cursor) else {
+                throw Invalid(parameter: "cursor", problem: "is not a next_cursor this API gave")
+            }
+            self.cursor = value
+        }
+    }
+
+    /// The query as parameters again (for the command line's requests).
+    public var parameters: [(String, String)] {
+        var parameters: [(String, String)] = []
+        if let since = self.since { parameters.append(("since", since.iso8601)) }
+        if let until = self.until { parameters.append(("until", until.iso8601)) }
+        if let condition = self.condition { parameters.append(("condition", condition)) }
+        if let place = self.place { parameters.append(("place", place)) }
+        if let text = self.text { parameters.append(("q", text)) }
+        if let lane = self.lane { parameters.append(("lane", lane.rawValue)) }
+        parameters.append(("limit", String(self.limit)))
+        if let cursor = self.cursor { parameters.append(("cursor", cursor.description)) }
+        return parameters
+    }
+
+    /// RFC 3339 (`2026-01-05T08:00:00+09:00`), or a day (`2026-01-05`, in `timeZone`; as `until`, the whole day).
+    public static func date(
+        _ text: String, parameter: String, timeZone: TimeZone = .current, endOfDay: Bool = false
+    ) throws(Invalid) -> Date {
+        if let date = Date(iso8601WithOffset: text) { return date }
+        if let given = EntryTime.given(text, timeZone: timeZone) {
+            return given.dayOnly && endOfDay ? given.date.addingTimeInterval(86_400 - 0.001) : given.date
+        }
+        throw Invalid(parameter: parameter, problem: "is not an RFC 3339 time or a date (2026-01-05)")
+    }
+
+    /// The FTS5 expression for `text`: each word a prefix match, quoted phrases kept, all of them required; nil when
+    /// there is no word in it.
+    public static func searchExpression(_ text: String) -> String? {
+        var terms: [String] = []
+        var phrase = false
+        for piece in text.split(separator: "\"", omittingEmptySubsequences: false) {
+            defer { phrase.toggle() }
+            if phrase {
+                let words = Self.words(piece)
+                if !words.isEmpty { terms.append("\"" + words.joined(separator: " ") + "\"") }
+            } else {
+                terms += Self.words(piece).map { "\"\($0)\"*" }
+            }
+        }
+        return terms.isEmpty ? nil : terms.joined(separator: " AND ")
+    }
+
+    /// Letters and digits only: FTS5's own syntax (`NEAR`, `-`, `:`, `^`) cannot be injected.
+    private static func words(_ text: Substring) -> [String] {
+        text.split { !($0.isLetter || $0.isNumber) }.map(String.init)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import NIOPosix
+import WeathertagCore
+
+/// The diary as the socket and the command line list it: the index's rows, with the running inbox's own word on
+/// entries that wait (why, this moment). Without a running inbox (the command line reading the database while the
+/// daemon is stopped) an entry the index has as waiting says so.
+public struct DiaryIndex: Sendable {
+    public let database: StateDatabase
+    /// Why entries wait, from the running inbox; nil when the daemon is not running.
+    let live: (@Sendable ([String]) async -> [String: LaneState])?
+    /// Where the database is read (never on an event loop); nil: on the caller's thread (the command line).
+    let threadPool: NIOThreadPool?
+
+    public init(
+        database: StateDatabase, live: (@Sendable ([String]) async -> [String: LaneState])? = nil,
+        threadPool: NIOThreadPool? = nil
+    ) {
+        self.database = database
+        self.live = live
+        self.threadPool = threadPool
+    }
+
+    public func list(_ query: EntryQuery) async throws -> EntryListDocument {
+        let database = self.database
+        let (entries, next) = try await self.read { try database.entries(query) }
+        let lanes = await self.lanes(of: entries)
+        return EntryListDocument(
+            entries: entries.map { Self.document($0, lane: lanes[$0.path] ?? $0.lane, detailed: false) },
+            nextCursor: next?.description)
+    }
+
+    /// One entry by its path relative to the inbox; nil when the index does not have it.
+    public func entry(_ path: String) async throws -> EntryDocument? {
+        let database = self.database
+        guard let entry = try await self.read({ try database.entry(path) }) else { return nil }
+        let lane = await self.lanes(of: [entry])[entry.path] ?? entry.lane
+        return Self.document(entry, lane: lane, detailed: true)
+    }
+
+    /// Each lane's count and its latest entries.
+    public func lanes(latest: Int = 3) async throws -> LanesDocument {
+        let database = self.database
+        let (counts, newest) = try await self.read {
+            let counts = try database.laneCounts()
+            var newest: [Lane: [StateDatabase.IndexedEntry]] = [:]
+            for lane in Lane.allCases where (counts[lane] ?? 0) > 0 {
+                newest[lane] = try database.entries(EntryQuery(lane: lane, limit: latest)).entries
+            }
+            return (counts, newest)
+        }
+        func lane(_ lane: Lane) -> LanesDocument.Lane {
+            LanesDocument.Lane(
+                count: counts[lane] ?? 0,
+                latest: (newest[lane] ?? []).map { Self.document($0, lane: $0.lane, detailed: false) })
+        }
+        return LanesDocument(
+            waiting: lane(.waiting), stamped: lane(.stamped), backdated: lane(.backdated),
+            leftAlone: lane(.leftAlone))
+    }
+
+    /// What the index has as waiting, refined by the running inbox: its reason now; one it no longer holds is in a
+    /// batch this moment. Without a running inbox: the daemon is not running.
+    private func lanes(of entries: [StateDatabase.IndexedEntry]) async -> [String: LaneState] {
+        let waiting = entries.filter { $0.lane.lane == .waiting || $0.lane.reason == "waiting_for_history" }
+        guard !waiting.isEmpty else { return [:] }
+        guard let live = self.live else {
+            return Dictionary(
+                waiting.filter { $0.lane.lane == .waiting }.map {
+                    ($0.path, LaneState(.waiting, "not_running", detail: $0.lane.detail))
+                },
+                uniquingKeysWith: { first, _ in first })
+        }
+        let reasons = await live(waiting.map(\.path))
+        var lanes: [String: LaneState] = [:]
+        for entry in waiting {
+            if let reason = reasons[entry.path] {
+                lanes[entry.path] = reason
+            } else if entry.lane.lane == .waiting {
+                lanes[entry.path] = LaneState(.waiting, "stamping")
+            }
+        }
+        return lanes
+    }
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        guard let threadPool = self.threadPool else { return try body() }
+        return try await threadPool.runIfActive(body)
+    }
+
+    static func document(_ entry: StateDatabase.IndexedEntry, lane: LaneState, detailed: Bool) -> EntryDocument {
+        EntryDocument(
+            path: entry.path,
+            title: entry.title,
+            time: Self.time(entry.time),
+            dayOnly: entry.dayOnly,
+            timeSource: entry.timeSource,
+            lane: lane.lane.rawValue,
+            reason: lane.reason,
+            detail: lane.detail,
+            why: lane.sentence,
+            excerpt: entry.excerpt,
+            weather: entry.weather.map(EntryWeatherDocument.init),
+            block: detailed ? entry.block : nil,
+            remedy: detailed ? lane.remedy : nil,
+            history: detailed
+                ? EntryHistoryDocument(
+                    stampedAt: entry.stampedAt.map(Self.time), restoredAt: entry.restoredAt.map(Self.time),
+                    restores: entry.restores, laneSince: Self.time(entry.laneSince))
+                : nil)
+    }
+
+    /// RFC 3339 with the machine's offset at that time.
+    static func time(_ date: Date) -> String {
+        date.iso8601(utcOffset: TimeZone.current.secondsFromGMT(for: date))
+    }
+}

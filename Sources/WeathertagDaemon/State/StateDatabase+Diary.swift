@@ -1,0 +1,354 @@
+import Foundation
+import GRDB
+import WeathertagCore
+
+/// The diary index: every entry in the inbox with its title, time, lane and weather, and its text for full-text
+/// search (SQLite FTS5), in the state database beside the memory of blocks.
+///
+/// Kept in step by the same events as the memory: a batch writes what it read in its one transaction, a listing
+/// drops what is gone, renames move rows. Like the memory it is rebuilt from the files when missing: every file
+/// is read once at start-up, and one whose version (inode, size, modification time) is indexed already is not
+/// parsed again.
+extension StateDatabase {
+    /// One entry to index after a batch (or when it is first seen).
+    public struct IndexItem: Sendable {
+        public var path: String
+        /// The file's version when it was read; nil when it was not read (its lane is all there is to say).
+        public var version: FileVersion?
+        /// What was read; nil: only the lane changes (or a row is made from its name until it is read).
+        public var entry: DiaryEntry?
+        public var lane: LaneState
+        /// For a row made before the file is read: its time from its name, else its modification time.
+        public var placeholderTime: EntryTime
+
+        public init(path: String, version: FileVersion?, entry: DiaryEntry?, lane: LaneState, placeholderTime: EntryTime) {
+            self.path = path
+            self.version = version
+            self.entry = entry
+            self.lane = lane
+            self.placeholderTime = placeholderTime
+        }
+    }
+
+    /// One row of the index.
+    public struct IndexedEntry: Sendable, Equatable {
+        public var id: Int64
+        public var path: String
+        public var title: String
+        public var excerpt: String
+        public var time: Date
+        public var dayOnly: Bool
+        public var timeSource: String
+        public var lane: LaneState
+        public var laneSince: Date
+        public var weather: DiaryWeather?
+        /// From the memory (`GET /v1/entries/{path}` only).
+        public var block: [String]?
+        public var stampedAt: Date?
+        public var restoredAt: Date?
+        public var restores: Int = 0
+    }
+
+    static func createDiaryIndex(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE diary (
+                    id INTEGER PRIMARY KEY,
+                    path TEXT NOT NULL UNIQUE,      -- relative to the inbox
+                    version TEXT,                   -- device:inode:size:mtime when read; NULL: seen, not read yet
+                    title TEXT NOT NULL,
+                    excerpt TEXT NOT NULL DEFAULT '',
+                    time REAL NOT NULL,             -- when it was written (Unix time)
+                    day_only INTEGER NOT NULL DEFAULT 0,
+                    time_source TEXT NOT NULL,
+                    lane TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    detail TEXT,
+                    lane_since REAL NOT NULL,
+                    condition TEXT, description TEXT, icon TEXT, temperature REAL, units TEXT,
+                    place TEXT, region TEXT, country TEXT, observed_at TEXT, kind TEXT, aqi INTEGER
+                );
+                CREATE INDEX diary_by_time ON diary (time DESC, id DESC);
+                CREATE INDEX diary_by_lane ON diary (lane, time DESC, id DESC);
+                -- Title, text and place, by the diary row's id. unicode61 folds case and (with 2) diacritics.
+                CREATE VIRTUAL TABLE diary_text USING fts5 (
+                    title, body, place, tokenize = 'unicode61 remove_diacritics 2'
+                );
+                """)
+    }
+
+    static func clearIndex(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM diary; DELETE FROM diary_text")
+    }
+
+    /// A file or folder renamed inside the inbox: its rows follow (their text does not change).
+    static func moveIndexed(_ db: Database, from: String, to: String) throws {
+        let moved = try Row.fetchAll(
+            db,
+            sql: "SELECT id, path FROM diary WHERE path = ?1 OR substr(path, 1, length(?1) + 1) = ?1 || '/'",
+            arguments: [from])
+        for row in moved {
+            let id: Int64 = row["id"]
+            guard let new = PathChange.renamed(row["path"], from: from, to: to) else { continue }
+            try Self.forgetIndexed(db, exactly: new)
+            try db.execute(sql: "UPDATE diary SET path = ? WHERE id = ?", arguments: [new, id])
+        }
+    }
+
+    /// A file or folder gone from the inbox: its rows go.
+    static func forgetIndexed(_ db: Database, under path: String) throws {
+        // (One statement per call: GRDB gives the arguments to the first statement of several.)
+        let under = "path = ?1 OR substr(path, 1, length(?1) + 1) = ?1 || '/'"
+        try db.execute(
+            sql: "DELETE FROM diary_text WHERE rowid IN (SELECT id FROM diary WHERE \(under))", arguments: [path])
+        try db.execute(sql: "DELETE FROM diary WHERE \(under)", arguments: [path])
+    }
+
+    private static func forgetIndexed(_ db: Database, exactly path: String) throws {
+        try db.execute(sql: "DELETE FROM diary_text WHERE rowid IN (SELECT id FROM diary WHERE path = ?)", arguments: [path])
+        try db.execute(sql: "DELETE FROM diary WHERE path = ?", arguments: [path])
+    }
+
+    /// After a full listing: rows of entries not found are dropped.
+    static func reconcileIndex(_ db: Database, present: Set<String>) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT id, path FROM diary")
+        for row in rows where !present.contains(row["path"]) {
+            let id: Int64 = row["id"]
+            try db.execute(sql: "DELETE FROM diary_text WHERE rowid = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM diary WHERE id = ?", arguments: [id])
+        }
+    }
+
+    /// An entry's new lane. A block found at a start-up's listing in an entry weathertag stamped (or restored)
+    /// keeps that reason, and an entry that stays in its lane keeps its `lane_since`.
+    private static let laneUpdate = """
+        lane_since = CASE WHEN lane = excluded.lane AND (reason = excluded.reason OR excluded.reason = 'found')
+            THEN lane_since ELSE excluded.lane_since END,
+        reason = CASE WHEN lane = 'stamped' AND excluded.lane = 'stamped' AND excluded.reason = 'found'
+            THEN reason ELSE excluded.reason END,
+        detail = CASE WHEN lane = 'stamped' AND excluded.lane = 'stamped' AND excluded.reason = 'found'
+            THEN detail ELSE excluded.detail END,
+        lane = excluded.lane
+        """
+
+    static func versionText(_ version: FileVersion) -> String {
+        "\(version.device):\(version.inode):\(version.size):\(version.modifiedSeconds).\(version.modifiedNanoseconds)"
+    }
+
+    // MARK: Writing
+
+    /// The versions indexed for `paths` (a batch asks once, and does not read again what has not changed).
+    public func indexedVersions(_ paths: [String]) -> [String: String] {
+        guard !paths.isEmpty else { return [:] }
+        let rows =
+            (try? self.database.read { db in
+                try Row.fetchAll(
+                    db.cachedStatement(
+                        sql: "SELECT path, version FROM diary WHERE version IS NOT NULL AND path IN "
+                            + "(\(Array(repeating: "?", count: paths.count).joined(separator: ",")))"),
+                    arguments: StatementArguments(paths))
+            }) ?? []
+        return Dictionary(rows.map { ($0["path"], $0["version"]) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Entries seen and not yet read (`paths` relative to `inbox`): a row from their name and modification time,
+    /// lane `waiting`, unless they have one. Names no longer there are passed over.
+    public func notice(_ paths: [String], inbox: String, at now: Date = Date()) {
+        guard !paths.isEmpty else { return }
+        self.write("index new entries") { db in
+            let known: Set<String>
+            if paths.count > 256 {
+                known = Set(try String.fetchAll(db, sql: "SELECT path FROM diary"))
+            } else {
+                known = Set(
+                    try String.fetchAll(
+                        db,
+                        sql: "SELECT path FROM diary WHERE path IN "
+                            + "(\(Array(repeating: "?", count: paths.count).joined(separator: ",")))",
+                        arguments: StatementArguments(paths)))
+            }
+            for path in paths where !known.contains(path) {
+                var info = stat()
+                guard lstat(inbox + "/" + path, &info) == 0 else { continue }
+                let modified = Date(
+                    timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+                let fileName = path.split(separator: "/").last.map(String.init) ?? path
+                let item = IndexItem(
+                    path: path, version: nil, entry: nil, lane: .queued,
+                    placeholderTime: EntryTime.of(fields: [:], fileName: fileName, modified: modified, timeZone: .current))
+                try Self.placeholder(db, item, now: now, replacingLane: false)
+            }
+        }
+    }
+
+    /// Writes a batch's index rows (in the caller's transaction).
+    static func index(_ db: Database, _ items: [IndexItem], at now: Date) throws {
+        let time = now.timeIntervalSince1970
+        for item in items {
+            guard let entry = item.entry, let version = item.version else {
+                try Self.placeholder(db, item, now: now, replacingLane: true)
+                continue
+            }
+            let weather = entry.weather
+            let id = try Int64.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        INSERT INTO diary (path, version, title, excerpt, time, day_only, time_source, lane, reason,
+                            detail, lane_since, condition, description, icon, temperature, units, place, region,
+                            country, observed_at, kind, aqi)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (path) DO UPDATE SET
+                            version = excluded.version, title = excluded.title, excerpt = excluded.excerpt,
+                            time = excluded.time, day_only = excluded.day_only, time_source = excluded.time_source,
+                            \(Self.laneUpdate),
+                            condition = excluded.condition, description = excluded.description,
+                            icon = excluded.icon, temperature = excluded.temperature, units = excluded.units,
+                            place = excluded.place, region = excluded.region, country = excluded.country,
+                            observed_at = excluded.observed_at, kind = excluded.kind, aqi = excluded.aqi
+                        RETURNING id
+                        """),
+                arguments: [
+                    item.path, Self.versionText(version), entry.title, entry.excerpt,
+                    entry.time.date.timeIntervalSince1970, entry.time.dayOnly, entry.time.source.code,
+                    item.lane.lane.rawValue, item.lane.reason, item.lane.detail, time,
+                    weather?.condition, weather?.description, weather?.icon, weather?.temperature, weather?.units,
+                    weather?.place, weather?.region, weather?.country, weather?.observedAt, weather?.kind,
+                    weather?.aqi,
+                ])
+            guard let id else { continue }
+            try db.cachedStatement(sql: "DELETE FROM diary_text WHERE rowid = ?").execute(arguments: [id])
+            let place = [weather?.place, weather?.region, weather?.country].compactMap { $0 }.joined(separator: " ")
+            try db.cachedStatement(sql: "INSERT INTO diary_text (rowid, title, body, place) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [id, entry.title, entry.body, place])
+        }
+    }
+
+    /// A row from the entry's name until it is read; with `replacingLane`, an existing row takes the new lane.
+    private static func placeholder(_ db: Database, _ item: IndexItem, now: Date, replacingLane: Bool) throws {
+        let name = item.path.split(separator: "/").last.map(String.init) ?? item.path
+        let title = name.lastIndex(of: ".").map { $0 == name.startIndex ? name : String(name[..<$0]) } ?? name
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO diary (path, title, time, day_only, time_source, lane, reason, detail, lane_since)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (path) DO
+                """
+                + (replacingLane
+                    ? """
+                     UPDATE SET \(Self.laneUpdate)
+                    """ : " NOTHING")
+        ).execute(arguments: [
+            item.path, title, item.placeholderTime.date.timeIntervalSince1970, item.placeholderTime.dayOnly,
+            item.placeholderTime.source.code, item.lane.lane.rawValue, item.lane.reason, item.lane.detail,
+            now.timeIntervalSince1970,
+        ])
+    }
+
+    // MARK: Reading
+
+    /// A page of entries, newest first, and the cursor of the next page (nil on the last).
+    public func entries(_ query: EntryQuery) throws -> (entries: [IndexedEntry], next: EntryQuery.Cursor?) {
+        var conditions: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        if let text = query.text, let expression = EntryQuery.searchExpression(text) {
+            conditions.append("d.id IN (SELECT rowid FROM diary_text WHERE diary_text MATCH ?)")
+            arguments.append(expression)
+        }
+        if let since = query.since {
+            conditions.append("d.time >= ?")
+            arguments.append(since.timeIntervalSince1970)
+        }
+        if let until = query.until {
+            conditions.append("d.time <= ?")
+            arguments.append(until.timeIntervalSince1970)
+        }
+        if let condition = query.condition {
+            conditions.append(
+                "(d.condition LIKE ? ESCAPE '\\' OR d.description LIKE '%' || ? || '%' ESCAPE '\\')")
+            arguments += [Self.likeEscaped(condition), Self.likeEscaped(condition)]
+        }
+        if let place = query.place {
+            conditions.append(
+                "(d.place LIKE ? ESCAPE '\\' OR d.region LIKE ? ESCAPE '\\' OR d.country LIKE ? ESCAPE '\\')")
+            arguments += Array(repeating: Self.likeEscaped(place), count: 3)
+        }
+        if let lane = query.lane {
+            conditions.append("d.lane = ?")
+            arguments.append(lane.rawValue)
+        }
+        if let cursor = query.cursor {
+            conditions.append("(d.time < ? OR (d.time = ? AND d.id < ?))")
+            arguments += [cursor.time, cursor.time, cursor.id]
+        }
+        var sql = "SELECT d.* FROM diary d"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        sql += " ORDER BY d.time DESC, d.id DESC LIMIT ?"
+        arguments.append(query.limit + 1)
+        let rows = try self.database.read { db in
+            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments.map { $0.databaseValue }))
+        }
+        var entries = rows.prefix(query.limit).map(Self.indexed)
+        let next =
+            rows.count > query.limit
+            ? entries.last.map { EntryQuery.Cursor(time: $0.time.timeIntervalSince1970, id: $0.id) } : nil
+        if entries.count > query.limit { entries.removeLast() }
+        return (entries, next)
+    }
+
+    /// One entry, with what the memory holds of it.
+    public func entry(_ path: String) throws -> IndexedEntry? {
+        try self.database.read { db in
+            guard var entry = try Row.fetchOne(db, sql: "SELECT * FROM diary WHERE path = ?", arguments: [path])
+                .map(Self.indexed)
+            else { return nil }
+            if let memory = try Row.fetchOne(
+                db, sql: "SELECT block, stamped_at, restored_at, restores FROM entry WHERE path = ?",
+                arguments: [path])
+            {
+                let block: String = memory["block"]
+                entry.block = block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                entry.stampedAt = (memory["stamped_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+                entry.restoredAt = (memory["restored_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+                entry.restores = memory["restores"]
+            }
+            return entry
+        }
+    }
+
+    /// How many entries each lane holds.
+    public func laneCounts() throws -> [Lane: Int] {
+        try self.database.read { db in
+            var counts: [Lane: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT lane, count(*) AS n FROM diary GROUP BY lane") {
+                if let lane = Lane(rawValue: row["lane"]) { counts[lane] = row["n"] }
+            }
+            return counts
+        }
+    }
+
+    private static func indexed(_ row: Row) -> IndexedEntry {
+        let fields: [String?] = [
+            row["condition"], row["description"], row["icon"], row["units"], row["place"], row["region"],
+            row["country"], row["observed_at"], row["kind"],
+        ]
+        let temperature: Double? = row["temperature"]
+        let aqi: Int? = row["aqi"]
+        let weather =
+            fields.allSatisfy({ $0 == nil }) && temperature == nil && aqi == nil
+            ? nil
+            : DiaryWeather(
+                condition: row["condition"], description: row["description"], icon: row["icon"],
+                temperature: temperature, units: row["units"], place: row["place"], region: row["region"],
+                country: row["country"], observedAt: row["observed_at"], kind: row["kind"], aqi: aqi)
+        return IndexedEntry(
+            id: row["id"], path: row["path"], title: row["title"], excerpt: row["excerpt"],
+            time: Date(timeIntervalSince1970: row["time"]), dayOnly: row["day_only"], timeSource: row["time_source"],
+            lane: LaneState(Lane(rawValue: row["lane"]) ?? .waiting, row["reason"], detail: row["detail"]),
+            laneSince: Date(timeIntervalSince1970: row["lane_since"]), weather: weather)
+    }
+
+    private static func likeEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+import WeathertagCore
+
+@Suite("diary entries: titles, text and weather read from the file")
+struct DiaryEntryTests {
+    let modified = Date(timeIntervalSince1970: 1_795_431_600)
+    let utc = TimeZone(identifier: "UTC")!
+
+    func read(_ text: String, name: String = "e.md") -> DiaryEntry {
+        DiaryEntry.read(Array(text.utf8), fileName: name, modified: self.modified, timeZone: self.utc)
+    }
+
+    @Test func theTitleIsTheFrontMattersThenTheFirstHeadingThenTheFirstLine() {
+        #expect(self.read("---\ntitle: \"Snow  day\"\n---\n# Heading\ntext\n").title == "Snow day")
+        #expect(self.read("---\ntags: [a]\n---\n\nintro line\n## The heading ##\ntext\n").title == "The heading")
+        #expect(self.read("\n\n   First   line  \nsecond\n").title == "First line")
+        #expect(self.read("#hashtag is not a heading\n").title == "#hashtag is not a heading")
+        #expect(self.read("").title == "e")
+        #expect(self.read("\n\n", name: "2026/11/2026-11-23.md").title == "2026-11-23")
+        // CRLF and a byte-order mark change nothing.
+        #expect(DiaryEntry.read([0xEF, 0xBB, 0xBF] + Array("---\r\ntitle: Tea\r\n---\r\nBody\r\n".utf8),
+            fileName: "e.md", modified: self.modified, timeZone: self.utc).title == "Tea")
+    }
+
+    @Test func theExcerptFollowsTheTitleAndTheBodyIsTheTextAfterTheFrontMatter() {
+        let entry = self.read("---\ntitle: T\n---\n# T\n\nOne.\nTwo.\n")
+        #expect(entry.excerpt == "One. Two.")
+        #expect(entry.body == "# T\n\nOne.\nTwo.\n")
+        let long = self.read("Title\n" + String(repeating: "word ", count: 200))
+        #expect(long.excerpt.count == DiaryEntry.excerptLength)
+        #expect(long.excerpt.hasSuffix("…"))
+        #expect(self.read("Only a title\n").excerpt == "")
+    }
+
+    @Test func theTimeIsTheEntrysOwn() {
+        #expect(self.read("---\ndate: 2025-01-05\n---\nx\n").time.dayOnly)
+        #expect(self.read("---\ndate: 2025-01-05\n---\nx\n").time.source == .frontMatter(key: "date"))
+        #expect(self.read("x\n", name: "2024-03-02.md").time.source == .fileName)
+        #expect(self.read("x\n").time.date == self.modified)
+    }
+
+    @Test func weatherBlocksOfWeathertagAndOfOtherToolsAreRead() {
+        let ours = self.read(
+            """
+            ---
+            weather:
+              condition: Snow
+              description: light snow
+              icon: 13d
+              temperature: -2.5
+              units: metric
+              place: "Seoul"
+              country: KR
+              kind: current
+              air:
+                aqi: 2
+            ---
+            x
+            """)
+        #expect(
+            ours.weather
+                == DiaryWeather(
+                    condition: "Snow", description: "light snow", icon: "13d", temperature: -2.5, units: "metric",
+                    place: "Seoul", country: "KR", kind: "current", aqi: 2))
+        let theirs = self.read("---\nweather: {main: Rain, temp: 8, city: Oslo}\n---\nx\n")
+        #expect(theirs.weather == DiaryWeather(condition: "Rain", temperature: 8, place: "Oslo"))
+        // Not YAML: no title or weather from it, and the text is still there.
+        let broken = self.read("---\nweather: [1\n---\nStill here\n")
+        #expect(broken.weather == nil)
+        #expect(broken.title == "Still here")
+    }
+}
+
+@Suite("entry queries: parameters, search words and cursors")
+struct EntryQueryTests {
+    let utc = TimeZone(identifier: "UTC")!
+
+    @Test func parametersAreCheckedAndTheBadOneIsNamed() throws {
+        let query = try EntryQuery(
+            parameters: ["since": "2026-01-01", "until": "2026-01-31", "lane": "left_alone", "limit": "10", "q": "snow"],
+            timeZone: self.utc)
+        #expect(query.since == Date(timeIntervalSince1970: 1_767_225_600))
+        // `until` a day: the whole day.
+        let until = try #require(query.until).timeIntervalSince1970
+        #expect(abs(until - (1_767_225_600 + 31 * 86_400 - 0.001)) < 1e-5)
+        #expect(query.lane == .leftAlone)
+        #expect(query.limit == 10)
+        for (parameters, named) in [
+            (["lane": "done"], "lane"), (["limit": "0"], "limit"), (["limit": "1001"], "limit"),
+            (["limit": "ten"], "limit"), (["since": "last week"], "since"), (["cursor": "x"], "cursor"),
+            (["q": "+-*"], "q"), (["sort": "asc"], "sort"), (["since": "2026-02-01", "until": "2026-01-01"], "until"),
+        ] {
+            #expect(throws: EntryQuery.Invalid.self) { try EntryQuery(parameters: parameters) }
+            do {
+                _ = try EntryQuery(parameters: parameters, timeZone: self.utc)
+            } catch {
+                #expect(error.parameter == named, "\(parameters)")
+            }
+        }
+        #expect(try EntryQuery(parameters: ["since": "2026-01-05T08:00:00+09:00"]).since
+            == Date(timeIntervalSince1970: 1_767_567_600))
+    }
+
+    @Test func searchWordsArePrefixesAndFTSSyntaxCannotBeInjected() {
+        #expect(EntryQuery.searchExpression("snow man") == #""snow"* AND "man"*"#)
+        #expect(EntryQuery.searchExpression(#"walk "han river""#) == #""walk"* AND "han river""#)
+        #expect(EntryQuery.searchExpression("NEAR(a b) -c ^d col:e") == #""NEAR"* AND "a"* AND "b"* AND "c"* AND "d"* AND "col"* AND "e"*"#)
+        #expect(EntryQuery.searchExpression("한강을") == #""한강을"*"#)
+        #expect(EntryQuery.searchExpression("\" * ") == nil)
+    }
+
+    @Test func cursorsRoundTripExactly() throws {
+        let cursor = EntryQuery.Cursor(time: 1_795_431_600.123456789, id: 42)
+        #expect(EntryQuery.Cursor(cursor.description) == cursor)
+        #expect(EntryQuery.Cursor("nonsense") == nil)
+        let query = EntryQuery(condition: "Snow", text: "a b", lane: .waiting, limit: 5, cursor: cursor)
+        #expect(try EntryQuery(parameters: Dictionary(uniqueKeysWithValues: query.parameters)) == query)
+    }
+}
+
+@Suite("lanes: every result in one lane, in words")
+struct LaneTests {
+    @Test func resultsAreInTheirLanes() {
+        let version = FileVersion(device: 1, inode: 2, size: 3, modifiedSeconds: 4, modifiedNanoseconds: 5)
+        #expect(LaneState.of(.stamped(version)) == LaneState(.stamped, "stamped"))
+        #expect(LaneState.of(.restored(version))?.reason == "restored")
+        #expect(LaneState.of(.alreadyStamped(version))?.reason == "found")
+        #expect(LaneState.of(.vanished) == nil)
+        #expect(LaneState.of(.inUse)?.lane == .waiting)
+        #expect(LaneState.of(.leftAlone(.readOnly, version)) == LaneState(.leftAlone, "read_only", detail: "it is read-only"))
+        #expect(LaneState.of(.leftAlone(.content(.empty), nil))?.reason == "empty")
+        let time = EntryTime(date: Date(timeIntervalSince1970: 0), dayOnly: true, source: .fileName, timeZone: .current)
+        #expect(LaneState.of(.leftAlone(.backdated(time, .noPosition), nil))?.lane == .backdated)
+        #expect(LaneState.of(.leftAlone(.backdated(time, .noPosition), nil))?.reason == "no_position")
+        #expect(LaneState.of(.wantsHistory(HistoryRequest(time: time, position: nil)))?.reason == "waiting_for_history")
+    }
+
+    @Test func everyReasonHasASentenceAndARemedy() {
+        let states = [
+            LaneState(.waiting, "no_weather", detail: "HTTP 500"), LaneState(.waiting, "editor", detail: ".a.md.swp"),
+            LaneState(.waiting, "not_running"), LaneState(.stamped, "restored"),
+            LaneState(.backdated, "history_disabled"), LaneState.of(.readOnly),
+        ]
+        for state in states {
+            #expect(state.sentence.hasSuffix("."), "\(state)")
+            #expect(!state.remedy.isEmpty)
+        }
+        #expect(LaneState(.waiting, "editor", detail: ".a.md.swp").sentence.contains(".a.md.swp"))
+        #expect(LaneState(.waiting, "no_weather", detail: "HTTP 500").sentence.contains("HTTP 500"))
+    }
+}
+
+@Suite("entries shown: the reader's locale and templates")
+struct DiaryFormattingTests {
+    func entry(time: String, dayOnly: Bool = false) -> EntryDocument {
+        EntryDocument(
+            path: "2025/01/old.md", title: "산책", time: time, dayOnly: dayOnly, timeSource: "file_name",
+            lane: "stamped", reason: "stamped", detail: nil, why: "It is stamped.", excerpt: "x",
+            weather: EntryWeatherDocument(DiaryWeather(condition: "Snow", icon: "13d", temperature: -2.4, units: "metric", place: "Seoul")))
+    }
+
+    @Test func theLocaleComesFromTheEnvironmentAsTheCLibraryPicksIt() {
+        #expect(DiaryFormatting.locale(environment: ["LANG": "ko_KR.UTF-8"]).identifier == "ko_KR")
+        #expect(DiaryFormatting.locale(environment: ["LANG": "ko_KR.UTF-8", "LC_TIME": "de_DE.UTF-8"]).identifier == "de_DE")
+        #expect(DiaryFormatting.locale(environment: ["LC_ALL": "fr_FR@euro", "LC_TIME": "de_DE"]).identifier == "fr_FR")
+        #expect(DiaryFormatting.locale(environment: ["LANG": "C.UTF-8"]).identifier == "en_US")
+        #expect(DiaryFormatting.locale(environment: [:]).identifier == "en_US")
+    }
+
+    @Test func datesInEnglishAndKorean() {
+        let utc = TimeZone(identifier: "UTC")!
+        let english = DiaryFormatting(locale: Locale(identifier: "en_US"), timeZone: utc)
+        let korean = DiaryFormatting(locale: Locale(identifier: "ko_KR"), timeZone: utc)
+        #expect(english.date(self.entry(time: "2025-01-05T00:00:00+00:00", dayOnly: true)) == "Jan 5, 2025")
+        #expect(korean.date(self.entry(time: "2025-01-05T00:00:00+00:00", dayOnly: true)) == "2025. 1. 5.")
+        #expect(korean.date(self.entry(time: "2025-01-05T15:30:00+00:00")).contains("오후 3:30"))
+    }
+
+    @Test func templatesAndTables() {
+        let formatting = DiaryFormatting(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!)
+        let entry = self.entry(time: "2025-01-05T00:00:00+00:00", dayOnly: true)
+        #expect(formatting.line("{date} {icon} {temperature} {title} {nope}", entry) == "Jan 5, 2025 ❄️ -2°C 산책 {nope}")
+        #expect(DiaryFormatting.unknownPlaceholders(in: "{date} {nope}") == ["nope"])
+        let table = formatting.table([entry, self.entry(time: "2025-01-05T00:00:00+00:00", dayOnly: true)])
+        #expect(table == "Jan 5, 2025  ❄️  -2°C  Seoul  산책\nJan 5, 2025  ❄️  -2°C  Seoul  산책\n")
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import Glibc
+import Testing
+import WeathertagTestSupport
+
+/// The diary itself: every entry listed with its title, time, lane and weather, searched, explained, through the
+/// daemon and without it, kept in step with the files and rebuilt from them.
+@Suite("The diary index", .serialized)
+struct DiaryTests {
+    static let fixed = #"[{"type": "fixed", "latitude": 37.5665, "longitude": 126.978}]"#
+
+    static func entries(_ daemon: DaemonProcess, _ query: String = "") throws -> [[String: Any]] {
+        let response = try daemon.get("/v1/entries" + (query.isEmpty ? "" : "?" + query))
+        guard response.status == 200 else { throw TimeoutError(description: "\(query): \(response.body)") }
+        return response.json["entries"] as? [[String: Any]] ?? []
+    }
+
+    static func paths(_ daemon: DaemonProcess, _ query: String = "") throws -> [String] {
+        try Self.entries(daemon, query).compactMap { $0["path"] as? String }
+    }
+
+    static func entry(_ daemon: DaemonProcess, _ path: String) throws -> [String: Any]? {
+        let encoded = path.replacingOccurrences(of: "/", with: "%2F")
+        let response = try daemon.get("/v1/entries/" + encoded)
+        return response.status == 200 ? response.json : nil
+    }
+
+    static func cli(_ arguments: [String], _ harness: Harness, lang: String = "en_US.UTF-8") async throws
+        -> (status: Int32, stdout: String, stderr: String)
+    {
+        var environment = ProcessInfo.processInfo.environment
+        environment["LANG"] = lang
+        environment["LC_ALL"] = nil
+        environment["LC_TIME"] = nil
+        environment["TZ"] = "UTC"
+        return try await ChildProcess.run(
+            [DaemonProcess.binary] + arguments + ["--config", harness.directory.file("config.json")],
+            environment: environment, in: harness.directory)
+    }
+
+    static func writeDiary(_ harness: Harness) throws {
+        for folder in ["2026/11", "2025/01"] {
+            try FileManager.default.createDirectory(
+                atPath: harness.entryPath(folder), withIntermediateDirectories: true)
+        }
+        try harness.directory.write(
+            "inbox/2026/11/snow.md", "---\ntitle: Snow day\n---\nIt snowed all morning. We built a snowman.\n")
+        try harness.directory.write("inbox/walk.md", "# 산책\n\n한강을 따라 걸었다.\n")
+        try harness.directory.write("inbox/plain.md", "\n  First line   is the title  \nsecond line\n")
+        // An older block written by another tool: listed with what it holds, never rewritten.
+        try harness.directory.write(
+            "inbox/older.md", "---\nweather: {main: Snow, temp: -3, city: Oslo}\n---\nSkating on the lake.\n")
+        try harness.directory.write("inbox/broken.md", "---\nweather: [1\n---\nBroken front matter.\n")
+        try harness.directory.write("inbox/2025/01/old.md", "---\ndate: 2025-01-05\n---\nRain, long ago.\n")
+    }
+
+    @Test func theIndexListsSearchesAndExplainsEveryEntry() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: Self.fixed)
+            try Self.writeDiary(harness)
+            var daemon = try await harness.startDaemon()
+            for name in ["2026/11/snow.md", "walk.md", "plain.md"] { _ = try await harness.waitForStamp(name) }
+            try await poll("six entries indexed", timeout: .seconds(20)) {
+                try Self.paths(daemon).count == 6 ? true : nil
+            }
+
+            // Newest first; the back-dated entry (2025) last. Titles: front matter, heading, first line.
+            let all = try Self.entries(daemon)
+            #expect(all.last?["path"] as? String == "2025/01/old.md")
+            var titles: [String: String] = [:]
+            for entry in all { titles[entry["path"] as? String ?? ""] = entry["title"] as? String }
+            #expect(titles["2026/11/snow.md"] == "Snow day")
+            #expect(titles["walk.md"] == "산책")
+            #expect(titles["plain.md"] == "First line is the title")
+            #expect(titles["older.md"] == "Skating on the lake.")
+            #expect(titles["2025/01/old.md"] == "Rain, long ago.")
+            let snow = try #require(all.first { $0["path"] as? String == "2026/11/snow.md" })
+            #expect(snow["excerpt"] as? String == "It snowed all morning. We built a snowman.")
+            #expect((snow["weather"] as? [String: Any])?["place"] as? String == "Seoul")
+            #expect(snow["lane"] as? String == "stamped")
+            #expect((snow["time"] as? String)?.contains("T") == true)
+
+            // Lanes and reasons.
+            #expect(try Self.paths(daemon, "lane=left_alone") == ["broken.md"])
+            #expect(try Self.entries(daemon, "lane=backdated").first?["reason"] as? String == "history_disabled")
+            let older = try #require(try Self.entries(daemon, "place=oslo").first)
+            #expect(older["path"] as? String == "older.md")
+            #expect(older["reason"] as? String == "found")
+            #expect(harness.read("older.md").contains("{main: Snow, temp: -3, city: Oslo}"))
+
+            // Search, and filters by weather and time.
+            #expect(try Self.paths(daemon, "q=snowm") == ["2026/11/snow.md"])
+            #expect(try Self.paths(daemon, "q=%ED%95%9C%EA%B0%95") == ["walk.md"])  // 한강
+            #expect(try Self.paths(daemon, "q=lake%20skating") == ["older.md"])
+            #expect(try Self.paths(daemon, "q=%22long%20ago%22") == ["2025/01/old.md"])
+            #expect(try Self.paths(daemon, "condition=SNOW") == ["older.md"])
+            #expect(try Self.paths(daemon, "condition=broken%20clouds").count == 3)
+            #expect(try Self.paths(daemon, "until=2025-12-31") == ["2025/01/old.md"])
+            #expect(!(try Self.paths(daemon, "since=2026-01-01").contains("2025/01/old.md")))
+
+            // Pages: the same entries in the same order, each once.
+            var paged: [String] = []
+            var cursor: String?
+            repeat {
+                let response = try daemon.get("/v1/entries?limit=2" + (cursor.map { "&cursor=" + $0 } ?? ""))
+                paged += (response.json["entries"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+                cursor = response.json["next_cursor"] as? String
+            } while cursor != nil && paged.count < 20
+            #expect(paged == all.compactMap { $0["path"] as? String })
+
+            // Bad parameters: 400, the parameter named.
+            for (query, parameter) in [
+                ("lane=nope", "lane"), ("since=yesterday", "since"), ("limit=0", "limit"), ("cursor=zz", "cursor"),
+                ("colour=red", "colour"), ("since=2026-02-01&until=2026-01-01", "until"), ("q=%2B%2B", "q"),
+            ] {
+                let response = try daemon.get("/v1/entries?" + query)
+                #expect(response.status == 400, "\(query)")
+                #expect((response.json["error"] as? String)?.hasPrefix(parameter + ":") == true, "\(response.body)")
+            }
+
+            // One entry: its block, history and what would change it.
+            let one = try #require(try Self.entry(daemon, "2026/11/snow.md"))
+            #expect((one["block"] as? [String])?.first == "weather:")
+            #expect((one["history"] as? [String: Any])?["stamped_at"] is String)
+            #expect(one["remedy"] is String)
+            #expect(try daemon.get("/v1/entries/nothing.md").status == 404)
+
+            // /v1/status: the lanes' counts and latest entries.
+            let lanes = try #require(try daemon.get("/v1/status").json["lanes"] as? [String: [String: Any]])
+            #expect(lanes["stamped"]?["count"] as? Int == 4)
+            #expect(lanes["left_alone"]?["count"] as? Int == 1)
+            #expect(lanes["backdated"]?["count"] as? Int == 1)
+            #expect(lanes["waiting"]?["count"] as? Int == 0)
+
+            // The command line, through the daemon: a table in the reader's locale, and why.
+            let table = try await Self.cli(["entries"], harness)
+            #expect(table.status == 0, "\(table.stderr)")
+            #expect(table.stdout.contains("Snow day") && table.stdout.contains("산책"), "\(table.stdout)")
+            #expect(table.stdout.contains("Jan 5, 2025"), "\(table.stdout)")
+            let korean = try await Self.cli(["entries", "--lane", "backdated"], harness, lang: "ko_KR.UTF-8")
+            #expect(korean.stdout.contains("2025. 1. 5."), "\(korean.stdout)")
+            let formatted = try await Self.cli(["entries", "snowman", "--format", "{path}|{title}|{lane}"], harness)
+            #expect(formatted.stdout == "2026/11/snow.md|Snow day|stamped\n", "\(formatted.stdout)")
+            let why = try await Self.cli(["why", harness.entryPath("2025/01/old.md")], harness)
+            #expect(why.status == 0, "\(why.stderr)")
+            #expect(why.stdout.contains("back-dated") && why.stdout.contains("history.enabled"), "\(why.stdout)")
+            let whyBroken = try await Self.cli(["why", harness.entryPath("broken.md")], harness)
+            #expect(whyBroken.stdout.contains("not valid YAML: line 3"), "\(whyBroken.stdout)")
+            #expect(try await Self.cli(["why", harness.entryPath("nothing.md")], harness).status == 66)
+            let badLane = try await Self.cli(["entries", "--lane", "nope"], harness)
+            #expect(badLane.status == 64 && badLane.stderr.contains("--lane"), "\(badLane.stderr)")
+
+            // Kept in step with the files: a rename moves the row, a deletion drops it.
+            #expect(rename(harness.entryPath("2026/11/snow.md"), harness.entryPath("2026/11/snow-day.md")) == 0)
+            #expect(unlink(harness.entryPath("broken.md")) == 0)
+            try await poll("the rename and the deletion followed", timeout: .seconds(20)) {
+                let paths = try Self.paths(daemon)
+                return paths.contains("2026/11/snow-day.md") && !paths.contains("2026/11/snow.md")
+                    && !paths.contains("broken.md") ? true : nil
+            }
+            #expect(try Self.entry(daemon, "2026/11/snow-day.md")?["title"] as? String == "Snow day")
+            #expect(try Self.paths(daemon, "q=snowman") == ["2026/11/snow-day.md"])
+
+            // Without the daemon: straight from the database.
+            #expect(try await daemon.stop() == 0)
+            let direct = try await Self.cli(["entries", "--lane", "stamped"], harness)
+            #expect(direct.status == 0, "\(direct.stderr)")
+            #expect(direct.stdout.contains("Snow day") && direct.stdout.contains("Skating"), "\(direct.stdout)")
+            let directWhy = try await Self.cli(["why", harness.entryPath("2025/01/old.md")], harness)
+            #expect(directWhy.stdout.contains("history.enabled"), "\(directWhy.stdout)")
+
+            // The database deleted: rebuilt from the files.
+            for suffix in ["", "-wal", "-shm"] { unlink(harness.state + "/state.sqlite" + suffix) }
+            daemon = try await harness.startDaemon()
+            try await poll("the index rebuilt from the files", timeout: .seconds(20)) {
+                try Self.paths(daemon).count == 5 ? true : nil
+            }
+            #expect(try Self.entry(daemon, "2026/11/snow-day.md")?["title"] as? String == "Snow day")
+            #expect(try Self.paths(daemon, "q=%ED%95%9C%EA%B0%95") == ["walk.md"])
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    @Test func anEntryThatWaitsSaysWhy() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: Self.fixed)
+            try harness.standIn.control(#"{"weather": {"mode": "500"}}"#)
+            var daemon = try await harness.startDaemon()
+            try harness.directory.write("inbox/today.md", "Dear diary\n")
+            try await poll("today.md waits for weather", timeout: .seconds(20)) {
+                try Self.entry(daemon, "today.md")?["reason"] as? String == "no_weather" ? true : nil
+            }
+            #expect(try Self.entry(daemon, "today.md")?["lane"] as? String == "waiting")
+            #expect(try Self.paths(daemon, "lane=waiting") == ["today.md"])
+            let why = try await Self.cli(["why", harness.entryPath("today.md")], harness)
+            #expect(why.stdout.contains("waits for weather"), "\(why.stdout)")
+
+            // The daemon stopped: the database says it was waiting, and that nobody is stamping.
+            #expect(try await daemon.stop() == 0)
+            let stopped = try await Self.cli(["why", harness.entryPath("today.md")], harness)
+            #expect(stopped.stdout.contains("the daemon is not running"), "\(stopped.stdout)")
+
+            try harness.standIn.control(#"{"weather": {"mode": "ok"}}"#)
+            daemon = try await harness.startDaemon()
+            _ = try await harness.waitForStamp("today.md")
+            try await poll("today.md stamped in the index", timeout: .seconds(20)) {
+                try Self.entry(daemon, "today.md")?["lane"] as? String == "stamped" ? true : nil
+            }
+
+            // An editor's swap file beside the entry: it waits for the editor, named.
+            try harness.directory.write("inbox/.draft.md.swp", "vim")
+            try harness.directory.write("inbox/draft.md", "Half a thought\n")
+            try await poll("draft.md waits for its editor", timeout: .seconds(20)) {
+                try Self.entry(daemon, "draft.md")?["reason"] as? String == "editor" ? true : nil
+            }
+            let draft = try #require(try Self.entry(daemon, "draft.md"))
+            #expect(draft["detail"] as? String == ".draft.md.swp")
+            #expect((draft["remedy"] as? String)?.contains("Close the editor") == true)
+            #expect(unlink(harness.entryPath(".draft.md.swp")) == 0)
+            _ = try await harness.waitForStamp("draft.md")
+            try await poll("draft.md stamped in the index", timeout: .seconds(20)) {
+                try Self.entry(daemon, "draft.md")?["lane"] as? String == "stamped" ? true : nil
+            }
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+}
