@@ -32,7 +32,7 @@ enum DiarySource {
                     + "state database with (give --config)")
             throw ExitCode(ExitStatus.unavailable)
         }
-        let runtime = Runtime(logLevel: .error)
+        let runtime = Runtime.quiet
         let configuration: Configuration
         do {
             configuration = try runtime.loadConfiguration(path)
@@ -194,7 +194,8 @@ struct Entries: AsyncParsableCommand {
     func run() async throws {
         let source = try await DiarySource.open(self.connection)
         let entries = try await source.all(try self.filters.query(), limit: self.limit == 0 ? nil : self.limit)
-        let formatting = DiaryFormatting(locale: DiaryFormatting.locale(environment: ProcessInfo.processInfo.environment))
+        let formatting = DiaryFormatting(
+            locale: DiaryFormatting.locale(environment: ProcessInfo.processInfo.environment))
         if self.json {
             let body = try JSONValueEncoder().encode(EntryListDocument(entries: entries, nextCursor: nil)).serialized
             print(body)
@@ -203,7 +204,8 @@ struct Entries: AsyncParsableCommand {
         } else if entries.isEmpty {
             printError("no entries match")
         } else {
-            print(formatting.table(entries, lanes: self.filters.lane == nil && Set(entries.map(\.lane)).count > 1),
+            print(
+                formatting.table(entries, lanes: self.filters.lane == nil && Set(entries.map(\.lane)).count > 1),
                 terminator: "")
         }
     }
@@ -248,7 +250,8 @@ struct Why: AsyncParsableCommand {
             print(try JSONValueEncoder().encode(entry).serialized)
             return
         }
-        let formatting = DiaryFormatting(locale: DiaryFormatting.locale(environment: ProcessInfo.processInfo.environment))
+        let formatting = DiaryFormatting(
+            locale: DiaryFormatting.locale(environment: ProcessInfo.processInfo.environment))
         var lines = ["\(entry.path) (\(entry.lane)): \(entry.why)"]
         if let remedy = entry.remedy { lines.append(remedy) }
         var facts = ["written \(formatting.date(entry)) (by \(DiaryFormatting.timeSource(entry.timeSource)))"]
@@ -276,7 +279,8 @@ struct Why: AsyncParsableCommand {
         }
         guard let root = resolved(inbox) else { return nil }
         // The file itself may be gone (`why` of a removed entry): resolve its folder.
-        let candidates = file.hasPrefix("/") ? [file] : [FileManager.default.currentDirectoryPath + "/" + file, inbox + "/" + file]
+        let candidates =
+            file.hasPrefix("/") ? [file] : [FileManager.default.currentDirectoryPath + "/" + file, inbox + "/" + file]
         for candidate in candidates {
             let (folder, name) = (
                 (candidate as NSString).deletingLastPathComponent, (candidate as NSString).lastPathComponent
@@ -286,5 +290,72 @@ struct Why: AsyncParsableCommand {
             if full.hasPrefix(root + "/") { return String(full.dropFirst(root.count + 1)) }
         }
         return nil
+    }
+}
+
+struct Timeline: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the diary as one self-contained HTML page: entries by month, and the temperature over time.",
+        discussion: """
+            Every entry the filters match (all of them without filters), newest first, grouped by month: date (in \
+            the reader's locale), weather icon, temperature, place, title and first lines; above them a chart of \
+            the temperature with each entry's condition shaded. The icons come from the daemon's icon cache \
+            (cache.directory of the configuration; an emoji where none is cached), the CSS is inline, and there \
+            is no script and no request to anywhere: the page opens offline and prints.
+
+            Exit status: 0; 64 for a bad option; 69 when neither the daemon nor its database can be read; 73 when \
+            the page cannot be written.
+            """
+    )
+
+    @OptionGroup var connection: DaemonConnection
+    @OptionGroup var filters: EntryFilters
+
+    @Option(name: .shortAndLong, help: "The HTML file to write.")
+    var output: String
+
+    @Option(help: "The page's title.")
+    var title = "Diary"
+
+    func validate() throws {
+        _ = try self.filters.query()
+    }
+
+    func run() async throws {
+        let source = try await DiarySource.open(self.connection)
+        var query = try self.filters.query()
+        query.limit = EntryQuery.maximumLimit
+        let entries = try await source.all(query, limit: nil)
+        let environment = ProcessInfo.processInfo.environment
+        let page = TimelinePage(
+            title: self.title,
+            formatting: DiaryFormatting(locale: DiaryFormatting.locale(environment: environment)),
+            icons: Self.icons(for: entries, cache: self.iconCache()),
+            generatedAt: Date())
+        do {
+            try Data(page.render(entries).utf8).write(to: URL(fileURLWithPath: self.output), options: .atomic)
+        } catch {
+            printError("cannot write \(self.output): \(error)")
+            throw ExitCode(ExitStatus.cannotCreate)
+        }
+        printError("wrote \(entries.count) entries to \(self.output)")
+    }
+
+    /// The icon cache's folder: `cache.directory` of the configuration, when there is one.
+    private func iconCache() -> String? {
+        guard let path = self.connection.configurationFile() else { return nil }
+        let runtime = Runtime.quiet
+        return (try? runtime.loadConfiguration(path)).map { $0.cache.directory + "/icons" }
+    }
+
+    static func icons(for entries: [EntryDocument], cache: String?) -> [String: [UInt8]] {
+        guard let cache else { return [:] }
+        var icons: [String: [UInt8]] = [:]
+        for code in Set(entries.compactMap { $0.weather?.icon }) where code.allSatisfy({ $0.isLetter || $0.isNumber }) {
+            if let data = FileManager.default.contents(atPath: "\(cache)/\(code)@2x.png") {
+                icons[code] = [UInt8](data)
+            }
+        }
+        return icons
     }
 }

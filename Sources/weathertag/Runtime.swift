@@ -30,6 +30,10 @@ struct Runtime {
         self.http = CurlHTTPClient(threadPool: self.threadPool)
     }
 
+    /// One per process for the commands that only read (`entries`, `why`, `timeline`): logging is bootstrapped
+    /// once, errors only.
+    static let quiet = Runtime(logLevel: .error)
+
     func loadConfiguration(_ path: String) throws(ConfigurationError) -> Configuration {
         try Configuration.load(
             path: path,
@@ -84,6 +88,8 @@ enum ExitStatus {
     static let software: Int32 = 70
     /// `serve`: another daemon answers on the socket (EX_CANTCREAT).
     static let socketInUse: Int32 = 73
+    /// A file cannot be written (EX_CANTCREAT).
+    static let cannotCreate: Int32 = 73
     static let temporaryFailure: Int32 = 75
     static let configuration: Int32 = 78
 }

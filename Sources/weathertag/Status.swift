@@ -66,7 +66,8 @@ struct Status: AsyncParsableCommand {
             for (name, lane) in all where !lane.latest.isEmpty {
                 lines.append(
                     (
-                        "", "latest \(name): "
+                        "",
+                        "latest \(name): "
                             + lane.latest.map { "\($0.path) (\($0.reason.replacingOccurrences(of: "_", with: " ")))" }
                             .joined(separator: " · ")
                     ))

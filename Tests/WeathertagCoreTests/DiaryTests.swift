@@ -5,7 +5,7 @@ import WeathertagCore
 @Suite("diary entries: titles, text and weather read from the file")
 struct DiaryEntryTests {
     let modified = Date(timeIntervalSince1970: 1_795_431_600)
-    let utc = TimeZone(identifier: "UTC")!
+    let utc = TimeZone.gmt
 
     func read(_ text: String, name: String = "e.md") -> DiaryEntry {
         DiaryEntry.read(Array(text.utf8), fileName: name, modified: self.modified, timeZone: self.utc)
@@ -19,8 +19,11 @@ struct DiaryEntryTests {
         #expect(self.read("").title == "e")
         #expect(self.read("\n\n", name: "2026/11/2026-11-23.md").title == "2026-11-23")
         // CRLF and a byte-order mark change nothing.
-        #expect(DiaryEntry.read([0xEF, 0xBB, 0xBF] + Array("---\r\ntitle: Tea\r\n---\r\nBody\r\n".utf8),
-            fileName: "e.md", modified: self.modified, timeZone: self.utc).title == "Tea")
+        #expect(
+            DiaryEntry.read(
+                [0xEF, 0xBB, 0xBF] + Array("---\r\ntitle: Tea\r\n---\r\nBody\r\n".utf8),
+                fileName: "e.md", modified: self.modified, timeZone: self.utc
+            ).title == "Tea")
     }
 
     @Test func theExcerptFollowsTheTitleAndTheBodyIsTheTextAfterTheFrontMatter() {
@@ -74,11 +77,13 @@ struct DiaryEntryTests {
 
 @Suite("entry queries: parameters, search words and cursors")
 struct EntryQueryTests {
-    let utc = TimeZone(identifier: "UTC")!
+    let utc = TimeZone.gmt
 
     @Test func parametersAreCheckedAndTheBadOneIsNamed() throws {
         let query = try EntryQuery(
-            parameters: ["since": "2026-01-01", "until": "2026-01-31", "lane": "left_alone", "limit": "10", "q": "snow"],
+            parameters: [
+                "since": "2026-01-01", "until": "2026-01-31", "lane": "left_alone", "limit": "10", "q": "snow",
+            ],
             timeZone: self.utc)
         #expect(query.since == Date(timeIntervalSince1970: 1_767_225_600))
         // `until` a day: the whole day.
@@ -98,14 +103,17 @@ struct EntryQueryTests {
                 #expect(error.parameter == named, "\(parameters)")
             }
         }
-        #expect(try EntryQuery(parameters: ["since": "2026-01-05T08:00:00+09:00"]).since
-            == Date(timeIntervalSince1970: 1_767_567_600))
+        #expect(
+            try EntryQuery(parameters: ["since": "2026-01-05T08:00:00+09:00"]).since
+                == Date(timeIntervalSince1970: 1_767_567_600))
     }
 
     @Test func searchWordsArePrefixesAndFTSSyntaxCannotBeInjected() {
         #expect(EntryQuery.searchExpression("snow man") == #""snow"* AND "man"*"#)
         #expect(EntryQuery.searchExpression(#"walk "han river""#) == #""walk"* AND "han river""#)
-        #expect(EntryQuery.searchExpression("NEAR(a b) -c ^d col:e") == #""NEAR"* AND "a"* AND "b"* AND "c"* AND "d"* AND "col"* AND "e"*"#)
+        #expect(
+            EntryQuery.searchExpression("NEAR(a b) -c ^d col:e")
+                == #""NEAR"* AND "a"* AND "b"* AND "c"* AND "d"* AND "col"* AND "e"*"#)
         #expect(EntryQuery.searchExpression("한강을") == #""한강을"*"#)
         #expect(EntryQuery.searchExpression("\" * ") == nil)
     }
@@ -128,7 +136,9 @@ struct LaneTests {
         #expect(LaneState.of(.alreadyStamped(version))?.reason == "found")
         #expect(LaneState.of(.vanished) == nil)
         #expect(LaneState.of(.inUse)?.lane == .waiting)
-        #expect(LaneState.of(.leftAlone(.readOnly, version)) == LaneState(.leftAlone, "read_only", detail: "it is read-only"))
+        #expect(
+            LaneState.of(.leftAlone(.readOnly, version))
+                == LaneState(.leftAlone, "read_only", detail: "it is read-only"))
         #expect(LaneState.of(.leftAlone(.content(.empty), nil))?.reason == "empty")
         let time = EntryTime(date: Date(timeIntervalSince1970: 0), dayOnly: true, source: .fileName, timeZone: .current)
         #expect(LaneState.of(.leftAlone(.backdated(time, .noPosition), nil))?.lane == .backdated)
@@ -157,19 +167,23 @@ struct DiaryFormattingTests {
         EntryDocument(
             path: "2025/01/old.md", title: "산책", time: time, dayOnly: dayOnly, timeSource: "file_name",
             lane: "stamped", reason: "stamped", detail: nil, why: "It is stamped.", excerpt: "x",
-            weather: EntryWeatherDocument(DiaryWeather(condition: "Snow", icon: "13d", temperature: -2.4, units: "metric", place: "Seoul")))
+            weather: EntryWeatherDocument(
+                DiaryWeather(condition: "Snow", icon: "13d", temperature: -2.4, units: "metric", place: "Seoul")))
     }
 
     @Test func theLocaleComesFromTheEnvironmentAsTheCLibraryPicksIt() {
         #expect(DiaryFormatting.locale(environment: ["LANG": "ko_KR.UTF-8"]).identifier == "ko_KR")
-        #expect(DiaryFormatting.locale(environment: ["LANG": "ko_KR.UTF-8", "LC_TIME": "de_DE.UTF-8"]).identifier == "de_DE")
-        #expect(DiaryFormatting.locale(environment: ["LC_ALL": "fr_FR@euro", "LC_TIME": "de_DE"]).identifier == "fr_FR")
+        #expect(
+            DiaryFormatting.locale(environment: ["LANG": "ko_KR.UTF-8", "LC_TIME": "de_DE.UTF-8"]).identifier == "de_DE"
+        )
+        #expect(
+            DiaryFormatting.locale(environment: ["LC_ALL": "fr_FR@euro", "LC_TIME": "de_DE"]).identifier == "fr_FR")
         #expect(DiaryFormatting.locale(environment: ["LANG": "C.UTF-8"]).identifier == "en_US")
         #expect(DiaryFormatting.locale(environment: [:]).identifier == "en_US")
     }
 
     @Test func datesInEnglishAndKorean() {
-        let utc = TimeZone(identifier: "UTC")!
+        let utc = TimeZone.gmt
         let english = DiaryFormatting(locale: Locale(identifier: "en_US"), timeZone: utc)
         let korean = DiaryFormatting(locale: Locale(identifier: "ko_KR"), timeZone: utc)
         #expect(english.date(self.entry(time: "2025-01-05T00:00:00+00:00", dayOnly: true)) == "Jan 5, 2025")
@@ -178,7 +192,7 @@ struct DiaryFormattingTests {
     }
 
     @Test func templatesAndTables() {
-        let formatting = DiaryFormatting(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!)
+        let formatting = DiaryFormatting(locale: Locale(identifier: "en_US"), timeZone: TimeZone.gmt)
         let entry = self.entry(time: "2025-01-05T00:00:00+00:00", dayOnly: true)
         #expect(formatting.line("{date} {icon} {temperature} {title} {nope}", entry) == "Jan 5, 2025 ❄️ -2°C 산책 {nope}")
         #expect(DiaryFormatting.unknownPlaceholders(in: "{date} {nope}") == ["nope"])

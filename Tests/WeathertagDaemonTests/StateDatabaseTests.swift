@@ -209,7 +209,8 @@ final class StateDatabaseTests {
         #expect(try await index.list(EntryQuery(condition: "rain")).entries.count == 2)
         #expect(try await index.list(EntryQuery(lane: .leftAlone)).entries.map(\.path) == ["c.md"])
         let first = try await index.list(EntryQuery(limit: 2))
-        let second = try await index.list(EntryQuery(limit: 2, cursor: first.nextCursor.flatMap(EntryQuery.Cursor.init)))
+        let second = try await index.list(
+            EntryQuery(limit: 2, cursor: first.nextCursor.flatMap(EntryQuery.Cursor.init)))
         #expect(first.entries.count == 2 && second.entries.count == 1 && second.nextCursor == nil)
         #expect(Set((first.entries + second.entries).map(\.path)).count == 3)
         #expect(try await index.entry("a.md")?.history?.stampedAt != nil)

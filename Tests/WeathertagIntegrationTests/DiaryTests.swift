@@ -25,7 +25,9 @@ struct DiaryTests {
         return response.status == 200 ? response.json : nil
     }
 
-    static func cli(_ arguments: [String], _ harness: Harness, lang: String = "en_US.UTF-8") async throws
+    static func cli(
+        _ arguments: [String], _ harness: Harness, lang: String = "en_US.UTF-8"
+    ) async throws
         -> (status: Int32, stdout: String, stderr: String)
     {
         var environment = ProcessInfo.processInfo.environment
@@ -220,6 +222,90 @@ struct DiaryTests {
             _ = try await harness.waitForStamp("draft.md")
             try await poll("draft.md stamped in the index", timeout: .seconds(20)) {
                 try Self.entry(daemon, "draft.md")?["lane"] as? String == "stamped" ? true : nil
+            }
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    /// A year of a diary, 200 entries with their weather blocks (written over a year, as if stamped then).
+    static func writeYear(_ harness: Harness) throws {
+        let conditions = [
+            ("Clear", "clear sky", "01d"), ("Clouds", "broken clouds", "04d"), ("Rain", "light rain", "10d"),
+            ("Snow", "light snow", "13d"), ("Thunderstorm", "thunderstorm", "11d"),
+        ]
+        let start = Date(timeIntervalSince1970: 1_764_581_400)  // 2025-12-01 09:30 UTC
+        for index in 0..<200 {
+            let date = start.addingTimeInterval(-Double(index) * 1.8 * 86_400)
+            let day = Calendar(identifier: .gregorian).ordinality(of: .day, in: .year, for: date) ?? 1
+            let temperature = 12 - 14 * cos(2 * Double.pi * Double(day - 15) / 365) + Double(index % 7) - 3
+            let condition =
+                temperature < 0
+                ? conditions[3] : temperature > 24 ? conditions[index % 3 == 0 ? 4 : 0] : conditions[index % 3]
+            let stamp = ISO8601DateFormatter().string(from: date)
+            try harness.directory.write(
+                "inbox/\(stamp.prefix(10)).md",
+                """
+                ---
+                title: "Day \(200 - index): \(condition.1) & <more>"
+                date: \(stamp)
+                weather:
+                  condition: \(condition.0)
+                  description: \(condition.1)
+                  icon: \(condition.2)
+                  temperature: \(String(format: "%.1f", temperature))
+                  units: metric
+                  place: Gangneung
+                ---
+                Walked by the sea; \(condition.1) all morning.
+
+                """)
+        }
+    }
+
+    /// `timeline`: one self-contained page (icons from the cache, CSS inline, no script, no request), rendered by a
+    /// real headless Chromium and its screenshot checked for the chart's curve, its shading and an embedded icon.
+    @Test func aYearOfTheDiaryAsOnePageInChromium() async throws {
+        let chromium = try #require(which("chromium"), "chromium is needed (make setup)")
+        let convert = try #require(which("convert"), "ImageMagick is needed (make setup)")
+        try await withHarness { harness in
+            try harness.writeConfig(providers: Self.fixed)
+            try Self.writeYear(harness)
+            let daemon = try await harness.startDaemon()
+            // The daemon's own weather brings the icon of broken clouds (04d) into the icon cache.
+            _ = try daemon.get("/v1/tag")
+            try await poll("200 entries indexed", timeout: .seconds(30)) {
+                try Self.entries(daemon, "lane=stamped&limit=1000").count == 200 ? true : nil
+            }
+            try await poll("the icon cached", timeout: .seconds(10)) {
+                FileManager.default.fileExists(atPath: harness.cache + "/icons/04d@2x.png") ? true : nil
+            }
+            let page = harness.directory.file("diary.html")
+            let written = try await Self.cli(["timeline", "--output", page, "--title", "A year by the sea"], harness)
+            #expect(written.status == 0, "\(written.stderr)")
+            let html = try String(contentsOfFile: page, encoding: .utf8)
+            #expect(html.components(separatedBy: "<article").count - 1 == 200)
+            #expect(html.components(separatedBy: "<section class=\"month\">").count - 1 == 13)  // Dec 2024 … Dec 2025
+            #expect(html.contains("Day 200: light snow &amp; &lt;more&gt;"))
+            #expect(!html.contains("<script") && !html.contains("http://") && !html.contains("https://"))
+            #expect(html.contains("default-src 'none'"))
+            #expect(html.contains("<img src=\"data:image/png;base64,"), "the cached icon, embedded")
+            #expect(html.contains("<polyline class=\"curve\""))
+
+            let shot = harness.directory.file("diary.png")
+            let rendered = try await ChildProcess.run(
+                [
+                    chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                    "--window-size=1100,1400", "--screenshot=" + shot, "file://" + page,
+                ], in: harness.directory)
+            #expect(rendered.status == 0, "\(rendered.stderr)")
+            // The temperature curve, the Clear shading and the embedded icon (the stand-in's icon is green).
+            for (colour, what) in [("#c0392b", "the curve"), ("#ffd966", "clear shading"), ("#80ff80", "the icon")] {
+                let share = try await ChildProcess.run(
+                    [
+                        convert, shot, "-fuzz", "8%", "-fill", "white", "+opaque", colour, "-fill", "black",
+                        "-opaque", colour, "-format", "%[fx:1-mean]", "info:",
+                    ], in: harness.directory)
+                #expect((Double(share.stdout) ?? 0) > 0.0005, "\(what): \(share.stdout) \(share.stderr)")
             }
             #expect(try await daemon.stop() == 0)
         }

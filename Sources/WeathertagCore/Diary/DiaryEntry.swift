@@ -28,7 +28,9 @@ public struct DiaryEntry: Sendable, Equatable {
     /// Reads an entry: the title is the front matter's `title`, else the first Markdown heading, else the first
     /// non-empty line, trimmed (else the file's name without its extension); the time is `EntryTime`'s.
     /// A front matter that is not valid YAML gives no title or weather from it, and the text is still indexed.
-    public static func read(_ bytes: [UInt8], fileName: String, modified: Date, timeZone: TimeZone = .current)
+    public static func read(
+        _ bytes: [UInt8], fileName: String, modified: Date, timeZone: TimeZone = .current
+    )
         -> DiaryEntry
     {
         let text = String(decoding: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...], as: UTF8.self)

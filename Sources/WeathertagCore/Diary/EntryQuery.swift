@@ -69,7 +69,9 @@ public struct EntryQuery: Sendable, Equatable {
     public init(parameters: [String: String], timeZone: TimeZone = .current) throws(Invalid) {
         let known: Set = ["since", "until", "condition", "place", "q", "lane", "limit", "cursor"]
         if let unknown = parameters.keys.sorted().first(where: { !known.contains($0) }) {
-            throw Invalid(parameter: String(unknown.prefix(100)), problem: "unknown parameter; known: " + known.sorted().joined(separator: ", "))
+            throw Invalid(
+                parameter: String(unknown.prefix(100)),
+                problem: "unknown parameter; known: " + known.sorted().joined(separator: ", "))
         }
         self.init()
         func nonEmpty(_ key: String) -> String? { parameters[key].flatMap { $0.isEmpty ? nil : $0 } }
@@ -91,7 +93,8 @@ public struct EntryQuery: Sendable, Equatable {
         if let lane = nonEmpty("lane") {
             guard let value = Lane(rawValue: lane) else {
                 throw Invalid(
-                    parameter: "lane", problem: "unknown lane; use " + Lane.allCases.map(\.rawValue).joined(separator: ", "))
+                    parameter: "lane",
+                    problem: "unknown lane; use " + Lane.allCases.map(\.rawValue).joined(separator: ", "))
             }
             self.lane = value
         }

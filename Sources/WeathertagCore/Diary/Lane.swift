@@ -77,7 +77,8 @@ public struct LaneState: Sendable, Equatable {
         let detail = self.detail.map { ": \($0)" } ?? ""
         switch (self.lane, self.reason) {
         case (.waiting, "no_weather"): return "It waits for weather\(detail)."
-        case (.waiting, "editor"): return "It waits for its editor to close it (\(self.detail ?? "a lock file") is beside it)."
+        case (.waiting, "editor"):
+            return "It waits for its editor to close it (\(self.detail ?? "a lock file") is beside it)."
         case (.waiting, "in_use"): return "It waits for the program writing it to close it."
         case (.waiting, "settling"): return "It was written a moment ago and waits for the writes to settle."
         case (.waiting, "changing"): return "It changed while it was being stamped and is tried again."
@@ -103,16 +104,19 @@ public struct LaneState: Sendable, Equatable {
             return "It is stamped as soon as OpenWeather answers; `weathertag status` shows the last error."
         case (.waiting, "editor"): return "Close the editor (or delete a lock file a crashed editor left)."
         case (.waiting, "in_use"): return "It is stamped once the program closes it."
-        case (.waiting, "settling"): return "Nothing: it is stamped once no write has reached it for inbox.settle_seconds."
+        case (.waiting, "settling"):
+            return "Nothing: it is stamped once no write has reached it for inbox.settle_seconds."
         case (.waiting, "changing"): return "Nothing: it is stamped once it holds still."
-        case (.waiting, "disk_refused"): return "Free space on the disk or make the folder writable; it is retried by itself."
+        case (.waiting, "disk_refused"):
+            return "Free space on the disk or make the folder writable; it is retried by itself."
         case (.waiting, "not_running"): return "Start the daemon (systemctl --user start weathertag)."
         case (.waiting, _): return "Nothing: it is stamped shortly."
         case (.stamped, _): return "Nothing. `weathertag stamp --fresh FILE` replaces its block with new weather."
         case (.backdated, "waiting_for_history"):
             return "Nothing: it is stamped when OpenWeather's history answers (history.max_calls_per_day allowing)."
         case (.backdated, "history_disabled"):
-            return "Turn on history.enabled (OpenWeather One Call 3.0), or `weathertag stamp --fresh FILE` for today's weather."
+            return
+                "Turn on history.enabled (OpenWeather One Call 3.0), or `weathertag stamp --fresh FILE` for today's weather."
         case (.backdated, "no_position"):
             return "Give it latitude and longitude in its front matter, or configure a fixed location provider."
         case (.backdated, _):
@@ -124,7 +128,8 @@ public struct LaneState: Sendable, Equatable {
             return "Let the daemon's user read it (chmod u+r, or its group)."
         case (.leftAlone, "hard_links"): return "Keep one name for it (remove the other links)."
         case (.leftAlone, "not_regular_file"): return "Nothing: only regular files are stamped."
-        case (.leftAlone, "content"): return "Fix its front matter as the reason says; it is looked at again when it changes."
+        case (.leftAlone, "content"):
+            return "Fix its front matter as the reason says; it is looked at again when it changes."
         case (.leftAlone, "owner_would_lose_access"): return "See the reason: change its mode or the daemon's user."
         case (.leftAlone, _): return "It is looked at again when it changes."
         }

@@ -43,7 +43,7 @@ enum EntryBatch {
             for directory in written.sorted() {
                 do {
                     try FileIO.fsyncDirectory(directory)
-                } catch where outcome.failure == nil {
+                } catch  where outcome.failure == nil {
                     let name = outcome.results.last { FileIO.split(Self.path($0.0, in: folder)).0 == directory }?.0
                     outcome.failure = (name ?? directory, error)
                 } catch {}
@@ -97,7 +97,8 @@ enum EntryBatch {
         let fileName = key.split(separator: "/").last.map(String.init) ?? key
         var item = StateDatabase.IndexItem(
             path: key, version: nil, entry: nil, lane: lane,
-            placeholderTime: EntryTime.of(fields: [:], fileName: fileName, modified: read?.modified ?? Date(),
+            placeholderTime: EntryTime.of(
+                fields: [:], fileName: fileName, modified: read?.modified ?? Date(),
                 timeZone: .current))
         if let read, StateDatabase.versionText(read.version) != indexed {
             item.version = read.version

@@ -93,7 +93,8 @@ public final class InboxService: Service {
         )
 
         do {
-            try await self.loop(machine: &machine, watcher: watcher, arrivals: arrivals, events: events,
+            try await self.loop(
+                machine: &machine, watcher: watcher, arrivals: arrivals, events: events,
                 continuation, pollInterval: pollInterval)
         } catch {
             await self.closeLoop(events, continuation)

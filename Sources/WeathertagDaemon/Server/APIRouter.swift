@@ -110,7 +110,9 @@ public struct APIRouter: Sendable {
     }
 
     private func entries(_ query: EntryQuery) async -> APIResponse {
-        guard let diary = self.diary else { return .error(503, "the diary index needs the state database (state.enabled)") }
+        guard let diary = self.diary else {
+            return .error(503, "the diary index needs the state database (state.enabled)")
+        }
         do {
             return .json(200, try await diary.list(query))
         } catch {
@@ -119,7 +121,9 @@ public struct APIRouter: Sendable {
     }
 
     private func entry(_ path: String) async -> APIResponse {
-        guard let diary = self.diary else { return .error(503, "the diary index needs the state database (state.enabled)") }
+        guard let diary = self.diary else {
+            return .error(503, "the diary index needs the state database (state.enabled)")
+        }
         do {
             guard let entry = try await diary.entry(path) else {
                 return .error(404, "no entry \(path) in the diary index (paths are relative to the inbox)")

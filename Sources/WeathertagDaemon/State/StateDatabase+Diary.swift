@@ -21,7 +21,9 @@ extension StateDatabase {
         /// For a row made before the file is read: its time from its name, else its modification time.
         public var placeholderTime: EntryTime
 
-        public init(path: String, version: FileVersion?, entry: DiaryEntry?, lane: LaneState, placeholderTime: EntryTime) {
+        public init(
+            path: String, version: FileVersion?, entry: DiaryEntry?, lane: LaneState, placeholderTime: EntryTime
+        ) {
             self.path = path
             self.version = version
             self.entry = entry
@@ -105,7 +107,8 @@ extension StateDatabase {
     }
 
     private static func forgetIndexed(_ db: Database, exactly path: String) throws {
-        try db.execute(sql: "DELETE FROM diary_text WHERE rowid IN (SELECT id FROM diary WHERE path = ?)", arguments: [path])
+        try db.execute(
+            sql: "DELETE FROM diary_text WHERE rowid IN (SELECT id FROM diary WHERE path = ?)", arguments: [path])
         try db.execute(sql: "DELETE FROM diary WHERE path = ?", arguments: [path])
     }
 
@@ -175,7 +178,8 @@ extension StateDatabase {
                 let fileName = path.split(separator: "/").last.map(String.init) ?? path
                 let item = IndexItem(
                     path: path, version: nil, entry: nil, lane: .queued,
-                    placeholderTime: EntryTime.of(fields: [:], fileName: fileName, modified: modified, timeZone: .current))
+                    placeholderTime: EntryTime.of(
+                        fields: [:], fileName: fileName, modified: modified, timeZone: .current))
                 try Self.placeholder(db, item, now: now, replacingLane: false)
             }
         }
@@ -233,10 +237,10 @@ extension StateDatabase {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (path) DO
                 """
-                + (replacingLane
-                    ? """
-                     UPDATE SET \(Self.laneUpdate)
-                    """ : " NOTHING")
+                    + (replacingLane
+                        ? """
+                         UPDATE SET \(Self.laneUpdate)
+                        """ : " NOTHING")
         ).execute(arguments: [
             item.path, title, item.placeholderTime.date.timeIntervalSince1970, item.placeholderTime.dayOnly,
             item.placeholderTime.source.code, item.lane.lane.rawValue, item.lane.reason, item.lane.detail,
@@ -298,8 +302,9 @@ extension StateDatabase {
     /// One entry, with what the memory holds of it.
     public func entry(_ path: String) throws -> IndexedEntry? {
         try self.database.read { db in
-            guard var entry = try Row.fetchOne(db, sql: "SELECT * FROM diary WHERE path = ?", arguments: [path])
-                .map(Self.indexed)
+            guard
+                var entry = try Row.fetchOne(db, sql: "SELECT * FROM diary WHERE path = ?", arguments: [path])
+                    .map(Self.indexed)
             else { return nil }
             if let memory = try Row.fetchOne(
                 db, sql: "SELECT block, stamped_at, restored_at, restores FROM entry WHERE path = ?",

@@ -1,0 +1,273 @@
+import Foundation
+
+/// The diary as one self-contained HTML page (`weathertag timeline`): entries grouped by month with their date,
+/// weather icon, temperature, place, title and first lines, under a chart of the temperature over time with each
+/// entry's condition shaded behind it.
+///
+/// Self-contained: the icons are embedded (`data:` URIs of the icon cache's PNGs, an emoji where none is cached),
+/// the CSS is inline, there is no script, and a Content-Security-Policy forbids any request, so the page opens
+/// offline, from a mail or a USB stick, and prints (one column, no shadows, months kept together where they fit).
+public struct TimelinePage: Sendable {
+    public var title: String
+    public var formatting: DiaryFormatting
+    /// PNG bytes by OpenWeather icon code (`13d`).
+    public var icons: [String: [UInt8]]
+    public var generatedAt: Date
+
+    public init(title: String, formatting: DiaryFormatting, icons: [String: [UInt8]], generatedAt: Date) {
+        self.title = title
+        self.formatting = formatting
+        self.icons = icons
+        self.generatedAt = generatedAt
+    }
+
+    /// The colour each condition is shaded with, in the chart and beside each entry.
+    public static let conditionColours: KeyValuePairs<String, String> = [
+        "Clear": "#ffd966", "Clouds": "#c9ced6", "Rain": "#7fb3e6", "Drizzle": "#a9cdee", "Thunderstorm": "#9b7fd1",
+        "Snow": "#dff1ff", "Mist": "#e3e3d5", "Fog": "#e3e3d5", "Haze": "#eadfc8", "Smoke": "#c8bfb4",
+        "Dust": "#e0c9a6", "Sand": "#e0c9a6", "Ash": "#b9b9b9", "Squall": "#8fa8bf", "Tornado": "#7d6f80",
+    ]
+
+    static func colour(_ condition: String?) -> String? {
+        guard let condition else { return nil }
+        return Self.conditionColours.first { $0.key.lowercased() == condition.lowercased() }?.value
+    }
+
+    /// The page for `entries` (any order; shown newest first, charted oldest to newest).
+    public func render(_ entries: [EntryDocument]) -> String {
+        let dated = entries.compactMap { entry in Date(iso8601WithOffset: entry.time).map { (entry, $0) } }
+            .sorted { $0.1 > $1.1 }
+        var html = """
+            <!DOCTYPE html>
+            <html lang="\(Self.escaped(self.formatting.locale.language.languageCode?.identifier ?? "en"))">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
+            <meta name="generator" content="weathertag">
+            <title>\(Self.escaped(self.title))</title>
+            <style>\(Self.css)</style>
+            </head>
+            <body>
+            <header><h1>\(Self.escaped(self.title))</h1>
+            """
+        let count = dated.count
+        if let newest = dated.first?.1, let oldest = dated.last?.1 {
+            html +=
+                "<p class=\"summary\">\(count) \(count == 1 ? "entry" : "entries") · "
+                + "\(Self.escaped(self.day(oldest))) – \(Self.escaped(self.day(newest)))</p>"
+        } else {
+            html += "<p class=\"summary\">No entries.</p>"
+        }
+        html += "</header>\n"
+        html += self.chart(dated.reversed())
+        html += "<main>\n"
+        var month: String?
+        for (entry, date) in dated {
+            let heading = self.month(date)
+            if heading != month {
+                if month != nil { html += "</section>\n" }
+                html += "<section class=\"month\"><h2>\(Self.escaped(heading))</h2>\n"
+                month = heading
+            }
+            html += self.article(entry)
+        }
+        if month != nil { html += "</section>\n" }
+        html +=
+            "</main>\n<footer>Made by weathertag on \(Self.escaped(self.day(self.generatedAt))). "
+            + "Everything on this page is in this file.</footer>\n</body>\n</html>\n"
+        return html
+    }
+
+    private func article(_ entry: EntryDocument) -> String {
+        let weather = entry.weather
+        var icon = ""
+        if let code = weather?.icon {
+            let alt = Self.escaped(weather?.description ?? weather?.condition ?? code)
+            if let png = self.icons[code] {
+                icon =
+                    "<img src=\"data:image/png;base64,\(Data(png).base64EncodedString())\" alt=\"\(alt)\" "
+                    + "width=\"48\" height=\"48\">"
+            } else {
+                icon =
+                    "<span class=\"emoji\" role=\"img\" aria-label=\"\(alt)\">"
+                    + "\(TagFormatter.emoji(forIcon: code))</span>"
+            }
+        }
+        let shade = Self.colour(weather?.condition).map { " style=\"border-left-color: \($0)\"" } ?? ""
+        var html = "<article class=\"entry lane-\(Self.escaped(entry.lane))\"\(shade)>"
+        html +=
+            "<div class=\"when\"><time datetime=\"\(Self.escaped(entry.time))\">"
+            + "\(Self.escaped(self.formatting.date(entry)))</time></div>"
+        html +=
+            "<div class=\"weather\">\(icon)<span class=\"temperature\">"
+            + "\(Self.escaped(self.formatting.temperature(weather)))</span></div>"
+        html += "<div class=\"text\"><h3>\(Self.escaped(entry.title))</h3>"
+        let place = [weather?.place, weather?.description].compactMap { $0 }.filter { !$0.isEmpty }
+        if !place.isEmpty { html += "<p class=\"place\">\(Self.escaped(place.joined(separator: " · ")))</p>" }
+        if entry.lane != "stamped" {
+            html += "<p class=\"lane\">\(Self.escaped(entry.why))</p>"
+        }
+        if !entry.excerpt.isEmpty { html += "<p class=\"excerpt\">\(Self.escaped(entry.excerpt))</p>" }
+        html += "</div></article>\n"
+        return html
+    }
+
+    /// Temperature over time (inline SVG), each entry's condition shaded from halfway to its neighbours.
+    func chart(_ chronological: [(EntryDocument, Date)]) -> String {
+        let points = chronological.compactMap { entry, date in
+            entry.weather?.temperature.map { (entry, date, $0) }
+        }
+        guard points.count >= 2, let first = points.first?.1, let last = points.last?.1, last > first else {
+            return ""
+        }
+        let (width, height) = (1000.0, 280.0)
+        let (left, right, top, bottom) = (48.0, 12.0, 12.0, 40.0)
+        let temperatures = points.map(\.2)
+        var low = (temperatures.min() ?? 0).rounded(.down) - 2
+        var high = (temperatures.max() ?? 0).rounded(.up) + 2
+        if high - low < 10 { (low, high) = (low - 5, high + 5) }
+        let span = last.timeIntervalSince(first)
+        func x(_ date: Date) -> Double { left + (width - left - right) * date.timeIntervalSince(first) / span }
+        func y(_ temperature: Double) -> Double {
+            top + (height - top - bottom) * (high - temperature) / (high - low)
+        }
+        let unit = self.formatting.temperature(points.first?.0.weather).filter { !$0.isNumber && $0 != "-" }
+        var svg = """
+            <figure class="chart"><svg viewBox="0 0 \(Int(width)) \(Int(height))" role="img" \
+            aria-label="Temperature over time">
+
+            """
+        // Shading: from halfway to the previous entry to halfway to the next.
+        var conditions: [String] = []
+        for (index, point) in points.enumerated() {
+            guard let condition = point.0.weather?.condition, let colour = Self.colour(condition) else { continue }
+            if !conditions.contains(condition) { conditions.append(condition) }
+            let start = index == 0 ? left : (x(points[index - 1].1) + x(point.1)) / 2
+            let end = index == points.count - 1 ? width - right : (x(point.1) + x(points[index + 1].1)) / 2
+            svg +=
+                "<rect class=\"shade\" x=\"\(Self.number(start))\" y=\"\(Self.number(top))\" "
+                + "width=\"\(Self.number(max(0.5, end - start)))\" height=\"\(Self.number(height - top - bottom))\" "
+                + "fill=\"\(colour)\"><title>\(Self.escaped(condition))</title></rect>\n"
+        }
+        // Axes: a line per 5 or 10 degrees, the month at each month's start.
+        let step = high - low > 40 ? 10.0 : 5.0
+        var degree = (low / step).rounded(.up) * step
+        while degree <= high {
+            svg +=
+                "<line class=\"grid\" x1=\"\(Self.number(left))\" x2=\"\(Self.number(width - right))\" "
+                + "y1=\"\(Self.number(y(degree)))\" y2=\"\(Self.number(y(degree)))\"/>"
+                + "<text class=\"axis\" x=\"\(Self.number(left - 6))\" y=\"\(Self.number(y(degree) + 4))\" "
+                + "text-anchor=\"end\">\(Int(degree))\(Self.escaped(unit))</text>\n"
+            degree += step
+        }
+        for (date, label) in self.monthTicks(from: first, to: last) {
+            svg +=
+                "<text class=\"axis\" x=\"\(Self.number(x(date)))\" y=\"\(Self.number(height - bottom + 18))\" "
+                + "text-anchor=\"middle\">\(Self.escaped(label))</text>\n"
+        }
+        let line = points.map { "\(Self.number(x($0.1))),\(Self.number(y($0.2)))" }.joined(separator: " ")
+        svg += "<polyline class=\"curve\" points=\"\(line)\"/>\n"
+        if points.count <= 400 {
+            for point in points {
+                svg +=
+                    "<circle cx=\"\(Self.number(x(point.1)))\" cy=\"\(Self.number(y(point.2)))\" r=\"2.5\">"
+                    + "<title>\(Self.escaped(point.0.title)): "
+                    + "\(Self.escaped(self.formatting.temperature(point.0.weather)))</title></circle>\n"
+            }
+        }
+        svg += "</svg>\n<figcaption>"
+        svg += conditions.map { condition in
+            "<span class=\"key\"><span class=\"swatch\" style=\"background: \(Self.colour(condition) ?? "#fff")\">"
+                + "</span>\(Self.escaped(condition))</span>"
+        }.joined(separator: " ")
+        svg += "</figcaption></figure>\n"
+        return svg
+    }
+
+    /// The first day of each month in the range, thinned to at most 12 labels.
+    private func monthTicks(from start: Date, to end: Date) -> [(Date, String)] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = self.formatting.timeZone
+        guard var month = calendar.dateInterval(of: .month, for: start)?.end else { return [] }
+        var ticks: [Date] = []
+        while month <= end, ticks.count < 600 {
+            ticks.append(month)
+            guard let next = calendar.date(byAdding: .month, value: 1, to: month) else { break }
+            month = next
+        }
+        let every = max(1, Int((Double(ticks.count) / 12).rounded(.up)))
+        let formatter = self.formatter(template: "yMMM")
+        return ticks.enumerated().filter { $0.offset % every == 0 }.map {
+            ($0.element, formatter.string(from: $0.element))
+        }
+    }
+
+    private func formatter(template: String) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = self.formatting.locale
+        formatter.timeZone = self.formatting.timeZone
+        formatter.setLocalizedDateFormatFromTemplate(template)
+        return formatter
+    }
+
+    private func month(_ date: Date) -> String { self.formatter(template: "yMMMM").string(from: date) }
+
+    private func day(_ date: Date) -> String { self.formatter(template: "yMMMd").string(from: date) }
+
+    private static func number(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    /// Text and attribute values, escaped for HTML.
+    public static func escaped(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    static let css = """
+        :root { color-scheme: light; --ink: #1d2430; --soft: #5d6675; --line: #e3e6ea; }
+        * { box-sizing: border-box; }
+        body { margin: 0 auto; max-width: 60rem; padding: 1.5rem; font: 16px/1.5 system-ui, "Noto Sans", "Noto Sans CJK KR", sans-serif; color: var(--ink); background: #fafbfc; }
+        header h1 { margin: 0; font-size: 1.8rem; }
+        .summary { margin: 0.2rem 0 1rem; color: var(--soft); }
+        figure.chart { margin: 0 0 1.5rem; padding: 0.5rem; background: #fff; border: 1px solid var(--line); border-radius: 8px; }
+        figure.chart svg { width: 100%; height: auto; display: block; }
+        .shade { opacity: 0.55; }
+        .grid { stroke: #d0d4da; stroke-width: 0.5; }
+        .axis { font-size: 11px; fill: var(--soft); }
+        .curve { fill: none; stroke: #c0392b; stroke-width: 2; stroke-linejoin: round; }
+        circle { fill: #c0392b; }
+        figcaption { font-size: 0.85rem; color: var(--soft); }
+        .key { margin-right: 0.8rem; white-space: nowrap; }
+        .swatch { display: inline-block; width: 0.9em; height: 0.9em; margin-right: 0.3em; vertical-align: -0.1em; border: 1px solid #aaa; }
+        .month h2 { font-size: 1.2rem; margin: 1.5rem 0 0.5rem; padding-bottom: 0.2rem; border-bottom: 2px solid var(--line); }
+        .entry { display: grid; grid-template-columns: 9.5rem 5.5rem 1fr; gap: 0.8rem; align-items: start; padding: 0.7rem 0.8rem; margin: 0.4rem 0; background: #fff; border: 1px solid var(--line); border-left: 6px solid #e3e6ea; border-radius: 6px; break-inside: avoid; }
+        .when { color: var(--soft); font-size: 0.9rem; }
+        .weather { display: flex; align-items: center; gap: 0.3rem; }
+        .weather img { width: 48px; height: 48px; }
+        .emoji { font-size: 2rem; line-height: 48px; }
+        .temperature { font-weight: 600; }
+        .text h3 { margin: 0; font-size: 1.05rem; }
+        .place, .lane { margin: 0; color: var(--soft); font-size: 0.9rem; }
+        .lane { font-style: italic; }
+        .excerpt { margin: 0.3rem 0 0; }
+        footer { margin-top: 2rem; color: var(--soft); font-size: 0.8rem; }
+        @media (max-width: 40rem) { .entry { grid-template-columns: 1fr; } }
+        @media print {
+          body { background: #fff; max-width: none; padding: 0; font-size: 11pt; }
+          figure.chart, .entry { border-color: #bbb; }
+          .month { break-inside: auto; }
+          .month h2 { break-after: avoid; }
+        }
+        """
+}
