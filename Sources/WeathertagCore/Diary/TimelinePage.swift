@@ -122,7 +122,8 @@ public struct TimelinePage: Sendable {
             return ""
         }
         let (width, height) = (1000.0, 280.0)
-        let (left, right, top, bottom) = (48.0, 12.0, 12.0, 40.0)
+        // Room on the right for the label of a month starting at the last entry.
+        let (left, right, top, bottom) = (48.0, 28.0, 12.0, 40.0)
         let temperatures = points.map(\.2)
         var low = (temperatures.min() ?? 0).rounded(.down) - 2
         var high = (temperatures.max() ?? 0).rounded(.up) + 2
