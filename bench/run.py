@@ -500,6 +500,80 @@ http {
             time.sleep(0.01)
         return process, socket_path
 
+    WORDS = ("tea rain river bridge market letter garden window train station mountain harbour lantern snow "
+             "coffee bread library bicycle festival museum ferry island forest temple cherry blossom autumn leaves "
+             "winter spring summer evening morning night friend mother father sister brother cousin teacher "
+             "concert painting photograph notebook pencil umbrella kitchen dinner breakfast picnic beach shell "
+             "lighthouse storm thunder fog mist sunrise sunset moon stars walk run swim read write sleep dream").split()
+    CONDITIONS = (("Clear", "clear sky", "01d"), ("Clouds", "broken clouds", "04d"), ("Rain", "light rain", "10d"),
+                  ("Snow", "light snow", "13d"), ("Mist", "mist", "50d"), ("Thunderstorm", "thunderstorm", "11d"))
+    PLACES = ("Seoul", "Busan", "Gangneung", "Jeonju", "Gyeongju", "Sokcho", "Mokpo", "Daegu")
+
+    def stamped_entry(self, index, random):
+        """An entry written on a day of the ten years before 2026, stamped then (its block in it), about 1 KiB."""
+        condition = self.CONDITIONS[index % len(self.CONDITIONS)]
+        day = time.gmtime(1_451_606_400 + index * (315_360_000 // 50_000) + 34_200)
+        words = " ".join(random.choice(self.WORDS) for _ in range(120))
+        return ("---\ntitle: \"Entry %d\"\ndate: %s\nweather:\n  condition: %s\n  description: %s\n  icon: %s\n"
+                "  temperature: %.1f\n  units: metric\n  place: %s\n  country: KR\n  kind: current\n---\n\n%s\n") % (
+            index, time.strftime("%Y-%m-%dT%H:%M:%SZ", day), condition[0], condition[1], condition[2],
+            random.uniform(-10, 32), self.PLACES[index % len(self.PLACES)], words)
+
+    def diary_index(self, count):
+        """`count` entries stamped earlier, and no state database: the time from READY until all are indexed
+        again, then text searches and filtered pages over the socket (a new connection each, as `weathertag
+        entries` makes), and the memory meanwhile."""
+        import random as random_module
+        random = random_module.Random(13)
+        self.fresh()
+        inbox = self.folder("inbox", files=True)
+        for index in range(count):
+            folder = os.path.join(inbox, "%04d" % (2016 + index * 10 // count))
+            os.makedirs(folder, exist_ok=True)
+            with open(os.path.join(folder, "e%06d.md" % index), "w") as handle:
+                handle.write(self.stamped_entry(index, random))
+        shutil.rmtree(os.path.join(self.work, "state"), ignore_errors=True)
+        daemon = Daemon(self.binary, self.config(inbox, os.path.join(self.work, "cache")), self.work)
+        start = time.perf_counter()
+        peak = [0, 0]
+        while True:
+            anon, total = memory(daemon.pid)
+            peak = [max(peak[0], anon), max(peak[1], total)]
+            status = json.loads(http_unix(self.socket_path(), "/v1/status")[1])
+            lanes = status.get("lanes") or {}
+            if sum(lane["count"] for lane in lanes.values()) >= count and lanes["stamped"]["count"] >= count:
+                break
+            time.sleep(0.05)
+        rebuild = time.perf_counter() - start
+
+        def timed(targets):
+            times = []
+            for target in targets:
+                began = time.perf_counter()
+                code, body = http_unix(self.socket_path(), target)
+                times.append((time.perf_counter() - began) * 1000)
+                if code != 200:
+                    raise RuntimeError("%s: %d %s" % (target, code, body[:200]))
+            return sorted(times)
+
+        searches = timed("/v1/entries?q=%s&limit=50" % "%20".join(random.sample(self.WORDS, random.choice((1, 2))))
+                         for _ in range(300))
+        pages = timed("/v1/entries?condition=%s&place=%s&since=%d-01-01&until=%d-12-31&limit=50" % (
+            random.choice(self.CONDITIONS)[0], random.choice(self.PLACES), year, year + 2)
+            for year in (random.randrange(2016, 2024) for _ in range(300)))
+        anon, total = memory(daemon.pid)
+        database = sum(os.path.getsize(os.path.join(self.work, "state", name))
+                       for name in os.listdir(os.path.join(self.work, "state")))
+        daemon.stop()
+        return {"count": count, "rebuild": rebuild, "search_p50": percentile(searches, 50),
+                "search_p99": percentile(searches, 99), "page_p50": percentile(pages, 50),
+                "page_p99": percentile(pages, 99), "peak_anon": peak[0], "peak_total": peak[1], "anon": anon,
+                "database": database}
+
+    def index_only(self):
+        result = self.diary_index(self.burst)
+        log(json.dumps(result))
+
     # -- the whole run ----------------------------------------------------------------------------------------
 
     def burst_only(self):
@@ -568,6 +642,9 @@ http {
         nginx.wait()
         daemon.stop()
         self.results["socket"] = socket_results
+
+        log("== the diary index at %d entries" % (5000 if self.quick else 50000))
+        self.results["index"] = self.diary_index(5000 if self.quick else 50000)
 
         log("== cost growth")
         sizes = (500, 5000) if self.quick else (500, 5000, 50000)
@@ -711,6 +788,16 @@ def report(bench):
                  # (1.2 MiB resident) and GRDB (1.9 MB of code); the private budgets stay as they were.
                  "idle ≤ 8, burst ≤ 32, total ≤ 48 MiB: %s" % verdict(
                      idle_anon <= 8 and peak_anon <= 32 and peak_total <= 48)))
+    index = results["index"]
+    rows.append(("the diary index at %d entries (stamped earlier; the state database deleted)" % index["count"],
+                 "rebuilt from the files in %.1f s (%.0f entries/s); text search p50 %.1f ms, p99 %.1f ms; a page "
+                 "filtered by condition, place and years p50 %.1f ms, p99 %.1f ms (over the socket, a connection "
+                 "each); database %.0f MiB; private RSS peak %.1f MiB, total %.1f MiB" % (
+                     index["rebuild"], index["count"] / index["rebuild"], index["search_p50"], index["search_p99"],
+                     index["page_p50"], index["page_p99"], index["database"] / 1048576, index["peak_anon"] / 1024,
+                     index["peak_total"] / 1024),
+                 "search p99 ≤ 50 ms, private RSS ≤ 32 MiB: %s" % verdict(
+                     index["search_p99"] <= 50 and index["peak_anon"] <= 32 * 1024)))
     growth = results["growth"]
     sizes = sorted(growth)
     per_entry = ["%d: %.2f s, %.0f µs/entry, peak anon %.1f MiB" % (
@@ -737,6 +824,8 @@ def main():
     parser.add_argument("--burst-runs", type=int, default=5,
                         help="runs of each burst: the noisiest figure, the disk being shared")
     parser.add_argument("--quick", action="store_true", help="small sizes, for trying the bench itself")
+    parser.add_argument("--index-only", action="store_true",
+                        help="only the diary index figure, at --burst entries, printed; docs left alone")
     parser.add_argument("--burst-only", action="store_true",
                         help="only the scratch burst against the filesystem limit, printed; docs left alone")
     parser.add_argument("--work", default=None, help="where to put the temp folders (default: $TMPDIR)")
@@ -745,6 +834,12 @@ def main():
     parser.add_argument("--output", default=os.path.join(ROOT, "docs/PERFORMANCE.md"))
     arguments = parser.parse_args()
     bench = Bench(arguments)
+    if arguments.index_only:
+        try:
+            bench.index_only()
+        finally:
+            bench.close()
+        return
     if arguments.burst_only:
         try:
             bench.burst_only()

@@ -118,8 +118,12 @@ struct EntryQueryTests {
         #expect(EntryQuery.searchExpression("\" * ") == nil)
     }
 
-    @Test func cursorsRoundTripExactly() throws {
-        let cursor = EntryQuery.Cursor(time: 1_795_431_600.123456789, id: 42)
+    @Test func keysOrderByTimeAndCursorsRoundTrip() throws {
+        let day = Date(timeIntervalSince1970: 1_795_431_600)
+        #expect(DiaryOrder.key(day) < DiaryOrder.key(day.addingTimeInterval(0.001)))
+        #expect(DiaryOrder.key(Date(timeIntervalSince1970: -86_400)) < DiaryOrder.key(Date(timeIntervalSince1970: 0)))
+        #expect(DiaryOrder.key(Date.distantFuture) > DiaryOrder.key(day))
+        let cursor = EntryQuery.Cursor(id: DiaryOrder.key(Date(timeIntervalSince1970: 1_795_431_600.123)) + 3)
         #expect(EntryQuery.Cursor(cursor.description) == cursor)
         #expect(EntryQuery.Cursor("nonsense") == nil)
         let query = EntryQuery(condition: "Snow", text: "a b", lane: .waiting, limit: 5, cursor: cursor)

@@ -1,5 +1,19 @@
 import Foundation
 
+/// The order of the diary: each entry's row is keyed by its time, in milliseconds, times 256 (up to 256 entries
+/// written in the same millisecond, the next free key after). Newest first is the largest key first, a time range
+/// is a key range, and a page ends at a key, so the index (and FTS5 for a search) walks rows in order and stops.
+public enum DiaryOrder {
+    public static let slots: Int64 = 256
+
+    /// The first key of `date`'s millisecond.
+    public static func key(_ date: Date) -> Int64 {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        // Far outside any diary (before 1 AD or after 9999): clamped, still ordered.
+        return Int64(max(-62_135_596_800_000, min(253_402_300_799_000, milliseconds))) * Self.slots
+    }
+}
+
 /// Which entries to list, newest first: what `GET /v1/entries`, `weathertag entries` and `weathertag timeline` take.
 public struct EntryQuery: Sendable, Equatable {
     public var since: Date?
@@ -33,27 +47,30 @@ public struct EntryQuery: Sendable, Equatable {
         self.cursor = cursor
     }
 
-    /// The position after the last entry of a page: its time and its row.
+    /// The position after the last entry of a page: its row's key (`DiaryOrder`).
     public struct Cursor: Sendable, Equatable, CustomStringConvertible {
-        public var time: Double
         public var id: Int64
 
-        public init(time: Double, id: Int64) {
-            self.time = time
+        public init(id: Int64) {
             self.id = id
         }
 
-        /// Opaque to clients: the time's exact bits and the row, in base 36.
+        /// Opaque to clients: the key in base 36, and a check of it (a cursor typed by hand is refused, not read
+        /// as some other place in the diary).
         public var description: String {
-            String(self.time.bitPattern, radix: 36) + "." + String(self.id, radix: 36)
+            String(self.id, radix: 36) + "." + String(Self.check(self.id), radix: 36)
         }
 
         public init?(_ text: String) {
-            let parts = text.split(separator: ".")
-            guard parts.count == 2, let bits = UInt64(parts[0], radix: 36), let id = Int64(parts[1], radix: 36),
-                Double(bitPattern: bits).isFinite
+            let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 2, let id = Int64(parts[0], radix: 36), let check = Int(parts[1], radix: 36),
+                check == Self.check(id)
             else { return nil }
-            self.init(time: Double(bitPattern: bits), id: id)
+            self.init(id: id)
+        }
+
+        private static func check(_ id: Int64) -> Int {
+            Int((UInt64(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> 52)
         }
     }
 

@@ -55,7 +55,7 @@ extension StateDatabase {
         try db.execute(
             sql: """
                 CREATE TABLE diary (
-                    id INTEGER PRIMARY KEY,
+                    id INTEGER PRIMARY KEY,         -- the entry's time, ordered: DiaryOrder.key (newest = largest)
                     path TEXT NOT NULL UNIQUE,      -- relative to the inbox
                     version TEXT,                   -- device:inode:size:mtime when read; NULL: seen, not read yet
                     title TEXT NOT NULL,
@@ -70,9 +70,9 @@ extension StateDatabase {
                     condition TEXT, description TEXT, icon TEXT, temperature REAL, units TEXT,
                     place TEXT, region TEXT, country TEXT, observed_at TEXT, kind TEXT, aqi INTEGER
                 );
-                CREATE INDEX diary_by_time ON diary (time DESC, id DESC);
-                CREATE INDEX diary_by_lane ON diary (lane, time DESC, id DESC);
-                -- Title, text and place, by the diary row's id. unicode61 folds case and (with 2) diacritics.
+                CREATE INDEX diary_by_lane ON diary (lane, id);
+                -- Title, text and place, by the diary row's id: FTS5 walks its matches newest first and stops at
+                -- a page. unicode61 folds case and (with 2) diacritics.
                 CREATE VIRTUAL TABLE diary_text USING fts5 (
                     title, body, place, tokenize = 'unicode61 remove_diacritics 2'
                 );
@@ -194,13 +194,14 @@ extension StateDatabase {
                 continue
             }
             let weather = entry.weather
+            let key = try Self.key(db, path: item.path, time: entry.time.date)
             let id = try Int64.fetchOne(
                 db.cachedStatement(
                     sql: """
-                        INSERT INTO diary (path, version, title, excerpt, time, day_only, time_source, lane, reason,
-                            detail, lane_since, condition, description, icon, temperature, units, place, region,
-                            country, observed_at, kind, aqi)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO diary (id, path, version, title, excerpt, time, day_only, time_source, lane,
+                            reason, detail, lane_since, condition, description, icon, temperature, units, place,
+                            region, country, observed_at, kind, aqi)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (path) DO UPDATE SET
                             version = excluded.version, title = excluded.title, excerpt = excluded.excerpt,
                             time = excluded.time, day_only = excluded.day_only, time_source = excluded.time_source,
@@ -212,7 +213,7 @@ extension StateDatabase {
                         RETURNING id
                         """),
                 arguments: [
-                    item.path, Self.versionText(version), entry.title, entry.excerpt,
+                    key, item.path, Self.versionText(version), entry.title, entry.excerpt,
                     entry.time.date.timeIntervalSince1970, entry.time.dayOnly, entry.time.source.code,
                     item.lane.lane.rawValue, item.lane.reason, item.lane.detail, time,
                     weather?.condition, weather?.description, weather?.icon, weather?.temperature, weather?.units,
@@ -229,42 +230,89 @@ extension StateDatabase {
 
     /// A row from the entry's name until it is read; with `replacingLane`, an existing row takes the new lane.
     private static func placeholder(_ db: Database, _ item: IndexItem, now: Date, replacingLane: Bool) throws {
+        if try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM diary WHERE path = ?"), arguments: [item.path])
+            != nil
+        {
+            guard replacingLane else { return }
+            try db.cachedStatement(
+                sql: """
+                    UPDATE diary SET \(Self.laneUpdate.replacingOccurrences(of: "excluded.", with: ":new_"))
+                    WHERE path = :path
+                    """
+            ).execute(arguments: [
+                "path": item.path, "new_lane": item.lane.lane.rawValue, "new_reason": item.lane.reason,
+                "new_detail": item.lane.detail, "new_lane_since": now.timeIntervalSince1970,
+            ])
+            return
+        }
         let name = item.path.split(separator: "/").last.map(String.init) ?? item.path
         let title = name.lastIndex(of: ".").map { $0 == name.startIndex ? name : String(name[..<$0]) } ?? name
         try db.cachedStatement(
             sql: """
-                INSERT INTO diary (path, title, time, day_only, time_source, lane, reason, detail, lane_since)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (path) DO
+                INSERT INTO diary (id, path, title, time, day_only, time_source, lane, reason, detail, lane_since)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
-                    + (replacingLane
-                        ? """
-                         UPDATE SET \(Self.laneUpdate)
-                        """ : " NOTHING")
         ).execute(arguments: [
-            item.path, title, item.placeholderTime.date.timeIntervalSince1970, item.placeholderTime.dayOnly,
+            try Self.key(db, path: item.path, time: item.placeholderTime.date), item.path, title,
+            item.placeholderTime.date.timeIntervalSince1970, item.placeholderTime.dayOnly,
             item.placeholderTime.source.code, item.lane.lane.rawValue, item.lane.reason, item.lane.detail,
             now.timeIntervalSince1970,
         ])
     }
 
+    /// The row key of `path` written at `time`: its own while its time stays; else the first free one from
+    /// `DiaryOrder.key(time)` (its row and text moved there).
+    private static func key(_ db: Database, path: String, time: Date) throws -> Int64 {
+        let existing = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT id, time FROM diary WHERE path = ?"), arguments: [path])
+        if let existing, (existing["time"] as Double) == time.timeIntervalSince1970 { return existing["id"] }
+        var key = DiaryOrder.key(time)
+        while true {
+            let highest = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT max(id) FROM diary WHERE id >= ? AND id < ?"),
+                arguments: [key, key + DiaryOrder.slots])
+            if let highest, highest + 1 >= key + DiaryOrder.slots {
+                key += DiaryOrder.slots
+                continue
+            }
+            key = highest.map { $0 + 1 } ?? key
+            break
+        }
+        if let existing {
+            let old: Int64 = existing["id"]
+            try db.cachedStatement(sql: "DELETE FROM diary_text WHERE rowid = ?").execute(arguments: [old])
+            try db.cachedStatement(sql: "UPDATE diary SET id = ? WHERE id = ?").execute(arguments: [key, old])
+        }
+        return key
+    }
+
     // MARK: Reading
 
-    /// A page of entries, newest first, and the cursor of the next page (nil on the last).
+    /// A page of entries, newest first, and the cursor of the next page (nil on the last). Rows are keyed by time
+    /// (`DiaryOrder`): a page is a walk down the key, and a search lets FTS5 walk its matches the same way, so
+    /// either stops after `limit` rows however many match.
     public func entries(_ query: EntryQuery) throws -> (entries: [IndexedEntry], next: EntryQuery.Cursor?) {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
+        var sql = "SELECT d.* FROM diary d"
+        var order = "d.id"
         if let text = query.text, let expression = EntryQuery.searchExpression(text) {
-            conditions.append("d.id IN (SELECT rowid FROM diary_text WHERE diary_text MATCH ?)")
+            sql = "SELECT d.* FROM diary_text t JOIN diary d ON d.id = t.rowid"
+            order = "t.rowid"
+            conditions.append("diary_text MATCH ?")
             arguments.append(expression)
         }
         if let since = query.since {
-            conditions.append("d.time >= ?")
-            arguments.append(since.timeIntervalSince1970)
+            conditions.append("\(order) >= ?")
+            arguments.append(DiaryOrder.key(since))
         }
         if let until = query.until {
-            conditions.append("d.time <= ?")
-            arguments.append(until.timeIntervalSince1970)
+            conditions.append("\(order) < ?")
+            arguments.append(DiaryOrder.key(until) + DiaryOrder.slots)
+        }
+        if let cursor = query.cursor {
+            conditions.append("\(order) < ?")
+            arguments.append(cursor.id)
         }
         if let condition = query.condition {
             conditions.append(
@@ -280,22 +328,14 @@ extension StateDatabase {
             conditions.append("d.lane = ?")
             arguments.append(lane.rawValue)
         }
-        if let cursor = query.cursor {
-            conditions.append("(d.time < ? OR (d.time = ? AND d.id < ?))")
-            arguments += [cursor.time, cursor.time, cursor.id]
-        }
-        var sql = "SELECT d.* FROM diary d"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        sql += " ORDER BY d.time DESC, d.id DESC LIMIT ?"
+        sql += " ORDER BY \(order) DESC LIMIT ?"
         arguments.append(query.limit + 1)
         let rows = try self.database.read { db in
             try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments.map { $0.databaseValue }))
         }
-        var entries = rows.prefix(query.limit).map(Self.indexed)
-        let next =
-            rows.count > query.limit
-            ? entries.last.map { EntryQuery.Cursor(time: $0.time.timeIntervalSince1970, id: $0.id) } : nil
-        if entries.count > query.limit { entries.removeLast() }
+        let entries = rows.prefix(query.limit).map(Self.indexed)
+        let next = rows.count > query.limit ? entries.last.map { EntryQuery.Cursor(id: $0.id) } : nil
         return (entries, next)
     }
 
