@@ -570,11 +570,16 @@ http {
                 "page_p99": percentile(pages, 99), "peak_anon": peak[0], "peak_total": peak[1], "anon": anon,
                 "database": database}
 
-    def index_only(self):
-        result = self.diary_index(self.burst)
-        log(json.dumps(result))
-
-    # -- the whole run ----------------------------------------------------------------------------------------
+    def only(self, figure):
+        """One figure alone, for trying a change to what it measures."""
+        if figure == "burst":
+            self.burst_only()
+        elif figure == "index":
+            log(json.dumps(self.diary_index(self.burst)))
+        elif figure == "latency":
+            log(json.dumps([self.latency(200, 20) for _ in range(self.runs)]))
+        else:
+            log(json.dumps([self.restore_latency(200, 20) for _ in range(self.runs)]))
 
     def burst_only(self):
         """The burst alone, interleaved with the limit as in `run`: for trying a change to the stamping path."""
@@ -824,25 +829,15 @@ def main():
     parser.add_argument("--burst-runs", type=int, default=5,
                         help="runs of each burst: the noisiest figure, the disk being shared")
     parser.add_argument("--quick", action="store_true", help="small sizes, for trying the bench itself")
-    parser.add_argument("--index-only", action="store_true",
-                        help="only the diary index figure, at --burst entries, printed; docs left alone")
-    parser.add_argument("--burst-only", action="store_true",
-                        help="only the scratch burst against the filesystem limit, printed; docs left alone")
-    parser.add_argument("--work", default=None, help="where to put the temp folders (default: $TMPDIR)")
-    parser.add_argument("--no-scratch", action="store_true",
-                        help="run the file figures in the work folder, not on fresh loop-mounted ext4")
+    parser.add_argument("--only", choices=("burst", "index", "latency", "restore"),
+                        help="one figure alone, printed, docs left alone: for trying a change (index at --burst "
+                             "entries)")
     parser.add_argument("--output", default=os.path.join(ROOT, "docs/PERFORMANCE.md"))
     arguments = parser.parse_args()
     bench = Bench(arguments)
-    if arguments.index_only:
+    if arguments.only:
         try:
-            bench.index_only()
-        finally:
-            bench.close()
-        return
-    if arguments.burst_only:
-        try:
-            bench.burst_only()
+            bench.only(arguments.only)
         finally:
             bench.close()
         return

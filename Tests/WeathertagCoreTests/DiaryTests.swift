@@ -171,8 +171,7 @@ struct DiaryFormattingTests {
         EntryDocument(
             path: "2025/01/old.md", title: "산책", time: time, dayOnly: dayOnly, timeSource: "file_name",
             lane: "stamped", reason: "stamped", detail: nil, why: "It is stamped.", excerpt: "x",
-            weather: EntryWeatherDocument(
-                DiaryWeather(condition: "Snow", icon: "13d", temperature: -2.4, units: "metric", place: "Seoul")))
+            weather: DiaryWeather(condition: "Snow", icon: "13d", temperature: -2.4, units: "metric", place: "Seoul"))
     }
 
     @Test func theLocaleComesFromTheEnvironmentAsTheCLibraryPicksIt() {

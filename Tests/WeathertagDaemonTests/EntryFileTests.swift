@@ -203,6 +203,35 @@ final class EntryFileTests {
         #expect(try self.temporaries().isEmpty)
     }
 
+    /// A writer whose open found the entry by its name just before the exchange reaches the original only after it
+    /// left the name (here: a descriptor opened for reading before the stamp, reopened for writing after it, as
+    /// `/proc/self/fd` allows). Its save is put back under the name when the original is settled.
+    @Test func aWriterThatReachesTheOriginalAfterTheExchangeKeepsItsSave() throws {
+        for late in [true, false] {
+            try self.directory.write("entry.md", "first draft\n")
+            let path = self.directory.file("entry.md")
+            let found = open(path, O_RDONLY | O_CLOEXEC)
+            #expect(found >= 0)
+            defer { close(found) }
+            var kept: EntryFile.SwappedOriginal?
+            guard case .stamped = try EntryFile.stamp(path: path, lines: self.lines, keepOriginal: { kept = $0 }) else {
+                Issue.record("not stamped")
+                return
+            }
+            let original = try #require(kept)
+            if late {
+                let writer = open("/proc/self/fd/\(found)", O_WRONLY | O_TRUNC | O_CLOEXEC)
+                #expect(writer >= 0, "reopening the original: errno \(errno)")
+                _ = "second draft\n".withCString { write(writer, $0, strlen($0)) }
+                close(writer)
+            }
+            #expect(try original.settle() == late)
+            let body = try self.contents("entry.md")
+            #expect(late ? body == "second draft\n" : body.hasSuffix("---\nfirst draft\n"), "\(body)")
+            #expect(try self.temporaries().isEmpty)
+        }
+    }
+
     /// The stamped file keeps the author's modification time (2019-05-01 here); asked not to, it gets the stamp's.
     @Test func theModificationTimeIsKept() throws {
         for keep in [true, false] {

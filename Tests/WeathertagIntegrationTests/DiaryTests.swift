@@ -307,6 +307,18 @@ struct DiaryTests {
                     ], in: harness.directory)
                 #expect((Double(share.stdout) ?? 0) > 0.0005, "\(what): \(share.stdout) \(share.stderr)")
             }
+            // It prints: Chromium's PDF of it has a page per few entries.
+            let pdf = harness.directory.file("diary.pdf")
+            let printed = try await ChildProcess.run(
+                [
+                    chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+                    "--print-to-pdf=" + pdf, "file://" + page,
+                ], in: harness.directory)
+            #expect(printed.status == 0, "\(printed.stderr)")
+            let document = try Data(contentsOf: URL(fileURLWithPath: pdf))
+            #expect(document.starts(with: Data("%PDF".utf8)))
+            let pages = String(decoding: document, as: UTF8.self).components(separatedBy: "/Type /Page\n").count - 1
+            #expect(pages >= 20, "\(pages) pages")
             #expect(try await daemon.stop() == 0)
         }
     }

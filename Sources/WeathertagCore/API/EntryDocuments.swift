@@ -34,7 +34,7 @@ public struct EntryDocument: Codable, Sendable, Equatable {
     public var why: String
     /// The first lines after the title.
     public var excerpt: String
-    public var weather: EntryWeatherDocument?
+    public var weather: DiaryWeather?
     /// The weather block as it stands in the file (its lines), when the daemon remembers it.
     public var block: [String]?
     /// What would change its lane.
@@ -43,7 +43,7 @@ public struct EntryDocument: Codable, Sendable, Equatable {
 
     public init(
         path: String, title: String, time: String, dayOnly: Bool, timeSource: String, lane: String, reason: String,
-        detail: String?, why: String, excerpt: String, weather: EntryWeatherDocument?, block: [String]? = nil,
+        detail: String?, why: String, excerpt: String, weather: DiaryWeather?, block: [String]? = nil,
         remedy: String? = nil, history: EntryHistoryDocument? = nil
     ) {
         self.path = path
@@ -67,41 +67,6 @@ public struct EntryDocument: Codable, Sendable, Equatable {
         case dayOnly = "day_only"
         case timeSource = "time_source"
         case lane, reason, detail, why, excerpt, weather, block, remedy, history
-    }
-}
-
-/// The weather an entry's block holds, as far as the index keeps it.
-public struct EntryWeatherDocument: Codable, Sendable, Equatable {
-    public var condition: String?
-    public var description: String?
-    public var icon: String?
-    public var temperature: Double?
-    public var units: String?
-    public var place: String?
-    public var region: String?
-    public var country: String?
-    public var observedAt: String?
-    public var kind: String?
-    public var aqi: Int?
-
-    public init(_ weather: DiaryWeather) {
-        self.condition = weather.condition
-        self.description = weather.description
-        self.icon = weather.icon
-        self.temperature = weather.temperature
-        self.units = weather.units
-        self.place = weather.place
-        self.region = weather.region
-        self.country = weather.country
-        self.observedAt = weather.observedAt
-        self.kind = weather.kind
-        self.aqi = weather.aqi
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case condition, description, icon, temperature, units, place, region, country
-        case observedAt = "observed_at"
-        case kind, aqi
     }
 }
 

@@ -129,8 +129,9 @@ public struct DiaryEntry: Sendable, Equatable {
     }
 }
 
-/// The weather fields the index keeps and filters on, as the entry's block holds them.
-public struct DiaryWeather: Sendable, Equatable {
+/// The weather fields the index keeps and filters on, as the entry's block holds them (and as `GET /v1/entries`
+/// gives them).
+public struct DiaryWeather: Codable, Sendable, Equatable {
     public var condition: String?
     public var description: String?
     public var icon: String?
@@ -159,6 +160,12 @@ public struct DiaryWeather: Sendable, Equatable {
         self.observedAt = observedAt
         self.kind = kind
         self.aqi = aqi
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case condition, description, icon, temperature, units, place, region, country
+        case observedAt = "observed_at"
+        case kind, aqi
     }
 
     init(mapping: Node.Mapping) {

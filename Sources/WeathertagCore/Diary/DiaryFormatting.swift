@@ -62,7 +62,7 @@ public struct DiaryFormatting: Sendable {
         }
     }
 
-    public func temperature(_ weather: EntryWeatherDocument?) -> String {
+    public func temperature(_ weather: DiaryWeather?) -> String {
         guard let value = weather?.temperature else { return "" }
         let unit: String
         switch weather?.units {

@@ -38,6 +38,7 @@ enum EntryBatch {
         var records: [StateDatabase.Record] = []
         var indexItems: [StateDatabase.IndexItem] = []
         var written: Set<String> = []
+        var originals: [(index: Int, original: EntryFile.SwappedOriginal)] = []
         defer {
             // Durable first, then told: the folders' fsyncs come before the memory and the report.
             for directory in written.sorted() {
@@ -47,6 +48,10 @@ enum EntryBatch {
                     let name = outcome.results.last { FileIO.split(Self.path($0.0, in: folder)).0 == directory }?.0
                     outcome.failure = (name ?? directory, error)
                 } catch {}
+            }
+            // A late writer's save, put back under its entry's name: that entry is stamped again.
+            for (index, original) in originals where (try? original.settle()) != false {
+                outcome.results[index].1 = .changedWhileStamping
             }
             memory?.database.remember(records, index: indexItems)
         }
@@ -67,7 +72,8 @@ enum EntryBatch {
                     restore: { key.flatMap { remembered[$0] } },
                     replacing: fresh,
                     blockNow: { block = $0 },
-                    contentNow: { read = ($0, $1, $2) })
+                    contentNow: { read = ($0, $1, $2) },
+                    keepOriginal: { [count = outcome.results.count] in originals.append((count, $0)) })
                 outcome.results.append((name, result))
                 if let key, let lane = LaneState.of(result) {
                     indexItems.append(Self.indexItem(key, lane: lane, read: read, indexed: indexed[key]))

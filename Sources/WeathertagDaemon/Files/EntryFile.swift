@@ -34,6 +34,8 @@ enum EntryFile {
     ///   - blockNow: told the block the file holds when done (stamped, restored or there already), to remember.
     ///   - contentNow: told the bytes the file holds when done, its modification time and version, whenever it was read
     ///     (stamped, restored, there already, back-dated, or left alone for its content): for the diary index.
+    ///   - keepOriginal: given the swapped-out original to `settle()` after the folder's fsync (a batch, which
+    ///     fsyncs once at its end); without it the original is settled here, after this entry's fsync.
     static func stamp(
         path: String,
         lines: [String],
@@ -45,6 +47,7 @@ enum EntryFile {
         replacing: Bool = false,
         blockNow: ([String]) -> Void = { _ in },
         contentNow: ([UInt8], Date, FileVersion) -> Void = { _, _, _ in },
+        keepOriginal: ((SwappedOriginal) -> Void)? = nil,
         beforeRename: () -> Void = {},
         beforeExchange: () -> Void = {},
         afterExchange: () -> Void = {}
@@ -171,6 +174,7 @@ enum EntryFile {
             throw error
         }
 
+        var swapped: SwappedOriginal?
         beforeRename()
         guard untouched(), FileVersion.current(path) == before else {
             unlink(temporary.path)
@@ -195,6 +199,15 @@ enum EntryFile {
                 try Self.rescueLateWriter(original: fd, path: path, mode: mode, stamped: stamped)
                 return .changedWhileStamping
             }
+            // Such a writer may also still be on its way, between finding the name and reaching the lease: let go of
+            // the lease and look at the original again once the folder's fsync has given it time.
+            if leased {
+                clinux_release_lease(fd)
+                let kept = dup(fd)
+                if kept >= 0 {
+                    swapped = SwappedOriginal(fd: kept, before: before, path: path, mode: mode, stamped: stamped)
+                }
+            }
         } else if errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP {
             // A filesystem that cannot exchange: a plain rename over; the last look above is the guard.
             guard rename(temporary.path, path) == 0 else {
@@ -208,16 +221,57 @@ enum EntryFile {
             throw error
         }
         if syncsFolder { try FileIO.fsyncDirectory(directory) }
+        if let swapped {
+            if let keepOriginal {
+                keepOriginal(swapped)
+            } else if try swapped.settle() {
+                return .changedWhileStamping
+            }
+        }
         blockNow(written)
         contentNow(content, keepModificationTime ? modified : Date(), stamped)
         return restoring ? .restored(stamped) : .stamped(stamped)
+    }
+
+    /// The original, swapped out of the entry's name and unlinked, still open. A writer whose open found it by the
+    /// name just before the exchange reaches it only once our lease is gone (its open waited on the lease), and
+    /// what it writes would go to a file without a name: `settle` looks for such a writer once the folder's fsync
+    /// has given it time, and puts its save back. Owns its descriptor.
+    final class SwappedOriginal: @unchecked Sendable {
+        private let fd: Int32
+        private let before: FileVersion
+        let path: String
+        private let mode: mode_t
+        private let stamped: FileVersion
+
+        init(fd: Int32, before: FileVersion, path: String, mode: mode_t, stamped: FileVersion) {
+            self.fd = fd
+            self.before = before
+            self.path = path
+            self.mode = mode
+            self.stamped = stamped
+        }
+
+        deinit { close(self.fd) }
+
+        /// Whether a late writer's save was put back under the entry's name (it is to be stamped again).
+        func settle() throws -> Bool {
+            // A read lease is refused while anyone has the file open for writing.
+            let writing = clinux_take_read_lease(self.fd) != 0 && (errno == EAGAIN || errno == EBUSY)
+            if !writing { clinux_release_lease(self.fd) }
+            guard writing || FileVersion.current(self.fd) != self.before else { return false }
+            try EntryFile.rescueLateWriter(original: self.fd, path: self.path, mode: self.mode, stamped: self.stamped)
+            return true
+        }
     }
 
     /// A writer is opening the original after it lost its name. It is let in; once it has closed the file (a read
     /// lease can be taken again only when nobody has it open for writing), what it wrote replaces our stamped copy
     /// under the entry's name, as its save meant to (beside it, as `NAME.edited-while-stamping`, should the entry be
     /// something newer by then). Gives up waiting after a minute, keeping what is there then.
-    private static func rescueLateWriter(original fd: Int32, path: String, mode: mode_t, stamped: FileVersion) throws {
+    fileprivate static func rescueLateWriter(
+        original fd: Int32, path: String, mode: mode_t, stamped: FileVersion
+    ) throws {
         clinux_release_lease(fd)
         let deadline = ContinuousClock.now + .seconds(60)
         while clinux_take_read_lease(fd) != 0, errno == EAGAIN || errno == EBUSY, ContinuousClock.now < deadline {

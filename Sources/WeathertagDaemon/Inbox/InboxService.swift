@@ -26,8 +26,8 @@ public final class InboxService: Service {
     /// The weather of back-dated entries' time (nil: `history.enabled` is off, and they are left alone).
     let history: HistoryService?
     let logger: Logger
-    /// The running loop's inbox of events, for questions from outside (`waitingReasons`); nil when not running.
-    private let loop = Mutex<AsyncStream<Event>.Continuation?>(nil)
+    /// The running loop's events, for questions from outside (`waitingReasons`); nil when it is not running.
+    private let running = Mutex<AsyncStream<Event>.Continuation?>(nil)
 
     public init(
         configuration: InboxConfiguration,
@@ -70,7 +70,7 @@ public final class InboxService: Service {
     /// Why each of `names` that the inbox holds is not stamped yet, as the running machine knows it; empty when the
     /// inbox is not running.
     public func waitingReasons(_ names: [String]) async -> [String: LaneState] {
-        guard !names.isEmpty, let loop = self.loop.withLock({ $0 }) else { return [:] }
+        guard !names.isEmpty, let loop = self.running.withLock({ $0 }) else { return [:] }
         return await withCheckedContinuation { answer in
             if case .terminated = loop.yield(.inspect(names, answer)) { answer.resume(returning: [:]) }
         }
@@ -81,21 +81,20 @@ public final class InboxService: Service {
         let watcher = try InboxWatcher(path: self.inbox, tree: self.configuration.tree, logger: self.logger)
         let arrivals = Arrivals()
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)
-        self.loop.withLock { $0 = continuation }
+        self.running.withLock { $0 = continuation }
         let pollInterval = self.pollInterval()
         var policy = Machine.Configuration()
         policy.remembersSettled = pollInterval != nil
         policy.settle = self.configuration.settle
-        var machine = Machine(configuration: policy, clock: ContinuousClock())
+        let machine = Machine(configuration: policy, clock: ContinuousClock())
         self.logger.info(
             "watching the inbox",
             metadata: ["inbox": "\(self.inbox)", "poll_seconds": "\(pollInterval.map { "\($0.seconds)" } ?? "off")"]
         )
 
         do {
-            try await self.loop(
-                machine: &machine, watcher: watcher, arrivals: arrivals, events: events,
-                continuation, pollInterval: pollInterval)
+            try await self.runLoop(
+                machine, watcher: watcher, arrivals: arrivals, events: events, continuation, pollInterval: pollInterval)
         } catch {
             await self.closeLoop(events, continuation)
             throw error
@@ -106,15 +105,17 @@ public final class InboxService: Service {
 
     /// Questions asked after the loop ended are answered with nothing.
     private func closeLoop(_ events: AsyncStream<Event>, _ continuation: AsyncStream<Event>.Continuation) async {
-        self.loop.withLock { $0 = nil }
+        self.running.withLock { $0 = nil }
         continuation.finish()
         for await case .inspect(_, let answer) in events { answer.resume(returning: [:]) }
     }
 
-    private func loop(
-        machine: inout Machine, watcher: InboxWatcher, arrivals: Arrivals, events: AsyncStream<Event>,
+    /// The machine's loop: events in, actions out, until a graceful shutdown finishes it.
+    private func runLoop(
+        _ machine: Machine, watcher: InboxWatcher, arrivals: Arrivals, events: AsyncStream<Event>,
         _ continuation: AsyncStream<Event>.Continuation, pollInterval: Duration?
     ) async throws {
+        var machine = machine
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask {
                 do {

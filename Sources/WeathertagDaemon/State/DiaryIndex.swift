@@ -59,8 +59,9 @@ public struct DiaryIndex: Sendable {
             leftAlone: lane(.leftAlone))
     }
 
-    /// What the index has as waiting, refined by the running inbox: its reason now; one it no longer holds is in a
-    /// batch this moment. Without a running inbox: the daemon is not running.
+    /// What the index has as waiting, refined by the running inbox: its reason now. One seen and not read that the
+    /// inbox no longer holds is in a batch this moment; one a batch put in a lane the inbox does not follow (a
+    /// program has it open for writing) keeps it. Without a running inbox: the daemon is not running.
     private func lanes(of entries: [StateDatabase.IndexedEntry]) async -> [String: LaneState] {
         let waiting = entries.filter { $0.lane.lane == .waiting || $0.lane.reason == "waiting_for_history" }
         guard !waiting.isEmpty else { return [:] }
@@ -76,7 +77,7 @@ public struct DiaryIndex: Sendable {
         for entry in waiting {
             if let reason = reasons[entry.path] {
                 lanes[entry.path] = reason
-            } else if entry.lane.lane == .waiting {
+            } else if entry.lane.reason == LaneState.queued.reason {
                 lanes[entry.path] = LaneState(.waiting, "stamping")
             }
         }
@@ -100,7 +101,7 @@ public struct DiaryIndex: Sendable {
             detail: lane.detail,
             why: lane.sentence,
             excerpt: entry.excerpt,
-            weather: entry.weather.map(EntryWeatherDocument.init),
+            weather: entry.weather,
             block: detailed ? entry.block : nil,
             remedy: detailed ? lane.remedy : nil,
             history: detailed
