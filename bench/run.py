@@ -832,6 +832,9 @@ def main():
     parser.add_argument("--only", choices=("burst", "index", "latency", "restore"),
                         help="one figure alone, printed, docs left alone: for trying a change (index at --burst "
                              "entries)")
+    parser.add_argument("--work", default=None, help="where to put the temp folders (default: $TMPDIR)")
+    parser.add_argument("--no-scratch", action="store_true",
+                        help="run the file figures in the work folder, not on fresh loop-mounted ext4")
     parser.add_argument("--output", default=os.path.join(ROOT, "docs/PERFORMANCE.md"))
     arguments = parser.parse_args()
     bench = Bench(arguments)

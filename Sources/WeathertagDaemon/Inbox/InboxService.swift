@@ -184,17 +184,22 @@ public final class InboxService: Service {
         }
     }
 
-    /// Names that arrived go into the diary index at once (lane `waiting`), off the event loop: an entry that
-    /// waits for weather or for its editor is listed before it is read.
+    /// Names that arrived go into the diary index (lane `waiting`) unless a batch has indexed them by then, off the
+    /// event loop: an entry that waits for weather or settles is listed before it is read.
     private func notice(_ names: [String], in group: inout ThrowingDiscardingTaskGroup<any Error>) {
         guard let memory = self.memory, !names.isEmpty else { return }
         let (inbox, tree) = (self.inbox, self.configuration.tree)
         group.addTask {
+            // A second later: most are stamped (and indexed) by then and cost one lookup; the stamps that are on
+            // their way do not wait behind this transaction.
+            guard (try? await Task.sleep(for: Self.noticeDelay)) != nil else { return }
             _ = try? await self.threadPool.runIfActive {
                 memory.notice(names.filter { tree.isEntry($0) }, inbox: inbox)
             }
         }
     }
+
+    static let noticeDelay: Duration = .seconds(1)
 
     /// The configured interval, else every 30 s on filesystems whose changes inotify may not see; nil for none.
     private func pollInterval() -> Duration? {

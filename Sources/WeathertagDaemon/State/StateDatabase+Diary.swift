@@ -158,19 +158,18 @@ extension StateDatabase {
     /// lane `waiting`, unless they have one. Names no longer there are passed over.
     public func notice(_ paths: [String], inbox: String, at now: Date = Date()) {
         guard !paths.isEmpty else { return }
+        // Looked up first, outside a write transaction: most are indexed by the time this runs.
+        let known: Set<String> =
+            (try? self.database.read { db in
+                var known: Set<String> = []
+                let statement = try db.cachedStatement(sql: "SELECT 1 FROM diary WHERE path = ?")
+                for path in paths where try Bool.fetchOne(statement, arguments: [path]) != nil { known.insert(path) }
+                return known
+            }) ?? []
+        let missing = paths.filter { !known.contains($0) }
+        guard !missing.isEmpty else { return }
         self.write("index new entries") { db in
-            let known: Set<String>
-            if paths.count > 256 {
-                known = Set(try String.fetchAll(db, sql: "SELECT path FROM diary"))
-            } else {
-                known = Set(
-                    try String.fetchAll(
-                        db,
-                        sql: "SELECT path FROM diary WHERE path IN "
-                            + "(\(Array(repeating: "?", count: paths.count).joined(separator: ",")))",
-                        arguments: StatementArguments(paths)))
-            }
-            for path in paths where !known.contains(path) {
+            for path in missing {
                 var info = stat()
                 guard lstat(inbox + "/" + path, &info) == 0 else { continue }
                 let modified = Date(

@@ -23,8 +23,8 @@ public final class StateDatabase: Sendable {
     /// One connection, in WAL mode: lookups take microseconds, and one connection is one page cache (a pool's
     /// readers each keep their own, which the daemon's memory budget does not have room for). Replaced when
     /// `checkIntegrity` finds damage.
-    private let connection: Mutex<DatabaseQueue>
-    var database: DatabaseQueue { self.connection.withLock { $0 } }
+    private let connection: Mutex<DatabasePool>
+    var database: DatabasePool { self.connection.withLock { $0 } }
     let logger: Logger
 
     /// How an entry's block came to be remembered.
@@ -61,7 +61,7 @@ public final class StateDatabase: Sendable {
     ) throws -> StateDatabase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/" + Self.fileName
-        let database: DatabaseQueue
+        let database: DatabasePool
         do {
             database = try Self.connect(path: path, inbox: inbox, logger: logger)
         } catch let error as DatabaseError where Self.isDamage(error) {
@@ -70,7 +70,7 @@ public final class StateDatabase: Sendable {
         return StateDatabase(path: path, inbox: inbox, policy: policy, database: database, logger: logger)
     }
 
-    private init(path: String, inbox: String, policy: RestorePolicy, database: DatabaseQueue, logger: Logger) {
+    private init(path: String, inbox: String, policy: RestorePolicy, database: DatabasePool, logger: Logger) {
         self.path = path
         self.inbox = inbox
         self.policy = policy
@@ -113,7 +113,7 @@ public final class StateDatabase: Sendable {
     /// Moves the damaged files aside and connects to a new database.
     private static func replace(
         path: String, inbox: String, because error: DatabaseError, logger: Logger
-    ) throws -> DatabaseQueue {
+    ) throws -> DatabasePool {
         let aside = path + ".corrupt-" + String(Int(Date().timeIntervalSince1970))
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
             guard rename(path + suffix, aside + suffix) == 0 else { throw SystemError("rename", path: path) }
@@ -127,17 +127,20 @@ public final class StateDatabase: Sendable {
         return try Self.connect(path: path, inbox: inbox, logger: logger)
     }
 
-    private static func connect(path: String, inbox: String, logger: Logger) throws -> DatabaseQueue {
+    private static func connect(path: String, inbox: String, logger: Logger) throws -> DatabasePool {
         var configuration = Configuration()
         // The daemon and the `stamp` command may write at the same time.
         configuration.busyMode = .timeout(5)
+        // One reader beside the writer: a batch's lookups before its exchanges never wait behind another batch's
+        // write or a WAL checkpoint.
+        configuration.maximumReaderCount = 1
         configuration.prepareDatabase { db in
             // WAL: the daemon and the `stamp` command read and write side by side, and with NORMAL a commit
             // survives the process being killed (only a power cut can lose the last ones). A 1 MiB page cache
             // rather than SQLite's 2 holds the 50,000-entry index's hot pages.
             try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024")
         }
-        let database = try DatabaseQueue(path: path, configuration: configuration)
+        let database = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(database)
         try database.write { db in
             let kept = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'inbox'")
