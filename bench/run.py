@@ -576,6 +576,9 @@ http {
             self.burst_only()
         elif figure == "index":
             log(json.dumps(self.diary_index(self.burst)))
+        elif figure == "growth":
+            result = self.weathertag_burst(self.burst)
+            log(json.dumps({key: value for key, value in result.items() if key != "example"}))
         elif figure == "latency":
             log(json.dumps([self.latency(200, 20) for _ in range(self.runs)]))
         else:
@@ -829,9 +832,9 @@ def main():
     parser.add_argument("--burst-runs", type=int, default=5,
                         help="runs of each burst: the noisiest figure, the disk being shared")
     parser.add_argument("--quick", action="store_true", help="small sizes, for trying the bench itself")
-    parser.add_argument("--only", choices=("burst", "index", "latency", "restore"),
-                        help="one figure alone, printed, docs left alone: for trying a change (index at --burst "
-                             "entries)")
+    parser.add_argument("--only", choices=("burst", "index", "latency", "restore", "growth"),
+                        help="one figure alone, printed, docs left alone: for trying a change (index and growth "
+                             "at --burst entries)")
     parser.add_argument("--work", default=None, help="where to put the temp folders (default: $TMPDIR)")
     parser.add_argument("--no-scratch", action="store_true",
                         help="run the file figures in the work folder, not on fresh loop-mounted ext4")

@@ -1,5 +1,6 @@
 import Foundation
 import NIOPosix
+import Synchronization
 import WeathertagCore
 
 /// The diary as the socket and the command line list it: the index's rows, with the running inbox's own word on
@@ -11,6 +12,13 @@ public struct DiaryIndex: Sendable {
     let live: (@Sendable ([String]) async -> [String: LaneState])?
     /// Where the database is read (never on an event loop); nil: on the caller's thread (the command line).
     let threadPool: NIOThreadPool?
+    /// The lanes of the last second: `/v1/status` is polled (bars, scripts, the bench every 10 ms), and counting
+    /// 50,000 rows each time would keep the reader from the batches' lookups.
+    private let recentLanes = RecentLanes()
+
+    private final class RecentLanes: Sendable {
+        let kept = Mutex<(at: ContinuousClock.Instant, lanes: LanesDocument)?>(nil)
+    }
 
     public init(
         database: StateDatabase, live: (@Sendable ([String]) async -> [String: LaneState])? = nil,
@@ -38,8 +46,16 @@ public struct DiaryIndex: Sendable {
         return Self.document(entry, lane: lane, detailed: true)
     }
 
-    /// Each lane's count and its latest entries.
+    /// Each lane's count and its latest entries (as they were up to a second ago).
     public func lanes(latest: Int = 3) async throws -> LanesDocument {
+        let now = ContinuousClock.now
+        if let kept = self.recentLanes.kept.withLock({ $0 }), now - kept.at < .seconds(1) { return kept.lanes }
+        let lanes = try await self.countLanes(latest: latest)
+        self.recentLanes.kept.withLock { $0 = (now, lanes) }
+        return lanes
+    }
+
+    private func countLanes(latest: Int) async throws -> LanesDocument {
         let database = self.database
         let (counts, newest) = try await self.read {
             let counts = try database.laneCounts()
