@@ -28,6 +28,8 @@ public final class InboxService: Service {
     let logger: Logger
     /// The running loop's events, for questions from outside (`waitingReasons`); nil when it is not running.
     private let running = Mutex<AsyncStream<Event>.Continuation?>(nil)
+    /// Names arrived and not yet looked up in the diary index (`notice`).
+    private let unnoticed = Mutex<[String]>([])
 
     public init(
         configuration: InboxConfiguration,
@@ -185,14 +187,23 @@ public final class InboxService: Service {
     }
 
     /// Names that arrived go into the diary index (lane `waiting`) unless a batch has indexed them by then, off the
-    /// event loop: an entry that waits for weather or settles is listed before it is read.
+    /// event loop: an entry that waits for weather or settles is listed before it is read. One look at a time, a
+    /// second after the first name it gathers: most are stamped (and indexed) by then and cost one lookup, the stamps
+    /// on their way do not wait behind it, and a burst keeps one list of names, not a task per arrival.
     private func notice(_ names: [String], in group: inout ThrowingDiscardingTaskGroup<any Error>) {
         guard let memory = self.memory, !names.isEmpty else { return }
+        let first = self.unnoticed.withLock { unnoticed in
+            defer { unnoticed += names }
+            return unnoticed.isEmpty
+        }
+        guard first else { return }
         let (inbox, tree) = (self.inbox, self.configuration.tree)
         group.addTask {
-            // A second later: most are stamped (and indexed) by then and cost one lookup; the stamps that are on
-            // their way do not wait behind this transaction.
             guard (try? await Task.sleep(for: Self.noticeDelay)) != nil else { return }
+            let names = self.unnoticed.withLock { unnoticed in
+                defer { unnoticed = [] }
+                return unnoticed
+            }
             _ = try? await self.threadPool.runIfActive {
                 memory.notice(names.filter { tree.isEntry($0) }, inbox: inbox)
             }
