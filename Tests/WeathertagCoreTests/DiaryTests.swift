@@ -150,6 +150,21 @@ struct LaneTests {
         #expect(LaneState.of(.wantsHistory(HistoryRequest(time: time, position: nil)))?.reason == "waiting_for_history")
     }
 
+    @Test func theRunningInboxHasTheLastWordOnWaitingEntries() {
+        let editor = LaneState(.waiting, "editor", detail: ".a.md.swp")
+        let stamped = LaneState(.stamped, "stamped")
+        let inUse = LaneState(.waiting, "in_use")
+        let history = LaneState(.backdated, "waiting_for_history")
+        #expect(LaneState.shown(indexed: stamped, live: editor, inboxRunning: true) == stamped, "not waiting")
+        #expect(LaneState.shown(indexed: .queued, live: editor, inboxRunning: true) == editor)
+        #expect(LaneState.shown(indexed: .queued, live: nil, inboxRunning: true).reason == "stamping")
+        #expect(LaneState.shown(indexed: inUse, live: nil, inboxRunning: true) == inUse)
+        #expect(LaneState.shown(indexed: editor, live: nil, inboxRunning: false).reason == "not_running")
+        #expect(LaneState.shown(indexed: editor, live: nil, inboxRunning: false).detail == ".a.md.swp")
+        #expect(LaneState.shown(indexed: history, live: nil, inboxRunning: false) == history)
+        #expect(LaneState.shown(indexed: history, live: nil, inboxRunning: true) == history)
+    }
+
     @Test func everyReasonHasASentenceAndARemedy() {
         let states = [
             LaneState(.waiting, "no_weather", detail: "HTTP 500"), LaneState(.waiting, "editor", detail: ".a.md.swp"),

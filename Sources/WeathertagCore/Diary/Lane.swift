@@ -31,6 +31,22 @@ public struct LaneState: Sendable, Equatable {
     /// An entry the daemon has seen and not yet read.
     public static let queued = LaneState(.waiting, "queued", detail: "it is about to be stamped")
 
+    /// An entry in this state may be waiting this moment, which the running inbox knows better than the index.
+    public var mayBeWaiting: Bool { self.lane == .waiting || self.reason == "waiting_for_history" }
+
+    /// The lane to show for an entry the index has in `indexed`: the running inbox's word on it (`live`) when it has
+    /// one. Without it, an entry seen and not yet read is in a batch this moment, and one a batch put in a lane the
+    /// inbox does not follow (a program has it open for writing) keeps it. Without a running inbox, a waiting entry
+    /// waits for a daemon that is not running.
+    public static func shown(indexed: LaneState, live: LaneState?, inboxRunning: Bool) -> LaneState {
+        guard indexed.mayBeWaiting else { return indexed }
+        guard inboxRunning else {
+            return indexed.lane == .waiting ? LaneState(.waiting, "not_running", detail: indexed.detail) : indexed
+        }
+        if let live { return live }
+        return indexed.reason == Self.queued.reason ? LaneState(.waiting, "stamping") : indexed
+    }
+
     /// The lane a stamp's result puts an entry in; nil for a result that says nothing about the entry (it is gone).
     public static func of(_ result: EntryResult) -> LaneState? {
         switch result {

@@ -75,27 +75,16 @@ public struct DiaryIndex: Sendable {
             leftAlone: lane(.leftAlone))
     }
 
-    /// What the index has as waiting, refined by the running inbox: its reason now. One seen and not read that the
-    /// inbox no longer holds is in a batch this moment; one a batch put in a lane the inbox does not follow (a
-    /// program has it open for writing) keeps it. Without a running inbox: the daemon is not running.
+    /// The lanes to show for `entries` that may be waiting (`LaneState.shown`), with the running inbox's word on
+    /// them; without a running inbox, asked of nobody.
     private func lanes(of entries: [StateDatabase.IndexedEntry]) async -> [String: LaneState] {
-        let waiting = entries.filter { $0.lane.lane == .waiting || $0.lane.reason == "waiting_for_history" }
+        let waiting = entries.filter(\.lane.mayBeWaiting)
         guard !waiting.isEmpty else { return [:] }
-        guard let live = self.live else {
-            return Dictionary(
-                waiting.filter { $0.lane.lane == .waiting }.map {
-                    ($0.path, LaneState(.waiting, "not_running", detail: $0.lane.detail))
-                },
-                uniquingKeysWith: { first, _ in first })
-        }
-        let reasons = await live(waiting.map(\.path))
+        let reasons = await self.live?(waiting.map(\.path)) ?? [:]
         var lanes: [String: LaneState] = [:]
         for entry in waiting {
-            if let reason = reasons[entry.path] {
-                lanes[entry.path] = reason
-            } else if entry.lane.reason == LaneState.queued.reason {
-                lanes[entry.path] = LaneState(.waiting, "stamping")
-            }
+            lanes[entry.path] = LaneState.shown(
+                indexed: entry.lane, live: reasons[entry.path], inboxRunning: self.live != nil)
         }
         return lanes
     }
