@@ -266,17 +266,43 @@ struct InboxStateMachineTests {
         }
         #expect(actions.wakeUps.isEmpty && actions.batches.isEmpty, "no polling: the lock file's going is an event")
         #expect(machine.waiting == 1)
-        // A save while vim stays open: looked at, still locked, not logged again.
-        batch = try #require(machine.namesArrived(["a.md"]).batches.first)
+        // A save while vim stays open: looked at after the lock grace, still locked, not logged again.
+        batch = try self.lookedAtAfterTheLockGrace(&machine, "a.md")
         actions = machine.batchFinished(batch, BatchOutcome(results: [("a.md", .locked(lock))]))
         guard case .lockedByEditor("a.md", lock, firstTime: false) = actions.reports.first else {
             Issue.record("\(actions)")
             return
         }
         // vim quits: the swap file goes, the watcher reports the entry, and it is stamped.
-        batch = try #require(machine.namesArrived(["a.md"]).batches.first)
+        batch = try self.lookedAtAfterTheLockGrace(&machine, "a.md")
         _ = machine.batchFinished(batch, Self.stamped(batch))
         #expect(machine.waiting == 0)
+    }
+
+    /// nano rewrites its lock file (unlink, then create) at the first keystroke after each save. The unlink brings
+    /// the entry back, but it is looked at only after `lockGrace`, by which time the lock is there again: even with
+    /// `settle` zero, nothing is stamped in between.
+    @Test func aLockFileThatIsRewrittenDoesNotLetAStampIn() throws {
+        var machine = self.machine { $0.lockGrace = .seconds(1) }
+        let lock = EditorLock(file: ".a.md.swp", editor: "vim or nano")
+        _ = machine.namesArrived(["a.md"])
+        let batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
+        _ = machine.batchFinished(batch, BatchOutcome(results: [("a.md", .locked(lock))]))
+        let unlinked = machine.namesArrived(["a.md"])
+        #expect(unlinked.batches.isEmpty, "looked at in the middle of nano's rewrite")
+        #expect(unlinked.wakeUps == [self.clock.now.advanced(by: .seconds(1))])
+        #expect(machine.waitingReason("a.md")?.reason == "settling")
+        // An entry no editor had is still stamped at once.
+        #expect(machine.namesArrived(["b.md"]).batches.map(\.names) == [["b.md"]])
+    }
+
+    /// An entry that was locked comes back through `namesArrived` and, after the lock grace, in a batch.
+    func lookedAtAfterTheLockGrace(_ machine: inout Machine, _ name: String) throws -> Machine.Batch {
+        #expect(machine.namesArrived([name]).batches.isEmpty)
+        self.clock.advance(by: machine.configuration.lockGrace)
+        var woken = machine.wokeUp()
+        if woken.fetches == 1 { woken = machine.weatherArrived(Fixtures.tag) }
+        return try #require(woken.batches.first)
     }
 
     /// The lock goes while the batch that found it is out: the entry is queued again, and counted once.

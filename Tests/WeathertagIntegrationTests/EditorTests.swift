@@ -138,8 +138,15 @@ extension EditorTests {
                         try await terminal.screen().contains("File Name to Write") ? true : nil
                     }
                     try await terminal.type("Enter")
-                    try await poll("save \(line) on disk") {
-                        harness.read("nano.md").contains("Note \(line)") ? true : nil
+                    do {
+                        try await poll("save \(line) on disk") {
+                            harness.read("nano.md").contains("Note \(line)") ? true : nil
+                        }
+                    } catch {
+                        // nano asks "File on disk has changed" when the entry was stamped under it.
+                        let screen = try await terminal.screen()
+                        Issue.record("save \(line) did not reach the disk; nano shows:\n\(screen)")
+                        throw error
                     }
                     try await poll("nano's lock file") { exists(harness.entryPath(".nano.md.swp")) ? true : nil }
                     try await Self.heldBack("nano.md", harness: harness, daemon: daemon, what: "save \(line)")

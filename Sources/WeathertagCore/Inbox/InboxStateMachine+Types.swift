@@ -13,6 +13,10 @@ extension InboxStateMachine {
         /// An entry written, or moved in, is stamped once no write has reached it for this long (autosaving
         /// editors save many times); zero stamps at once. Entries found by a listing are not held back.
         public var settle: Duration = .zero
+        /// An entry an editor had open is looked at again no sooner than this after its lock file went (or it was
+        /// saved), whatever `settle` says: nano rewrites its lock (unlink, then create) at the first keystroke after
+        /// each save, and a look between the two would stamp under the editor.
+        public var lockGrace: Duration = .seconds(1)
         /// The n-th retry of an entry that changed while being stamped waits this times 2ⁿ.
         public var changedRetryBase: Duration = .milliseconds(100)
         /// The shell polls: remember settled entries by version so that rescans skip them (otherwise memory does not

@@ -107,17 +107,20 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     }
 
     /// Names were written and closed, or moved in, or their editor's lock file went. Their settled versions no
-    /// longer hold. With a settle time, each waits until no write has reached it for that long.
+    /// longer hold. With a settle time, each waits until no write has reached it for that long; one an editor had
+    /// open waits at least `lockGrace`.
     public mutating func namesArrived(_ names: [String]) -> [Action] {
-        let settle = self.configuration.settle
-        let due = self.clock.now.advanced(by: settle)
+        let now = self.clock.now
         for name in names {
             if self.remembersSettled { self.settled[name] = nil }
-            self.locked[name] = nil
+            let wait =
+                self.locked.removeValue(forKey: name) == nil
+                ? self.configuration.settle : max(self.configuration.settle, self.configuration.lockGrace)
+            let due = now.advanced(by: wait)
             if let deferred = self.deferred[name] {
                 // A deferred entry is looked at when its time comes, not before; a new write moves that time on.
-                if settle > .zero, deferred < due { self.deferred[name] = due }
-            } else if settle > .zero {
+                if wait > .zero, deferred < due { self.deferred[name] = due }
+            } else if wait > .zero {
                 self.deferred[name] = due
             } else {
                 self.queue.insert(name)
