@@ -23,7 +23,7 @@ extension Daemon {
         progress: StampingProgress,
         logger: Logger
     ) async -> Generation {
-        let chain = LocationChain(providers: configuration.providers)
+        let chain = LocationChain(providers: configuration.providers, strategy: configuration.locationStrategy)
         let client = OpenWeatherClient(configuration: configuration.openWeather, http: http, statistics: statistics)
         let weather = await WeatherService(
             chain: chain,
@@ -42,7 +42,7 @@ extension Daemon {
             configuration.history.enabled
             ? HistoryService(
                 configuration: configuration.history, client: client,
-                providers: configuration.providers, memory: memory, logger: logger,
+                chain: chain, memory: memory, logger: logger,
                 privacy: configuration.privacy)
             : nil
         let inbox = InboxService(

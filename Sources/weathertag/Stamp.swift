@@ -84,7 +84,9 @@ struct Stamp: AsyncParsableCommand {
                         client: OpenWeatherClient(
                             configuration: configuration.openWeather, http: runtime.http, statistics: DaemonStatistics()
                         ),
-                        providers: configuration.providers, memory: memory?.database, logger: runtime.logger,
+                        chain: LocationChain(
+                            providers: configuration.providers, strategy: configuration.locationStrategy),
+                        memory: memory?.database, logger: runtime.logger,
                         privacy: configuration.privacy)
                     : nil
             }
@@ -184,7 +186,7 @@ struct Stamp: AsyncParsableCommand {
         }
         let statistics = DaemonStatistics()
         let weather = await WeatherService(
-            chain: LocationChain(providers: configuration.providers),
+            chain: LocationChain(providers: configuration.providers, strategy: configuration.locationStrategy),
             client: OpenWeatherClient(
                 configuration: configuration.openWeather, http: runtime.http, statistics: statistics),
             ttl: configuration.cache.ttl,

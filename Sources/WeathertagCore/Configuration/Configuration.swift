@@ -5,6 +5,8 @@ public struct Configuration: Sendable {
     public var openWeather: OpenWeatherConfiguration
     /// The location chain, in order; built by the registry from `location.providers`.
     public var providers: [any LocationProvider]
+    /// `location.strategy`: the first position, or the most accurate of all.
+    public var locationStrategy: LocationStrategy = .first
     public var cache: CacheConfiguration
     public var state: StateConfiguration
     public var history: HistoryConfiguration
@@ -37,7 +39,7 @@ public struct Configuration: Sendable {
             "api_key", "api_key_file", "base_url", "icon_base_url", "units", "lang", "timeout_seconds",
             "max_calls_per_minute",
         ],
-        "location": ["providers"],
+        "location": ["providers", "strategy"],
         "cache": ["directory", "ttl_seconds", "max_stale_seconds"],
         "state": ["directory", "enabled", "forget_after_seconds"],
         "history": ["enabled", "max_calls_per_day"],
@@ -77,6 +79,21 @@ public struct Configuration: Sendable {
 
         let openWeather = try Self.decodeOpenWeather(root, paths: paths, files: files, warnings: &warnings)
 
+        let stateObject = try root.object("state")
+        if let stateObject { warnings += stateObject.unknownKeys(known: Self.keys("state")) }
+        var state = StateConfiguration(directory: paths.defaultStateDirectory)
+        if let directory = try stateObject?.nonEmptyString("directory") { state.directory = paths.absolute(directory) }
+        if let enabled = try stateObject?.bool("enabled") { state.enabled = enabled }
+        if let forget = try stateObject?.seconds("forget_after_seconds", maximum: 30 * 86_400) {
+            state.forgetAfter = forget
+        }
+
+        // What providers may need besides their own keys: paths, tokens, the state directory for an index.
+        var context = context
+        context.environment = environment
+        context.files = files
+        context.stateDirectory = state.directory
+
         var providers: [any LocationProvider] = []
         let location = try root.object("location")
         if let location { warnings += location.unknownKeys(known: Self.keys("location")) }
@@ -103,6 +120,10 @@ public struct Configuration: Sendable {
             providers.append(try ip.make(try ConfigObject(.object([]), path: "location.providers[0]"), context))
         }
 
+        let locationStrategy =
+            try location?.choice("strategy", ["first": LocationStrategy.first, "most_accurate": .mostAccurate])
+            ?? .first
+
         let cacheObject = try root.object("cache")
         if let cacheObject {
             warnings += cacheObject.unknownKeys(known: Self.keys("cache"))
@@ -112,15 +133,6 @@ public struct Configuration: Sendable {
         if let ttl = try cacheObject?.seconds("ttl_seconds", maximum: 86_400) { cache.ttl = ttl }
         if let stale = try cacheObject?.seconds("max_stale_seconds", maximum: 7 * 86_400) {
             cache.maximumStaleness = stale
-        }
-
-        let stateObject = try root.object("state")
-        if let stateObject { warnings += stateObject.unknownKeys(known: Self.keys("state")) }
-        var state = StateConfiguration(directory: paths.defaultStateDirectory)
-        if let directory = try stateObject?.nonEmptyString("directory") { state.directory = paths.absolute(directory) }
-        if let enabled = try stateObject?.bool("enabled") { state.enabled = enabled }
-        if let forget = try stateObject?.seconds("forget_after_seconds", maximum: 30 * 86_400) {
-            state.forgetAfter = forget
         }
 
         let historyObject = try root.object("history")
@@ -228,6 +240,7 @@ public struct Configuration: Sendable {
         return Configuration(
             openWeather: openWeather,
             providers: providers,
+            locationStrategy: locationStrategy,
             cache: cache,
             state: state,
             history: history,

@@ -8,6 +8,9 @@ public protocol LocationProvider: Sendable {
     var type: String { get }
     /// How long `locate()` may take before the chain moves on to the next provider.
     var timeout: Duration { get }
+    /// How long `locate(at:)` may take (a back-dated entry is in no hurry: a track index being built is waited
+    /// for); `timeout` unless the provider says otherwise.
+    var pastTimeout: Duration { get }
     /// The current position, or an error saying why there is none. Must honour task cancellation.
     func locate() async throws -> Position
     /// Long-lived work, such as keeping a gpsd connection open. Runs for the daemon's lifetime;
@@ -21,6 +24,7 @@ public protocol LocationProvider: Sendable {
 }
 
 extension LocationProvider {
+    public var pastTimeout: Duration { self.timeout }
     public func run() async throws {}
     public var details: [String: String] { [:] }
     public func locate(at time: Date) async throws -> Position? { nil }
@@ -54,6 +58,12 @@ public struct LocationProviderContext: Sendable {
     /// The folder of the configuration file, for resolving relative paths.
     public var configDirectory: String
     public var now: @Sendable () -> Date
+    /// The process's environment (`$HOME` in paths, `$CREDENTIALS_DIRECTORY` for tokens); set by the decoder.
+    public var environment: [String: String] = [:]
+    /// Token and key files are read through this; set by the decoder.
+    public var files: (any ConfigurationFiles)?
+    /// `state.directory`, where a provider keeps an index (the `track` provider's points); set by the decoder.
+    public var stateDirectory = ""
 
     public init(
         http: any HTTPClient,

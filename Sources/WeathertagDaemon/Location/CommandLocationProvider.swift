@@ -6,7 +6,12 @@ import WeathertagCore
 /// output: `{"latitude": 37.5665, "longitude": 126.978, "accuracy_m": 20, "name": "Seoul"}`. A program that is late
 /// is killed with its process group; output beyond `maximumOutput` bytes is refused. A position is reused for
 /// `cacheDuration`.
+///
+/// An `argv` element holding `{time}` makes it a provider of the past too: for a back-dated entry it is run with
+/// `{time}` replaced by the moment asked about (RFC 3339, UTC: `2026-11-22T09:41:00Z`), and for the present with the
+/// time now. One without `{time}` is asked only about the present.
 public struct CommandLocationProvider: LocationProvider {
+    public static let timePlaceholder = "{time}"
     public static let maximumOutput = 64 << 10
 
     public let type = "command"
@@ -22,15 +27,26 @@ public struct CommandLocationProvider: LocationProvider {
         self.cache = PositionCache(duration: cacheDuration, now: now)
     }
 
+    /// Whether it is asked about the past: an `argv` element holds `{time}`.
+    public var knowsThePast: Bool { self.argv.contains { $0.contains(Self.timePlaceholder) } }
+
     public func locate() async throws -> Position {
-        try await self.cache.get { try await self.execute() }
+        try await self.cache.get { try await self.execute(at: nil) }
     }
 
-    private func execute() async throws -> Position {
+    public func locate(at time: Date) async throws -> Position? {
+        guard self.knowsThePast else { return nil }
+        return try await self.execute(at: time)
+    }
+
+    /// Runs the program about `time` (nil: now).
+    private func execute(at time: Date?) async throws -> Position {
+        let moment = (time ?? self.now()).iso8601
+        let argv = self.argv.map { $0.replacingOccurrences(of: Self.timePlaceholder, with: moment) }
         let output: ProviderProgram.Output
         do {
             // Cancellation (the chain's timeout) kills the program and its group, which closes the pipes.
-            output = try await ProviderProgram.run(self.argv, limit: Self.maximumOutput)
+            output = try await ProviderProgram.run(argv, limit: Self.maximumOutput)
         } catch {
             try Task.checkCancellation()
             throw LocationError(source: self.type, message: "cannot run \(self.argv[0]): \(error)")
@@ -47,7 +63,9 @@ public struct CommandLocationProvider: LocationProvider {
                 message: "\(self.argv[0]) exited with status \(output.status)\(said ?? "")"
             )
         }
-        return try self.decode(output.stdout)
+        var position = try self.decode(output.stdout)
+        if let time { position.takenAt = time }
+        return position
     }
 
     func decode(_ bytes: [UInt8]) throws -> Position {

@@ -8,5 +8,6 @@ extension LocationProviderRegistry {
         .ip,
         .command,
         .fixed,
+        .track,
     ])
 }

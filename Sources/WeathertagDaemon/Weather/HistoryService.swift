@@ -18,7 +18,7 @@ public actor HistoryService {
 
     private let configuration: HistoryConfiguration
     private let client: OpenWeatherClient
-    private let providers: [any LocationProvider]
+    private let chain: LocationChain
     private let memory: StateDatabase?
     private let logger: Logger
     private let privacy: PrivacyPolicy
@@ -33,7 +33,7 @@ public actor HistoryService {
     public init(
         configuration: HistoryConfiguration,
         client: OpenWeatherClient,
-        providers: [any LocationProvider],
+        chain: LocationChain,
         memory: StateDatabase?,
         logger: Logger,
         privacy: PrivacyPolicy = .exact,
@@ -43,7 +43,7 @@ public actor HistoryService {
         self.configuration = configuration
         self.budget = HistoryBudget(maximumPerDay: configuration.maximumCallsPerDay)
         self.client = client
-        self.providers = providers
+        self.chain = chain
         self.memory = memory
         self.logger = logger
         self.now = now
@@ -108,12 +108,9 @@ public actor HistoryService {
         .failed(.later(self.backoff.next(), error))
     }
 
-    /// The entry's own position, else the first provider's that knows where the machine was then.
+    /// The entry's own position, else where the providers that know the past say the machine was then.
     private func position(for request: HistoryRequest, at moment: Date) async -> Position? {
         if let own = request.position { return own }
-        for provider in self.providers {
-            if let position = try? await provider.locate(at: moment) { return position }
-        }
-        return nil
+        return await self.chain.locate(at: moment)
     }
 }

@@ -1,0 +1,144 @@
+import Glibc
+import Synchronization
+
+/// Tells when anything in a few folders changed (written, grown, created, moved, removed), for the `track`
+/// provider: it does not say what, the provider looks. A folder created below a watched one is watched too.
+/// `waitForChanges` blocks: call it on a thread of its own.
+final class FolderWatcher: Sendable {
+    private let inotifyFD: Int32
+    private let wakeFD: Int32
+    private let wakeWriteFD: Int32
+    /// The folder of each watch descriptor.
+    private let watched = Mutex<[Int32: String]>([:])
+
+    private static let mask: UInt32 =
+        UInt32(IN_CLOSE_WRITE) | UInt32(IN_MODIFY) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE)
+        | UInt32(IN_CREATE) | UInt32(IN_ONLYDIR) | UInt32(IN_DONT_FOLLOW)
+
+    init(folders: [String]) throws(SystemError) {
+        self.inotifyFD = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard self.inotifyFD >= 0 else { throw SystemError("inotify_init1", path: folders.first ?? "") }
+        var pipeFDs: [Int32] = [-1, -1]
+        guard pipe(&pipeFDs) == 0 else {
+            close(self.inotifyFD)
+            throw SystemError("pipe", path: folders.first ?? "")
+        }
+        for fd in pipeFDs {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+        }
+        self.wakeFD = pipeFDs[0]
+        self.wakeWriteFD = pipeFDs[1]
+        for folder in folders {
+            let watch = inotify_add_watch(self.inotifyFD, folder, Self.mask)
+            guard watch >= 0 else { throw SystemError("inotify_add_watch", path: folder) }
+            self.watched.withLock { $0[watch] = folder }
+        }
+    }
+
+    deinit {
+        close(self.inotifyFD)
+        close(self.wakeFD)
+        close(self.wakeWriteFD)
+    }
+
+    /// Ends `waitForChanges` from another thread.
+    func stop() {
+        var byte: UInt8 = 1
+        _ = write(self.wakeWriteFD, &byte, 1)
+    }
+
+    /// Waits for changes and reads every event queued; false once stopped.
+    func waitForChanges() -> Bool {
+        var fds = [
+            pollfd(fd: self.inotifyFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: self.wakeFD, events: Int16(POLLIN), revents: 0),
+        ]
+        var buffer = [UInt8](repeating: 0, count: 16 << 10)
+        while true {
+            let ready = poll(&fds, 2, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            if fds[1].revents != 0 { return false }
+            var changed = false
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(self.inotifyFD, $0.baseAddress, $0.count) }
+                guard count > 0 else { break }
+                changed = true
+                // A folder created below: watched too (its files are found by the provider's next look).
+                var offset = 0
+                while offset + 16 <= count {
+                    let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
+                    let watch = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: Int32.self) }
+                    let length = Int(
+                        buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
+                    if mask & UInt32(IN_ISDIR) != 0, mask & (UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) != 0,
+                        let folder = self.folder(of: watch)
+                    {
+                        let name = String(
+                            decoding: buffer[(offset + 16)..<min(offset + 16 + length, count)].prefix { $0 != 0 },
+                            as: UTF8.self)
+                        let added = inotify_add_watch(self.inotifyFD, folder + "/" + name, Self.mask)
+                        if added >= 0 { self.watched.withLock { $0[added] = folder + "/" + name } }
+                    }
+                    offset += 16 + length
+                }
+            }
+            if changed { return true }
+        }
+    }
+
+    private func folder(of watch: Int32) -> String? {
+        self.watched.withLock { $0[watch] }
+    }
+}
+
+/// Opens once, for good: those who wait before then are woken, those who come after pass at once.
+final class Latch: Sendable {
+    private struct State {
+        var open = false
+        var next = 0
+        var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    var isOpen: Bool { self.state.withLock { $0.open } }
+
+    func open() {
+        let waiters = self.state.withLock { state in
+            state.open = true
+            defer { state.waiters = [:] }
+            return state.waiters.values
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once open; throws `CancellationError` when the waiting task is cancelled first (a provider's timeout).
+    func wait() async throws {
+        if self.isOpen { return }
+        let id = self.state.withLock { state in
+            state.next += 1
+            return state.next
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let ready: Bool? = self.state.withLock { state in
+                    if state.open { return true }
+                    if Task.isCancelled { return false }
+                    state.waiters[id] = continuation
+                    return nil
+                }
+                switch ready {
+                case true?: continuation.resume()
+                case false?: continuation.resume(throwing: CancellationError())
+                case nil: break
+                }
+            }
+        } onCancel: {
+            self.state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+        }
+    }
+}

@@ -1,0 +1,347 @@
+import Foundation
+import Glibc
+import Logging
+import Synchronization
+import WeathertagCore
+
+/// Where the author was, from the tracks they already record: GPX files (gpsd's `gpxlogger`, GPSLogger, OsmAnd,
+/// gpsbabel) and OwnTracks Recorder `.rec` files in a folder (a Syncthing folder, say), or those a glob names.
+///
+/// The points are indexed by time in `tracks.sqlite` (`TrackIndex`) once, on a thread of the provider's own, and
+/// the folder is then followed with inotify: a new file is read, a growing one (`gpxlogger` adds a point a second)
+/// is read on from where the last read stopped, a rewritten one is read again, and a removed one's points go.
+///
+/// - "Where now" is the latest point, when it is at most `max_fix_age_seconds` old.
+/// - "Where at T" (a back-dated entry) is interpolated between the points around T when they are at most
+///   `max_gap_seconds` apart (`TrackFix`); a longer gap means the recorder was off, and there is no answer.
+public final class TrackLocationProvider: LocationProvider {
+    public let type = "track"
+    public let timeout: Duration
+    /// A question about the past waits for the first indexing, however long a year of points takes.
+    public var pastTimeout: Duration { max(self.timeout, .seconds(300)) }
+    public let files: TrackFiles
+    public let maximumGap: Duration
+    public let maximumFixAge: Duration
+    private let stateDirectory: String
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    private let state = Mutex(State())
+    private let indexed = Latch()
+
+    private struct State {
+        var index: TrackIndex?
+        var failure: String?
+        var files = 0
+        var points = 0
+        var problems = 0
+        var latest: Date?
+    }
+
+    public init(
+        files: TrackFiles,
+        maximumGap: Duration,
+        maximumFixAge: Duration,
+        timeout: Duration,
+        stateDirectory: String,
+        logger: Logger,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.files = files
+        self.maximumGap = maximumGap
+        self.maximumFixAge = maximumFixAge
+        self.timeout = timeout
+        self.stateDirectory = stateDirectory
+        self.logger = logger
+        self.now = now
+    }
+
+    public var details: [String: String] {
+        let state = self.state.withLock { $0 }
+        var details = [
+            "track_files": "\(state.files)", "track_points": "\(state.points)",
+            "indexed": self.indexed.isOpen ? "yes" : "not yet",
+        ]
+        if state.problems > 0 { details["track_problems"] = "\(state.problems)" }
+        if let latest = state.latest { details["latest_point_at"] = latest.iso8601 }
+        if let failure = state.failure { details["track_error"] = failure }
+        return details
+    }
+
+    // MARK: Questions
+
+    public func locate() async throws -> Position {
+        let index = try await self.index()
+        let latest = try index.latest()
+        guard let point = TrackFix.now(latest, at: self.now(), maximumAge: self.maximumFixAge) else {
+            let what = latest.map { "the latest point is from \($0.time.iso8601)" } ?? "no points"
+            throw LocationError(
+                source: self.type,
+                message: "no point in the last \(Int(self.maximumFixAge.seconds)) s (\(what))")
+        }
+        return point.position(source: self.type)
+    }
+
+    public func locate(at time: Date) async throws -> Position? {
+        let index = try await self.index()
+        let (before, after) = try index.around(Int64((time.timeIntervalSince1970 * 1000).rounded()))
+        return TrackFix.at(time, before: before, after: after, maximumGap: self.maximumGap)?.position(
+            source: self.type)
+    }
+
+    /// The index once the first indexing is done.
+    private func index() async throws -> TrackIndex {
+        try await self.indexed.wait()
+        let (index, failure) = self.state.withLock { ($0.index, $0.failure) }
+        guard let index else {
+            throw LocationError(source: self.type, message: "no track index: \(failure ?? "not started")")
+        }
+        return index
+    }
+
+    // MARK: Following the files
+
+    /// Indexes the files, then follows the folder until cancelled, on a thread of its own (the reads and the
+    /// index's writes block).
+    public func run() async throws {
+        let watcher: FolderWatcher
+        do {
+            watcher = try FolderWatcher(folders: self.files.folders)
+        } catch {
+            self.fail("cannot watch \(self.files.description): \(error)")
+            return
+        }
+        try await withTaskCancellationHandler {
+            try await onThread("weathertag-track") {
+                self.follow(watcher)
+            }
+        } onCancel: {
+            watcher.stop()
+        }
+    }
+
+    private func follow(_ watcher: FolderWatcher) {
+        let index: TrackIndex
+        do {
+            index = try TrackIndex.open(directory: self.stateDirectory)
+        } catch {
+            self.fail("cannot open \(self.stateDirectory)/\(TrackIndex.fileName): \(error)")
+            return
+        }
+        self.state.withLock { $0.index = index }
+        let started = ContinuousClock.now
+        self.sync(index)
+        let took = ContinuousClock.now - started
+        let state = self.state.withLock { $0 }
+        self.logger.info(
+            "track files indexed",
+            metadata: [
+                "files": "\(state.files)", "points": "\(state.points)", "took": "\(took)",
+                "path": "\(self.files.description)",
+            ])
+        self.indexed.open()
+        // Each wake-up is one read of events, however many: a file growing by a point a second is read once per
+        // wake-up, from where its last read stopped.
+        while watcher.waitForChanges() {
+            self.sync(index)
+        }
+    }
+
+    private func fail(_ message: String) {
+        self.logger.error("track provider cannot work", metadata: ["error": "\(message)"])
+        self.state.withLock { $0.failure = message }
+        self.indexed.open()
+    }
+
+    /// Brings the index in step with the files as they are now.
+    func sync(_ index: TrackIndex) {
+        let present = self.files.list()
+        var known: [String: TrackIndex.IndexedFile] = [:]
+        do {
+            for file in try index.files() { known[file.path] = file }
+        } catch {
+            self.logger.error("cannot read the track index", metadata: ["error": "\(error)"])
+            return
+        }
+        for (path, format) in present {
+            do {
+                try self.read(path, format: format, known: known[path], into: index)
+            } catch {
+                self.logger.warning("cannot read a track file", metadata: ["file": "\(path)", "error": "\(error)"])
+            }
+        }
+        let presentPaths = Set(present.map(\.path))
+        for (path, file) in known where !presentPaths.contains(path) {
+            try? index.forget(file)
+        }
+        let files = (try? index.files()) ?? []
+        let latest = try? index.latest()
+        self.state.withLock {
+            $0.files = files.count
+            $0.points = files.reduce(0) { $0 + $1.points }
+            $0.problems = files.reduce(0) { $0 + $1.problems }
+            $0.latest = latest?.time
+        }
+    }
+
+    /// Points read before they are written, in one transaction each.
+    static let pointsPerWrite = 50_000
+
+    /// Reads what is new in one file: all of it when first seen or rewritten, the rest when it grew.
+    func read(
+        _ path: String, format: TrackFormat, known: TrackIndex.IndexedFile?, into index: TrackIndex
+    ) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { throw SystemError("open", path: path) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SystemError("stat", path: path) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return }
+        let version = FileVersion(info)
+        if let known, known.version == version { return }
+        var file: TrackIndex.IndexedFile
+        if let known, known.version.device == version.device, known.version.inode == version.inode,
+            version.size >= known.version.size, known.resume.offset <= version.size
+        {
+            file = known  // grew: go on from the last complete point
+        } else {
+            file = try index.restart(path, version: version)
+        }
+        guard lseek(fd, off_t(file.resume.offset), SEEK_SET) >= 0 else { throw SystemError("seek", path: path) }
+        var reader = format.reader(from: file.resume)
+        var points: [TrackPoint] = []
+        points.reserveCapacity(Self.pointsPerWrite)
+        var reported = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("read", path: path)
+            }
+            if count == 0 { break }
+            buffer.withUnsafeBytes { bytes in
+                reader.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { points.append($0) }
+            }
+            if points.count >= Self.pointsPerWrite {
+                // Partway: the version stays the old one, so an interrupted read goes on from `resume` next time.
+                file.resume = reader.resume
+                try index.add(points, to: &file, problems: reader.problems.count - reported)
+                reported = reader.problems.count
+                points.removeAll(keepingCapacity: true)
+            }
+        }
+        file.resume = reader.resume
+        file.version = version
+        try index.add(points, to: &file, problems: reader.problems.count - reported)
+        if reader.problems.count > 0 {
+            self.logger.warning(
+                "lines of a track file cannot be used; the rest of it is",
+                metadata: [
+                    "file": "\(path)", "problems": "\(reader.problems.count)",
+                    "first": "\(reader.problems.first.prefix(5).map(\.description).joined(separator: "; "))",
+                ])
+        }
+    }
+}
+
+/// The files a `track` provider reads: every `.gpx` and `.rec` file in a folder and its folders (to
+/// `maximumDepth`, as a Recorder's `rec/USER/DEVICE/`), or the files a glob's last part matches in its folder
+/// (`~/Sync/GPSLogger/*.gpx`).
+public struct TrackFiles: Sendable, CustomStringConvertible {
+    public static let maximumDepth = 4
+
+    public var folder: String
+    /// The glob the file names must match (`fnmatch`), or nil for every track file below `folder`.
+    public var pattern: String?
+
+    public init(folder: String, pattern: String?) {
+        self.folder = folder
+        self.pattern = pattern
+    }
+
+    /// `path` as configured: a folder, or a glob whose wildcards are in its last part only.
+    public init(_ path: String) throws(ConfigurationError) {
+        let wildcards = CharacterSet(charactersIn: "*?[")
+        let slash = path.lastIndex(of: "/")
+        let last = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let parent = slash.map { String(path[..<$0]) } ?? "."
+        if last.rangeOfCharacter(from: wildcards) != nil {
+            guard parent.rangeOfCharacter(from: wildcards) == nil else {
+                throw ConfigurationError(
+                    field: "path", message: "wildcards are allowed in the last part only (\(path))")
+            }
+            self.init(folder: parent.isEmpty ? "/" : parent, pattern: last)
+        } else {
+            self.init(folder: path, pattern: nil)
+        }
+    }
+
+    public var description: String { self.pattern.map { self.folder + "/" + $0 } ?? self.folder }
+
+    /// The folders to watch: the glob's, or the folder and those below it.
+    var folders: [String] {
+        guard self.pattern == nil else { return [self.folder] }
+        var folders = [self.folder]
+        var index = 0
+        var depth = [0]
+        while index < folders.count {
+            if depth[index] < Self.maximumDepth {
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: folders[index])) ?? []
+                where !name.hasPrefix(".") {
+                    let path = folders[index] + "/" + name
+                    var info = stat()
+                    if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                        folders.append(path)
+                        depth.append(depth[index] + 1)
+                    }
+                }
+            }
+            index += 1
+        }
+        return folders
+    }
+
+    /// The track files there now.
+    func list() -> [(path: String, format: TrackFormat)] {
+        var found: [(path: String, format: TrackFormat)] = []
+        for folder in self.folders {
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+            where !name.hasPrefix(".") {
+                if let pattern = self.pattern, fnmatch(pattern, name, 0) != 0 { continue }
+                guard let format = TrackFormat(fileName: name) else { continue }
+                found.append((folder + "/" + name, format))
+            }
+        }
+        return found
+    }
+}
+
+extension LocationProviderFactory {
+    /// `{"type": "track", "path": "/home/me/Sync/GPSLogger", "max_gap_seconds": 600, "max_fix_age_seconds": 300}`
+    public static let track = LocationProviderFactory(
+        type: "track",
+        keys: ["path", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
+    ) { (config, context) throws(ConfigurationError) in
+        guard let configured = try config.nonEmptyString("path") else { throw config.missing("path") }
+        let path = PathResolver(environment: context.environment, base: context.configDirectory).absolute(configured)
+        let files: TrackFiles
+        do throws(ConfigurationError) {
+            files = try TrackFiles(path)
+        } catch {
+            throw ConfigurationError(field: config.fieldPath("path"), message: error.message)
+        }
+        var info = stat()
+        guard stat(files.folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw ConfigurationError(field: config.fieldPath("path"), message: "\(files.folder) is not a folder")
+        }
+        return TrackLocationProvider(
+            files: files,
+            maximumGap: try config.seconds("max_gap_seconds", maximum: 86_400) ?? .seconds(600),
+            maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(300),
+            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(2),
+            stateDirectory: context.stateDirectory,
+            logger: context.logger,
+            now: context.now
+        )
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import GRDB
+import WeathertagCore
+
+/// The points of the `track` provider's files, keyed by time, in SQLite: "where was I at T" is two lookups on the
+/// key (the last point at or before T, the first at or after), a fraction of a millisecond at 3 million points, and
+/// nothing is parsed per question.
+///
+/// Kept in `state.directory` as `tracks.sqlite`, a file of its own beside `state.sqlite`: indexing a year of points
+/// writes for seconds, and in the same file that write lock would hold the inbox's batches back. Like the state
+/// database it is an index, not a truth: deleted, it is rebuilt from the track files; unreadable, it is moved aside
+/// and rebuilt.
+public final class TrackIndex: Sendable {
+    public static let fileName = "tracks.sqlite"
+
+    public let path: String
+    let database: DatabasePool
+
+    /// What the index holds of one file, and where a read of it goes on when it grows.
+    public struct IndexedFile: Sendable, Equatable {
+        public var id: Int64
+        public var path: String
+        public var version: FileVersion
+        public var resume: TrackResume
+        public var points: Int
+        public var firstMilliseconds: Int64?
+        public var lastMilliseconds: Int64?
+        public var problems: Int
+    }
+
+    public static func open(directory: String) throws -> TrackIndex {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/" + Self.fileName
+        do {
+            return TrackIndex(path: path, database: try Self.connect(path))
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            // Only an index: moved aside, and rebuilt from the files.
+            let aside = path + ".corrupt-" + String(Int(Date().timeIntervalSince1970))
+            for suffix in ["", "-wal", "-shm"] { _ = rename(path + suffix, aside + suffix) }
+            return TrackIndex(path: path, database: try Self.connect(path))
+        }
+    }
+
+    private init(path: String, database: DatabasePool) {
+        self.path = path
+        self.database = database
+    }
+
+    private static func connect(_ path: String) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.maximumReaderCount = 2
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024")
+        }
+        let database = try DatabasePool(path: path, configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: track files and points") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE track_file (
+                        id INTEGER PRIMARY KEY,
+                        path TEXT UNIQUE NOT NULL,
+                        device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL,
+                        mtime_s INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+                        resume_offset INTEGER NOT NULL, resume_line INTEGER NOT NULL,
+                        points INTEGER NOT NULL, first_t INTEGER, last_t INTEGER,
+                        problems INTEGER NOT NULL
+                    );
+                    CREATE TABLE track_point (
+                        t INTEGER NOT NULL,    -- milliseconds since 1970, UTC
+                        file INTEGER NOT NULL, -- track_file.id
+                        lat REAL NOT NULL, lon REAL NOT NULL,
+                        acc REAL,              -- metres, when the recorder gave one
+                        PRIMARY KEY (t, file)
+                    ) WITHOUT ROWID;
+                    """)
+        }
+        try migrator.migrate(database)
+        return database
+    }
+
+    // MARK: Files
+
+    public func files() throws -> [IndexedFile] {
+        try self.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM track_file ORDER BY path").map(Self.file)
+        }
+    }
+
+    private static func file(_ row: Row) -> IndexedFile {
+        IndexedFile(
+            id: row["id"],
+            path: row["path"],
+            version: FileVersion(
+                device: UInt64(bitPattern: row["device"]), inode: UInt64(bitPattern: row["inode"]),
+                size: row["size"], modifiedSeconds: row["mtime_s"], modifiedNanoseconds: row["mtime_ns"]),
+            resume: TrackResume(offset: row["resume_offset"], line: row["resume_line"]),
+            points: row["points"],
+            firstMilliseconds: row["first_t"],
+            lastMilliseconds: row["last_t"],
+            problems: row["problems"]
+        )
+    }
+
+    /// Starts a file anew (first seen, or rewritten): its old points go. Returns its id.
+    public func restart(_ path: String, version: FileVersion) throws -> IndexedFile {
+        try self.database.write { db in
+            if let old = try Row.fetchOne(db, sql: "SELECT * FROM track_file WHERE path = ?", arguments: [path]) {
+                try Self.deletePoints(of: Self.file(old), db)
+                try db.execute(sql: "DELETE FROM track_file WHERE id = ?", arguments: [old["id"] as Int64])
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO track_file (path, device, inode, size, mtime_s, mtime_ns, resume_offset,
+                        resume_line, points, problems)
+                    VALUES (?, ?, ?, 0, 0, 0, 0, 1, 0, 0)
+                    """,
+                arguments: [path, Int64(bitPattern: version.device), Int64(bitPattern: version.inode)])
+            return IndexedFile(
+                id: db.lastInsertedRowID, path: path,
+                version: FileVersion(
+                    device: version.device, inode: version.inode, size: 0, modifiedSeconds: 0,
+                    modifiedNanoseconds: 0),
+                resume: TrackResume(), points: 0, firstMilliseconds: nil, lastMilliseconds: nil, problems: 0)
+        }
+    }
+
+    /// Adds points read from a file, and where its read stands, in one transaction.
+    public func add(_ points: [TrackPoint], to file: inout IndexedFile, problems: Int) throws {
+        let updated = try self.database.write { db -> IndexedFile in
+            var file = file
+            let insert = try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO track_point (t, file, lat, lon, acc) VALUES (?, ?, ?, ?, ?)")
+            for point in points {
+                try insert.execute(arguments: [
+                    point.milliseconds, file.id, point.latitude, point.longitude, point.accuracyMeters,
+                ])
+                file.firstMilliseconds = min(file.firstMilliseconds ?? point.milliseconds, point.milliseconds)
+                file.lastMilliseconds = max(file.lastMilliseconds ?? point.milliseconds, point.milliseconds)
+            }
+            file.points += points.count
+            file.problems += problems
+            try db.execute(
+                sql: """
+                    UPDATE track_file SET size = ?, mtime_s = ?, mtime_ns = ?, resume_offset = ?, resume_line = ?,
+                        points = ?, first_t = ?, last_t = ?, problems = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    file.version.size, file.version.modifiedSeconds, file.version.modifiedNanoseconds,
+                    file.resume.offset, file.resume.line, file.points, file.firstMilliseconds, file.lastMilliseconds,
+                    file.problems, file.id,
+                ])
+            return file
+        }
+        file = updated
+    }
+
+    /// A file that left the folder: its points go too.
+    public func forget(_ file: IndexedFile) throws {
+        try self.database.write { db in
+            try Self.deletePoints(of: file, db)
+            try db.execute(sql: "DELETE FROM track_file WHERE id = ?", arguments: [file.id])
+        }
+    }
+
+    private static func deletePoints(of file: IndexedFile, _ db: Database) throws {
+        guard let first = file.firstMilliseconds, let last = file.lastMilliseconds else { return }
+        // Through the key's time range, not a scan of every point.
+        try db.execute(
+            sql: "DELETE FROM track_point WHERE t BETWEEN ? AND ? AND file = ?", arguments: [first, last, file.id])
+    }
+
+    // MARK: Questions
+
+    /// The last point at or before `milliseconds` and the first at or after it.
+    public func around(_ milliseconds: Int64) throws -> (before: TrackPoint?, after: TrackPoint?) {
+        try self.database.read { db in
+            let before = try Row.fetchOne(
+                db, sql: "SELECT t, lat, lon, acc FROM track_point WHERE t <= ? ORDER BY t DESC LIMIT 1",
+                arguments: [milliseconds])
+            let after = try Row.fetchOne(
+                db, sql: "SELECT t, lat, lon, acc FROM track_point WHERE t >= ? ORDER BY t ASC LIMIT 1",
+                arguments: [milliseconds])
+            return (before.map(Self.point), after.map(Self.point))
+        }
+    }
+
+    /// The newest point of all.
+    public func latest() throws -> TrackPoint? {
+        try self.database.read { db in
+            try Row.fetchOne(db, sql: "SELECT t, lat, lon, acc FROM track_point ORDER BY t DESC LIMIT 1").map(
+                Self.point)
+        }
+    }
+
+    private static func point(_ row: Row) -> TrackPoint {
+        TrackPoint(milliseconds: row["t"], latitude: row["lat"], longitude: row["lon"], accuracyMeters: row["acc"])
+    }
+}
