@@ -121,3 +121,52 @@ public final class GPSDStandIn: @unchecked Sendable {
         await self.feeder.stop()
     }
 }
+
+/// `tools/location-standin.py` on 127.0.0.1:0: an OwnTracks Recorder and a Home Assistant, answering from the same
+/// points, with their credentials checked.
+public final class LocationStandIn: Sendable {
+    public static let ownTracksAuth = "diarist:recorder-secret-81"
+    public static let homeAssistantToken = "ha-secret-token-2f9c"
+    let child: ChildProcess
+    public let port: Int
+
+    public init(in directory: TemporaryDirectory) throws {
+        self.child = try ChildProcess(
+            [
+                WeatherStandIn.python, Fixtures.repositoryRoot + "/tools/location-standin.py", "--owntracks-auth",
+                Self.ownTracksAuth, "--ha-token", Self.homeAssistantToken,
+            ],
+            stderrPath: directory.file("location-standin.log")
+        )
+        self.port = try self.child.firstLineJSON()["port"] as? Int ?? 0
+    }
+
+    public var baseURL: String { "http://127.0.0.1:\(self.port)" }
+
+    /// The points both services answer from: `(latitude, longitude, Unix seconds, accuracy)`.
+    public func setPoints(_ points: [(Double, Double, Int, Double?)]) throws {
+        let list = points.map { point -> [String: Any] in
+            var item: [String: Any] = ["lat": point.0, "lon": point.1, "tst": point.2]
+            if let accuracy = point.3 { item["acc"] = accuracy }
+            return item
+        }
+        let body = try JSONSerialization.data(withJSONObject: ["points": list])
+        _ = try RawHTTP.request(.tcp(port: self.port), "POST", "/_control", body: String(decoding: body, as: UTF8.self))
+    }
+
+    /// How `service` (`owntracks`, `homeassistant`) answers from now on: `ok`, `401`, `500`, `empty`, `garbage`.
+    public func setMode(_ service: String, _ mode: String) throws {
+        _ = try RawHTTP.request(
+            .tcp(port: self.port), "POST", "/_control", body: #"{"\#(service)": {"mode": "\#(mode)"}}"#)
+    }
+
+    /// The requests seen: service, path, query, and whether the right credentials came with them.
+    public func requests() throws -> [[String: Any]] {
+        let body = try RawHTTP.request(.tcp(port: self.port), "GET", "/_requests").body
+        return (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [[String: Any]] ?? []
+    }
+
+    public func stop() async {
+        await self.child.stop()
+    }
+}

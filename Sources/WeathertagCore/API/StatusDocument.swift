@@ -51,6 +51,12 @@ public struct StatusDocument: Codable, Sendable, Equatable {
         public var lastErrorAt: String?
         public var skippedUntil: String?
         public var lastPosition: LocationDocument?
+        /// Its position was the one taken the last time the chain answered.
+        public var won = false
+        /// The last position's accuracy in metres, as `most_accurate` ranks it (5000 when it gave none).
+        public var accuracy: Double?
+        /// How old the last position is, in seconds.
+        public var ageSeconds: Double?
         public var details: [String: String]
 
         public init(
@@ -72,7 +78,7 @@ public struct StatusDocument: Codable, Sendable, Equatable {
 
         private static let fixedKeys = [
             "type", "ok", "attempts", "failures", "last_success_at", "last_error", "last_error_at", "skipped_until",
-            "last_position",
+            "last_position", "won", "accuracy_m", "age_seconds",
         ]
 
         public func encode(to encoder: any Encoder) throws {
@@ -86,6 +92,9 @@ public struct StatusDocument: Codable, Sendable, Equatable {
             try container.encodeIfPresent(self.lastErrorAt, forKey: Key("last_error_at"))
             try container.encodeIfPresent(self.skippedUntil, forKey: Key("skipped_until"))
             try container.encodeIfPresent(self.lastPosition, forKey: Key("last_position"))
+            try container.encode(self.won, forKey: Key("won"))
+            try container.encodeIfPresent(self.accuracy, forKey: Key("accuracy_m"))
+            try container.encodeIfPresent(self.ageSeconds, forKey: Key("age_seconds"))
             for (key, value) in self.details.sorted(by: { $0.key < $1.key }) where !Self.fixedKeys.contains(key) {
                 try container.encode(value, forKey: Key(key))
             }
@@ -102,6 +111,9 @@ public struct StatusDocument: Codable, Sendable, Equatable {
             self.lastErrorAt = try container.decodeIfPresent(String.self, forKey: Key("last_error_at"))
             self.skippedUntil = try container.decodeIfPresent(String.self, forKey: Key("skipped_until"))
             self.lastPosition = try container.decodeIfPresent(LocationDocument.self, forKey: Key("last_position"))
+            self.won = try container.decodeIfPresent(Bool.self, forKey: Key("won")) ?? false
+            self.accuracy = try container.decodeIfPresent(Double.self, forKey: Key("accuracy_m"))
+            self.ageSeconds = try container.decodeIfPresent(Double.self, forKey: Key("age_seconds"))
             var details: [String: String] = [:]
             for key in container.allKeys where !Self.fixedKeys.contains(key.stringValue) {
                 if let value = try? container.decode(String.self, forKey: key) { details[key.stringValue] = value }

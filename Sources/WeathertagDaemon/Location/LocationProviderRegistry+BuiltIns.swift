@@ -9,5 +9,7 @@ extension LocationProviderRegistry {
         .command,
         .fixed,
         .track,
+        .owntracks,
+        .homeassistant,
     ])
 }

@@ -147,7 +147,7 @@ public struct APIRouter: Sendable {
         let weather = await self.weather.snapshot
         let now = self.now()
         let providers = zip(self.chain.providers, self.chain.status).map { provider, status in
-            StatusDocument.Provider(
+            var document = StatusDocument.Provider(
                 type: status.type,
                 ok: status.isHealthy,
                 attempts: status.attempts,
@@ -159,6 +159,10 @@ public struct APIRouter: Sendable {
                 lastPosition: status.lastPosition.map { LocationDocument(self.weather.privacy.shown($0)) },
                 details: provider.details
             )
+            document.won = status.won
+            document.accuracy = status.lastPosition.map(LocationStrategy.rank)
+            document.ageSeconds = status.lastPosition.map { max(0, now.timeIntervalSince($0.takenAt)).rounded() }
+            return document
         }
         let document = StatusDocument(
             startedAt: counters.startedAt.iso8601,

@@ -1,0 +1,144 @@
+import Foundation
+
+/// Where a Home Assistant device tracker (`device_tracker.phone`, a `person.`) is and was: now from
+/// `GET /api/states/{entity}` (`attributes.latitude`, `longitude`, `gps_accuracy`; `last_updated`), the past from
+/// `GET /api/history/period/{start}?filter_entity_id={entity}&end_time=…` over `max_gap_seconds` each side of the
+/// moment, interpolated as a track is. Every request carries the long-lived access token as a bearer token, from
+/// `token_file` or systemd's credential `homeassistant-token`.
+public struct HomeAssistantLocationProvider: LocationProvider {
+    public let type = "homeassistant"
+    public let timeout: Duration
+    public var url: String
+    public var entity: String
+    public var token: ServiceToken
+    public var maximumGap: Duration
+    public var maximumFixAge: Duration
+    private let http: any HTTPClient
+    private let now: @Sendable () -> Date
+
+    public init(
+        url: String, entity: String, token: ServiceToken, maximumGap: Duration, maximumFixAge: Duration,
+        timeout: Duration, http: any HTTPClient, now: @escaping @Sendable () -> Date
+    ) {
+        self.url = url.hasSuffix("/") ? String(url.dropLast()) : url
+        (self.entity, self.token) = (entity, token)
+        (self.maximumGap, self.maximumFixAge, self.timeout) = (maximumGap, maximumFixAge, timeout)
+        self.http = http
+        self.now = now
+    }
+
+    public var details: [String: String] { ["url": self.url, "entity": self.entity] }
+
+    public func locate() async throws -> Position {
+        let body = try await self.get("/api/states/" + Self.escape(self.entity))
+        guard let state = try? JSONParser.parse(body), case .object = state else {
+            throw LocationError(source: self.type, message: "Home Assistant answered something other than a JSON state")
+        }
+        guard let point = Self.point(state) else {
+            throw LocationError(
+                source: self.type, message: "\(self.entity) has no latitude and longitude (is it a GPS tracker?)")
+        }
+        guard let fix = TrackFix.now(point, at: self.now(), maximumAge: self.maximumFixAge) else {
+            throw LocationError(
+                source: self.type,
+                message:
+                    "\(self.entity) was last updated \(point.time.iso8601), more than \(Int(self.maximumFixAge.seconds)) s ago"
+            )
+        }
+        return fix.position(source: self.type)
+    }
+
+    public func locate(at time: Date) async throws -> Position? {
+        let window = ServiceHistory.window(around: time, maximumGap: self.maximumGap)
+        var components = URLComponents()
+        components.queryItems = [
+            URLQueryItem(name: "filter_entity_id", value: self.entity),
+            URLQueryItem(name: "end_time", value: window.to.iso8601),
+        ]
+        let body = try await self.get(
+            "/api/history/period/" + Self.escape(window.from.iso8601) + "?" + (components.percentEncodedQuery ?? ""))
+        // A list per entity, each a list of states; an empty list when nothing was recorded then.
+        guard case .array(let entities)? = try? JSONParser.parse(body) else {
+            throw LocationError(
+                source: self.type, message: "Home Assistant's history answered something other than a JSON list")
+        }
+        var points: [TrackPoint] = []
+        for case .array(let states) in entities {
+            points += states.compactMap(Self.point)
+        }
+        return ServiceHistory.fix(at: time, in: points, maximumGap: self.maximumGap)?.position(source: self.type)
+    }
+
+    private func get(_ path: String) async throws -> [UInt8] {
+        let response: HTTPResponse
+        do {
+            response = try await self.http.get(
+                HTTPRequest(
+                    url: self.url + path, timeout: self.timeout,
+                    headers: [self.token.authorizationHeader, "Accept: application/json"]))
+        } catch {
+            throw LocationError(source: self.type, message: "Home Assistant is unreachable: \(error)", cause: error)
+        }
+        switch response.status {
+        case 200: return response.body
+        case 401, 403:
+            throw LocationError(
+                source: self.type,
+                message:
+                    "Home Assistant refused the token (HTTP \(response.status)): make a new long-lived access token")
+        case 404: throw LocationError(source: self.type, message: "Home Assistant has no entity \(self.entity)")
+        default: throw LocationError(source: self.type, message: "Home Assistant answered HTTP \(response.status)")
+        }
+    }
+
+    private static func escape(_ part: String) -> String {
+        part.addingPercentEncoding(
+            withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/+:")))
+            ?? part
+    }
+
+    /// A state with coordinates, at its `last_updated` (else `last_changed`).
+    static func point(_ state: JSONValue) -> TrackPoint? {
+        guard let attributes = state["attributes"], case .number(let latitude)? = attributes["latitude"],
+            case .number(let longitude)? = attributes["longitude"]
+        else { return nil }
+        var time: Int64?
+        for key in ["last_updated", "last_changed"] where time == nil {
+            if case .string(let text)? = state[key] { time = TrackTime.milliseconds(Array(text.utf8)) }
+        }
+        guard let time else { return nil }
+        var accuracy: Double?
+        if case .number(let acc)? = attributes["gps_accuracy"], acc >= 0 { accuracy = acc }
+        let point = TrackPoint(milliseconds: time, latitude: latitude, longitude: longitude, accuracyMeters: accuracy)
+        return point.isValid ? point : nil
+    }
+}
+
+extension LocationProviderFactory {
+    /// `{"type": "homeassistant", "url": "http://homeassistant.local:8123", "entity": "device_tracker.phone",
+    /// "token_file": "/etc/weathertag/homeassistant-token"}`
+    public static let homeassistant = LocationProviderFactory(
+        type: "homeassistant",
+        keys: ["url", "entity", "token_file", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
+    ) { (config, context) throws(ConfigurationError) in
+        guard let url = try config.url("url") else { throw config.missing("url") }
+        guard let entity = try config.nonEmptyString("entity") else { throw config.missing("entity") }
+        guard entity.contains("."), !entity.contains("/") else {
+            throw ConfigurationError(
+                field: config.fieldPath("entity"),
+                message: "\"\(entity)\" is not an entity id such as device_tracker.phone")
+        }
+        guard let token = try config.token("token_file", credential: "homeassistant-token", context: context) else {
+            throw ConfigurationError(
+                field: config.fieldPath("token_file"),
+                message: "Home Assistant needs a long-lived access token: name a file holding it, or under systemd "
+                    + "use LoadCredential=homeassistant-token:/etc/weathertag/homeassistant-token")
+        }
+        return HomeAssistantLocationProvider(
+            url: url, entity: entity, token: token,
+            maximumGap: try config.seconds("max_gap_seconds", maximum: 86_400) ?? .seconds(600),
+            maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(900),
+            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
+            http: context.http, now: context.now)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// Where the phone is and was, from an OwnTracks Recorder's HTTP API: now from `GET /api/0/last?user=&device=`,
+/// the past from `GET /api/0/locations?user=&device=&from=&to=` (a window of `max_gap_seconds` each side of the
+/// moment, interpolated as a track is). Locations carry `lat`, `lon`, `tst` (Unix seconds) and `acc` (metres).
+/// With `token_file`, each request carries it (`user:password` as HTTP basic auth, else as a bearer token).
+public struct OwnTracksLocationProvider: LocationProvider {
+    public let type = "owntracks"
+    public let timeout: Duration
+    public var url: String
+    public var user: String
+    public var device: String
+    public var token: ServiceToken?
+    public var maximumGap: Duration
+    public var maximumFixAge: Duration
+    private let http: any HTTPClient
+    private let now: @Sendable () -> Date
+
+    public init(
+        url: String, user: String, device: String, token: ServiceToken?, maximumGap: Duration,
+        maximumFixAge: Duration, timeout: Duration, http: any HTTPClient, now: @escaping @Sendable () -> Date
+    ) {
+        self.url = url.hasSuffix("/") ? String(url.dropLast()) : url
+        (self.user, self.device, self.token) = (user, device, token)
+        (self.maximumGap, self.maximumFixAge, self.timeout) = (maximumGap, maximumFixAge, timeout)
+        self.http = http
+        self.now = now
+    }
+
+    public var details: [String: String] { ["url": self.url, "user": self.user, "device": self.device] }
+
+    public func locate() async throws -> Position {
+        let body = try await self.get("/api/0/last", [("user", self.user), ("device", self.device)])
+        guard case .array(let list)? = try? JSONParser.parse(body) else {
+            throw LocationError(
+                source: self.type, message: "the Recorder's /api/0/last answered something other than a JSON list")
+        }
+        let points = list.compactMap(Self.point)
+        guard let latest = points.max(by: { $0.milliseconds < $1.milliseconds }) else {
+            throw LocationError(
+                source: self.type, message: "the Recorder has no location of \(self.user)/\(self.device)")
+        }
+        guard let fix = TrackFix.now(latest, at: self.now(), maximumAge: self.maximumFixAge) else {
+            throw LocationError(
+                source: self.type,
+                message:
+                    "the latest location is from \(latest.time.iso8601), older than \(Int(self.maximumFixAge.seconds)) s"
+            )
+        }
+        return fix.position(source: self.type)
+    }
+
+    public func locate(at time: Date) async throws -> Position? {
+        let window = ServiceHistory.window(around: time, maximumGap: self.maximumGap)
+        let body = try await self.get(
+            "/api/0/locations",
+            [
+                ("user", self.user), ("device", self.device), ("from", window.from.iso8601),
+                ("to", window.to.iso8601),
+            ])
+        // `{"count": N, "data": [...]}`; older Recorders answer the list alone.
+        let parsed = try? JSONParser.parse(body)
+        let list: [JSONValue]
+        switch parsed {
+        case .array(let items)?: list = items
+        case .object?:
+            guard case .array(let items)? = parsed?["data"] else { fallthrough }
+            list = items
+        default:
+            throw LocationError(
+                source: self.type,
+                message: "the Recorder's /api/0/locations answered something other than JSON locations")
+        }
+        return ServiceHistory.fix(at: time, in: list.compactMap(Self.point), maximumGap: self.maximumGap)?.position(
+            source: self.type)
+    }
+
+    private func get(_ path: String, _ query: [(String, String)]) async throws -> [UInt8] {
+        var components = URLComponents()
+        components.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) }
+        let url = self.url + path + "?" + (components.percentEncodedQuery ?? "")
+        let response: HTTPResponse
+        do {
+            response = try await self.http.get(
+                HTTPRequest(url: url, timeout: self.timeout, headers: self.token.map { [$0.authorizationHeader] } ?? [])
+            )
+        } catch {
+            throw LocationError(source: self.type, message: "the Recorder is unreachable: \(error)", cause: error)
+        }
+        switch response.status {
+        case 200: return response.body
+        case 401, 403:
+            throw LocationError(
+                source: self.type,
+                message: "the Recorder refused the request (HTTP \(response.status)): check token_file")
+        default: throw LocationError(source: self.type, message: "the Recorder answered HTTP \(response.status)")
+        }
+    }
+
+    /// A Recorder location (`_type` location, or none given) as a point; nil for anything else.
+    static func point(_ value: JSONValue) -> TrackPoint? {
+        if case .string(let type)? = value["_type"], type != "location" { return nil }
+        guard case .number(let latitude)? = value["lat"], case .number(let longitude)? = value["lon"],
+            case .number(let seconds)? = value["tst"], seconds.isFinite
+        else { return nil }
+        var accuracy: Double?
+        if case .number(let acc)? = value["acc"], acc >= 0 { accuracy = acc }
+        let point = TrackPoint(
+            milliseconds: Int64(seconds * 1000), latitude: latitude, longitude: longitude, accuracyMeters: accuracy)
+        return point.isValid ? point : nil
+    }
+}
+
+extension LocationProviderFactory {
+    /// `{"type": "owntracks", "url": "http://recorder.lan:8083", "user": "me", "device": "phone",
+    /// "token_file": "/etc/weathertag/owntracks-token"}`
+    public static let owntracks = LocationProviderFactory(
+        type: "owntracks",
+        keys: ["url", "user", "device", "token_file", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
+    ) { (config, context) throws(ConfigurationError) in
+        guard let url = try config.url("url") else { throw config.missing("url") }
+        guard let user = try config.nonEmptyString("user") else { throw config.missing("user") }
+        guard let device = try config.nonEmptyString("device") else { throw config.missing("device") }
+        return OwnTracksLocationProvider(
+            url: url, user: user, device: device,
+            token: try config.token("token_file", context: context),
+            maximumGap: try config.seconds("max_gap_seconds", maximum: 86_400) ?? .seconds(600),
+            maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(900),
+            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
+            http: context.http, now: context.now)
+    }
+}
