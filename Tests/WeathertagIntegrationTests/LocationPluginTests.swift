@@ -94,3 +94,142 @@ struct LocationPluginTests {
         }
     }
 }
+
+extension LocationPluginTests {
+    /// 2019-05-01T10:00:00Z and ten minutes later: a walk the services remember.
+    static let walk: [(Double, Double, Int, Double?)] = [
+        (47.0, 8.0, 1_556_704_800, 20), (47.2, 8.2, 1_556_705_400, 20),
+    ]
+
+    static func now() -> Int { Int(Date().timeIntervalSince1970) }
+
+    /// The secrets never show: not in the log, not in `/v1/status`, not in a command's environment.
+    static func expectNoSecret(_ secrets: [String], in texts: [String: String]) {
+        for secret in secrets {
+            for (place, text) in texts {
+                #expect(!text.contains(secret), "a secret in \(place)")
+            }
+        }
+    }
+
+    /// The Recorder answers now and then with HTTP basic auth from `token_file`; its failures (500, garbage, 401,
+    /// nothing recorded) are said in `/v1/status` and the fixed place takes over.
+    @Test func anOwnTracksRecorderSaysWhereThePhoneIsAndWas() async throws {
+        try await withHarness { harness in
+            let services = try LocationStandIn(in: harness.directory)
+            defer { Task { await services.stop() } }
+            try services.setPoints(Self.walk + [(48.85, 2.35, Self.now() - 60, 15)])
+            try harness.directory.write("owntracks-token", LocationStandIn.ownTracksAuth + "\n")
+            chmod(harness.directory.file("owntracks-token"), 0o600)
+            try harness.writeConfig(
+                providers: #"""
+                    [{"type": "owntracks", "url": "\#(services.baseURL)", "user": "diarist", "device": "phone",
+                      "token_file": "owntracks-token"},
+                     {"type": "fixed", "latitude": 46.2, "longitude": 6.15}]
+                    """#,
+                extra: Self.history)
+            let daemon = try await harness.startDaemon()
+            let now = try daemon.get("/v1/location").json
+            #expect(now["source"] as? String == "owntracks" && now["latitude"] as? Double == 48.85)
+
+            try harness.dropByRename("walk.md", "---\ndate: 2019-05-01T10:05:00Z\n---\nUp the hill\n")
+            let walk = try await harness.waitForStamp("walk.md")
+            #expect((walk["location"] as? [String: Any])?["source"] as? String == "owntracks")
+            let asked = try #require(try harness.standIn.timemachineQueries().last)
+            #expect(asked.latitude == 47.1 && asked.longitude == 8.1, "midway between the Recorder's two points")
+            let requests = try services.requests()
+            #expect(!requests.isEmpty && requests.allSatisfy { $0["authorized"] as? Bool == true })
+            let window = try #require(requests.first { $0["path"] as? String == "/api/0/locations" })
+            #expect((window["query"] as? [String: String])?["from"] == "2019-05-01T09:55:00Z")
+            #expect((window["query"] as? [String: String])?["to"] == "2019-05-01T10:15:00Z")
+
+            for (mode, said) in [
+                ("500", "HTTP 500"), ("garbage", "something other than"), ("401", "refused"),
+                ("empty", "has no location"),
+            ] {
+                try services.setMode("owntracks", mode)
+                // Answers are kept a moment for status bars: asked until the fixed place takes over and the
+                // status says why.
+                try await poll("the fixed place, and why, while the Recorder answers \(mode)") { () -> Bool? in
+                    let source = try daemon.get("/v1/location").json["source"] as? String
+                    let error = try Self.providers(daemon).first?["last_error"] as? String
+                    return source == "fixed" && error?.contains(said) == true ? true : nil
+                }
+            }
+            let status = try daemon.get("/v1/status").body
+            #expect(try await daemon.stop() == 0)
+            let basic = Data(LocationStandIn.ownTracksAuth.utf8).base64EncodedString()
+            Self.expectNoSecret(
+                ["recorder-secret-81", basic], in: ["the log": daemon.log, "/v1/status": status])
+        }
+    }
+
+    /// Home Assistant's token from systemd's credential; `most_accurate` asks everyone and takes the smallest
+    /// accuracy, now and for a back-dated entry; a `command` with `{time}` is asked about the past; Home
+    /// Assistant's failures hand over to the next best.
+    @Test func homeAssistantACommandOfThePastAndTheMostAccurateAnswer() async throws {
+        try await withHarness { harness in
+            let services = try LocationStandIn(in: harness.directory)
+            defer { Task { await services.stop() } }
+            try services.setPoints(Self.walk + [(48.85, 2.35, Self.now() - 60, 15)])
+            let credentials = try harness.directory.makeDirectory("credentials")
+            try harness.directory.write("credentials/homeassistant-token", LocationStandIn.homeAssistantToken)
+            let calls = harness.directory.file("where-was-i.calls")
+            try harness.directory.write(
+                "where-was-i",
+                """
+                #!/bin/sh
+                echo "$@" >> \(calls)
+                env >> \(calls).env
+                echo '{"latitude": 40.4168, "longitude": -3.7038, "accuracy_m": 30}'
+
+                """)
+            chmod(harness.directory.file("where-was-i"), 0o755)
+            try harness.writeConfig(
+                providers: #"""
+                    [\#(harness.ipProvider),
+                     {"type": "homeassistant", "url": "\#(services.baseURL)", "entity": "device_tracker.phone"},
+                     {"type": "command", "argv": ["./where-was-i", "--at", "{time}"]},
+                     {"type": "fixed", "latitude": 46.2, "longitude": 6.15, "accuracy_m": 100}],
+                    "strategy": "most_accurate"
+                    """#,
+                extra: Self.history)
+            let daemon = try await harness.startDaemon(environment: ["CREDENTIALS_DIRECTORY": credentials])
+            #expect(try daemon.get("/v1/location").json["source"] as? String == "homeassistant")
+            let providers = try Self.providers(daemon)
+            #expect(providers.map { $0["won"] as? Bool } == [false, true, false, false])
+            #expect(providers.map { $0["accuracy_m"] as? Double } == [5000, 15, 30, 100])
+            #expect((providers[1]["age_seconds"] as? Double).map { (55...120).contains($0) } == true)
+
+            // The past: Home Assistant's history (20 m) beats the command's answer (30 m), which was asked too.
+            try harness.dropByRename("walk.md", "---\ndate: 2019-05-01T10:05:00Z\n---\nUp the hill\n")
+            let walk = try await harness.waitForStamp("walk.md")
+            #expect((walk["location"] as? [String: Any])?["source"] as? String == "homeassistant")
+            let asked = try #require(try harness.standIn.timemachineQueries().last)
+            #expect(asked.latitude == 47.1 && asked.longitude == 8.1)
+            let argv = try String(contentsOfFile: calls, encoding: .utf8)
+            #expect(argv.contains("--at 2019-05-01T10:05:00Z"), "the command asked about the entry's time: \(argv)")
+            // Nothing in Home Assistant's history then: the command's answer.
+            try harness.dropByRename("new-year.md", "---\ndate: 2018-01-01T12:00:00Z\n---\nFireworks\n")
+            let newYear = try await harness.waitForStamp("new-year.md")
+            #expect((newYear["location"] as? [String: Any])?["source"] as? String == "command")
+
+            for (mode, said) in [("401", "refused the token"), ("500", "HTTP 500"), ("garbage", "something other")] {
+                try services.setMode("homeassistant", mode)
+                try await poll("the command's answer, and why, while Home Assistant answers \(mode)") { () -> Bool? in
+                    let source = try daemon.get("/v1/location").json["source"] as? String
+                    let error = try Self.providers(daemon)[1]["last_error"] as? String
+                    return source == "command" && error?.contains(said) == true ? true : nil
+                }
+            }
+            #expect(try services.requests().allSatisfy { $0["authorized"] as? Bool == true })
+            let status = try daemon.get("/v1/status").body
+            #expect(try await daemon.stop() == 0)
+            let environment = try String(contentsOfFile: calls + ".env", encoding: .utf8)
+            #expect(!environment.contains("CREDENTIALS_DIRECTORY"))
+            Self.expectNoSecret(
+                [LocationStandIn.homeAssistantToken],
+                in: ["the log": daemon.log, "/v1/status": status, "the command's environment": environment])
+        }
+    }
+}
