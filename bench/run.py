@@ -570,9 +570,83 @@ http {
                 "page_p99": percentile(pages, 99), "peak_anon": peak[0], "peak_total": peak[1], "anon": anon,
                 "database": database}
 
+    def track_year(self, seconds_apart=10, days=365):
+        """A year of GPX points `seconds_apart` (3.15 million at 10 s) in a file a day, as GPSLogger writes them;
+        the time from READY until the `track` provider has indexed them all, then "where was I at T" for random
+        moments of the year over the socket (`GET /v1/location?at=`, a connection each, as the history's lookups
+        are one at a time), the index's size on disk, and the memory meanwhile."""
+        import math
+        import random as random_module
+        random = random_module.Random(29)
+        tracks = self.folder("tracks")
+        start_of_year = 1_735_689_600  # 2025-01-01T00:00:00Z
+        per_day = 86_400 // seconds_apart
+        written = 0
+        for day in range(days):
+            lines = ['<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="GPSLogger 131" '
+                     'xmlns="http://www.topografix.com/GPX/1/1">\n<trk><name>day %d</name><trkseg>\n' % day]
+            for step in range(per_day):
+                t = start_of_year + day * 86_400 + step * seconds_apart
+                angle = 2 * math.pi * (t % 86_400) / 86_400
+                lines.append('<trkpt lat="%.7f" lon="%.7f"><ele>%.1f</ele><time>%s</time><hdop>%.1f</hdop>'
+                             '</trkpt>\n' % (37.55 + 0.05 * math.sin(angle) + day * 1e-4,
+                                             126.98 + 0.05 * math.cos(angle), 40 + 5 * math.sin(angle),
+                                             time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t)),
+                                             0.8 + (step % 7) / 10))
+            lines.append("</trkseg></trk>\n</gpx>\n")
+            with open(os.path.join(tracks, "%s.gpx" % time.strftime(
+                    "%Y%m%d", time.gmtime(start_of_year + day * 86_400))), "w") as handle:
+                handle.write("".join(lines))
+            written += per_day
+        size = sum(os.path.getsize(os.path.join(tracks, name)) for name in os.listdir(tracks))
+        shutil.rmtree(os.path.join(self.work, "state"), ignore_errors=True)
+        config = self.config(self.folder("inbox"), os.path.join(self.work, "cache"))
+        with open(config) as handle:
+            document = json.load(handle)
+        document["location"]["providers"].insert(0, {"type": "track", "path": tracks})
+        with open(config, "w") as handle:
+            json.dump(document, handle)
+        daemon = Daemon(self.binary, config, self.work)
+        start = time.perf_counter()
+        peak = [0, 0]
+        while True:
+            anon, total = memory(daemon.pid)
+            peak = [max(peak[0], anon), max(peak[1], total)]
+            status = json.loads(http_unix(self.socket_path(), "/v1/status")[1])
+            track = status["providers"][0]
+            if track.get("indexed") == "yes":
+                break
+            if track.get("track_error"):
+                raise RuntimeError(track["track_error"])
+            time.sleep(0.05)
+        indexing = time.perf_counter() - start
+        points = int(track["track_points"])
+        if points != written:
+            raise RuntimeError("indexed %d points of %d" % (points, written))
+        times = []
+        for _ in range(2000):
+            moment = start_of_year + random.uniform(0, days * 86_400 - seconds_apart)
+            target = "/v1/location?at=%s" % time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(moment))
+            began = time.perf_counter()
+            code, body = http_unix(self.socket_path(), target)
+            times.append((time.perf_counter() - began) * 1000)
+            if code != 200 or json.loads(body).get("source") != "track":
+                raise RuntimeError("%s: %d %s" % (target, code, body[:200]))
+        times.sort()
+        anon, total = memory(daemon.pid)
+        index = sum(os.path.getsize(os.path.join(self.work, "state", name))
+                    for name in os.listdir(os.path.join(self.work, "state")) if name.startswith("tracks.sqlite"))
+        daemon.stop()
+        shutil.rmtree(tracks, ignore_errors=True)
+        return {"points": points, "files": days, "gpx": size, "indexing": indexing, "lookup_p50": percentile(times, 50),
+                "lookup_p99": percentile(times, 99), "index": index, "peak_anon": peak[0], "peak_total": peak[1],
+                "anon": anon}
+
     def only(self, figure):
         """One figure alone, for trying a change to what it measures."""
-        if figure == "burst":
+        if figure == "track":
+            log(json.dumps(self.track_year(days=36 if self.quick else 365)))
+        elif figure == "burst":
             self.burst_only()
         elif figure == "index":
             log(json.dumps(self.diary_index(self.burst)))
@@ -653,6 +727,9 @@ http {
 
         log("== the diary index at %d entries" % (5000 if self.quick else 50000))
         self.results["index"] = self.diary_index(5000 if self.quick else 50000)
+
+        log("== a year of GPX points for the track provider")
+        self.results["track"] = self.track_year(days=36 if self.quick else 365)
 
         log("== cost growth")
         sizes = (500, 5000) if self.quick else (500, 5000, 50000)
@@ -806,6 +883,16 @@ def report(bench):
                      index["peak_total"] / 1024),
                  "search p99 ≤ 50 ms, private RSS ≤ 32 MiB: %s" % verdict(
                      index["search_p99"] <= 50 and index["peak_anon"] <= 32 * 1024)))
+    track = results["track"]
+    rows.append(("where a back-dated entry was: a year of GPX points at 10 s (%d points in %d daily files, %.0f MiB "
+                 "of GPX; the track index deleted)" % (track["points"], track["files"], track["gpx"] / 1048576),
+                 "indexed in %.1f s (%.0f points/s); a position at a random moment of the year p50 %.2f ms, p99 "
+                 "%.2f ms (GET /v1/location?at=, a connection each); index %.0f MiB on disk; private RSS peak "
+                 "%.1f MiB, total %.1f MiB" % (
+                     track["indexing"], track["points"] / track["indexing"], track["lookup_p50"],
+                     track["lookup_p99"], track["index"] / 1048576, track["peak_anon"] / 1024,
+                     track["peak_total"] / 1024),
+                 "p99 ≤ 10 ms: %s" % verdict(track["lookup_p99"] <= 10)))
     growth = results["growth"]
     sizes = sorted(growth)
     per_entry = ["%d: %.2f s, %.0f µs/entry, peak anon %.1f MiB" % (
@@ -832,7 +919,7 @@ def main():
     parser.add_argument("--burst-runs", type=int, default=5,
                         help="runs of each burst: the noisiest figure, the disk being shared")
     parser.add_argument("--quick", action="store_true", help="small sizes, for trying the bench itself")
-    parser.add_argument("--only", choices=("burst", "index", "latency", "restore", "growth"),
+    parser.add_argument("--only", choices=("burst", "index", "latency", "restore", "growth", "track"),
                         help="one figure alone, printed, docs left alone: for trying a change (index and growth "
                              "at --burst entries)")
     parser.add_argument("--work", default=None, help="where to put the temp folders (default: $TMPDIR)")

@@ -13,6 +13,9 @@ struct Weathertag: AsyncParsableCommand {
             Start with `weathertag check --config FILE`, then run `weathertag serve --config FILE`.
             """,
         version: "0.1.0",
-        subcommands: [Serve.self, Tag.self, Status.self, Stamp.self, Entries.self, Why.self, Timeline.self, Check.self]
+        subcommands: [
+            Serve.self, Tag.self, Status.self, Stamp.self, Entries.self, Why.self, Timeline.self, Where.self,
+            Check.self,
+        ]
     )
 }

@@ -25,10 +25,11 @@ struct APIDocumentTests {
     }
 
     @Test func aStatusIsWrittenAsBefore() throws {
-        let provider = StatusDocument.Provider(
+        var provider = StatusDocument.Provider(
             type: "command", ok: false, attempts: 3, failures: 1, lastSuccessAt: "2026-11-22T09:40:00Z",
             lastError: "exit 1", lastErrorAt: nil, skippedUntil: nil, lastPosition: LocationDocument(Fixtures.position),
             details: ["program": "/usr/bin/where", "accuracy": "city"])
+        (provider.won, provider.accuracy, provider.ageSeconds) = (true, 17, 60)
         let status = StatusDocument(
             startedAt: "2026-11-22T09:00:00Z", uptimeSeconds: 2460, inbox: "/srv/diary", providers: [provider],
             weather: nil,
@@ -43,7 +44,7 @@ struct APIDocumentTests {
             + #""type":"command","ok":false,"attempts":3,"failures":1,"last_success_at":"2026-11-22T09:40:00Z","#
             + #""last_error":"exit 1","last_error_at":null,"skipped_until":null,"last_position":{"latitude":37.5665,"#
             + #""longitude":126.978,"accuracy_m":17,"source":"gpsd","name":null,"taken_at":"2026-11-22T09:41:00Z"},"#
-            + #""accuracy":"city","program":"/usr/bin/where"}],"weather":null,"cache":{"places":1,"hits":4,"#
+            + #""won":true,"accuracy_m":17,"age_seconds":60,"accuracy":"city","program":"/usr/bin/where"}],"weather":null,"cache":{"places":1,"hits":4,"#
             + #""misses":1,"last_fetched_at":null,"age_seconds":null},"openweather":{"calls":1,"calls_today":1,"#
             + #""icon_downloads":1,"last_error":null,"next_attempt_at":null},"entries":{"stamped":5,"#
             + #""restored":4,"already_stamped":2,"skipped":1,"backdated":3,"waiting":0,"last_scan_at":"2026-11-22T09:00:01Z"},"#

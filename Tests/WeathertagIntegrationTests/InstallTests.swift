@@ -65,7 +65,7 @@ struct InstallTests {
         }
         let bash = try String(
             contentsOfFile: root + "/usr/share/bash-completion/completions/weathertag", encoding: .utf8)
-        for subcommand in ["serve", "tag", "status", "stamp", "entries", "why", "timeline", "check"] {
+        for subcommand in ["serve", "tag", "status", "stamp", "entries", "why", "timeline", "where", "check"] {
             #expect(bash.contains(subcommand), "bash completion lacks \(subcommand)")
         }
         let zsh = try String(contentsOfFile: root + "/usr/share/zsh/site-functions/_weathertag", encoding: .utf8)

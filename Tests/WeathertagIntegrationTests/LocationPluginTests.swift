@@ -86,6 +86,19 @@ struct LocationPluginTests {
             let then = try #require(try harness.standIn.timemachineQueries().last)
             #expect(then.latitude == 48.86 && then.longitude == 2.34, "midway, to the 2 decimals requests carry")
 
+            // `weathertag where TIME` asks the same question: between the points, interpolated; outside any
+            // track, the fixed place (which always was where it is); not a time, a usage error.
+            let between = try await DiaryTests.cli(["where", "2019-05-01T10:05:00Z"], harness)
+            #expect(
+                between.status == 0 && between.stdout.hasPrefix("48.859, 2.345 (track, 2019-05-01T10:05:00Z)"),
+                "\(between)")
+            let outside = try await DiaryTests.cli(["where", "2019-05-01T11:00:00Z", "--json"], harness)
+            #expect(outside.stdout.contains(#""source":"fixed""#), "\(outside.stdout)")
+            #expect(try await DiaryTests.cli(["where", "yesterday"], harness).status == 64)
+            let badTime = try daemon.get("/v1/location?at=yesterday")
+            #expect(badTime.status == 400 && badTime.body.contains("at: is not an RFC 3339 time"), "\(badTime.body)")
+            #expect(try daemon.get("/v1/location?when=2019-05-01").status == 400)
+
             let track = try #require(try Self.providers(daemon).first)
             #expect(track["type"] as? String == "track" && track["track_files"] as? String == "2")
             #expect(track["track_problems"] as? String == "1")

@@ -7,7 +7,10 @@ import WeathertagTestSupport
 /// that ExecStart exists); man pages are checked by the install test, so verify runs with `--man=no`.
 @Suite("systemd units")
 struct SystemdUnitTests {
-    static let units = ["weathertag.service", "weathertag.socket", "user/weathertag.service", "user/weathertag.socket"]
+    static let units = [
+        "weathertag.service", "weathertag.socket", "user/weathertag.service", "user/weathertag.socket",
+        "weathertag-gpxlogger.service",
+    ]
 
     private static func copyUnits(to directory: TemporaryDirectory) throws {
         _ = try directory.makeDirectory("user")
@@ -25,7 +28,7 @@ struct SystemdUnitTests {
         try Self.copyUnits(to: directory)
         let runtime = try directory.makeDirectory("runtime")
         for (scope, units) in [
-            ("--system", ["weathertag.service", "weathertag.socket"]),
+            ("--system", ["weathertag.service", "weathertag.socket", "weathertag-gpxlogger.service"]),
             ("--user", ["user/weathertag.service", "user/weathertag.socket"]),
         ] {
             let result = try await ChildProcess.run(
@@ -35,6 +38,7 @@ struct SystemdUnitTests {
             )
             #expect(result.status == 0, "\(scope): \(result.stderr)")
             #expect(!result.stderr.contains("weathertag."), "\(scope): \(result.stderr)")
+            #expect(!result.stderr.contains("gpxlogger"), "\(scope): \(result.stderr)")
             #expect(!result.stdout.contains("weathertag."), "\(scope): \(result.stdout)")
         }
     }

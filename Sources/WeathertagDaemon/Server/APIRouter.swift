@@ -39,7 +39,8 @@ public struct APIRouter: Sendable {
     /// What a request asks for, decided from its method and target alone.
     package enum Route: Equatable {
         case tag(format: String)
-        case location
+        /// Where the machine is, or with `at`, was.
+        case location(at: Date?)
         case status
         case entries(EntryQuery)
         case entry(String)
@@ -77,7 +78,16 @@ public struct APIRouter: Sendable {
                 return .refused(.error(400, "unknown format; use json or text"))
             }
             return .tag(format: format)
-        case "/v1/location": return .location
+        case "/v1/location":
+            if let unknown = query.keys.sorted().first(where: { $0 != "at" }) {
+                return .refused(.error(400, "\(unknown): unknown parameter; /v1/location takes only at"))
+            }
+            guard let at = query["at"] else { return .location(at: nil) }
+            do {
+                return .location(at: try EntryQuery.date(at, parameter: "at"))
+            } catch {
+                return .refused(.error(400, "\(error)"))
+            }
         default: return .status
         }
     }
@@ -86,7 +96,7 @@ public struct APIRouter: Sendable {
         let response: APIResponse
         switch Self.route(method: method, uri: uri) {
         case .tag(let format): response = await self.tag(format: format)
-        case .location: response = await self.location()
+        case .location(let at): response = await self.location(at: at)
         case .status: return await self.status()
         case .entries(let query): return await self.entries(query)
         case .entry(let path): return await self.entry(path)
@@ -134,7 +144,14 @@ public struct APIRouter: Sendable {
         }
     }
 
-    private func location() async -> APIResponse {
+    private func location(at time: Date?) async -> APIResponse {
+        if let time {
+            // The providers that know the past (tracks, OwnTracks, Home Assistant, a command with {time}, fixed).
+            guard let position = await self.chain.locate(at: time) else {
+                return .error(404, "no provider knows where the machine was at \(time.iso8601)")
+            }
+            return .json(200, LocationDocument(self.weather.privacy.shown(position)))
+        }
         do {
             return .json(200, LocationDocument(self.weather.privacy.shown(try await self.chain.locate())))
         } catch {
