@@ -134,7 +134,8 @@ public struct LaneState: Sendable, Equatable {
             return
                 "Turn on history.enabled (OpenWeather One Call 3.0), or `weathertag stamp --fresh FILE` for today's weather."
         case (.backdated, "no_position"):
-            return "Give it latitude and longitude in its front matter, or configure a fixed location provider."
+            return "Give it latitude and longitude in its front matter, or a location provider that knows where you "
+                + "were then (a track folder, OwnTracks, Home Assistant, a fixed place); then touch the entry."
         case (.backdated, _):
             return "`weathertag stamp --fresh FILE` stamps it with today's weather instead."
         case (.leftAlone, "empty"): return "Write something in it."

@@ -73,7 +73,8 @@ public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
     public enum WhyNoHistory: Sendable, Equatable {
         /// `history.enabled` is off.
         case historyDisabled
-        /// Neither the entry nor a provider that knows the past (`fixed`) says where it was written.
+        /// Neither the entry nor a provider that knows the past (`track`, `owntracks`, `homeassistant`, `fixed`, a
+        /// `command` with `{time}`) says where it was written.
         case noPosition
         /// OpenWeather refused the history call for good (no One Call 3.0 subscription, say), with its words.
         case refused(String)
@@ -110,7 +111,8 @@ public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
                 return written + ", and the weather then needs history.enabled (OpenWeather's One Call 3.0)"
             case .noPosition:
                 return written + ", and there is no position for that time (give the entry latitude and longitude, "
-                    + "or configure a fixed provider)"
+                    + "or add a provider that knows the past: track, owntracks, homeassistant, fixed, or a command "
+                    + "with {time})"
             case .refused(let reason):
                 return written + ", and the weather then cannot be had: \(reason)"
             }

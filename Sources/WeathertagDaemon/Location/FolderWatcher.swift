@@ -2,7 +2,7 @@ import Glibc
 import Synchronization
 
 /// Tells when anything in a few folders changed (written, grown, created, moved, removed), for the `track`
-/// provider: it does not say what, the provider looks. A folder created below a watched one is watched too.
+/// provider: it does not say what, the provider looks, and hands the folders it found to `watch`.
 /// `waitForChanges` blocks: call it on a thread of its own.
 final class FolderWatcher: Sendable {
     private let inotifyFD: Int32
@@ -67,22 +67,17 @@ final class FolderWatcher: Sendable {
                 let count = buffer.withUnsafeMutableBytes { read(self.inotifyFD, $0.baseAddress, $0.count) }
                 guard count > 0 else { break }
                 changed = true
-                // A folder created below: watched too (its files are found by the provider's next look).
+                // A folder that went (deleted, moved away) is forgotten, so that one made again is watched anew.
                 var offset = 0
                 while offset + 16 <= count {
-                    let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
-                    let watch = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: Int32.self) }
-                    let length = Int(
-                        buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
-                    if mask & UInt32(IN_ISDIR) != 0, mask & (UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) != 0,
-                        let folder = self.folder(of: watch)
-                    {
-                        let name = String(
-                            decoding: buffer[(offset + 16)..<min(offset + 16 + length, count)].prefix { $0 != 0 },
-                            as: UTF8.self)
-                        let added = inotify_add_watch(self.inotifyFD, folder + "/" + name, Self.mask)
-                        if added >= 0 { self.watched.withLock { $0[added] = folder + "/" + name } }
+                    let (watch, mask, length) = buffer.withUnsafeBytes {
+                        (
+                            $0.loadUnaligned(fromByteOffset: offset, as: Int32.self),
+                            $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
+                            Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                        )
                     }
+                    if mask & UInt32(IN_IGNORED) != 0 { _ = self.watched.withLock { $0.removeValue(forKey: watch) } }
                     offset += 16 + length
                 }
             }
@@ -90,8 +85,18 @@ final class FolderWatcher: Sendable {
         }
     }
 
-    private func folder(of watch: Int32) -> String? {
-        self.watched.withLock { $0[watch] }
+    /// Watches these folders too (the ones a look found below the watched ones); returns how many were new, so
+    /// that the caller looks once more at what was written in them before their watch was in place.
+    func watch(_ folders: [String]) -> Int {
+        let known = Set(self.watched.withLock { $0.values })
+        var added = 0
+        for folder in folders where !known.contains(folder) {
+            let watch = inotify_add_watch(self.inotifyFD, folder, Self.mask)
+            guard watch >= 0 else { continue }
+            self.watched.withLock { $0[watch] = folder }
+            added += 1
+        }
+        return added
     }
 }
 

@@ -129,7 +129,7 @@ public final class TrackLocationProvider: LocationProvider {
         }
         self.state.withLock { $0.index = index }
         let started = ContinuousClock.now
-        self.sync(index)
+        self.look(index, watcher)
         let took = ContinuousClock.now - started
         let state = self.state.withLock { $0 }
         self.logger.info(
@@ -142,8 +142,16 @@ public final class TrackLocationProvider: LocationProvider {
         // Each wake-up is one read of events, however many: a file growing by a point a second is read once per
         // wake-up, from where its last read stopped.
         while watcher.waitForChanges() {
-            self.sync(index)
+            self.look(index, watcher)
         }
+    }
+
+    /// Syncs, and watches the folders found; a folder that was not watched yet is looked at once more (a file
+    /// written in it before its watch was in place would otherwise wait for the next event).
+    private func look(_ index: TrackIndex, _ watcher: FolderWatcher) {
+        repeat {
+            self.sync(index)
+        } while watcher.watch(self.files.folders) > 0
     }
 
     private func fail(_ message: String) {
