@@ -519,6 +519,18 @@ http {
             index, time.strftime("%Y-%m-%dT%H:%M:%SZ", day), condition[0], condition[1], condition[2],
             random.uniform(-10, 32), self.PLACES[index % len(self.PLACES)], words)
 
+    def until(self, daemon, done):
+        """Polls `/v1/status` until `done(status)`: the seconds it took, and the daemon's peak (private, total)
+        RSS in KiB meanwhile."""
+        start = time.perf_counter()
+        peak = [0, 0]
+        while True:
+            anon, total = memory(daemon.pid)
+            peak = [max(peak[0], anon), max(peak[1], total)]
+            if done(json.loads(http_unix(self.socket_path(), "/v1/status")[1])):
+                return time.perf_counter() - start, peak
+            time.sleep(0.05)
+
     def diary_index(self, count):
         """`count` entries stamped earlier, and no state database: the time from READY until all are indexed
         again, then text searches and filtered pages over the socket (a new connection each, as `weathertag
@@ -534,17 +546,12 @@ http {
                 handle.write(self.stamped_entry(index, random))
         shutil.rmtree(os.path.join(self.work, "state"), ignore_errors=True)
         daemon = Daemon(self.binary, self.config(inbox, os.path.join(self.work, "cache")), self.work)
-        start = time.perf_counter()
-        peak = [0, 0]
-        while True:
-            anon, total = memory(daemon.pid)
-            peak = [max(peak[0], anon), max(peak[1], total)]
-            status = json.loads(http_unix(self.socket_path(), "/v1/status")[1])
+
+        def rebuilt(status):
             lanes = status.get("lanes") or {}
-            if sum(lane["count"] for lane in lanes.values()) >= count and lanes["stamped"]["count"] >= count:
-                break
-            time.sleep(0.05)
-        rebuild = time.perf_counter() - start
+            return sum(lane["count"] for lane in lanes.values()) >= count and lanes["stamped"]["count"] >= count
+
+        rebuild, peak = self.until(daemon, rebuilt)
 
         def timed(targets):
             times = []
@@ -616,19 +623,14 @@ http {
         with open(config, "w") as handle:
             json.dump(document, handle)
         daemon = Daemon(self.binary, config, self.work)
-        start = time.perf_counter()
-        peak = [0, 0]
-        while True:
-            anon, total = memory(daemon.pid)
-            peak = [max(peak[0], anon), max(peak[1], total)]
-            status = json.loads(http_unix(self.socket_path(), "/v1/status")[1])
-            track = status["providers"][0]
-            if track.get("indexed") == "yes":
-                break
-            if track.get("track_error"):
-                raise RuntimeError(track["track_error"])
-            time.sleep(0.05)
-        indexing = time.perf_counter() - start
+
+        def indexed(status):
+            if status["providers"][0].get("track_error"):
+                raise RuntimeError(status["providers"][0]["track_error"])
+            return status["providers"][0].get("indexed") == "yes"
+
+        indexing, peak = self.until(daemon, indexed)
+        track = json.loads(http_unix(self.socket_path(), "/v1/status")[1])["providers"][0]
         points = int(track["track_points"])
         if points != written:
             raise RuntimeError("indexed %d points of %d" % (points, written))

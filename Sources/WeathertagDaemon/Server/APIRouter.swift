@@ -79,9 +79,7 @@ public struct APIRouter: Sendable {
             }
             return .tag(format: format)
         case "/v1/location":
-            if let unknown = query.keys.sorted().first(where: { $0 != "at" }) {
-                return .refused(.error(400, "\(unknown): unknown parameter; /v1/location takes only at"))
-            }
+            // Other parameters are ignored, as they always were (a status bar's cache-buster).
             guard let at = query["at"] else { return .location(at: nil) }
             do {
                 return .location(at: try EntryQuery.date(at, parameter: "at"))

@@ -129,20 +129,26 @@ public final class StateDatabase: Sendable {
         return try Self.connect(path: path, inbox: inbox, logger: logger)
     }
 
-    private static func connect(path: String, inbox: String, logger: Logger) throws -> DatabasePool {
+    /// A pool as weathertag's databases are opened (this one and the track index): WAL, a writer and `readers`
+    /// readers, waiting up to 5 s for a lock.
+    static func pool(path: String, readers: Int) throws -> DatabasePool {
         var configuration = Configuration()
         // The daemon and the `stamp` command may write at the same time.
         configuration.busyMode = .timeout(5)
-        // One reader beside the writer: a batch's lookups before its exchanges never wait behind another batch's
-        // write or a WAL checkpoint.
-        configuration.maximumReaderCount = 1
+        configuration.maximumReaderCount = readers
         configuration.prepareDatabase { db in
             // WAL: the daemon and the `stamp` command read and write side by side, and with NORMAL a commit
             // survives the process being killed (only a power cut can lose the last ones). A 1 MiB page cache
             // rather than SQLite's 2 holds the 50,000-entry index's hot pages.
             try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024")
         }
-        let database = try DatabasePool(path: path, configuration: configuration)
+        return try DatabasePool(path: path, configuration: configuration)
+    }
+
+    private static func connect(path: String, inbox: String, logger: Logger) throws -> DatabasePool {
+        // One reader beside the writer: a batch's lookups before its exchanges never wait behind another batch's
+        // write or a WAL checkpoint.
+        let database = try Self.pool(path: path, readers: 1)
         try Self.migrator.migrate(database)
         try database.write { db in
             let kept = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'inbox'")

@@ -47,13 +47,8 @@ public final class TrackIndex: Sendable {
     }
 
     private static func connect(_ path: String) throws -> DatabasePool {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        configuration.maximumReaderCount = 2
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024")
-        }
-        let database = try DatabasePool(path: path, configuration: configuration)
+        // Two readers: `most_accurate` may ask about now and a past moment at once while the writer indexes.
+        let database = try StateDatabase.pool(path: path, readers: 2)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: track files and points") { db in
             try db.execute(
