@@ -95,13 +95,24 @@ struct Stamp: AsyncParsableCommand {
             threshold: configuration?.stamp.backdatedAfter ?? .seconds(10_800), asksHistory: history != nil,
             explicitTime: self.at.flatMap { EntryTime.given($0) })
         let progress = ProgressBar(total: self.files.count)
-        let outcomes = await FileStamper.stamp(
-            self.files, with: tag, fields: fields, backdating: backdating, memory: memory, fresh: self.fresh,
-            history: history
-        ) {
-            done, file in
-            progress.show(done: done, current: file)
+        let (files, fresh) = (self.files, self.fresh)
+        let stampAll = { @Sendable in
+            await FileStamper.stamp(
+                files, with: tag, fields: fields, backdating: backdating, memory: memory, fresh: fresh,
+                history: history
+            ) {
+                done, file in
+                progress.show(done: done, current: file)
+            }
         }
+        // Back-dated files are placed by the providers that know the past: a track provider indexes its files
+        // (and its `locate(at:)` waits for that) only while it runs.
+        let outcomes =
+            if let providers = configuration?.providers, history != nil {
+                try await whileProvidersRun(providers, stampAll)
+            } else {
+                await stampAll()
+            }
         progress.finish()
         var counts: [String: Int] = [:]
         var problems: [String] = []

@@ -103,6 +103,15 @@ struct LocationPluginTests {
             #expect(track["track_problems"] as? String == "1")
             #expect(try await daemon.stop() == 0)
             await recorder.stop()
+
+            // `weathertag stamp --at` places a file outside the inbox the same way, with the daemon stopped: the
+            // track is indexed for it (the index kept in the state directory is read on from where it was).
+            try harness.directory.write("letter.md", "Dear diary,\n")
+            let stamp = try await DiaryTests.cli(
+                ["stamp", "--at", "2019-05-01T10:05:00Z", harness.directory.file("letter.md")], harness)
+            #expect(stamp.status == 0, "\(stamp)")
+            let letter = try String(contentsOfFile: harness.directory.file("letter.md"), encoding: .utf8)
+            #expect(letter.contains("kind: historical") && letter.contains("source: track"), "\(letter)")
         }
     }
 }
