@@ -93,6 +93,40 @@ final class TrackProviderTests {
         try await Self.expectPosition(again, at: "2026-11-18T09:00:30Z", latitude: 50.5)
     }
 
+    /// A stop during the first indexing (the daemon stopping or reloading) ends the read at its next chunk with
+    /// what was read kept; the next start reads on from there, and every point is in the index once.
+    @Test func anIndexingStoppedHalfwayGoesOnFromWhereItStopped() async throws {
+        let tracks = try self.directory.makeDirectory("tracks")
+        let count = 400_000
+        var text = "<gpx version=\"1.1\"><trk><trkseg>\n"
+        text.reserveCapacity(count * 90)
+        for step in 0..<count {
+            let time = Date(timeIntervalSince1970: 1_735_689_600 + Double(step) * 10).iso8601
+            text += "<trkpt lat=\"\(Double(step % 1000) / 100)\" lon=\"20\"><time>\(time)</time></trkpt>\n"
+        }
+        try self.directory.write("tracks/year.gpx", text + "</trkseg></trk></gpx>\n")
+        let provider = try self.provider(tracks)
+        let running = Task { try await provider.run() }
+        let index = try TrackIndex.open(directory: self.directory.file("state"))
+        try await poll("the first points written") { () -> Bool? in
+            (try index.files().first?.points ?? 0) > 0 ? true : nil
+        }
+        running.cancel()
+        _ = try? await running.value
+        let halfway = try #require(try index.files().first)
+        #expect(halfway.points < count, "stopped at the next chunk, not at the end of the file")
+        #expect(halfway.resume.offset > 0 && halfway.version.size == 0, "kept, marked unfinished")
+
+        let again = try self.provider(tracks)
+        let rerun = Task { try await again.run() }
+        defer { rerun.cancel() }
+        let last = Date(timeIntervalSince1970: 1_735_689_600 + Double(count - 1) * 10).iso8601
+        try await Self.expectPosition(again, at: last, latitude: Double((count - 1) % 1000) / 100)
+        let done = try #require(try index.files().first)
+        #expect(done.points == count)
+        #expect(try index.pointCount() == count, "every point once")
+    }
+
     @Test func aGlobPicksTheFilesOfItsFolder() throws {
         let tracks = try self.directory.makeDirectory("gpslogger")
         for name in ["20261116.gpx", "20261117.gpx", "notes.gpx.bak", "other.rec"] {

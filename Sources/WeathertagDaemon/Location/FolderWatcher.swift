@@ -42,11 +42,17 @@ final class FolderWatcher: Sendable {
         close(self.wakeWriteFD)
     }
 
-    /// Ends `waitForChanges` from another thread.
+    private let stopped = Atomic(false)
+
+    /// Ends `waitForChanges` from another thread, and tells work in between to end (`isStopped`).
     func stop() {
+        self.stopped.store(true, ordering: .relaxed)
         var byte: UInt8 = 1
         _ = write(self.wakeWriteFD, &byte, 1)
     }
+
+    /// `stop()` was called: a long read (the first indexing of a year of points) ends at its next chunk.
+    var isStopped: Bool { self.stopped.load(ordering: .relaxed) }
 
     /// Waits for changes and reads every event queued; false once stopped.
     func waitForChanges() -> Bool {

@@ -150,8 +150,8 @@ public final class TrackLocationProvider: LocationProvider {
     /// written in it before its watch was in place would otherwise wait for the next event).
     private func look(_ index: TrackIndex, _ watcher: FolderWatcher) {
         repeat {
-            self.sync(index)
-        } while watcher.watch(self.files.folders) > 0
+            self.sync(index, until: { watcher.isStopped })
+        } while !watcher.isStopped && watcher.watch(self.files.folders) > 0
     }
 
     private func fail(_ message: String) {
@@ -160,8 +160,9 @@ public final class TrackLocationProvider: LocationProvider {
         self.indexed.open()
     }
 
-    /// Brings the index in step with the files as they are now.
-    func sync(_ index: TrackIndex) {
+    /// Brings the index in step with the files as they are now; a stop (the daemon stopping or reloading) ends it
+    /// at the next chunk, with what was read kept and the rest read at the next start.
+    func sync(_ index: TrackIndex, until stopped: () -> Bool = { false }) {
         let present = self.files.list()
         var known: [String: TrackIndex.IndexedFile] = [:]
         do {
@@ -171,8 +172,9 @@ public final class TrackLocationProvider: LocationProvider {
             return
         }
         for (path, format) in present {
+            if stopped() { return }
             do {
-                try self.read(path, format: format, known: known[path], into: index)
+                try self.read(path, format: format, known: known[path], into: index, until: stopped)
             } catch {
                 self.logger.warning("cannot read a track file", metadata: ["file": "\(path)", "error": "\(error)"])
             }
@@ -196,7 +198,8 @@ public final class TrackLocationProvider: LocationProvider {
 
     /// Reads what is new in one file: all of it when first seen or rewritten, the rest when it grew.
     func read(
-        _ path: String, format: TrackFormat, known: TrackIndex.IndexedFile?, into index: TrackIndex
+        _ path: String, format: TrackFormat, known: TrackIndex.IndexedFile?, into index: TrackIndex,
+        until stopped: () -> Bool = { false }
     ) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { throw SystemError("open", path: path) }
@@ -230,12 +233,13 @@ public final class TrackLocationProvider: LocationProvider {
             buffer.withUnsafeBytes { bytes in
                 reader.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { points.append($0) }
             }
-            if points.count >= Self.pointsPerWrite {
+            if points.count >= Self.pointsPerWrite || stopped() {
                 // Partway: the version stays the old one, so an interrupted read goes on from `resume` next time.
                 file.resume = reader.resume
                 try index.add(points, to: &file, problems: reader.problems.count - reported)
                 reported = reader.problems.count
                 points.removeAll(keepingCapacity: true)
+                if stopped() { return }
             }
         }
         file.resume = reader.resume

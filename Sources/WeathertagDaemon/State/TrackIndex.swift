@@ -182,6 +182,11 @@ public final class TrackIndex: Sendable {
         }
     }
 
+    /// How many points it holds, over every file.
+    public func pointCount() throws -> Int {
+        try self.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM track_point") ?? 0 }
+    }
+
     /// The newest point of all.
     public func latest() throws -> TrackPoint? {
         try self.database.read { db in
