@@ -30,6 +30,11 @@ struct InboxStateMachineTests {
         var description: String
     }
 
+    struct WriteFailure: RecurringFailure, CustomStringConvertible {
+        var description: String
+        var recurrenceKey: String
+    }
+
     // MARK: Batching
 
     @Test func aBurstIsStampedInFullBatchesTwoInFlight() throws {
@@ -155,7 +160,15 @@ struct InboxStateMachineTests {
             let actions = machine.batchFinished(
                 batch,
                 BatchOutcome(
-                    results: stamped, failure: ("b.md", Failure(description: "ENOSPC")), unprocessed: ["c.md"]))
+                    results: stamped,
+                    // Each attempt writes a temp file of another name, and the error names it.
+                    failure: (
+                        "b.md",
+                        WriteFailure(
+                            description: "write .b.md.\(attempt).weathertag-tmp: No space left on device",
+                            recurrenceKey: "write 28")
+                    ),
+                    unprocessed: ["c.md"]))
             #expect(actions.batches.isEmpty, "paused")
             for case .cannotWrite(let name, _, let retryIn, let firstTime) in actions.reports {
                 #expect(name == "b.md")
@@ -169,7 +182,7 @@ struct InboxStateMachineTests {
             batch = try #require(woken.batches.first)
             #expect(batch.names == ["b.md", "c.md"], "the failed entry first, then those after it")
         }
-        #expect(firstTimes == [true, false, false], "the same error is logged once")
+        #expect(firstTimes == [true, false, false], "the same error, in other words each time, is logged once")
         #expect(waits[2] >= .seconds(2) && waits[2] <= .seconds(4))
         let recovered = machine.batchFinished(batch, Self.stamped(batch))
         #expect(recovered.reports.contains { if case .writingWorksAgain = $0 { true } else { false } })

@@ -262,7 +262,9 @@ struct InboxFaultTests {
             _ = try await harness.waitForStamp("full.md")
             #expect(harness.read("full.md").hasSuffix("---\n" + entry))
             try await poll("the recovery logged") { daemon.log.contains("stamping works again") ? true : nil }
-            #expect(daemon.log.components(separatedBy: "cannot stamp entries").count == 2, "logged once")
+            #expect(
+                daemon.log.components(separatedBy: "cannot stamp entries").count == 2,
+                "logged once: \(daemon.log.split(separator: "\n").filter { $0.contains("cannot stamp") })")
             #expect(try await daemon.stop() == 0)
         }
     }

@@ -148,3 +148,10 @@ public struct OwnerLockout: Sendable, Equatable, CustomStringConvertible {
             + "setgid in the entry's group, or run weathertag as its owner)"
     }
 }
+
+/// An error that can come again in other words: a failed write names the temp file it wrote, whose name is new
+/// each attempt. `recurrenceKey` is what stays the same (the call and its errno), so that a disk that stays full is
+/// reported once, not at every retry.
+public protocol RecurringFailure: Error {
+    var recurrenceKey: String { get }
+}

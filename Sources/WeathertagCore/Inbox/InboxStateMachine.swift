@@ -32,6 +32,8 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     private var writeBackoff: Backoff
     /// The write error being waited out, so that it is reported once.
     private var writeError: String?
+    /// What stays the same when that error comes again (`RecurringFailure`), for reporting it once.
+    private var writeErrorKind: String?
     /// The earliest wake-up asked for and not yet heard.
     private var wakeUpAt: C.Instant?
     private var stopRequested = false
@@ -199,6 +201,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
             actions += self.writeFailed(name, error, unprocessed: outcome.unprocessed)
         } else if self.writeError != nil, !outcome.results.isEmpty {
             self.writeError = nil
+            self.writeErrorKind = nil
             self.writeBackoff.reset()
             actions.append(.report(.writingWorksAgain))
         }
@@ -382,8 +385,10 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         let delay = self.writeBackoff.next()
         self.pause = (self.clock.now.advanced(by: delay), .writes)
         let message = "\(error)"
-        let firstTime = self.writeError != message
+        let kind = (error as? any RecurringFailure)?.recurrenceKey ?? message
+        let firstTime = self.writeErrorKind != kind
         self.writeError = message
+        self.writeErrorKind = kind
         return [.report(.cannotWrite(name, error: error, retryIn: delay, firstTime: firstTime))]
     }
 }
