@@ -51,6 +51,7 @@ STATE = {
 TIMEMACHINE_QUERIES = []
 WEATHER_QUERIES = []
 GEO_QUERIES = []
+AIR_QUERIES = []
 STATS = {}
 
 
@@ -153,6 +154,7 @@ class Handler(BaseHTTPRequestHandler):
             count("air")
             with STATE_LOCK:
                 conf = dict(STATE["air"])
+                AIR_QUERIES.append({"lat": query.get("lat", ""), "lon": query.get("lon", "")})
             if query.get("appid") != self.key:
                 return self.failure("air", "401", None)
             if conf["mode"] != "ok":
@@ -162,6 +164,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, json.dumps({"coord": {"lon": float(query["lon"]), "lat": float(query["lat"])},
                                               "list": [{"main": {"aqi": conf["aqi"]}, "components": components,
                                                         "dt": int(time.time())}]}))
+        if url.path == "/_air":
+            with STATE_LOCK:
+                return self.send(200, json.dumps(AIR_QUERIES))
         if url.path == "/_geo":
             with STATE_LOCK:
                 return self.send(200, json.dumps(GEO_QUERIES))

@@ -14,7 +14,7 @@ struct PrivacyIntegrationTests {
 
     @Test func requestsCarryTwoDecimalsAndTheBlockThree() async throws {
         try await withHarness { harness in
-            try harness.writeConfig(providers: Self.exactly)
+            try harness.writeConfig(providers: Self.exactly, extra: #", "air_quality": {"enabled": true}"#)
             let daemon = try await harness.startDaemon()
             try harness.dropByRename("entry.md", "Out and about\n")
             let stamp = try await harness.waitForStamp("entry.md")
@@ -23,12 +23,17 @@ struct PrivacyIntegrationTests {
             #expect(try daemon.get("/v1/location").json["latitude"] as? Double == 46.204)
             let tag = try daemon.get("/v1/tag").json["location"] as? [String: Any]
             #expect(tag?["longitude"] as? Double == 6.143)
-            // OpenWeather never saw more than two decimals.
-            let queries = try harness.standIn.weatherQueries()
-            #expect(!queries.isEmpty)
-            for query in queries {
-                #expect(Self.decimals(query.latitude) <= 2 && Self.decimals(query.longitude) <= 2, "\(query)")
+            // OpenWeather never saw more than two decimals: not the weather, the geocoder or air pollution.
+            for endpoint in ["/_weather", "/_geo", "/_air"] {
+                let queries = try harness.standIn.weatherQueries(endpoint)
+                #expect(!queries.isEmpty, "\(endpoint)")
+                for query in queries {
+                    #expect(
+                        Self.decimals(query.latitude) <= 2 && Self.decimals(query.longitude) <= 2,
+                        "\(endpoint) \(query)")
+                }
             }
+            #expect(stamp["air"] != nil)
             #expect(try await daemon.stop() == 0)
         }
     }

@@ -28,7 +28,8 @@ public final class WeatherStandIn: Sendable {
         try RawHTTP.request(.tcp(port: self.port), "GET", "/_stats").json[endpoint] as? Int ?? 0
     }
 
-    /// Current weather's (or with `"/_geo"`, the geocoder's) queries so far, the coordinates as they were sent
+    /// Current weather's (or with `"/_geo"`, the geocoder's; `"/_air"`, air pollution's) queries so far, the
+    /// coordinates as they were sent
     /// (`"46.20000"`).
     public func weatherQueries(_ endpoint: String = "/_weather") throws -> [(latitude: String, longitude: String)] {
         let body = try RawHTTP.request(.tcp(port: self.port), "GET", endpoint).body
