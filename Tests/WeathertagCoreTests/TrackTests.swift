@@ -95,6 +95,28 @@ struct TrackTests {
         #expect(second.reader.resume.line > resume.line)
     }
 
+    /// Appended to: read on; replaced, truncated or rewritten in place: read anew; unchanged: nothing.
+    @Test func whatALookAtATrackFileReads() {
+        func version(inode: UInt64 = 7, size: Int64, mtime: Int = 100) -> FileVersion {
+            FileVersion(device: 1, inode: inode, size: size, modifiedSeconds: mtime, modifiedNanoseconds: 0)
+        }
+        let resume = TrackResume(offset: 900, line: 40)
+        let indexed = version(size: 1000)
+        #expect(TrackReadPlan.plan(indexed: nil, resume: TrackResume(), now: indexed) == .readAnew)
+        #expect(TrackReadPlan.plan(indexed: indexed, resume: resume, now: indexed) == .nothing)
+        #expect(
+            TrackReadPlan.plan(indexed: indexed, resume: resume, now: version(size: 1200, mtime: 101))
+                == .readOn(resume))
+        #expect(
+            TrackReadPlan.plan(indexed: indexed, resume: resume, now: version(size: 1000, mtime: 101)) == .readAnew,
+            "the same size, written again: not an append")
+        #expect(TrackReadPlan.plan(indexed: indexed, resume: resume, now: version(size: 500, mtime: 101)) == .readAnew)
+        #expect(TrackReadPlan.plan(indexed: indexed, resume: resume, now: version(inode: 8, size: 1200)) == .readAnew)
+        // A first read stopped halfway is kept with no version (size 0): it goes on from where it stopped.
+        #expect(
+            TrackReadPlan.plan(indexed: version(size: 0, mtime: 0), resume: resume, now: indexed) == .readOn(resume))
+    }
+
     @Test func gpx10AsGpsbabelWritesItAndWaypoints() {
         let gpx = """
             <?xml version="1.0" encoding="UTF-8"?>

@@ -149,9 +149,12 @@ public final class TrackLocationProvider: LocationProvider {
     /// Syncs, and watches the folders found; a folder that was not watched yet is looked at once more (a file
     /// written in it before its watch was in place would otherwise wait for the next event).
     private func look(_ index: TrackIndex, _ watcher: FolderWatcher) {
-        repeat {
-            self.sync(index, until: { watcher.isStopped })
-        } while !watcher.isStopped && watcher.watch(self.files.folders) > 0
+        var folders = self.files.folders
+        self.sync(index, in: folders, until: { watcher.isStopped })
+        while !watcher.isStopped, watcher.watch(folders) > 0 {
+            folders = self.files.folders
+            self.sync(index, in: folders, until: { watcher.isStopped })
+        }
     }
 
     private func fail(_ message: String) {
@@ -162,8 +165,8 @@ public final class TrackLocationProvider: LocationProvider {
 
     /// Brings the index in step with the files as they are now; a stop (the daemon stopping or reloading) ends it
     /// at the next chunk, with what was read kept and the rest read at the next start.
-    func sync(_ index: TrackIndex, until stopped: () -> Bool = { false }) {
-        let present = self.files.list()
+    func sync(_ index: TrackIndex, in folders: [String], until stopped: () -> Bool = { false }) {
+        let present = self.files.list(in: folders)
         var known: [String: TrackIndex.IndexedFile] = [:]
         do {
             for file in try index.files() { known[file.path] = file }
@@ -208,14 +211,13 @@ public final class TrackLocationProvider: LocationProvider {
         guard fstat(fd, &info) == 0 else { throw SystemError("stat", path: path) }
         guard info.st_mode & S_IFMT == S_IFREG else { return }
         let version = FileVersion(info)
-        if let known, known.version == version { return }
         var file: TrackIndex.IndexedFile
-        if let known, known.version.device == version.device, known.version.inode == version.inode,
-            version.size >= known.version.size, known.resume.offset <= version.size
-        {
-            file = known  // grew: go on from the last complete point
-        } else {
-            file = try index.restart(path, version: version)
+        switch TrackReadPlan.plan(indexed: known?.version, resume: known?.resume ?? TrackResume(), now: version) {
+        case .nothing: return
+        case .readOn:
+            guard let known else { return }
+            file = known
+        case .readAnew: file = try index.restart(path, version: version)
         }
         guard lseek(fd, off_t(file.resume.offset), SEEK_SET) >= 0 else { throw SystemError("seek", path: path) }
         var reader = format.reader(from: file.resume)
@@ -313,10 +315,10 @@ public struct TrackFiles: Sendable, CustomStringConvertible {
         return folders
     }
 
-    /// The track files there now.
-    func list() -> [(path: String, format: TrackFormat)] {
+    /// The track files there now, in `folders` (`self.folders`, walked once by the caller).
+    func list(in folders: [String]? = nil) -> [(path: String, format: TrackFormat)] {
         var found: [(path: String, format: TrackFormat)] = []
-        for folder in self.folders {
+        for folder in folders ?? self.folders {
             for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
             where !name.hasPrefix(".") {
                 if let pattern = self.pattern, fnmatch(pattern, name, 0) != 0 { continue }

@@ -96,3 +96,27 @@ extension UnsafeRawBufferPointer {
         }
     }
 }
+
+/// What a look at a track file reads, from the version the index holds of it (with where its read stopped) and
+/// the file's version now. Recorders append, so a file on the same inode that only grew is read on from the
+/// resume point; anything else that changed (replaced, truncated, rewritten in place to the same size) is read
+/// anew, its old points dropped.
+public enum TrackReadPlan: Sendable, Equatable {
+    /// The indexed version: nothing to read.
+    case nothing
+    /// It grew: read from here.
+    case readOn(TrackResume)
+    /// New or rewritten: read it all.
+    case readAnew
+
+    public static func plan(indexed: FileVersion?, resume: TrackResume, now: FileVersion) -> TrackReadPlan {
+        guard let indexed else { return .readAnew }
+        if indexed == now { return .nothing }
+        if indexed.device == now.device, indexed.inode == now.inode, now.size > indexed.size,
+            resume.offset <= now.size
+        {
+            return .readOn(resume)
+        }
+        return .readAnew
+    }
+}
