@@ -34,14 +34,13 @@ public struct Daemon: Sendable {
         let statistics = DaemonStatistics()
         let progress = StampingProgress()
         let logger = self.logger
-        let first = await Self.makeGeneration(
-            self.configuration,
-            http: http,
-            threadPool: threadPool,
-            statistics: statistics,
-            progress: progress,
-            logger: logger
-        )
+        // Each generation (the first, and one per reload) from the one factory, sharing the daemon's counters.
+        let factory = { @Sendable (configuration: Configuration) in
+            ServiceFactory(
+                configuration: configuration, http: http, threadPool: threadPool, statistics: statistics,
+                logger: logger)
+        }
+        let first = await factory(self.configuration).generation(progress: progress)
         let router = CurrentRouter(first.router)
         var activatedSocket: Int32?
         switch SocketActivation.listeningSocket(self.environment) {
@@ -73,14 +72,7 @@ public struct Daemon: Sendable {
             logger: logger,
             reload: self.reloadConfiguration
         ) { configuration in
-            await Self.makeGeneration(
-                configuration,
-                http: http,
-                threadPool: threadPool,
-                statistics: statistics,
-                progress: progress,
-                logger: logger
-            )
+            await factory(configuration).generation(progress: progress)
         }
         var configuration = ServiceGroupConfiguration(
             services: [

@@ -30,15 +30,17 @@ struct Check: AsyncParsableCommand {
         for warning in configuration.warnings { print("warn configuration: \(warning)") }
         print("ok   inbox: \(configuration.inbox.path)")
 
+        let factory = runtime.factory(configuration)
         var firstPosition: Position?
         for (index, provider) in configuration.providers.enumerated() {
             let label = "location.providers[\(index)] \(provider.type)"
-            let chain = LocationChain(providers: [provider])
+            let chain = factory.locationChain([provider])
             do {
-                let position = try await whileProvidersRun([provider]) { try await chain.locate() }
+                let position = try await factory.withProvidersRunning(only: [provider]) { try await chain.locate() }
                 firstPosition = firstPosition ?? position
                 let accuracy = position.accuracyMeters.map { " ±\(Int($0.rounded())) m" } ?? ""
                 let name = position.name.map { " (\($0))" } ?? ""
+                // The exact position, on the user's own terminal only.
                 print(
                     "ok   \(label): \(String(format: "%.5f, %.5f", position.latitude, position.longitude))\(accuracy)\(name)"
                 )
@@ -47,18 +49,19 @@ struct Check: AsyncParsableCommand {
             }
         }
 
-        let statistics = DaemonStatistics()
-        let client = OpenWeatherClient(
-            configuration: configuration.openWeather, http: runtime.http, statistics: statistics)
+        // OpenWeather is asked as the daemon asks it: with no more than `privacy` lets leave the machine.
+        let client = factory.weatherClient()
         var keyWorks = false
         let probe =
             firstPosition ?? Position(latitude: 51.4779, longitude: -0.0015, source: "probe", takenAt: Date())
+        let request = configuration.privacy.requestPosition(probe)
         do {
-            let weather = try await client.currentWeather(at: probe)
+            let weather = try await client.currentWeather(at: request)
             keyWorks = true
             print(
                 "ok   openweather: key accepted (\(configuration.openWeather.apiKey.origin)); "
-                    + "\(weather.description), \(weather.temperature)\(weather.units.temperatureSymbol)"
+                    + "\(weather.description), \(weather.temperature)\(weather.units.temperatureSymbol) "
+                    + "(asked for \(request), privacy.request_decimals \(request.decimals))"
             )
         } catch {
             print("FAIL openweather: \(error.message)")

@@ -41,15 +41,16 @@ enum DiarySource {
             throw ExitCode(ExitStatus.configuration)
         }
         let file = configuration.state.directory + "/" + StateDatabase.fileName
-        guard configuration.state.enabled, FileManager.default.fileExists(atPath: file) else {
-            printError(
-                "no daemon answers and there is no diary index at \(file) yet (the daemon builds it: start it once)")
-            throw ExitCode(ExitStatus.unavailable)
-        }
         do {
-            let database = try StateDatabase.open(
-                directory: configuration.state.directory, inbox: configuration.inbox.path, logger: runtime.logger)
-            return .database(DiaryIndex(database: database), inbox: configuration.inbox.path)
+            guard let index = try runtime.factory(configuration).diaryIndex() else {
+                printError(
+                    "no daemon answers and there is no diary index at \(file) yet (the daemon builds it: start it once)"
+                )
+                throw ExitCode(ExitStatus.unavailable)
+            }
+            return .database(index, inbox: configuration.inbox.path)
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             printError("cannot open the diary index \(file): \(error)")
             throw ExitCode(ExitStatus.unavailable)

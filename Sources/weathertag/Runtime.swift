@@ -44,6 +44,12 @@ struct Runtime {
         )
     }
 
+    /// The one factory every command takes its parts from, for `configuration`.
+    func factory(_ configuration: Configuration) -> ServiceFactory {
+        ServiceFactory(
+            configuration: configuration, http: self.http, threadPool: self.threadPool, logger: self.logger)
+    }
+
     /// Just the HTTP client, for commands that only talk to the daemon (no logging set-up).
     static func client() -> CurlHTTPClient {
         signal(SIGPIPE, SIG_IGN)
@@ -52,29 +58,6 @@ struct Runtime {
         signal(SIGIO, SIG_IGN)
         CurlHTTPClient.initializeLibrary()
         return CurlHTTPClient(threadPool: .singleton)
-    }
-}
-
-/// Runs `body` while the providers' background work runs (gpsd's connection), as under the daemon, and stops that
-/// work when `body` returns. Providers retry on their own; their `run` does not end on an error.
-func whileProvidersRun<T: Sendable>(
-    _ providers: [any LocationProvider],
-    _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        for provider in providers {
-            group.addTask {
-                try? await provider.run()
-                try await Task.sleep(for: .seconds(3600))
-                return nil
-            }
-        }
-        group.addTask { try await body() }
-        defer { group.cancelAll() }
-        while let result = try await group.next() {
-            if let result { return result }
-        }
-        throw CancellationError()
     }
 }
 

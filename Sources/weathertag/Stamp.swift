@@ -52,11 +52,13 @@ struct Stamp: AsyncParsableCommand {
 
     func run() async throws {
         // Set up once, and only with a configuration: it bootstraps logging, which a process may do once.
-        let runtime = self.configurationPath().map { _ in Runtime(logLevel: .error) }
-        let (tag, origin) = try await self.currentTag(runtime: runtime)
-        let configuration = runtime.flatMap { runtime in
-            self.configurationPath().flatMap { try? runtime.loadConfiguration($0) }
+        let loaded = self.configurationPath().map { path in
+            let runtime = Runtime(logLevel: .error)
+            return Result { () throws(ConfigurationError) in runtime.factory(try runtime.loadConfiguration(path)) }
         }
+        let factory = try? loaded?.get()
+        let (tag, origin) = try await self.currentTag(loaded)
+        let configuration = factory?.configuration
         // The block the daemon would write: the configuration's fields.
         let fields = configuration?.stamp.fields ?? StampField.all
         let lines = tag.stampLines(fields: fields)
@@ -71,26 +73,12 @@ struct Stamp: AsyncParsableCommand {
             return
         }
 
-        let memory = runtime.flatMap { runtime in configuration.flatMap { self.memory($0, runtime: runtime) } }
+        let memory = factory?.stampMemory()
         if memory == nil, self.fresh {
             printError("note: no configuration with a state database, so no memory of these files is updated")
         }
         // Back-dated files get the weather of their time as the daemon's entries do (history.enabled).
-        let history = runtime.flatMap { runtime in
-            configuration.flatMap { configuration in
-                configuration.history.enabled
-                    ? HistoryService(
-                        configuration: configuration.history,
-                        client: OpenWeatherClient(
-                            configuration: configuration.openWeather, http: runtime.http, statistics: DaemonStatistics()
-                        ),
-                        chain: LocationChain(
-                            providers: configuration.providers, strategy: configuration.locationStrategy),
-                        memory: memory?.database, logger: runtime.logger,
-                        privacy: configuration.privacy)
-                    : nil
-            }
-        }
+        let history = factory?.historyService(memory: memory?.database)
         let backdating = BackdatingPolicy(
             threshold: configuration?.stamp.backdatedAfter ?? .seconds(10_800), asksHistory: history != nil,
             explicitTime: self.at.flatMap { EntryTime.given($0) })
@@ -108,8 +96,8 @@ struct Stamp: AsyncParsableCommand {
         // Back-dated files are placed by the providers that know the past: a track provider indexes its files
         // (and its `locate(at:)` waits for that) only while it runs.
         let outcomes =
-            if let providers = configuration?.providers, history != nil {
-                try await whileProvidersRun(providers, stampAll)
+            if let factory, history != nil {
+                try await factory.withProvidersRunning(stampAll)
             } else {
                 await stampAll()
             }
@@ -149,24 +137,12 @@ struct Stamp: AsyncParsableCommand {
         }
     }
 
-    /// The daemon's memory (its state database), for files in its inbox: found through the configuration (nil
-    /// without one, or with `state.enabled` false). SQLite lets the daemon and this command share it.
-    private func memory(_ configuration: Configuration, runtime: Runtime) -> FileStamper.Memory? {
-        guard configuration.state.enabled else { return nil }
-        guard
-            let database = try? StateDatabase.open(
-                directory: configuration.state.directory, inbox: configuration.inbox.path,
-                policy: RestorePolicy(forgetAfter: configuration.state.forgetAfter.seconds), logger: runtime.logger),
-            let inbox = realpath(configuration.inbox.path, nil)
-        else { return nil }
-        defer { free(inbox) }
-        return FileStamper.Memory(database: database, inbox: String(cString: inbox))
-    }
-
     private func configurationPath() -> String? { self.connection.configurationFile() }
 
-    /// The daemon's tag when one answers; otherwise one from OpenWeather with the configuration.
-    private func currentTag(runtime: Runtime?) async throws -> (WeatherTag, String) {
+    /// The daemon's tag when one answers; otherwise one from the configured providers and weather (`loaded`).
+    private func currentTag(
+        _ loaded: Result<ServiceFactory, ConfigurationError>?
+    ) async throws -> (WeatherTag, String) {
         let environment = ProcessInfo.processInfo.environment
         if let socketPath = try? self.connection.socketPath(environment),
             let response = try? await DaemonConnection.get("/v1/tag", socketPath: socketPath)
@@ -179,39 +155,25 @@ struct Stamp: AsyncParsableCommand {
             }
             return (tag, "the daemon")
         }
-        guard let config = self.configurationPath(), let runtime else {
+        switch loaded {
+        case nil:
             printError("no daemon answers and there is no configuration to ask OpenWeather with (give --config)")
             throw ExitCode(ExitStatus.unavailable)
+        case .failure(let error):
+            printError("configuration error: \(error)")
+            throw ExitCode(ExitStatus.configuration)
+        case .success(let factory):
+            return (try await Self.standaloneTag(factory), "OpenWeather (\(self.configurationPath() ?? ""))")
         }
-        return (try await Self.standaloneTag(config: config, runtime: runtime), "OpenWeather (\(config))")
     }
 
     /// The configured providers and OpenWeather, with the daemon's cache, for one tag.
-    private static func standaloneTag(config: String, runtime: Runtime) async throws -> WeatherTag {
-        let configuration: Configuration
+    private static func standaloneTag(_ factory: ServiceFactory) async throws -> WeatherTag {
+        let weather = await factory.weatherService()
+        let maximumAge = factory.configuration.stamp.maximumAge
         do {
-            configuration = try runtime.loadConfiguration(config)
-        } catch {
-            printError("configuration error: \(error)")
-            throw ExitCode(ExitStatus.configuration)
-        }
-        let statistics = DaemonStatistics()
-        let weather = await WeatherService(
-            chain: LocationChain(providers: configuration.providers, strategy: configuration.locationStrategy),
-            client: OpenWeatherClient(
-                configuration: configuration.openWeather, http: runtime.http, statistics: statistics),
-            ttl: configuration.cache.ttl,
-            maximumCallsPerMinute: configuration.openWeather.maximumCallsPerMinute,
-            store: WeatherCacheStore(directory: configuration.cache.directory, threadPool: runtime.threadPool),
-            statistics: statistics,
-            logger: runtime.logger,
-            privacy: configuration.privacy,
-            geocoding: configuration.geocoding,
-            airQuality: configuration.airQuality
-        )
-        do {
-            return try await whileProvidersRun(configuration.providers) {
-                try await weather.currentTag(maximumAge: configuration.stamp.maximumAge)
+            return try await factory.withProvidersRunning {
+                try await weather.currentTag(maximumAge: maximumAge)
             }
         } catch {
             printError("no weather to stamp with: \(error)")

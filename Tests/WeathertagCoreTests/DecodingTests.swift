@@ -114,8 +114,7 @@ struct OpenWeatherDecodingTests {
     @Test func requestURL() {
         let url = OpenWeatherAPI.currentWeatherURL(
             baseURL: "https://api.openweathermap.org/",
-            latitude: 37.5665,
-            longitude: 126.978,
+            at: Fixtures.request(37.5665, 126.978),
             apiKey: "a b",
             units: .imperial,
             lang: "zh_cn"

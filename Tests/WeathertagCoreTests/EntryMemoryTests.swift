@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeathertagCore
+import WeathertagTestSupport
 
 /// What is remembered of a stamp, and when it is given back: pure, no files.
 @Suite("the memory of stamps")
@@ -104,7 +105,7 @@ struct EntryMemoryTests {
 struct HistoryAPITests {
     @Test func theTimemachineIsAskedAndReadAsDocumented() throws {
         let url = OpenWeatherAPI.timemachineURL(
-            baseURL: "http://127.0.0.1:9/", latitude: 46.2, longitude: 6.15,
+            baseURL: "http://127.0.0.1:9/", at: Fixtures.request(46.2, 6.15),
             time: Date(timeIntervalSince1970: 1_556_712_000.7),
             apiKey: "k y", units: .metric, lang: "de")
         #expect(

@@ -21,6 +21,22 @@ struct PrivacyTests {
         #expect(policy.requestPosition(nearby).latitude == request.latitude)
     }
 
+    /// Every service URL takes a `RequestPosition`, which only a policy makes: what leaves the machine is rounded.
+    @Test func serviceURLsCarryOnlyWhatThePolicyLetsOut() {
+        let request = PrivacyPolicy(requestDecimals: 1).requestPosition(Self.here)
+        #expect(request.decimals == 1 && request.position.accuracyMeters == nil && request.cell == "46.20,6.10")
+        let urls = [
+            OpenWeatherAPI.currentWeatherURL(baseURL: "http://h", at: request, apiKey: "k", units: .metric, lang: "en"),
+            OpenWeatherAPI.reverseGeocodingURL(baseURL: "http://h", at: request, apiKey: "k"),
+            OpenWeatherAPI.airPollutionURL(baseURL: "http://h", at: request, apiKey: "k"),
+            OpenWeatherAPI.timemachineURL(
+                baseURL: "http://h", at: request, time: Fixtures.observedAt, apiKey: "k", units: .metric, lang: "en"),
+        ]
+        for url in urls {
+            #expect(url.contains("lat=46.20000&lon=6.10000"), "\(url)")
+        }
+    }
+
     @Test func exactRoundedOrNone() {
         #expect(PrivacyPolicy(stampCoordinates: .exact).shown(Self.here).latitude == 46.204_412)
         #expect(PrivacyPolicy(stampCoordinates: .rounded, decimals: 1).shown(Self.here).longitude == 6.1)
@@ -72,7 +88,7 @@ struct PlaceNameTests {
             try OpenWeatherAPI.decodeReverseGeocoding(HTTPResponse(status: 500, body: []))
         }
         #expect(
-            OpenWeatherAPI.reverseGeocodingURL(baseURL: "http://h/", latitude: 46.2, longitude: 6.14, apiKey: "k")
+            OpenWeatherAPI.reverseGeocodingURL(baseURL: "http://h/", at: Fixtures.request(46.2, 6.14), apiKey: "k")
                 == "http://h/geo/1.0/reverse?lat=46.20000&lon=6.14000&limit=1&appid=k")
     }
 

@@ -610,6 +610,16 @@ struct CommandLineTests {
             #expect(good.stdout.contains("ok   location.providers[0] gpsd: 51.50740, -0.12780"))
             #expect(good.stdout.contains("ok   location.providers[1] ip: 37.56650, 126.97800"))
             #expect(good.stdout.contains("ok   openweather: key accepted"))
+            // The exact position is printed on the user's terminal, but OpenWeather is asked with no more than
+            // privacy.request_decimals (2 by default), as the daemon asks it.
+            #expect(good.stdout.contains("(asked for 51.51,-0.13, privacy.request_decimals 2)"), "\(good.stdout)")
+            let queries = try harness.standIn.weatherQueries()
+            #expect(!queries.isEmpty)
+            for query in queries {
+                #expect(
+                    PrivacyIntegrationTests.decimals(query.latitude) <= 2
+                        && PrivacyIntegrationTests.decimals(query.longitude) <= 2, "\(query)")
+            }
 
             config = try harness.writeConfig(providers: providers, key: "wrong-key-abcdef")
             let bad = try await ChildProcess.run(

@@ -29,6 +29,13 @@ public enum Fixtures {
         takenAt: observedAt
     )
 
+    /// A position as a request may carry it, made the only way there is: by a privacy policy (exact here: six
+    /// decimals).
+    public static func request(_ latitude: Double, _ longitude: Double) -> RequestPosition {
+        PrivacyPolicy.exact.requestPosition(
+            Position(latitude: latitude, longitude: longitude, source: "test", takenAt: Self.observedAt))
+    }
+
     public static let tag = WeatherTag(
         weather: weather,
         position: position,

@@ -53,8 +53,9 @@ public struct PrivacyPolicy: Sendable, Equatable {
         self.zones.first { $0.contains(position) }
     }
 
-    /// What OpenWeather and the cache see: the zone's centre, else the position rounded to `requestDecimals`.
-    public func requestPosition(_ position: Position) -> Position {
+    /// What weather services and the cache see: the zone's centre, else the position rounded to `requestDecimals`.
+    /// The only way to make a `RequestPosition`, which every service URL takes.
+    public func requestPosition(_ position: Position) -> RequestPosition {
         var request = position
         if let zone = self.zone(containing: position) {
             request.latitude = zone.latitude
@@ -62,7 +63,8 @@ public struct PrivacyPolicy: Sendable, Equatable {
         }
         request.latitude = Self.round(request.latitude, self.requestDecimals)
         request.longitude = Self.round(request.longitude, self.requestDecimals)
-        return request
+        request.accuracyMeters = nil
+        return RequestPosition(request, decimals: self.requestDecimals)
     }
 
     /// What is written down and served: rounded, exact, or without coordinates (`withheld`); in a zone, its name.

@@ -32,9 +32,9 @@ public struct AirQuality: Sendable, Equatable, Codable {
 
 extension OpenWeatherAPI {
     /// `{base}/data/2.5/air_pollution?lat=&lon=&appid=`. Contains the key: never log it.
-    public static func airPollutionURL(baseURL: String, latitude: Double, longitude: Double, apiKey: String) -> String {
+    public static func airPollutionURL(baseURL: String, at position: RequestPosition, apiKey: String) -> String {
         Self.url(
-            baseURL, "/data/2.5/air_pollution", latitude: latitude, longitude: longitude,
+            baseURL, "/data/2.5/air_pollution", at: position,
             ["appid=\(Self.percentEncoded(apiKey))"])
     }
 

@@ -5,14 +5,13 @@ public enum OpenWeatherAPI {
     /// `{base}/data/2.5/weather?lat=&lon=&appid=&units=&lang=`. Contains the key: never log it.
     public static func currentWeatherURL(
         baseURL: String,
-        latitude: Double,
-        longitude: Double,
+        at position: RequestPosition,
         apiKey: String,
         units: Units,
         lang: String
     ) -> String {
         Self.url(
-            baseURL, "/data/2.5/weather", latitude: latitude, longitude: longitude,
+            baseURL, "/data/2.5/weather", at: position,
             ["appid=\(Self.percentEncoded(apiKey))", "units=\(units.rawValue)", "lang=\(Self.percentEncoded(lang))"])
     }
 
@@ -20,27 +19,28 @@ public enum OpenWeatherAPI {
     /// 3.0, a separate subscription). Contains the key: never log it.
     public static func timemachineURL(
         baseURL: String,
-        latitude: Double,
-        longitude: Double,
+        at position: RequestPosition,
         time: Date,
         apiKey: String,
         units: Units,
         lang: String
     ) -> String {
         Self.url(
-            baseURL, "/data/3.0/onecall/timemachine", latitude: latitude, longitude: longitude,
+            baseURL, "/data/3.0/onecall/timemachine", at: position,
             [
                 "dt=\(Int(time.timeIntervalSince1970.rounded(.down)))", "units=\(units.rawValue)",
                 "lang=\(Self.percentEncoded(lang))", "appid=\(Self.percentEncoded(apiKey))",
             ])
     }
 
-    /// `{base}{path}?lat=&lon=&…`, the base without a trailing slash: every OpenWeather endpoint's URL.
+    /// `{base}{path}?lat=&lon=&…`, the base without a trailing slash: every OpenWeather endpoint's URL. The
+    /// coordinates are a `RequestPosition`'s: never more than `privacy` lets leave the machine.
     static func url(
-        _ baseURL: String, _ path: String, latitude: Double, longitude: Double, _ rest: [String]
+        _ baseURL: String, _ path: String, at position: RequestPosition, _ rest: [String]
     ) -> String {
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        let query = ["lat=\(Self.coordinate(latitude))", "lon=\(Self.coordinate(longitude))"] + rest
+        let query =
+            ["lat=\(Self.coordinate(position.latitude))", "lon=\(Self.coordinate(position.longitude))"] + rest
         return base + path + "?" + query.joined(separator: "&")
     }
 

@@ -75,13 +75,9 @@ public struct PlaceNameCache: Sendable, Equatable, Codable {
 
 extension OpenWeatherAPI {
     /// `{base}/geo/1.0/reverse?lat=&lon=&limit=1&appid=`. Contains the key: never log it.
-    public static func reverseGeocodingURL(
-        baseURL: String, latitude: Double, longitude: Double, apiKey: String
-    )
-        -> String
-    {
+    public static func reverseGeocodingURL(baseURL: String, at position: RequestPosition, apiKey: String) -> String {
         Self.url(
-            baseURL, "/geo/1.0/reverse", latitude: latitude, longitude: longitude,
+            baseURL, "/geo/1.0/reverse", at: position,
             ["limit=1", "appid=\(Self.percentEncoded(apiKey))"])
     }
 

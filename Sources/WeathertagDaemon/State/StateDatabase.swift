@@ -195,47 +195,6 @@ public final class StateDatabase: Sendable {
         return migrator
     }
 
-    // MARK: History (the weather of back-dated entries' time)
-
-    /// OpenWeather's timemachine answer for a place and hour, when it was asked before.
-    public func historyAnswer(place: String, hour: Int) -> [UInt8]? {
-        try? self.database.read { db in
-            try Data.fetchOne(
-                db, sql: "SELECT body FROM history WHERE place = ? AND hour = ?", arguments: [place, hour]
-            ).map { [UInt8]($0) }
-        }
-    }
-
-    /// Keeps an answer: the same place and hour is never asked again.
-    public func keepHistoryAnswer(place: String, hour: Int, body: [UInt8]) {
-        self.write("keep a history answer") { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO history (place, hour, body) VALUES (?, ?, ?)",
-                arguments: [place, hour, Data(body)])
-        }
-    }
-
-    /// History calls made on `day` (`2026-11-23`, local), across restarts.
-    public func historyCalls(day: String) -> Int {
-        (try? self.database.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: ["history_calls:" + day])
-        }).flatMap { $0.flatMap(Int.init) } ?? 0
-    }
-
-    public func countHistoryCall(day: String) {
-        self.write("count a history call") { db in
-            try db.execute(
-                sql: "DELETE FROM meta WHERE key LIKE 'history_calls:%' AND key != ?",
-                arguments: ["history_calls:" + day])
-            try db.execute(
-                sql: """
-                    INSERT INTO meta (key, value) VALUES (?1, '1')
-                    ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
-                    """,
-                arguments: ["history_calls:" + day])
-        }
-    }
-
     // MARK: Reading
 
     /// The block to write back into `path`, which has none; nil for new weather.
@@ -397,10 +356,23 @@ public final class StateDatabase: Sendable {
         do {
             try self.database.write { db in try body(db) }
         } catch {
-            self.logger.warning(
-                "cannot write the state database; stamping goes on without its memory",
-                metadata: ["doing": "\(what)", "error": "\(error)"])
+            self.writeFailed(what, error)
         }
+    }
+
+    /// The same, from async code: GRDB's asynchronous write, off the cooperative pool.
+    func write(_ what: String, _ body: @escaping @Sendable (Database) throws -> Void) async {
+        do {
+            try await self.database.write { db in try body(db) }
+        } catch {
+            self.writeFailed(what, error)
+        }
+    }
+
+    private func writeFailed(_ what: String, _ error: any Error) {
+        self.logger.warning(
+            "cannot write the state database; stamping goes on without its memory",
+            metadata: ["doing": "\(what)", "error": "\(error)"])
     }
 
 }

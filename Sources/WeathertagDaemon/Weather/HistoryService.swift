@@ -5,8 +5,8 @@ import WeathertagCore
 /// The weather of a back-dated entry's own time, from OpenWeather's One Call 3.0 timemachine (`history.enabled`).
 ///
 /// Where: the entry's own position (its front matter), else the first provider that knows the past (`fixed`).
-/// Each answer is kept per place (about 1 km) and hour in the state database, so one place and hour is asked once;
-/// calls are counted per local day, across restarts, and stop at `history.max_calls_per_day`. A 401 means the key
+/// Each answer is kept per place (about 1 km) and hour in a `HistoryStore` (the state database), so one place and
+/// hour is asked once; calls are counted per local day, across restarts, and stop at `history.max_calls_per_day`. A 401 means the key
 /// has no One Call 3.0 subscription: said once, and nothing more is asked until the configuration is reloaded;
 /// current weather is not touched.
 public actor HistoryService {
@@ -19,12 +19,10 @@ public actor HistoryService {
     private let configuration: HistoryConfiguration
     private let client: OpenWeatherClient
     private let chain: LocationChain
-    private let memory: StateDatabase?
+    private let store: any HistoryStore
     private let logger: Logger
     private let privacy: PrivacyPolicy
     private let now: @Sendable () -> Date
-    /// Answers kept in the process when there is no state database.
-    private var answers: [String: [UInt8]] = [:]
     private var budget: HistoryBudget
     /// OpenWeather's word that the key cannot ask for history (a 401).
     private var refusal: String?
@@ -34,7 +32,7 @@ public actor HistoryService {
         configuration: HistoryConfiguration,
         client: OpenWeatherClient,
         chain: LocationChain,
-        memory: StateDatabase?,
+        store: any HistoryStore,
         logger: Logger,
         privacy: PrivacyPolicy = .exact,
         now: @escaping @Sendable () -> Date = { Date() }
@@ -44,7 +42,7 @@ public actor HistoryService {
         self.budget = HistoryBudget(maximumPerDay: configuration.maximumCallsPerDay)
         self.client = client
         self.chain = chain
-        self.memory = memory
+        self.store = store
         self.logger = logger
         self.now = now
     }
@@ -58,24 +56,24 @@ public actor HistoryService {
         position.takenAt = moment
         // OpenWeather and the kept answers see no more than `privacy` allows; the block shows what it allows.
         let request = self.privacy.requestPosition(position)
-        let place = String(format: "%.2f,%.2f", request.latitude, request.longitude)
+        let cell = request.cell
         let hour = Int((moment.timeIntervalSince1970 / 3600).rounded(.down))
-        let key = "\(place)@\(hour)"
         let body: [UInt8]
-        if let kept = self.memory?.historyAnswer(place: place, hour: hour) ?? self.answers[key] {
+        if let kept = await self.store.answer(cell: cell, hour: hour) {
             body = kept
         } else {
-            let memory = self.memory
-            if let wait = self.budget.admit(
-                now: self.now(), calendar: .current, countedBefore: { memory?.historyCalls(day: $0) ?? 0 })
-            {
+            // What earlier processes counted today, asked once a day.
+            let now = self.now()
+            let today = HistoryBudget.day(of: now, calendar: .current)
+            let counted = self.budget.day == today ? 0 : await self.store.calls(day: today)
+            if let wait = self.budget.admit(now: now, calendar: .current, countedBefore: { _ in counted }) {
                 let error = WeatherError(
                     kind: .rateLimited(retryAfter: nil),
                     message: "the \(self.budget.maximumPerDay) history calls of today "
                         + "(history.max_calls_per_day) are spent; asked again tomorrow")
                 return .failed(.later(wait, error))
             }
-            self.memory?.countHistoryCall(day: self.budget.day)
+            await self.store.countCall(day: self.budget.day)
             do {
                 body = try await self.client.timemachineAnswer(at: request, time: moment)
             } catch {
@@ -87,11 +85,7 @@ public actor HistoryService {
                 return self.later(error)
             }
             self.backoff.reset()
-            if let memory {
-                memory.keepHistoryAnswer(place: place, hour: hour, body: body)
-            } else {
-                self.answers[key] = body
-            }
+            await self.store.keep(body, cell: cell, hour: hour)
         }
         do {
             let weather = try OpenWeatherAPI.decodeTimemachine(

@@ -13,11 +13,10 @@ public struct OpenWeatherClient: Sendable {
         self.statistics = statistics
     }
 
-    public func currentWeather(at position: Position) async throws(WeatherError) -> Weather {
+    public func currentWeather(at position: RequestPosition) async throws(WeatherError) -> Weather {
         let url = OpenWeatherAPI.currentWeatherURL(
             baseURL: self.configuration.baseURL,
-            latitude: position.latitude,
-            longitude: position.longitude,
+            at: position,
             apiKey: self.configuration.apiKey.value,
             units: self.configuration.units,
             lang: self.configuration.lang
@@ -30,28 +29,26 @@ public struct OpenWeatherClient: Sendable {
         }
     }
 
-    /// The place by name near `position` (already rounded as privacy asks); nil when the geocoder knows none.
-    public func placeName(at position: Position) async throws(WeatherError) -> PlaceName? {
+    /// The place by name near `position`; nil when the geocoder knows none.
+    public func placeName(at position: RequestPosition) async throws(WeatherError) -> PlaceName? {
         let url = OpenWeatherAPI.reverseGeocodingURL(
-            baseURL: self.configuration.baseURL, latitude: position.latitude, longitude: position.longitude,
-            apiKey: self.configuration.apiKey.value)
+            baseURL: self.configuration.baseURL, at: position, apiKey: self.configuration.apiKey.value)
         return try OpenWeatherAPI.decodeReverseGeocoding(try await self.get(url, "OpenWeather's geocoder"))
     }
 
-    /// The air at `position` (already rounded as privacy asks).
-    public func airQuality(at position: Position) async throws(WeatherError) -> AirQuality {
+    /// The air at `position`.
+    public func airQuality(at position: RequestPosition) async throws(WeatherError) -> AirQuality {
         let url = OpenWeatherAPI.airPollutionURL(
-            baseURL: self.configuration.baseURL, latitude: position.latitude, longitude: position.longitude,
-            apiKey: self.configuration.apiKey.value)
+            baseURL: self.configuration.baseURL, at: position, apiKey: self.configuration.apiKey.value)
         return try OpenWeatherAPI.decodeAirPollution(try await self.get(url, "OpenWeather's air pollution API"))
     }
 
     /// The timemachine's answer for `position` at `time`, checked to hold the weather of that time, as it came (to
     /// be kept and read again).
-    public func timemachineAnswer(at position: Position, time: Date) async throws(WeatherError) -> [UInt8] {
+    public func timemachineAnswer(at position: RequestPosition, time: Date) async throws(WeatherError) -> [UInt8] {
         let url = OpenWeatherAPI.timemachineURL(
-            baseURL: self.configuration.baseURL, latitude: position.latitude, longitude: position.longitude,
-            time: time, apiKey: self.configuration.apiKey.value, units: self.configuration.units,
+            baseURL: self.configuration.baseURL, at: position, time: time, apiKey: self.configuration.apiKey.value,
+            units: self.configuration.units,
             lang: self.configuration.lang)
         let response = try await self.get(url, "OpenWeather's history")
         do {

@@ -86,17 +86,17 @@ public actor WeatherService {
         let located = try await self.chain.locate()
         // OpenWeather and the cache never see more than `privacy.request_decimals` (or a zone's centre); the tag
         // shows what `privacy` allows.
-        let position = self.privacy.requestPosition(located)
+        let request = self.privacy.requestPosition(located)
         let now = self.now()
-        if let fresh = self.cache.fresh(near: position, ttl: self.ttl, now: now) {
+        if let fresh = self.cache.fresh(near: request.position, ttl: self.ttl, now: now) {
             self.statistics.update { $0.cacheHits += 1 }
             return await self.tag(fresh, at: located, stale: false)
         }
         self.statistics.update { $0.cacheMisses += 1 }
         do {
-            return await self.tag(try await self.fetch(near: position), at: located, stale: false)
+            return await self.tag(try await self.fetch(near: request), at: located, stale: false)
         } catch {
-            if let old = self.cache.fresh(near: position, ttl: maximumAge, now: now) {
+            if let old = self.cache.fresh(near: request.position, ttl: maximumAge, now: now) {
                 return await self.tag(old, at: located, stale: true)
             }
             throw error
@@ -118,7 +118,8 @@ public actor WeatherService {
         self.recentCalls.append(now)
     }
 
-    private func fetch(near position: Position) async throws -> CachedWeather {
+    private func fetch(near request: RequestPosition) async throws -> CachedWeather {
+        let position = request.position
         if let running = self.inFlight.first(where: { $0.position.distance(to: position) <= self.cache.radiusMeters }) {
             return try await running.task.value
         }
@@ -131,7 +132,7 @@ public actor WeatherService {
         // A child of no one on purpose: it is shared by every caller waiting for this place, and lives no longer
         // than one OpenWeather request.
         let task = Task<CachedWeather, any Error> {
-            let weather = try await client.currentWeather(at: position)
+            let weather = try await client.currentWeather(at: request)
             return CachedWeather(
                 latitude: position.latitude,
                 longitude: position.longitude,
@@ -147,7 +148,7 @@ public actor WeatherService {
             // leaves it out.
             if self.airQuality, (try? self.admitCall()) != nil {
                 do {
-                    entry.airQuality = try await self.client.airQuality(at: position)
+                    entry.airQuality = try await self.client.airQuality(at: request)
                 } catch {
                     self.logger.notice("no air quality from OpenWeather", metadata: ["error": "\(error.message)"])
                 }
@@ -193,9 +194,9 @@ public actor WeatherService {
     /// The place by name for the cell of `request` (a position as privacy lets it leave): kept 30 days per cell of
     /// about 1 km, asked once per new cell within the per-minute ceiling. A failure never holds a tag back: the
     /// tag keeps OpenWeather's station name, and the cell is not asked again for ten minutes.
-    private func placeName(near request: Position) async -> PlaceName? {
+    private func placeName(near request: RequestPosition) async -> PlaceName? {
         guard self.geocoding else { return nil }
-        let cell = PlaceNameCache.cell(request)
+        let cell = request.cell
         if case .known(let place) = self.places.lookup(cell, now: self.now()) { return place }
         if let running = self.placesInFlight[cell] { return await running.value }
         guard (try? self.admitCall()) != nil else { return nil }

@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import WeathertagCore
+
+/// Everything one configuration decides, apart from the socket: the location providers, the weather service and
+/// the inbox. A reload builds a new generation and stops the old one.
+struct Generation {
+    var services: [ServiceGroupConfiguration.ServiceConfiguration]
+    var router: APIRouter
+    /// For the systemd status line.
+    var summary: String
+}
+
+extension ServiceFactory {
+    /// Builds a generation's services in start order (a graceful shutdown goes in reverse).
+    func generation(progress: StampingProgress) async -> Generation {
+        let configuration = self.configuration
+        let chain = self.locationChain()
+        let client = self.weatherClient()
+        let weather = await self.weatherService(chain: chain, client: client)
+        let memory = self.stateDatabase()
+        let history = self.historyService(memory: memory, chain: chain, client: client)
+        let inbox = InboxService(
+            configuration: configuration.inbox,
+            stamp: configuration.stamp,
+            weather: weather,
+            threadPool: self.threadPool,
+            statistics: self.statistics,
+            progress: progress,
+            memory: memory,
+            history: history,
+            logger: self.logger
+        )
+        var router = APIRouter(
+            weather: weather,
+            chain: chain,
+            statistics: self.statistics,
+            inbox: configuration.inbox.path,
+            maximumStaleness: configuration.cache.maximumStaleness,
+            now: { Date() }
+        )
+        let threadPool = self.threadPool
+        router.diary = memory.map { memory in
+            DiaryIndex(database: memory, live: { await inbox.waitingReasons($0) }, threadPool: threadPool)
+        }
+        var services = configuration.providers.map {
+            ServiceGroupConfiguration.ServiceConfiguration(
+                service: LocationProviderService(provider: $0),
+                successTerminationBehavior: .ignore
+            )
+        }
+        services.append(.init(service: inbox))
+        let sources = configuration.providers.map(\.type).joined(separator: " → ")
+        return Generation(
+            services: services,
+            router: router,
+            summary: "watching \(configuration.inbox.path); location: \(sources)"
+        )
+    }
+}
