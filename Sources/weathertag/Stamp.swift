@@ -73,12 +73,13 @@ struct Stamp: AsyncParsableCommand {
             return
         }
 
-        let memory = factory?.stampMemory()
+        let database = factory?.stateDatabase()
+        let memory = database.flatMap { factory?.stampMemory($0) }
         if memory == nil, self.fresh {
             printError("note: no configuration with a state database, so no memory of these files is updated")
         }
         // Back-dated files get the weather of their time as the daemon's entries do (history.enabled).
-        let history = factory?.historyService(memory: memory?.database)
+        let history = factory?.historyService(store: database)
         let backdating = BackdatingPolicy(
             threshold: configuration?.stamp.backdatedAfter ?? .seconds(10_800), asksHistory: history != nil,
             explicitTime: self.at.flatMap { EntryTime.given($0) })

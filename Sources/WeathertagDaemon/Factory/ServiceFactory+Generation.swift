@@ -20,7 +20,7 @@ extension ServiceFactory {
         let client = self.weatherClient()
         let weather = await self.weatherService(chain: chain, client: client)
         let memory = self.stateDatabase()
-        let history = self.historyService(memory: memory, chain: chain, client: client)
+        let history = self.historyService(store: memory, chain: chain, client: client)
         let inbox = InboxService(
             configuration: configuration.inbox,
             stamp: configuration.stamp,

@@ -76,22 +76,21 @@ public struct ServiceFactory: Sendable {
         }
     }
 
-    /// The weather of back-dated entries' time, or nil with `history.enabled` off.
+    /// The weather of back-dated entries' time, or nil with `history.enabled` off. Its answers and calls are kept
+    /// in `store` (the state database), else in the process.
     public func historyService(
-        memory: StateDatabase?, chain: LocationChain? = nil, client: OpenWeatherClient? = nil
+        store: (any HistoryStore)?, chain: LocationChain? = nil, client: OpenWeatherClient? = nil
     ) -> HistoryService? {
         guard self.configuration.history.enabled else { return nil }
         return HistoryService(
             configuration: self.configuration.history, client: client ?? self.weatherClient(),
-            chain: chain ?? self.locationChain(), store: memory ?? InMemoryHistoryStore(), logger: self.logger,
+            chain: chain ?? self.locationChain(), store: store ?? InMemoryHistoryStore(), logger: self.logger,
             privacy: self.configuration.privacy)
     }
 
-    /// The memory `stamp` shares with the daemon for files in its inbox (nil without a state database).
-    public func stampMemory() -> FileStamper.Memory? {
-        guard let database = self.stateDatabase(), let inbox = realpath(self.configuration.inbox.path, nil) else {
-            return nil
-        }
+    /// The memory `stamp` shares with the daemon (through `database`) for files in its inbox.
+    public func stampMemory(_ database: StateDatabase) -> FileStamper.Memory? {
+        guard let inbox = realpath(self.configuration.inbox.path, nil) else { return nil }
         defer { free(inbox) }
         return FileStamper.Memory(database: database, inbox: String(cString: inbox))
     }
@@ -103,7 +102,7 @@ public struct ServiceFactory: Sendable {
         guard configuration.state.enabled, FileManager.default.fileExists(atPath: file) else { return nil }
         let database = try StateDatabase.open(
             directory: configuration.state.directory, inbox: configuration.inbox.path, logger: self.logger)
-        return DiaryIndex(database: database)
+        return DiaryIndex(database: database, threadPool: self.threadPool)
     }
 
     /// Runs `body` while the providers' background work runs (gpsd's connection, a track folder's indexing), as

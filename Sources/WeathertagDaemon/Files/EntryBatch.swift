@@ -13,7 +13,7 @@ enum EntryBatch {
     /// The memory a batch consults and tells: the state database, and each file's path in it (relative to the
     /// inbox; nil for a file outside it, which is not remembered).
     struct Memory: Sendable {
-        var database: StateDatabase
+        var database: any EntryStore
         var key: @Sendable (String) -> String? = { $0 }
     }
 
@@ -35,8 +35,8 @@ enum EntryBatch {
         progress: StampingProgress? = nil
     ) -> BatchOutcome {
         var outcome = BatchOutcome()
-        var records: [StateDatabase.Record] = []
-        var indexItems: [StateDatabase.IndexItem] = []
+        var records: [StampRecord] = []
+        var indexItems: [DiaryIndexItem] = []
         var written: Set<String> = []
         var originals: [(index: Int, original: EntryFile.SwappedOriginal)] = []
         defer {
@@ -53,11 +53,11 @@ enum EntryBatch {
             for (index, original) in originals where (try? original.settle()) != false {
                 outcome.results[index].1 = .changedWhileStamping
             }
-            memory?.database.remember(records, index: indexItems)
+            memory?.database.remember(records, index: indexItems, at: Date())
         }
         // What the memory holds for the batch's entries, asked once (used for those that turn out to have no block).
         let keys = memory.map { names.compactMap($0.key) } ?? []
-        let remembered = fresh ? [:] : memory?.database.blocksToRestore(keys) ?? [:]
+        let remembered = fresh ? [:] : memory?.database.blocksToRestore(keys, now: Date()) ?? [:]
         // What the index holds already: a file it has read in this version is not read for it again.
         let indexed = memory?.database.indexedVersions(keys) ?? [:]
         for (index, name) in names.enumerated() {
@@ -83,7 +83,7 @@ enum EntryBatch {
                 default: break
                 }
                 if let key, let block, let origin = Self.origin(of: result) {
-                    records.append(StateDatabase.Record(path: key, block: block, origin: origin))
+                    records.append(StampRecord(path: key, block: block, origin: origin))
                 }
                 progress?.advance()
             } catch {
@@ -99,9 +99,9 @@ enum EntryBatch {
     private static func indexItem(
         _ key: String, lane: LaneState, read: (content: [UInt8], modified: Date, version: FileVersion)?,
         indexed: String?
-    ) -> StateDatabase.IndexItem {
+    ) -> DiaryIndexItem {
         let fileName = key.split(separator: "/").last.map(String.init) ?? key
-        var item = StateDatabase.IndexItem(
+        var item = DiaryIndexItem(
             path: key, version: nil, entry: nil, lane: lane,
             placeholderTime: EntryTime.of(
                 fields: [:], fileName: fileName, modified: read?.modified ?? Date(),
@@ -117,7 +117,7 @@ enum EntryBatch {
         folder.map { $0 + "/" + name } ?? name
     }
 
-    private static func origin(of result: EntryResult) -> StateDatabase.Origin? {
+    private static func origin(of result: EntryResult) -> StampRecord.Origin? {
         switch result {
         case .stamped: return .stamped
         case .restored: return .restored

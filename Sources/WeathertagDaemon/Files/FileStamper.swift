@@ -27,11 +27,11 @@ public enum FileStamper {
     /// The daemon's memory, for files in its inbox: a file there without a block gets its remembered one back,
     /// and every stamp is remembered, as the daemon does.
     public struct Memory: Sendable {
-        public var database: StateDatabase
+        public var database: any EntryStore
         /// The inbox, as a real path.
         public var inbox: String
 
-        public init(database: StateDatabase, inbox: String) {
+        public init(database: any EntryStore, inbox: String) {
             self.database = database
             self.inbox = inbox
         }

@@ -40,9 +40,9 @@ extension InboxService {
                             "cannot list a folder of the inbox", metadata: ["folder": "\(folder)", "error": "\(error)"])
                     })
                 // What left the inbox while nobody watched starts its grace time in the memory.
-                if complete { memory?.reconcile(present: entries) }
+                if complete { memory?.reconcile(present: entries, at: Date()) }
                 // In the index from now on, read when stamped.
-                memory?.notice(candidates, inbox: inbox)
+                memory?.notice(candidates, inbox: inbox, at: Date())
                 return ((candidates.sorted(), unchanged.isEmpty ? nil : present), removed)
             }
             self.statistics.update { $0.lastScanAt = Date() }

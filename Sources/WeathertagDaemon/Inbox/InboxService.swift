@@ -22,7 +22,7 @@ public final class InboxService: Service {
     let statistics: DaemonStatistics
     let progress: StampingProgress
     /// What is remembered of each entry's block (nil: nothing is, as with `state.enabled` false).
-    let memory: StateDatabase?
+    let memory: (any EntryStore)?
     /// The weather of back-dated entries' time (nil: `history.enabled` is off, and they are left alone).
     let history: HistoryService?
     let logger: Logger
@@ -38,7 +38,7 @@ public final class InboxService: Service {
         threadPool: NIOThreadPool,
         statistics: DaemonStatistics,
         progress: StampingProgress = StampingProgress(),
-        memory: StateDatabase? = nil,
+        memory: (any EntryStore)? = nil,
         history: HistoryService? = nil,
         logger: Logger
     ) {
@@ -122,7 +122,7 @@ public final class InboxService: Service {
             group.addTask {
                 do {
                     try await onThread("weathertag-inotify") {
-                        try watcher.run(into: arrivals, changed: { self.memory?.apply($0) }) {
+                        try watcher.run(into: arrivals, changed: { self.memory?.apply($0, at: Date()) }) {
                             continuation.yield(.watcher($0))
                         }
                     }
@@ -205,7 +205,7 @@ public final class InboxService: Service {
                 return unnoticed
             }
             _ = try? await self.threadPool.runIfActive {
-                memory.notice(names.filter { tree.isEntry($0) }, inbox: inbox)
+                memory.notice(names.filter { tree.isEntry($0) }, inbox: inbox, at: Date())
             }
         }
     }

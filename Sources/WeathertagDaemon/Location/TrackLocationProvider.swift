@@ -71,7 +71,7 @@ public final class TrackLocationProvider: LocationProvider {
 
     public func locate() async throws -> Position {
         let index = try await self.index()
-        let latest = try index.latest()
+        let latest = try await index.latest()
         guard let point = TrackFix.now(latest, at: self.now(), maximumAge: self.maximumFixAge) else {
             let what = latest.map { "the latest point is from \($0.time.iso8601)" } ?? "no points"
             throw LocationError(
@@ -83,7 +83,7 @@ public final class TrackLocationProvider: LocationProvider {
 
     public func locate(at time: Date) async throws -> Position? {
         let index = try await self.index()
-        let (before, after) = try index.around(Int64((time.timeIntervalSince1970 * 1000).rounded()))
+        let (before, after) = try await index.around(Int64((time.timeIntervalSince1970 * 1000).rounded()))
         return TrackFix.at(time, before: before, after: after, maximumGap: self.maximumGap)?.position(
             source: self.type)
     }

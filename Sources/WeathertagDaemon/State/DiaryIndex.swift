@@ -7,11 +7,11 @@ import WeathertagCore
 /// entries that wait (why, this moment). Without a running inbox (the command line reading the database while the
 /// daemon is stopped) an entry the index has as waiting says so.
 public struct DiaryIndex: Sendable {
-    public let database: StateDatabase
+    public let database: any DiaryStore
     /// Why entries wait, from the running inbox; nil when the daemon is not running.
     let live: (@Sendable ([String]) async -> [String: LaneState])?
-    /// Where the database is read (never on an event loop); nil: on the caller's thread (the command line).
-    let threadPool: NIOThreadPool?
+    /// Where the database is read: never on an event loop or the cooperative pool (the command line's too).
+    let threadPool: NIOThreadPool
     /// The lanes of the last second: `/v1/status` is polled (bars, scripts, the bench every 10 ms), and counting
     /// 50,000 rows each time would keep the reader from the batches' lookups.
     private let recentLanes = RecentLanes()
@@ -21,8 +21,8 @@ public struct DiaryIndex: Sendable {
     }
 
     public init(
-        database: StateDatabase, live: (@Sendable ([String]) async -> [String: LaneState])? = nil,
-        threadPool: NIOThreadPool? = nil
+        database: any DiaryStore, live: (@Sendable ([String]) async -> [String: LaneState])? = nil,
+        threadPool: NIOThreadPool = .singleton
     ) {
         self.database = database
         self.live = live
@@ -59,7 +59,7 @@ public struct DiaryIndex: Sendable {
         let database = self.database
         let (counts, newest) = try await self.read {
             let counts = try database.laneCounts()
-            var newest: [Lane: [StateDatabase.IndexedEntry]] = [:]
+            var newest: [Lane: [IndexedEntry]] = [:]
             for lane in Lane.allCases where (counts[lane] ?? 0) > 0 {
                 newest[lane] = try database.entries(EntryQuery(lane: lane, limit: latest)).entries
             }
@@ -77,7 +77,7 @@ public struct DiaryIndex: Sendable {
 
     /// The lanes to show for `entries` that may be waiting (`LaneState.shown`), with the running inbox's word on
     /// them; without a running inbox, asked of nobody.
-    private func lanes(of entries: [StateDatabase.IndexedEntry]) async -> [String: LaneState] {
+    private func lanes(of entries: [IndexedEntry]) async -> [String: LaneState] {
         let waiting = entries.filter(\.lane.mayBeWaiting)
         guard !waiting.isEmpty else { return [:] }
         let reasons = await self.live?(waiting.map(\.path)) ?? [:]
@@ -90,11 +90,10 @@ public struct DiaryIndex: Sendable {
     }
 
     private func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        guard let threadPool = self.threadPool else { return try body() }
-        return try await threadPool.runIfActive(body)
+        try await self.threadPool.runIfActive(body)
     }
 
-    static func document(_ entry: StateDatabase.IndexedEntry, lane: LaneState, detailed: Bool) -> EntryDocument {
+    static func document(_ entry: IndexedEntry, lane: LaneState, detailed: Bool) -> EntryDocument {
         EntryDocument(
             path: entry.path,
             title: entry.title,

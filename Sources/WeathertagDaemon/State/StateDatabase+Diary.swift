@@ -10,47 +10,6 @@ import WeathertagCore
 /// is read once at start-up, and one whose version (inode, size, modification time) is indexed already is not
 /// parsed again.
 extension StateDatabase {
-    /// One entry to index after a batch (or when it is first seen).
-    public struct IndexItem: Sendable {
-        public var path: String
-        /// The file's version when it was read; nil when it was not read (its lane is all there is to say).
-        public var version: FileVersion?
-        /// What was read; nil: only the lane changes (or a row is made from its name until it is read).
-        public var entry: DiaryEntry?
-        public var lane: LaneState
-        /// For a row made before the file is read: its time from its name, else its modification time.
-        public var placeholderTime: EntryTime
-
-        public init(
-            path: String, version: FileVersion?, entry: DiaryEntry?, lane: LaneState, placeholderTime: EntryTime
-        ) {
-            self.path = path
-            self.version = version
-            self.entry = entry
-            self.lane = lane
-            self.placeholderTime = placeholderTime
-        }
-    }
-
-    /// One row of the index.
-    public struct IndexedEntry: Sendable, Equatable {
-        public var id: Int64
-        public var path: String
-        public var title: String
-        public var excerpt: String
-        public var time: Date
-        public var dayOnly: Bool
-        public var timeSource: String
-        public var lane: LaneState
-        public var laneSince: Date
-        public var weather: DiaryWeather?
-        /// From the memory (`GET /v1/entries/{path}` only).
-        public var block: [String]?
-        public var stampedAt: Date?
-        public var restoredAt: Date?
-        public var restores: Int = 0
-    }
-
     static func createDiaryIndex(_ db: Database) throws {
         try db.execute(
             sql: """
@@ -175,7 +134,7 @@ extension StateDatabase {
                 let modified = Date(
                     timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
                 let fileName = path.split(separator: "/").last.map(String.init) ?? path
-                let item = IndexItem(
+                let item = DiaryIndexItem(
                     path: path, version: nil, entry: nil, lane: .queued,
                     placeholderTime: EntryTime.of(
                         fields: [:], fileName: fileName, modified: modified, timeZone: .current))
@@ -185,7 +144,7 @@ extension StateDatabase {
     }
 
     /// Writes a batch's index rows (in the caller's transaction).
-    static func index(_ db: Database, _ items: [IndexItem], at now: Date) throws {
+    static func index(_ db: Database, _ items: [DiaryIndexItem], at now: Date) throws {
         let time = now.timeIntervalSince1970
         for item in items {
             guard let entry = item.entry, let version = item.version else {
@@ -228,7 +187,7 @@ extension StateDatabase {
     }
 
     /// A row from the entry's name until it is read; with `replacingLane`, an existing row takes the new lane.
-    private static func placeholder(_ db: Database, _ item: IndexItem, now: Date, replacingLane: Bool) throws {
+    private static func placeholder(_ db: Database, _ item: DiaryIndexItem, now: Date, replacingLane: Bool) throws {
         if try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM diary WHERE path = ?"), arguments: [item.path])
             != nil
         {

@@ -29,29 +29,6 @@ public final class StateDatabase: Sendable {
     var database: DatabasePool { self.connection.withLock { $0 } }
     let logger: Logger
 
-    /// How an entry's block came to be remembered.
-    public enum Origin: Sendable, Equatable {
-        /// Weathertag stamped it with this block.
-        case stamped
-        /// The remembered block was written back.
-        case restored
-        /// It was in the file already (stamped earlier, by hand, or before the memory existed).
-        case found
-    }
-
-    /// One thing to remember after a batch.
-    public struct Record: Sendable, Equatable {
-        public var path: String
-        public var block: [String]
-        public var origin: Origin
-
-        public init(path: String, block: [String], origin: Origin) {
-            self.path = path
-            self.block = block
-            self.origin = origin
-        }
-    }
-
     /// Opens (or creates) the database of `inbox` in `directory`. One that SQLite cannot read is moved aside as
     /// `state.sqlite.corrupt-<time>` and replaced; one kept for another inbox is emptied (its paths would name
     /// other entries). Damage deeper in the file is looked for by `checkIntegrity()`, off the start-up path.
@@ -255,7 +232,7 @@ public final class StateDatabase: Sendable {
     // MARK: Writing (each call one transaction)
 
     /// Remembers a batch's blocks and indexes what it read, in one transaction.
-    public func remember(_ records: [Record], index: [IndexItem] = [], at now: Date = Date()) {
+    public func remember(_ records: [StampRecord], index: [DiaryIndexItem] = [], at now: Date = Date()) {
         guard !records.isEmpty || !index.isEmpty else { return }
         let time = now.timeIntervalSince1970
         self.write("remember stamps") { db in
@@ -376,3 +353,7 @@ public final class StateDatabase: Sendable {
     }
 
 }
+
+/// The state database is the adapter behind the memory of stamps and the diary index (and `HistoryStore`, in
+/// StateDatabase+History.swift): one file, one schema, its migrations in one place (`migrator`).
+extension StateDatabase: StampMemory, DiaryStore {}

@@ -169,9 +169,10 @@ public final class TrackIndex: Sendable {
 
     // MARK: Questions
 
-    /// The last point at or before `milliseconds` and the first at or after it.
-    public func around(_ milliseconds: Int64) throws -> (before: TrackPoint?, after: TrackPoint?) {
-        try self.database.read { db in
+    /// The last point at or before `milliseconds` and the first at or after it. Asynchronous (GRDB's own reader
+    /// queue): a provider asked from async code never blocks the cooperative pool on SQLite.
+    public func around(_ milliseconds: Int64) async throws -> (before: TrackPoint?, after: TrackPoint?) {
+        try await self.database.read { db in
             let before = try Row.fetchOne(
                 db, sql: "SELECT t, lat, lon, acc FROM track_point WHERE t <= ? ORDER BY t DESC LIMIT 1",
                 arguments: [milliseconds])
@@ -187,12 +188,18 @@ public final class TrackIndex: Sendable {
         try self.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM track_point") ?? 0 }
     }
 
-    /// The newest point of all.
+    /// The newest point of all, from the indexing thread.
     public func latest() throws -> TrackPoint? {
-        try self.database.read { db in
-            try Row.fetchOne(db, sql: "SELECT t, lat, lon, acc FROM track_point ORDER BY t DESC LIMIT 1").map(
-                Self.point)
-        }
+        try self.database.read { db in try Self.latest(db) }
+    }
+
+    /// The newest point of all, from async code (GRDB's own reader queue, not the cooperative pool).
+    public func latest() async throws -> TrackPoint? {
+        try await self.database.read { db in try Self.latest(db) }
+    }
+
+    private static func latest(_ db: Database) throws -> TrackPoint? {
+        try Row.fetchOne(db, sql: "SELECT t, lat, lon, acc FROM track_point ORDER BY t DESC LIMIT 1").map(Self.point)
     }
 
     private static func point(_ row: Row) -> TrackPoint {

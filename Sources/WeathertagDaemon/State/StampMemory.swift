@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+import WeathertagCore
+
+/// One block to remember after a batch.
+public struct StampRecord: Sendable, Equatable {
+    /// How an entry's block came to be remembered.
+    public enum Origin: Sendable, Equatable {
+        /// Weathertag stamped it with this block.
+        case stamped
+        /// The remembered block was written back.
+        case restored
+        /// It was in the file already (stamped earlier, by hand, or before the memory existed).
+        case found
+    }
+
+    public var path: String
+    public var block: [String]
+    public var origin: Origin
+
+    public init(path: String, block: [String], origin: Origin) {
+        self.path = path
+        self.block = block
+        self.origin = origin
+    }
+}
+
+/// The memory of stamps: each entry's weather block by its path relative to the inbox, so that an entry that comes
+/// back without its block gets the same one back (`RestorePolicy` decides when); renames are followed and removals
+/// forgotten after their grace time.
+///
+/// Synchronous on purpose: batches call it on the thread pool and the watcher on its own thread, where a batch's
+/// lookups and its one write transaction belong; never from async code. The state database is the adapter;
+/// `InMemoryStampMemory` is the same rules in memory.
+public protocol StampMemory: Sendable {
+    /// When a remembered block is given back, and when a removed entry is forgotten.
+    var policy: RestorePolicy { get }
+    /// The blocks to write back into any of `paths` that has none, in one query (a batch asks once).
+    func blocksToRestore(_ paths: [String], now: Date) -> [String: [String]]
+    /// Remembers a batch's blocks and, in the same transaction, what the diary index learnt from it.
+    func remember(_ records: [StampRecord], index: [DiaryIndexItem], at now: Date)
+    /// Follows renames and removals the watcher saw.
+    func apply(_ changes: [PathChange], at now: Date)
+    /// After a full listing: entries remembered but not found start their grace time; those past it go.
+    func reconcile(present: Set<String>, at now: Date)
+    /// What is remembered of `path`.
+    func remembered(_ path: String) throws -> RememberedStamp?
+    /// Looks the store over for damage and mends what it can (off the start-up path); whether it was sound.
+    @discardableResult func checkIntegrity() -> Bool
+}
+
+/// What a batch reads and writes: the memory of stamps and the diary index, written in one transaction.
+public typealias EntryStore = StampMemory & DiaryStore
+
+extension StampMemory {
+    /// Nothing to look over (a store in memory).
+    @discardableResult public func checkIntegrity() -> Bool { true }
+
+    public func blockToRestore(_ path: String, now: Date = Date()) -> [String]? {
+        self.blocksToRestore([path], now: now)[path]
+    }
+}
+
+/// The memory of stamps in the process (the tests' double): the same rules as the state database, no diary index.
+public final class InMemoryStampMemory: StampMemory {
+    public let policy: RestorePolicy
+    private let stamps = Mutex<[String: RememberedStamp]>([:])
+
+    public init(policy: RestorePolicy = RestorePolicy()) {
+        self.policy = policy
+    }
+
+    public func blocksToRestore(_ paths: [String], now: Date) -> [String: [String]] {
+        self.stamps.withLock { stamps in
+            var blocks: [String: [String]] = [:]
+            for path in paths {
+                if let block = self.policy.block(for: stamps[path], now: now) { blocks[path] = block }
+            }
+            return blocks
+        }
+    }
+
+    public func remember(_ records: [StampRecord], index: [DiaryIndexItem], at now: Date) {
+        self.stamps.withLock { stamps in
+            for record in records { stamps[record.path] = RememberedStamp(block: record.block) }
+        }
+    }
+
+    public func apply(_ changes: [PathChange], at now: Date) {
+        self.stamps.withLock { stamps in
+            for change in changes {
+                switch change {
+                case .renamed(let from, let to):
+                    for (old, stamp) in stamps where stamp.removedAt == nil {
+                        guard let new = PathChange.renamed(old, from: from, to: to) else { continue }
+                        stamps[old] = nil
+                        stamps[new] = stamp
+                    }
+                case .removed(let path):
+                    for (old, stamp) in stamps
+                    where stamp.removedAt == nil && PathChange.renamed(old, from: path, to: path) != nil {
+                        stamps[old]?.removedAt = now
+                    }
+                }
+            }
+        }
+    }
+
+    public func reconcile(present: Set<String>, at now: Date) {
+        self.stamps.withLock { stamps in
+            for (path, stamp) in stamps {
+                if let removedAt = stamp.removedAt {
+                    if self.policy.isForgotten(removedAt: removedAt, now: now) { stamps[path] = nil }
+                } else if !present.contains(path) {
+                    stamps[path]?.removedAt = now
+                }
+            }
+        }
+    }
+
+    public func remembered(_ path: String) throws -> RememberedStamp? {
+        self.stamps.withLock { $0[path] }
+    }
+}
