@@ -494,6 +494,39 @@ struct InboxStateMachineTests {
         _ = machine.wokeUp()
         #expect(machine.waiting == 1)
     }
+
+    /// A history failure that comes again in other words (a time, a count in the message) is the same failure,
+    /// said once; another kind of failure is said again. The machine compares kinds, not text.
+    @Test func aHistoryFailureInOtherWordsIsSaidOnce() throws {
+        var machine = self.machine()
+        _ = machine.namesArrived(["old.md"])
+        let batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
+        let request = HistoryRequest(time: Self.spring, position: nil)
+        var firstTimes: [Bool] = []
+        let failures = [
+            WeatherError(kind: .unreachable, message: "OpenWeather's history unreachable: timed out after 5001 ms"),
+            WeatherError(kind: .unreachable, message: "OpenWeather's history unreachable: timed out after 5013 ms"),
+            WeatherError(kind: .serverError(status: 502), message: "HTTP 502"),
+            WeatherError(kind: .serverError(status: 503), message: "HTTP 503"),
+        ]
+        var actions = machine.batchFinished(batch, BatchOutcome(results: [("old.md", .wantsHistory(request))]))
+        for failure in failures {
+            #expect(actions.histories.map(\.0) == ["old.md"])
+            for case .waitingForHistory("old.md", _, _, let firstTime) in
+                machine.historyFailed("old.md", .later(.seconds(30), failure)).reports
+            {
+                firstTimes.append(firstTime)
+            }
+            self.clock.advance(by: .seconds(30))
+            actions = machine.wokeUp()
+            if actions.histories.isEmpty {
+                // Asked again once the entry's batch comes back wanting history.
+                let again = try #require(actions.batches.first ?? machine.weatherArrived(Fixtures.tag).batches.first)
+                actions = machine.batchFinished(again, BatchOutcome(results: [("old.md", .wantsHistory(request))]))
+            }
+        }
+        #expect(firstTimes == [true, false, true, false])
+    }
 }
 
 extension Array where Element == InboxStateMachine<TestClock>.Action {

@@ -155,3 +155,23 @@ public struct OwnerLockout: Sendable, Equatable, CustomStringConvertible {
 public protocol RecurringFailure: Error {
     var recurrenceKey: String { get }
 }
+
+/// What stays the same when a failure comes again, whatever its words: the call and errno of a failed write, the
+/// kind of a weather service's error (`RecurringFailure`). The inbox machine compares these, never messages, to
+/// report a failure once.
+public struct FailureKind: Hashable, Sendable {
+    private let key: String
+
+    public init(_ error: any Error) {
+        // An error that does not say what recurs is compared by its type and words.
+        self.key = (error as? any RecurringFailure)?.recurrenceKey ?? "\(type(of: error)): \(error)"
+    }
+}
+
+/// Why the weather of a back-dated entry's time could not be had.
+public enum HistoryFailure: Sendable {
+    /// Not to be had: the entry is left alone, with this reason, until it changes.
+    case unavailable(LeftAloneReason.WhyNoHistory)
+    /// Not now (the service failing, the day's calls spent): the entry is looked at again after this long.
+    case later(Duration, any Error)
+}

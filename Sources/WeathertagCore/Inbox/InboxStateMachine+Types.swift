@@ -44,14 +44,6 @@ extension InboxStateMachine {
         }
     }
 
-    /// Why the weather of a back-dated entry's time could not be had.
-    public enum HistoryFailure: Sendable {
-        /// Not to be had: the entry is left alone, with this reason, until it changes.
-        case unavailable(LeftAloneReason.WhyNoHistory)
-        /// Not now (OpenWeather failing, the day's calls spent): the entry is looked at again after this long.
-        case later(Duration, any Error)
-    }
-
     /// What the shell must do.
     public enum Action: Sendable {
         /// List the inbox; entries whose version is in the map are unchanged and need no look.

@@ -30,10 +30,8 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     private var pause: (until: C.Instant, cause: PauseCause)?
     private var weatherBackoff: Backoff
     private var writeBackoff: Backoff
-    /// The write error being waited out, so that it is reported once.
-    private var writeError: String?
-    /// What stays the same when that error comes again (`RecurringFailure`), for reporting it once.
-    private var writeErrorKind: String?
+    /// The write error being waited out, and what stays the same when it comes again (reported once per kind).
+    private var writeFailure: (error: any Error, kind: FailureKind)?
     /// The earliest wake-up asked for and not yet heard.
     private var wakeUpAt: C.Instant?
     private var stopRequested = false
@@ -53,10 +51,10 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     /// Back-dated entries with the weather of their time, to stamp (they need no current weather).
     private var historical: [(name: String, tag: WeatherTag)] = []
     /// The history failure each entry was last reported waiting for, so that it is logged once.
-    private var historyReported: [String: String] = [:]
+    private var historyReported: [String: (error: any Error, kind: FailureKind)] = [:]
 
     /// Why weather could not be had, the last time it was asked for (cleared when it comes).
-    private var weatherError: String?
+    private var weatherError: (any Error)?
 
     private enum Listing { case idle, running, runningAndAskedAgain }
 
@@ -86,7 +84,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     public func waitingReason(_ name: String) -> LaneState? {
         if let lock = self.locked[name] { return LaneState(.waiting, "editor", detail: lock.file) }
         if self.awaitingHistory[name] != nil || self.historical.contains(where: { $0.name == name }) {
-            return LaneState(.backdated, "waiting_for_history", detail: self.historyReported[name])
+            return LaneState(.backdated, "waiting_for_history", detail: self.historyReported[name].map { "\($0.error)" })
         }
         if self.deferred[name] != nil {
             return (self.changedAttempts[name] ?? 0) > 0
@@ -95,9 +93,10 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         }
         guard self.queue.contains(name) else { return nil }
         switch self.pause?.cause {
-        case .writes: return LaneState(.waiting, "disk_refused", detail: self.writeError)
-        case .weather: return LaneState(.waiting, "no_weather", detail: self.weatherError)
-        case nil: return self.tag == nil ? LaneState(.waiting, "no_weather", detail: self.weatherError) : .queued
+        case .writes: return LaneState(.waiting, "disk_refused", detail: self.writeFailure.map { "\($0.error)" })
+        case .weather: return LaneState(.waiting, "no_weather", detail: self.weatherError.map { "\($0)" })
+        case nil:
+            return self.tag == nil ? LaneState(.waiting, "no_weather", detail: self.weatherError.map { "\($0)" }) : .queued
         }
     }
 
@@ -178,7 +177,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         self.fetchingWeather = false
         let delay = retryAfter ?? self.weatherBackoff.next()
         self.pause = (self.clock.now.advanced(by: delay), .weather)
-        self.weatherError = "\(error)"
+        self.weatherError = error
         let report = Report.waitingForWeather(waiting: self.waiting, retryIn: delay, error: error)
         return [.report(report)] + self.proceed()
     }
@@ -199,9 +198,8 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         }
         if let (name, error) = outcome.failure {
             actions += self.writeFailed(name, error, unprocessed: outcome.unprocessed)
-        } else if self.writeError != nil, !outcome.results.isEmpty {
-            self.writeError = nil
-            self.writeErrorKind = nil
+        } else if self.writeFailure != nil, !outcome.results.isEmpty {
+            self.writeFailure = nil
             self.writeBackoff.reset()
             actions.append(.report(.writingWorksAgain))
         }
@@ -226,9 +224,9 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
             return [self.leftAlone(name, .backdated(request.time, why))] + self.proceed()
         case .later(let delay, let error):
             self.deferred[name] = self.clock.now.advanced(by: delay)
-            let message = "\(error)"
-            let firstTime = self.historyReported[name] != message
-            self.historyReported[name] = message
+            let kind = FailureKind(error)
+            let firstTime = self.historyReported[name]?.kind != kind
+            self.historyReported[name] = (error, kind)
             return [.report(.waitingForHistory(name, retryIn: delay, error: error, firstTime: firstTime))]
                 + self.proceed()
         }
@@ -384,11 +382,9 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         self.queue.insert(contentsOf: unprocessed)
         let delay = self.writeBackoff.next()
         self.pause = (self.clock.now.advanced(by: delay), .writes)
-        let message = "\(error)"
-        let kind = (error as? any RecurringFailure)?.recurrenceKey ?? message
-        let firstTime = self.writeErrorKind != kind
-        self.writeError = message
-        self.writeErrorKind = kind
+        let kind = FailureKind(error)
+        let firstTime = self.writeFailure?.kind != kind
+        self.writeFailure = (error, kind)
         return [.report(.cannotWrite(name, error: error, retryIn: delay, firstTime: firstTime))]
     }
 }

@@ -1,5 +1,5 @@
 /// Why there is no weather from OpenWeather. Messages never contain the API key.
-public struct WeatherError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct WeatherError: RecurringFailure, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// 401: the key is wrong or not active yet. Retrying soon will not help.
         case invalidAPIKey
@@ -33,6 +33,19 @@ public struct WeatherError: Error, Sendable, Equatable, CustomStringConvertible 
     /// Equal when they say the same; the cause is not compared.
     public static func == (lhs: WeatherError, rhs: WeatherError) -> Bool {
         lhs.kind == rhs.kind && lhs.message == rhs.message
+    }
+
+    /// What stays the same when it comes again: its kind, not its words (a 503 after a 502 is the same trouble, and
+    /// a message may name a time or a count).
+    public var recurrenceKey: String {
+        switch self.kind {
+        case .invalidAPIKey: return "invalid API key"
+        case .rateLimited: return "rate limited"
+        case .notFound: return "not found"
+        case .serverError: return "server error"
+        case .badResponse: return "bad response"
+        case .unreachable: return "unreachable"
+        }
     }
 
     /// The shortest sensible wait before asking again, on top of the exponential backoff.

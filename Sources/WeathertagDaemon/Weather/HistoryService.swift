@@ -13,7 +13,7 @@ public actor HistoryService {
     /// What a request comes to.
     public enum Answer: Sendable {
         case tag(WeatherTag)
-        case failed(InboxStateMachine<ContinuousClock>.HistoryFailure)
+        case failed(HistoryFailure)
     }
 
     private let configuration: HistoryConfiguration
