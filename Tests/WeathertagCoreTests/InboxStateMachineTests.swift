@@ -512,9 +512,9 @@ struct InboxStateMachineTests {
         var actions = machine.batchFinished(batch, BatchOutcome(results: [("old.md", .wantsHistory(request))]))
         for failure in failures {
             #expect(actions.histories.map(\.0) == ["old.md"])
-            for case .waitingForHistory("old.md", _, _, let firstTime) in
-                machine.historyFailed("old.md", .later(.seconds(30), failure)).reports
-            {
+            for case .waitingForHistory("old.md", _, _, let firstTime) in machine.historyFailed(
+                "old.md", .later(.seconds(30), failure)
+            ).reports {
                 firstTimes.append(firstTime)
             }
             self.clock.advance(by: .seconds(30))

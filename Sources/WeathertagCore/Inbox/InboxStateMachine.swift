@@ -84,7 +84,8 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     public func waitingReason(_ name: String) -> LaneState? {
         if let lock = self.locked[name] { return LaneState(.waiting, "editor", detail: lock.file) }
         if self.awaitingHistory[name] != nil || self.historical.contains(where: { $0.name == name }) {
-            return LaneState(.backdated, "waiting_for_history", detail: self.historyReported[name].map { "\($0.error)" })
+            return LaneState(
+                .backdated, "waiting_for_history", detail: self.historyReported[name].map { "\($0.error)" })
         }
         if self.deferred[name] != nil {
             return (self.changedAttempts[name] ?? 0) > 0
@@ -96,7 +97,8 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         case .writes: return LaneState(.waiting, "disk_refused", detail: self.writeFailure.map { "\($0.error)" })
         case .weather: return LaneState(.waiting, "no_weather", detail: self.weatherError.map { "\($0)" })
         case nil:
-            return self.tag == nil ? LaneState(.waiting, "no_weather", detail: self.weatherError.map { "\($0)" }) : .queued
+            return self.tag == nil
+                ? LaneState(.waiting, "no_weather", detail: self.weatherError.map { "\($0)" }) : .queued
         }
     }
 
