@@ -193,20 +193,3 @@ private final class StopFlag: Sendable {
 
     func set() { self.flag.store(true, ordering: .releasing) }
 }
-
-extension LocationProviderFactory {
-    /// `{"type": "gpsd", "host": "127.0.0.1", "port": 2947, "timeout_seconds": 5, "max_fix_age_seconds": 60}`
-    public static let gpsd = LocationProviderFactory(
-        type: "gpsd",
-        keys: ["host", "port", "timeout_seconds", "max_fix_age_seconds"]
-    ) { (config, context) throws(ConfigurationError) in
-        GPSDLocationProvider(
-            host: try config.nonEmptyString("host") ?? "127.0.0.1",
-            port: try config.integer("port", in: 1...65_535) ?? 2947,
-            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
-            maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(60),
-            logger: context.logger,
-            now: context.now
-        )
-    }
-}

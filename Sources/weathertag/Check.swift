@@ -32,7 +32,7 @@ struct Check: AsyncParsableCommand {
 
         let factory = runtime.factory(configuration)
         var firstPosition: Position?
-        for (index, provider) in configuration.providers.enumerated() {
+        for (index, provider) in factory.providers.enumerated() {
             let label = "location.providers[\(index)] \(provider.type)"
             let chain = factory.locationChain([provider])
             do {

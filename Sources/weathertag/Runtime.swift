@@ -39,7 +39,6 @@ struct Runtime {
             path: path,
             environment: self.environment,
             registry: .builtIns,
-            context: LocationProviderContext(http: self.http, logger: self.logger, configDirectory: ""),
             files: LocalConfigurationFiles()
         )
     }

@@ -6,16 +6,23 @@ import WeathertagTestSupport
 /// The core decodes a configuration without touching the disk: every file it needs is asked of `ConfigurationFiles`.
 @Suite("Configuration without a disk")
 struct ConfigurationDecodingTests {
-    let context = LocationProviderContext(
-        http: RecordingHTTPClient(body: "{}"), logger: Logger(label: "test"), configDirectory: "/etc/weathertag")
+    /// A plugin as the daemon's are written: settings validated at load, a provider built from them later.
+    static let fixed = LocationProviderPlugin(type: "fixed", keys: ["latitude", "longitude"]) {
+        (config, _) throws(ConfigurationError) in
+        Position(
+            latitude: try config.latitude("latitude"), longitude: try config.longitude("longitude"), source: "fixed",
+            takenAt: Fixtures.observedAt)
+    } make: { position, _ in
+        StaticLocationProvider(position)
+    }
 
     func load(_ files: MemoryConfigurationFiles) throws(ConfigurationError) -> Configuration {
         try Configuration.load(
-            path: "/etc/weathertag/config.json", environment: [:], registry: LocationProviderRegistry([.fixed]),
-            context: self.context, files: files)
+            path: "/etc/weathertag/config.json", environment: [:], registry: LocationProviderRegistry([Self.fixed]),
+            files: files)
     }
 
-    @Test func everythingComesThroughTheFilesItIsGiven() throws {
+    @Test func everythingComesThroughTheFilesItIsGiven() async throws {
         let document = """
             {"openweather": {"api_key_file": "key"}, "inbox": {"path": "/srv/diary"},
              "location": {"providers": [{"type": "fixed", "latitude": 1, "longitude": 2}]}}
@@ -26,6 +33,12 @@ struct ConfigurationDecodingTests {
         let configuration = try self.load(files)
         #expect(configuration.openWeather.apiKey.value == "k-1")
         #expect(configuration.inbox.path == "/srv/diary")
+        // Plain settings until something builds the provider.
+        #expect(configuration.providers.map(\.type) == ["fixed"])
+        #expect((configuration.providers[0].settings as? Position)?.longitude == 2)
+        let provider = configuration.providers[0].makeProvider(
+            LocationProviderContext(http: RecordingHTTPClient(body: "{}"), logger: Logger(label: "test")))
+        #expect(try await provider.locate().latitude == 1)
         #expect(configuration.warnings.contains { $0.contains("can be read by others (mode 644)") })
 
         files.folders = []

@@ -113,12 +113,6 @@ struct LocationChainTests {
             #expect(error.description == "no position: gpsd: down; ip: rate limited")
         }
     }
-
-    @Test func fixedProvider() async throws {
-        let provider = FixedLocationProvider(latitude: 37.5665, longitude: 126.978, name: "Seoul")
-        let position = try await provider.locate()
-        #expect(position.source == "fixed" && position.name == "Seoul" && position.latitude == 37.5665)
-    }
 }
 
 @Suite("JSON parser")

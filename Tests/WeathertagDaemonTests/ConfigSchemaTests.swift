@@ -33,13 +33,13 @@ struct ConfigSchemaTests {
         let types = ((provider?["properties"] as? [String: Any])?["type"] as? [String: Any])?["enum"] as? [String]
         #expect(Set(types ?? []) == Set(LocationProviderRegistry.builtIns.types))
         let branches = provider?["allOf"] as? [[String: Any]] ?? []
-        for factory in LocationProviderRegistry.builtIns.factories {
+        for plugin in LocationProviderRegistry.builtIns.plugins {
             let branch = branches.first {
                 let condition = ($0["if"] as? [String: Any])?["properties"] as? [String: Any]
-                return (condition?["type"] as? [String: Any])?["const"] as? String == factory.type
+                return (condition?["type"] as? [String: Any])?["const"] as? String == plugin.type
             }
             let keys = Self.properties(branch?["then"] as? [String: Any]).subtracting(["type"])
-            #expect(keys == factory.keys, "provider \(factory.type)")
+            #expect(keys == plugin.keys, "provider \(plugin.type)")
         }
     }
 
@@ -135,16 +135,11 @@ struct ConfigSchemaTests {
 
         // The decoder's verdicts on the same documents.
         let environment = ["OPENWEATHER_API_KEY": "0123456789abcdef", "HOME": directory.path]
-        let context = LocationProviderContext(
-            http: RecordingHTTPClient(body: "{}"),
-            logger: Logger(label: "test"),
-            configDirectory: directory.path
-        )
         let exampleForDecoder = example.replacingOccurrences(of: "/srv/diary/inbox", with: inbox)
         #expect(throws: Never.self) {
             _ = try Configuration.decode(
                 try JSONParser.parse(Array(exampleForDecoder.utf8)), environment: environment,
-                registry: .builtIns, context: context, files: LocalConfigurationFiles())
+                registry: .builtIns, configDirectory: directory.path, files: LocalConfigurationFiles())
         }
         for ((document, field), verdict) in zip(Self.broken, verdicts.dropFirst()) {
             #expect(verdict.hasPrefix("invalid"), "the schema accepts \(document)")
@@ -152,7 +147,7 @@ struct ConfigSchemaTests {
             do {
                 _ = try Configuration.decode(
                     try JSONParser.parse(Array(text.utf8)), environment: environment, registry: .builtIns,
-                    context: context, files: LocalConfigurationFiles())
+                    configDirectory: directory.path, files: LocalConfigurationFiles())
                 Issue.record("the decoder accepts \(document)")
             } catch let error as ConfigurationError {
                 #expect(field.isEmpty || error.field.contains(field), "\(document): \(error)")

@@ -20,14 +20,6 @@ final class ConfigurationTests {
         self.directory.remove()
     }
 
-    var context: LocationProviderContext {
-        LocationProviderContext(
-            http: RecordingHTTPClient(body: "{}"),
-            logger: Logger(label: "test"),
-            configDirectory: self.directory.path
-        )
-    }
-
     func decode(_ text: String, environment: [String: String] = [:]) throws(ConfigurationError) -> Configuration {
         let json: JSONValue
         do {
@@ -39,7 +31,7 @@ final class ConfigurationTests {
             json,
             environment: environment,
             registry: LocationProviderRegistry([.ip, .fixed]),
-            context: self.context,
+            configDirectory: self.directory.path,
             files: LocalConfigurationFiles()
         )
     }
@@ -247,7 +239,7 @@ final class ConfigurationTests {
     func loadError(_ path: String) -> String {
         do {
             _ = try Configuration.load(
-                path: path, environment: [:], registry: LocationProviderRegistry([.ip]), context: self.context,
+                path: path, environment: [:], registry: LocationProviderRegistry([.ip]),
                 files: LocalConfigurationFiles())
             return "no error"
         } catch {

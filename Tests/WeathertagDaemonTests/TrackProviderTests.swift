@@ -146,10 +146,7 @@ final class TrackProviderTests {
         do {
             let json = try JSONParser.parse(Array(text.utf8))
             _ = try Configuration.decode(
-                json, environment: environment, registry: .builtIns,
-                context: LocationProviderContext(
-                    http: RecordingHTTPClient(body: "{}"), logger: Logger(label: "test"),
-                    configDirectory: self.directory.path),
+                json, environment: environment, registry: .builtIns, configDirectory: self.directory.path,
                 files: LocalConfigurationFiles())
             return "no error"
         } catch {

@@ -3,8 +3,8 @@ import Foundation
 /// The whole configuration, decoded and validated before the daemon touches anything.
 public struct Configuration: Sendable {
     public var openWeather: OpenWeatherConfiguration
-    /// The location chain, in order; built by the registry from `location.providers`.
-    public var providers: [any LocationProvider]
+    /// `location.providers`, in order: plain settings, validated; `ServiceFactory` builds the running providers.
+    public var providers: [LocationProviderSpec]
     /// `location.strategy`: the first position, or the most accurate of all.
     public var locationStrategy: LocationStrategy = .first
     public var cache: CacheConfiguration
@@ -56,25 +56,23 @@ public struct Configuration: Sendable {
         path: String,
         environment: [String: String],
         registry: LocationProviderRegistry,
-        context: LocationProviderContext,
         files: any ConfigurationFiles
     ) throws(ConfigurationError) -> Configuration {
         let (json, directory) = try Self.readDocument(path, environment: environment, files: files)
-        var context = context
-        context.configDirectory = directory
-        return try Self.decode(json, environment: environment, registry: registry, context: context, files: files)
+        return try Self.decode(
+            json, environment: environment, registry: registry, configDirectory: directory, files: files)
     }
 
-    /// Validates an already parsed document. Relative paths resolve against `context.configDirectory`.
+    /// Validates an already parsed document. Relative paths resolve against `configDirectory`.
     public static func decode(
         _ json: JSONValue,
         environment: [String: String],
         registry: LocationProviderRegistry,
-        context: LocationProviderContext,
+        configDirectory: String,
         files: any ConfigurationFiles
     ) throws(ConfigurationError) -> Configuration {
         let root = try ConfigObject(json, path: "")
-        let paths = PathResolver(environment: environment, base: context.configDirectory)
+        let paths = PathResolver(environment: environment, base: configDirectory)
         var warnings = root.unknownKeys(known: Self.knownKeys)
 
         let openWeather = try Self.decodeOpenWeather(root, paths: paths, files: files, warnings: &warnings)
@@ -88,13 +86,11 @@ public struct Configuration: Sendable {
             state.forgetAfter = forget
         }
 
-        // What providers may need besides their own keys: paths, tokens, the state directory for an index.
-        var context = context
-        context.environment = environment
-        context.files = files
-        context.stateDirectory = state.directory
+        // What providers' settings may need besides their own keys: paths, tokens, the state directory.
+        let context = LocationSettingsContext(
+            configDirectory: configDirectory, environment: environment, files: files, stateDirectory: state.directory)
 
-        var providers: [any LocationProvider] = []
+        var providers: [LocationProviderSpec] = []
         let location = try root.object("location")
         if let location { warnings += location.unknownKeys(known: Self.keys("location")) }
         if let entries = try location?.array("providers") {
@@ -107,17 +103,17 @@ public struct Configuration: Sendable {
                 guard let type = try config.string("type") else {
                     throw ConfigurationError(field: config.fieldPath("type"), message: "is required; known: \(known)")
                 }
-                guard let factory = registry.factory(for: type) else {
+                guard let plugin = registry.plugin(for: type) else {
                     throw ConfigurationError(
                         field: config.fieldPath("type"),
                         message: "unknown provider \"\(type)\"; known: \(known)"
                     )
                 }
-                warnings += config.unknownKeys(known: factory.keys.union(["type"]))
-                providers.append(try factory.make(config, context))
+                warnings += config.unknownKeys(known: plugin.keys.union(["type"]))
+                providers.append(try plugin.decode(config, context))
             }
-        } else if let ip = registry.factory(for: "ip") {
-            providers.append(try ip.make(try ConfigObject(.object([]), path: "location.providers[0]"), context))
+        } else if let ip = registry.plugin(for: "ip") {
+            providers.append(try ip.decode(try ConfigObject(.object([]), path: "location.providers[0]"), context))
         }
 
         let locationStrategy =

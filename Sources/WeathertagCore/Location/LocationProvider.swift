@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 
-/// A source of the machine's position. Adding a source is one type conforming to this plus one
-/// `LocationProviderFactory` registered under its configuration `type`.
+/// A source of the machine's position. Adding a source is one file in `WeathertagDaemon/Providers/Location/`: a type
+/// conforming to this, its `Settings` and a `LocationProviderPlugin`, plus one line in the registry.
 public protocol LocationProvider: Sendable {
     /// The configuration `type`; also the `source` of the positions it returns.
     var type: String { get }
@@ -51,67 +51,108 @@ public struct LocationError: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
-/// What a provider factory may use besides its own configuration.
+/// What a provider's settings may use at load besides its own keys: where relative paths start, the environment
+/// (`$HOME` in paths, `$CREDENTIALS_DIRECTORY` for tokens), the files (token files are read at load, so a missing one
+/// is a configuration error naming the field) and `state.directory` (where a provider keeps an index).
+public struct LocationSettingsContext: Sendable {
+    public var configDirectory: String
+    public var environment: [String: String]
+    public var files: any ConfigurationFiles
+    public var stateDirectory: String
+
+    public init(
+        configDirectory: String, environment: [String: String], files: any ConfigurationFiles,
+        stateDirectory: String
+    ) {
+        self.configDirectory = configDirectory
+        self.environment = environment
+        self.files = files
+        self.stateDirectory = stateDirectory
+    }
+
+    /// Resolves `~`, `$VAR` and relative paths against the configuration's folder.
+    public var paths: PathResolver { PathResolver(environment: self.environment, base: self.configDirectory) }
+}
+
+/// What a running provider is built with (by `ServiceFactory`): the transport, the log, the clock.
 public struct LocationProviderContext: Sendable {
     public var http: any HTTPClient
     public var logger: Logger
-    /// The folder of the configuration file, for resolving relative paths.
-    public var configDirectory: String
     public var now: @Sendable () -> Date
-    /// The process's environment (`$HOME` in paths, `$CREDENTIALS_DIRECTORY` for tokens); set by the decoder.
-    public var environment: [String: String] = [:]
-    /// Token and key files are read through this; set by the decoder.
-    public var files: (any ConfigurationFiles)?
-    /// `state.directory`, where a provider keeps an index (the `track` provider's points); set by the decoder.
-    public var stateDirectory = ""
 
-    public init(
-        http: any HTTPClient,
-        logger: Logger,
-        configDirectory: String,
-        now: @escaping @Sendable () -> Date = { Date() }
-    ) {
+    public init(http: any HTTPClient, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) {
         self.http = http
         self.logger = logger
-        self.configDirectory = configDirectory
         self.now = now
     }
 }
 
-/// Builds one kind of provider from its configuration object, validating every field with its path.
-public struct LocationProviderFactory: Sendable {
-    public typealias Make =
-        @Sendable (ConfigObject, LocationProviderContext) throws(ConfigurationError) -> any LocationProvider
+/// One entry of `location.providers`, decoded and validated at load: its type and its plugin's plain settings.
+/// Nothing runs until the factory builds the provider (`makeProvider`).
+public struct LocationProviderSpec: Sendable {
+    public let type: String
+    /// The plugin's settings (`FixedLocationProvider.Settings`, …): plain values.
+    public let settings: any Sendable
+    private let build: @Sendable (LocationProviderContext) -> any LocationProvider
 
-    public var type: String
+    init(
+        type: String, settings: any Sendable,
+        build: @escaping @Sendable (LocationProviderContext) -> any LocationProvider
+    ) {
+        self.type = type
+        self.settings = settings
+        self.build = build
+    }
+
+    /// A running provider for these settings.
+    public func makeProvider(_ context: LocationProviderContext) -> any LocationProvider {
+        self.build(context)
+    }
+}
+
+/// One kind of provider, registered under its configuration `type`: how its object is validated into settings
+/// (every error names its field), and how a provider is built from them.
+public struct LocationProviderPlugin: Sendable {
+    public typealias Decode =
+        @Sendable (ConfigObject, LocationSettingsContext) throws(ConfigurationError) -> LocationProviderSpec
+
+    public let type: String
     /// The keys this provider understands, besides `type`; others are warned about.
-    public var keys: Set<String>
-    public var make: Make
+    public let keys: Set<String>
+    public let decode: Decode
 
-    public init(type: String, keys: Set<String>, make: @escaping Make) {
+    public init<Settings: Sendable>(
+        type: String,
+        keys: Set<String>,
+        settings: @escaping @Sendable (ConfigObject, LocationSettingsContext) throws(ConfigurationError) -> Settings,
+        make: @escaping @Sendable (Settings, LocationProviderContext) -> any LocationProvider
+    ) {
         self.type = type
         self.keys = keys
-        self.make = make
+        self.decode = { (config, context) throws(ConfigurationError) in
+            let decoded = try settings(config, context)
+            return LocationProviderSpec(type: type, settings: decoded) { make(decoded, $0) }
+        }
     }
 }
 
 /// The provider types the configuration may name, keyed by `type`, in the order they are listed to users.
 public struct LocationProviderRegistry: Sendable {
-    public private(set) var factories: [LocationProviderFactory] = []
+    public private(set) var plugins: [LocationProviderPlugin] = []
 
-    public init(_ factories: [LocationProviderFactory] = []) {
-        for factory in factories { self.register(factory) }
+    public init(_ plugins: [LocationProviderPlugin] = []) {
+        for plugin in plugins { self.register(plugin) }
     }
 
     /// Adds a provider type, replacing one of the same name.
-    public mutating func register(_ factory: LocationProviderFactory) {
-        self.factories.removeAll { $0.type == factory.type }
-        self.factories.append(factory)
+    public mutating func register(_ plugin: LocationProviderPlugin) {
+        self.plugins.removeAll { $0.type == plugin.type }
+        self.plugins.append(plugin)
     }
 
-    public func factory(for type: String) -> LocationProviderFactory? {
-        self.factories.first { $0.type == type }
+    public func plugin(for type: String) -> LocationProviderPlugin? {
+        self.plugins.first { $0.type == type }
     }
 
-    public var types: [String] { self.factories.map(\.type) }
+    public var types: [String] { self.plugins.map(\.type) }
 }

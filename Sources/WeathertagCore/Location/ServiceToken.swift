@@ -29,7 +29,7 @@ extension ConfigObject {
     /// The token in the file named by `key` (relative to the configuration's folder), or, with `credential`, in
     /// systemd's `$CREDENTIALS_DIRECTORY/<credential>` first. Nil when neither is given.
     public func token(
-        _ key: String, credential: String? = nil, context: LocationProviderContext
+        _ key: String, credential: String? = nil, context: LocationSettingsContext
     ) throws(ConfigurationError) -> ServiceToken? {
         func clean(_ bytes: [UInt8]) -> String? {
             let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -37,13 +37,13 @@ extension ConfigObject {
         }
         let files = context.files
         if let credential, let directory = context.environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty,
-            let bytes = files?.contents(directory + "/" + credential), let token = clean(bytes)
+            let bytes = files.contents(directory + "/" + credential), let token = clean(bytes)
         {
             return ServiceToken(token, origin: "systemd credential \(credential)")
         }
         guard let name = try self.nonEmptyString(key) else { return nil }
-        let file = PathResolver(environment: context.environment, base: context.configDirectory).absolute(name)
-        guard let bytes = files?.contents(file) else {
+        let file = context.paths.absolute(name)
+        guard let bytes = files.contents(file) else {
             throw ConfigurationError(field: self.fieldPath(key), message: "cannot read \(file)")
         }
         guard let token = clean(bytes) else {
@@ -53,21 +53,5 @@ extension ConfigObject {
             throw ConfigurationError(field: self.fieldPath(key), message: "\(file) holds more than one line")
         }
         return ServiceToken(token, origin: file)
-    }
-}
-
-/// What a tracking service's history gives for a moment: the points around it, as a track's would.
-enum ServiceHistory {
-    /// The fix at `time` from `points` (any order): exact, or interpolated within `maximumGap`.
-    static func fix(at time: Date, in points: [TrackPoint], maximumGap: Duration) -> TrackPoint? {
-        let moment = Int64((time.timeIntervalSince1970 * 1000).rounded())
-        let before = points.filter { $0.milliseconds <= moment }.max { $0.milliseconds < $1.milliseconds }
-        let after = points.filter { $0.milliseconds >= moment }.min { $0.milliseconds < $1.milliseconds }
-        return TrackFix.at(time, before: before, after: after, maximumGap: maximumGap)
-    }
-
-    /// The window asked for around `time`.
-    static func window(around time: Date, maximumGap: Duration) -> (from: Date, to: Date) {
-        (time.addingTimeInterval(-maximumGap.seconds), time.addingTimeInterval(maximumGap.seconds))
     }
 }

@@ -44,7 +44,7 @@ extension ServiceFactory {
         router.diary = memory.map { memory in
             DiaryIndex(database: memory, live: { await inbox.waitingReasons($0) }, threadPool: threadPool)
         }
-        var services = configuration.providers.map {
+        var services = self.providers.map {
             ServiceGroupConfiguration.ServiceConfiguration(
                 service: LocationProviderService(provider: $0),
                 successTerminationBehavior: .ignore

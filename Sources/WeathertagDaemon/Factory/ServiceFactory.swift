@@ -10,6 +10,9 @@ import WeathertagCore
 /// history rules).
 public struct ServiceFactory: Sendable {
     public let configuration: Configuration
+    /// The running providers of `location.providers`, built once per factory (a generation, a command) from their
+    /// settings: the chain, history and the service group share them.
+    public let providers: [any LocationProvider]
     let http: any HTTPClient
     let threadPool: NIOThreadPool
     let statistics: DaemonStatistics
@@ -20,9 +23,12 @@ public struct ServiceFactory: Sendable {
         http: any HTTPClient,
         threadPool: NIOThreadPool,
         statistics: DaemonStatistics = DaemonStatistics(),
-        logger: Logger
+        logger: Logger,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.configuration = configuration
+        let context = LocationProviderContext(http: http, logger: logger, now: now)
+        self.providers = configuration.providers.map { $0.makeProvider(context) }
         self.http = http
         self.threadPool = threadPool
         self.statistics = statistics
@@ -33,7 +39,7 @@ public struct ServiceFactory: Sendable {
     /// among them.
     public func locationChain(_ providers: [any LocationProvider]? = nil) -> LocationChain {
         LocationChain(
-            providers: providers ?? self.configuration.providers, strategy: self.configuration.locationStrategy)
+            providers: providers ?? self.providers, strategy: self.configuration.locationStrategy)
     }
 
     /// OpenWeather, counted in this factory's statistics. It takes only positions `privacy` made.
@@ -112,7 +118,7 @@ public struct ServiceFactory: Sendable {
         only providers: [any LocationProvider]? = nil,
         _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let providers = providers ?? self.configuration.providers
+        let providers = providers ?? self.providers
         return try await withThrowingTaskGroup(of: T?.self) { group in
             for provider in providers {
                 group.addTask {

@@ -25,7 +25,7 @@ public struct TrackPoint: Sendable, Equatable {
 
     public var time: Date { Date(timeIntervalSince1970: Double(self.milliseconds) / 1000) }
 
-    var isValid: Bool {
+    public var isValid: Bool {
         self.latitude.isFinite && self.longitude.isFinite && abs(self.latitude) <= 90 && abs(self.longitude) <= 180
             && (self.accuracyMeters.map { $0.isFinite && $0 >= 0 } ?? true)
     }

@@ -90,10 +90,19 @@ public struct CommandLocationProvider: LocationProvider {
     }
 }
 
-extension LocationProviderFactory {
+extension CommandLocationProvider {
     /// `{"type": "command", "argv": ["/usr/local/bin/where-am-i", "--json"], "timeout_seconds": 5,
     /// "cache_seconds": 60}`
-    public static let command = LocationProviderFactory(
+    public struct Settings: Sendable, Equatable {
+        /// The program (an absolute path, checked to be executable at load) and its arguments.
+        public var argv: [String]
+        public var timeout: Duration
+        public var cacheDuration: Duration
+    }
+}
+
+extension LocationProviderPlugin {
+    public static let command = LocationProviderPlugin(
         type: "command",
         keys: ["argv", "timeout_seconds", "cache_seconds"]
     ) { (config, context) throws(ConfigurationError) in
@@ -108,11 +117,12 @@ extension LocationProviderFactory {
             throw ConfigurationError(
                 field: config.fieldPath("argv[0]"), message: "\(argv[0]) is not an executable file")
         }
-        return CommandLocationProvider(
+        return CommandLocationProvider.Settings(
             argv: argv,
             timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
-            cacheDuration: try config.seconds("cache_seconds", maximum: 86_400) ?? .seconds(60),
-            now: context.now
-        )
+            cacheDuration: try config.seconds("cache_seconds", maximum: 86_400) ?? .seconds(60))
+    } make: { settings, context in
+        CommandLocationProvider(
+            argv: settings.argv, timeout: settings.timeout, cacheDuration: settings.cacheDuration, now: context.now)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WeathertagCore
 
 /// Where a Home Assistant device tracker (`device_tracker.phone`, a `person.`) is and was: now from
 /// `GET /api/states/{entity}` (`attributes.latitude`, `longitude`, `gps_accuracy`; `last_updated`), the past from
@@ -114,10 +115,21 @@ public struct HomeAssistantLocationProvider: LocationProvider {
     }
 }
 
-extension LocationProviderFactory {
+extension HomeAssistantLocationProvider {
     /// `{"type": "homeassistant", "url": "http://homeassistant.local:8123", "entity": "device_tracker.phone",
     /// "token_file": "/etc/weathertag/homeassistant-token"}`
-    public static let homeassistant = LocationProviderFactory(
+    public struct Settings: Sendable {
+        public var url: String
+        public var entity: String
+        public var token: ServiceToken
+        public var maximumGap: Duration
+        public var maximumFixAge: Duration
+        public var timeout: Duration
+    }
+}
+
+extension LocationProviderPlugin {
+    public static let homeassistant = LocationProviderPlugin(
         type: "homeassistant",
         keys: ["url", "entity", "token_file", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
     ) { (config, context) throws(ConfigurationError) in
@@ -134,11 +146,14 @@ extension LocationProviderFactory {
                 message: "Home Assistant needs a long-lived access token: name a file holding it, or under systemd "
                     + "use LoadCredential=homeassistant-token:/etc/weathertag/homeassistant-token")
         }
-        return HomeAssistantLocationProvider(
+        return HomeAssistantLocationProvider.Settings(
             url: url, entity: entity, token: token,
             maximumGap: try config.seconds("max_gap_seconds", maximum: 86_400) ?? .seconds(600),
             maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(900),
-            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
-            http: context.http, now: context.now)
+            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5))
+    } make: { settings, context in
+        HomeAssistantLocationProvider(
+            url: settings.url, entity: settings.entity, token: settings.token, maximumGap: settings.maximumGap,
+            maximumFixAge: settings.maximumFixAge, timeout: settings.timeout, http: context.http, now: context.now)
     }
 }

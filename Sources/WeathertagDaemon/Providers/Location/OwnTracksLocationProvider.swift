@@ -1,4 +1,5 @@
 import Foundation
+import WeathertagCore
 
 /// Where the phone is and was, from an OwnTracks Recorder's HTTP API: now from `GET /api/0/last?user=&device=`,
 /// the past from `GET /api/0/locations?user=&device=&from=&to=` (a window of `max_gap_seconds` each side of the
@@ -111,22 +112,38 @@ public struct OwnTracksLocationProvider: LocationProvider {
     }
 }
 
-extension LocationProviderFactory {
+extension OwnTracksLocationProvider {
     /// `{"type": "owntracks", "url": "http://recorder.lan:8083", "user": "me", "device": "phone",
     /// "token_file": "/etc/weathertag/owntracks-token"}`
-    public static let owntracks = LocationProviderFactory(
+    public struct Settings: Sendable {
+        public var url: String
+        public var user: String
+        public var device: String
+        public var token: ServiceToken?
+        public var maximumGap: Duration
+        public var maximumFixAge: Duration
+        public var timeout: Duration
+    }
+}
+
+extension LocationProviderPlugin {
+    public static let owntracks = LocationProviderPlugin(
         type: "owntracks",
         keys: ["url", "user", "device", "token_file", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
     ) { (config, context) throws(ConfigurationError) in
         guard let url = try config.url("url") else { throw config.missing("url") }
         guard let user = try config.nonEmptyString("user") else { throw config.missing("user") }
         guard let device = try config.nonEmptyString("device") else { throw config.missing("device") }
-        return OwnTracksLocationProvider(
+        return OwnTracksLocationProvider.Settings(
             url: url, user: user, device: device,
             token: try config.token("token_file", context: context),
             maximumGap: try config.seconds("max_gap_seconds", maximum: 86_400) ?? .seconds(600),
             maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(900),
-            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
+            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5))
+    } make: { settings, context in
+        OwnTracksLocationProvider(
+            url: settings.url, user: settings.user, device: settings.device, token: settings.token,
+            maximumGap: settings.maximumGap, maximumFixAge: settings.maximumFixAge, timeout: settings.timeout,
             http: context.http, now: context.now)
     }
 }

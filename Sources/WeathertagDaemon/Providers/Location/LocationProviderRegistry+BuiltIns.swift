@@ -1,8 +1,7 @@
 import WeathertagCore
-import WeathertagGPSD
 
 extension LocationProviderRegistry {
-    /// Every provider type weathertag ships. A new source is one file with its provider and factory, plus a line here.
+    /// Every provider type weathertag ships. A new source is one file in this folder with its provider, its `Settings` and its `LocationProviderPlugin`, plus a line here.
     public static let builtIns = LocationProviderRegistry([
         .gpsd,
         .ip,

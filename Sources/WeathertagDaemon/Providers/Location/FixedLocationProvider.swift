@@ -1,4 +1,5 @@
 import Foundation
+import WeathertagCore
 
 /// A place given in the configuration: the last resort of a chain, or the only source of a desktop that never moves.
 public struct FixedLocationProvider: LocationProvider {
@@ -43,45 +44,29 @@ public struct FixedLocationProvider: LocationProvider {
     }
 }
 
-extension LocationProviderFactory {
+extension FixedLocationProvider {
     /// `{"type": "fixed", "latitude": 37.5665, "longitude": 126.978, "name": "Seoul", "accuracy_m": 100}`
-    public static let fixed = LocationProviderFactory(
-        type: "fixed",
-        keys: ["latitude", "longitude", "name", "accuracy_m"]
-    ) { (config, context) throws(ConfigurationError) in
-        FixedLocationProvider(
-            latitude: try config.latitude("latitude"),
-            longitude: try config.longitude("longitude"),
-            name: try config.string("name"),
-            accuracyMeters: try config.accuracy("accuracy_m"),
-            now: context.now
-        )
+    public struct Settings: Sendable, Equatable {
+        public var latitude: Double
+        public var longitude: Double
+        public var name: String?
+        public var accuracyMeters: Double?
     }
 }
 
-extension ConfigObject {
-    /// An accuracy in metres: not negative.
-    public func accuracy(_ key: String) throws(ConfigurationError) -> Double? {
-        guard let value = try self.double(key) else { return nil }
-        guard value >= 0 else {
-            throw ConfigurationError(field: self.fieldPath(key), message: "\(value) is negative")
-        }
-        return value
-    }
-
-    public func latitude(_ key: String) throws(ConfigurationError) -> Double {
-        let value = try self.requiredDouble(key)
-        guard (-90...90).contains(value) else {
-            throw ConfigurationError(field: self.fieldPath(key), message: "\(value) is out of range (-90…90)")
-        }
-        return value
-    }
-
-    public func longitude(_ key: String) throws(ConfigurationError) -> Double {
-        let value = try self.requiredDouble(key)
-        guard (-180...180).contains(value) else {
-            throw ConfigurationError(field: self.fieldPath(key), message: "\(value) is out of range (-180…180)")
-        }
-        return value
+extension LocationProviderPlugin {
+    public static let fixed = LocationProviderPlugin(
+        type: "fixed",
+        keys: ["latitude", "longitude", "name", "accuracy_m"]
+    ) { (config, _) throws(ConfigurationError) in
+        FixedLocationProvider.Settings(
+            latitude: try config.latitude("latitude"),
+            longitude: try config.longitude("longitude"),
+            name: try config.string("name"),
+            accuracyMeters: try config.accuracy("accuracy_m"))
+    } make: { settings, context in
+        FixedLocationProvider(
+            latitude: settings.latitude, longitude: settings.longitude, name: settings.name,
+            accuracyMeters: settings.accuracyMeters, now: context.now)
     }
 }

@@ -330,14 +330,25 @@ public struct TrackFiles: Sendable, CustomStringConvertible {
     }
 }
 
-extension LocationProviderFactory {
+extension TrackLocationProvider {
     /// `{"type": "track", "path": "/home/me/Sync/GPSLogger", "max_gap_seconds": 600, "max_fix_age_seconds": 300}`
-    public static let track = LocationProviderFactory(
+    public struct Settings: Sendable {
+        public var files: TrackFiles
+        public var maximumGap: Duration
+        public var maximumFixAge: Duration
+        public var timeout: Duration
+        /// `state.directory`, where the index (`tracks.sqlite`) is kept.
+        public var stateDirectory: String
+    }
+}
+
+extension LocationProviderPlugin {
+    public static let track = LocationProviderPlugin(
         type: "track",
         keys: ["path", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
     ) { (config, context) throws(ConfigurationError) in
         guard let configured = try config.nonEmptyString("path") else { throw config.missing("path") }
-        let path = PathResolver(environment: context.environment, base: context.configDirectory).absolute(configured)
+        let path = context.paths.absolute(configured)
         let files: TrackFiles
         do throws(ConfigurationError) {
             files = try TrackFiles(path)
@@ -348,14 +359,16 @@ extension LocationProviderFactory {
         guard stat(files.folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             throw ConfigurationError(field: config.fieldPath("path"), message: "\(files.folder) is not a folder")
         }
-        return TrackLocationProvider(
+        return TrackLocationProvider.Settings(
             files: files,
             maximumGap: try config.seconds("max_gap_seconds", maximum: 86_400) ?? .seconds(600),
             maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(300),
             timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(2),
-            stateDirectory: context.stateDirectory,
-            logger: context.logger,
-            now: context.now
-        )
+            stateDirectory: context.stateDirectory)
+    } make: { settings, context in
+        TrackLocationProvider(
+            files: settings.files, maximumGap: settings.maximumGap, maximumFixAge: settings.maximumFixAge,
+            timeout: settings.timeout, stateDirectory: settings.stateDirectory, logger: context.logger,
+            now: context.now)
     }
 }

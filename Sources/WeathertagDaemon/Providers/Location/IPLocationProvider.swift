@@ -1,4 +1,5 @@
 import Foundation
+import WeathertagCore
 
 /// City-level position from an IP geolocation service. No accuracy radius is given by any of them, so positions
 /// carry none; they are cached for `cacheDuration` because an address rarely moves and the services rate-limit.
@@ -100,34 +101,30 @@ public final class IPLocationProvider: LocationProvider {
     }
 }
 
-extension LocationProviderFactory {
+extension IPLocationProvider {
     /// `{"type": "ip", "service": "ip-api", "url": "http://ip-api.com/json/", "timeout_seconds": 5,
     /// "cache_seconds": 600}`
-    public static let ip = LocationProviderFactory(
-        type: "ip",
-        keys: ["service", "url", "timeout_seconds", "cache_seconds"]
-    ) { (config, context) throws(ConfigurationError) in
-        IPLocationProvider(
-            service: try config.choice("service", ["ip-api": .ipAPI, "ipinfo": .ipinfo]) ?? .ipAPI,
-            url: try config.url("url"),
-            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
-            cacheDuration: try config.seconds("cache_seconds", maximum: 86_400) ?? .seconds(600),
-            http: context.http,
-            now: context.now
-        )
+    public struct Settings: Sendable, Equatable {
+        public var service: Service
+        public var url: String?
+        public var timeout: Duration
+        public var cacheDuration: Duration
     }
 }
 
-extension ConfigObject {
-    /// An `http://` or `https://` URL, without a trailing slash requirement.
-    public func url(_ key: String) throws(ConfigurationError) -> String? {
-        guard let string = try self.nonEmptyString(key) else { return nil }
-        guard string.hasPrefix("http://") || string.hasPrefix("https://"), !string.contains(" ") else {
-            throw ConfigurationError(
-                field: self.fieldPath(key),
-                message: "\"\(string)\" is not an http:// or https:// URL"
-            )
-        }
-        return string
+extension LocationProviderPlugin {
+    public static let ip = LocationProviderPlugin(
+        type: "ip",
+        keys: ["service", "url", "timeout_seconds", "cache_seconds"]
+    ) { (config, _) throws(ConfigurationError) in
+        IPLocationProvider.Settings(
+            service: try config.choice("service", ["ip-api": .ipAPI, "ipinfo": .ipinfo]) ?? .ipAPI,
+            url: try config.url("url"),
+            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
+            cacheDuration: try config.seconds("cache_seconds", maximum: 86_400) ?? .seconds(600))
+    } make: { settings, context in
+        IPLocationProvider(
+            service: settings.service, url: settings.url, timeout: settings.timeout,
+            cacheDuration: settings.cacheDuration, http: context.http, now: context.now)
     }
 }

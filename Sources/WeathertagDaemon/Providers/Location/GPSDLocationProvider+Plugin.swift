@@ -1,0 +1,32 @@
+import WeathertagCore
+import WeathertagGPSD
+
+// gpsd's client (`GPSDLocationProvider`) lives in the WeathertagGPSD target, the one that touches libgps; its
+// settings and registry entry live here with the other location plugins.
+
+extension GPSDLocationProvider {
+    /// `{"type": "gpsd", "host": "127.0.0.1", "port": 2947, "timeout_seconds": 5, "max_fix_age_seconds": 60}`
+    public struct Settings: Sendable, Equatable {
+        public var host: String
+        public var port: Int
+        public var timeout: Duration
+        public var maximumFixAge: Duration
+    }
+}
+
+extension LocationProviderPlugin {
+    public static let gpsd = LocationProviderPlugin(
+        type: "gpsd",
+        keys: ["host", "port", "timeout_seconds", "max_fix_age_seconds"]
+    ) { (config, _) throws(ConfigurationError) in
+        GPSDLocationProvider.Settings(
+            host: try config.nonEmptyString("host") ?? "127.0.0.1",
+            port: try config.integer("port", in: 1...65_535) ?? 2947,
+            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
+            maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(60))
+    } make: { settings, context in
+        GPSDLocationProvider(
+            host: settings.host, port: settings.port, timeout: settings.timeout,
+            maximumFixAge: settings.maximumFixAge, logger: context.logger, now: context.now)
+    }
+}
