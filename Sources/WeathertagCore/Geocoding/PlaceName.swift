@@ -1,0 +1,30 @@
+import Foundation
+
+/// A place's name, as OpenWeather's reverse geocoder gives it.
+public struct PlaceName: Sendable, Equatable, Codable {
+    public var name: String
+    /// The name by language code (`ko`, `fr`, …), when the geocoder has it.
+    public var localNames: [String: String]
+    /// The state or region, when there is one.
+    public var region: String?
+    /// ISO 3166 country code.
+    public var country: String?
+
+    public init(name: String, localNames: [String: String] = [:], region: String? = nil, country: String? = nil) {
+        self.name = name
+        self.localNames = localNames
+        self.region = region
+        self.country = country
+    }
+
+    /// The name in `lang` (`openweather.lang`) when the geocoder has it, else its own.
+    public func name(in lang: String) -> String {
+        let code = lang.split(separator: "_").first.map { $0.lowercased() } ?? lang
+        return self.localNames[code].flatMap { $0.isEmpty ? nil : $0 } ?? self.name
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, region, country
+        case localNames = "local_names"
+    }
+}
