@@ -66,3 +66,63 @@ struct IPLocationProviderTests {
         #expect(position.source == "fixed" && position.name == "Seoul" && position.latitude == 37.5665)
     }
 }
+
+/// The phone services' answers are read with `Decodable`, leniently: an odd element or field costs itself, not the
+/// answer.
+@Suite("phone services' answers")
+struct PhoneServiceAnswerTests {
+    static let now = Date(timeIntervalSince1970: 1_795_431_600)
+
+    @Test func aRecorderListWithOddElementsGivesItsLocations() async throws {
+        let body = """
+            [42, "text", {"_type": "transition", "lat": 1, "lon": 1, "tst": 1795431500},
+             {"_type": "location", "lat": "59.9", "lon": 10.7, "tst": 1795431550},
+             {"_type": "location", "lat": 59.91, "lon": 10.75, "tst": 1795431540, "acc": "far"},
+             {"lat": 59.92, "lon": 10.76, "tst": 1795431530, "acc": 12}]
+            """
+        let provider = OwnTracksLocationProvider(
+            url: "http://127.0.0.1:9", user: "me", device: "phone", token: nil, maximumGap: .seconds(600),
+            maximumFixAge: .seconds(900), timeout: .seconds(1), http: RecordingHTTPClient(body: body),
+            now: { Self.now })
+        let position = try await provider.locate()
+        // The newest real location: the string latitude is no number, the transition no location.
+        #expect(position.latitude == 59.91 && position.longitude == 10.75 && position.accuracyMeters == nil)
+        let past = try await provider.locate(at: Date(timeIntervalSince1970: 1_795_431_530))
+        #expect(past?.latitude == 59.92 && past?.accuracyMeters == 12)
+
+        let wrapped = OwnTracksLocationProvider(
+            url: "http://127.0.0.1:9", user: "me", device: "phone", token: nil, maximumGap: .seconds(600),
+            maximumFixAge: .seconds(900), timeout: .seconds(1),
+            http: RecordingHTTPClient(body: #"{"count": 1, "data": [{"lat": 1.5, "lon": 2.5, "tst": 1795431530}]}"#),
+            now: { Self.now })
+        #expect(try await wrapped.locate(at: Date(timeIntervalSince1970: 1_795_431_530))?.longitude == 2.5)
+        let junk = OwnTracksLocationProvider(
+            url: "http://127.0.0.1:9", user: "me", device: "phone", token: nil, maximumGap: .seconds(600),
+            maximumFixAge: .seconds(900), timeout: .seconds(1), http: RecordingHTTPClient(body: "<html>"),
+            now: { Self.now })
+        await #expect(throws: LocationError.self) { try await junk.locate() }
+    }
+
+    @Test func homeAssistantsStatesAndHistory() async throws {
+        let state = """
+            {"state": "home", "attributes": {"latitude": 46.2, "longitude": 6.14, "gps_accuracy": "n/a"},
+             "last_updated": "2026-11-23T10:59:00+00:00"}
+            """
+        let history = """
+            [42, [{"attributes": {"latitude": 46.21, "longitude": 6.15, "gps_accuracy": 20},
+                   "last_changed": "2026-11-23T10:10:00+00:00"},
+                  {"attributes": "none", "last_updated": "2026-11-23T10:11:00+00:00"}, 7]]
+            """
+        let http = RecordingHTTPClient { request in
+            HTTPResponse(status: 200, body: Array((request.url.contains("/history/") ? history : state).utf8))
+        }
+        let provider = HomeAssistantLocationProvider(
+            url: "http://127.0.0.1:9", entity: "device_tracker.phone", token: ServiceToken("t", origin: "test"),
+            maximumGap: .seconds(600), maximumFixAge: .seconds(900), timeout: .seconds(1), http: http,
+            now: { Self.now })
+        let now = try await provider.locate()
+        #expect(now.latitude == 46.2 && now.accuracyMeters == nil, "an accuracy that is no number is left out")
+        let past = try await provider.locate(at: Date(timeIntervalSince1970: 1_795_428_600))
+        #expect(past?.latitude == 46.21 && past?.accuracyMeters == 20)
+    }
+}

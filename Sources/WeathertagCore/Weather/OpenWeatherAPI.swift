@@ -180,11 +180,20 @@ public enum OpenWeatherAPI {
         }
     }
 
+    /// `{"cod": 401, "message": "Invalid API key. …"}`: `cod` is a number or a string, so only `message` is read.
+    struct ErrorBody: Decodable {
+        var message: String?
+
+        enum CodingKeys: String, CodingKey { case message }
+
+        init(from decoder: any Decoder) throws {
+            self.message = try decoder.container(keyedBy: CodingKeys.self).lenient(String.self, forKey: .message)
+        }
+    }
+
     /// `: <message>` from an error body, when it has one.
     private static func detail(_ response: HTTPResponse) -> String {
-        guard let message = LenientJSONObject.parse(response.body)?.string("message"), !message.isEmpty else {
-            return ""
-        }
+        guard let message = ErrorBody.decodeJSON(response.body)?.message, !message.isEmpty else { return "" }
         return ": \(message.prefix(200))"
     }
 

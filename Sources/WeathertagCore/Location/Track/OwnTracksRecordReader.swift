@@ -55,24 +55,19 @@ public struct OwnTracksRecordReader: TrackReader {
     private mutating func line(_ bytes: UnsafeRawBufferPointer, emit: (TrackPoint) -> Void) {
         guard let brace = bytes.firstIndex(of: 123) else { return }  // a blank or comment line: nothing to read
         let number = self.resume.line
-        guard let json = try? JSONParser.parse(bytes[brace...]), case .object = json else {
+        guard let message = OwnTracksLocation.decodeJSON(Array(bytes[brace...])) else {
             self.problems.append(TrackProblem(line: number, message: "not a JSON object"))
             return
         }
-        guard case .string("location")? = json["_type"] else { return }
-        guard case .number(let latitude)? = json["lat"], case .number(let longitude)? = json["lon"],
-            case .number(let seconds)? = json["tst"], seconds.isFinite
-        else {
+        guard message.type == "location" else { return }
+        guard let point = message.point else {
             self.problems.append(TrackProblem(line: number, message: "a location without numeric lat, lon and tst"))
             return
         }
-        var accuracy: Double?
-        if case .number(let acc)? = json["acc"] { accuracy = acc }
-        let point = TrackPoint(
-            milliseconds: Int64(seconds * 1000), latitude: latitude, longitude: longitude, accuracyMeters: accuracy)
         guard point.isValid else {
             self.problems.append(
-                TrackProblem(line: number, message: "coordinates off the globe (\(latitude), \(longitude))"))
+                TrackProblem(line: number, message: "coordinates off the globe (\(point.latitude), \(point.longitude))")
+            )
             return
         }
         emit(point)

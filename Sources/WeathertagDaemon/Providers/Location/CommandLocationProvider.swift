@@ -69,24 +69,48 @@ public struct CommandLocationProvider: LocationProvider {
     }
 
     func decode(_ bytes: [UInt8]) throws -> Position {
-        guard let json = LenientJSONObject.parse(bytes) else {
+        guard let printed = Printed.decodeJSON(bytes) else {
             throw LocationError(source: self.type, message: "\(self.argv[0]) did not print a JSON object")
         }
-        guard let latitude = json.strictNumber("latitude"), let longitude = json.strictNumber("longitude") else {
+        guard let latitude = printed.latitude, let longitude = printed.longitude else {
             throw LocationError(source: self.type, message: "\(self.argv[0]) printed no numeric latitude/longitude")
         }
         let position = Position(
             latitude: latitude,
             longitude: longitude,
-            accuracyMeters: json.strictNumber("accuracy_m"),
+            accuracyMeters: printed.accuracy,
             source: self.type,
-            name: json.string("name"),
+            name: printed.name,
             takenAt: self.now()
         )
         guard position.isValid else {
             throw LocationError(source: self.type, message: "\(self.argv[0]) printed coordinates off the globe")
         }
         return position
+    }
+}
+
+extension CommandLocationProvider {
+    /// What the program prints: `{"latitude": 59.91, "longitude": 10.75, "accuracy_m": 25, "name": "Oslo"}`; numbers
+    /// must be JSON numbers, and a field of another type is left out.
+    struct Printed: Decodable {
+        var latitude: Double?
+        var longitude: Double?
+        var accuracy: Double?
+        var name: String?
+
+        enum CodingKeys: String, CodingKey {
+            case latitude, longitude, name
+            case accuracy = "accuracy_m"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let fields = try decoder.container(keyedBy: CodingKeys.self)
+            self.latitude = fields.lenient(Double.self, forKey: .latitude)
+            self.longitude = fields.lenient(Double.self, forKey: .longitude)
+            self.accuracy = fields.lenient(Double.self, forKey: .accuracy)
+            self.name = fields.lenient(String.self, forKey: .name)
+        }
     }
 }
 

@@ -32,10 +32,10 @@ public struct HomeAssistantLocationProvider: LocationProvider {
 
     public func locate() async throws -> Position {
         let body = try await self.get("/api/states/" + Self.escape(self.entity))
-        guard let state = try? JSONParser.parse(body), case .object = state else {
+        guard let state = State.decodeJSON(body) else {
             throw LocationError(source: self.type, message: "Home Assistant answered something other than a JSON state")
         }
-        guard let point = Self.point(state) else {
+        guard let point = state.point else {
             throw LocationError(
                 source: self.type, message: "\(self.entity) has no latitude and longitude (is it a GPS tracker?)")
         }
@@ -59,14 +59,11 @@ public struct HomeAssistantLocationProvider: LocationProvider {
         let body = try await self.get(
             "/api/history/period/" + Self.escape(window.from.iso8601) + "?" + (components.percentEncodedQuery ?? ""))
         // A list per entity, each a list of states; an empty list when nothing was recorded then.
-        guard case .array(let entities)? = try? JSONParser.parse(body) else {
+        guard let entities = [Lenient<[Lenient<State>]>].decodeJSON(body) else {
             throw LocationError(
                 source: self.type, message: "Home Assistant's history answered something other than a JSON list")
         }
-        var points: [TrackPoint] = []
-        for case .array(let states) in entities {
-            points += states.compactMap(Self.point)
-        }
+        let points = entities.flatMap { $0.value ?? [] }.compactMap { $0.value?.point }
         return ServiceHistory.fix(at: time, in: points, maximumGap: self.maximumGap)?.position(source: self.type)
     }
 
@@ -97,21 +94,58 @@ public struct HomeAssistantLocationProvider: LocationProvider {
             withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/+:")))
             ?? part
     }
+}
 
-    /// A state with coordinates, at its `last_updated` (else `last_changed`).
-    static func point(_ state: JSONValue) -> TrackPoint? {
-        guard let attributes = state["attributes"], case .number(let latitude)? = attributes["latitude"],
-            case .number(let longitude)? = attributes["longitude"]
-        else { return nil }
-        var time: Int64?
-        for key in ["last_updated", "last_changed"] where time == nil {
-            if case .string(let text)? = state[key] { time = TrackTime.milliseconds(Array(text.utf8)) }
+extension HomeAssistantLocationProvider {
+    /// An entity's state: `{"state": …, "attributes": {"latitude": …, "longitude": …, "gps_accuracy": …},
+    /// "last_updated": "2026-11-23T09:41:00+00:00", "last_changed": …}`.
+    struct State: Decodable {
+        struct Attributes: Decodable {
+            var latitude: Double?
+            var longitude: Double?
+            var gpsAccuracy: Double?
+
+            enum CodingKeys: String, CodingKey {
+                case latitude, longitude
+                case gpsAccuracy = "gps_accuracy"
+            }
+
+            init(from decoder: any Decoder) throws {
+                let fields = try decoder.container(keyedBy: CodingKeys.self)
+                self.latitude = fields.lenient(Double.self, forKey: .latitude)
+                self.longitude = fields.lenient(Double.self, forKey: .longitude)
+                self.gpsAccuracy = fields.lenient(Double.self, forKey: .gpsAccuracy)
+            }
         }
-        guard let time else { return nil }
-        var accuracy: Double?
-        if case .number(let acc)? = attributes["gps_accuracy"], acc >= 0 { accuracy = acc }
-        let point = TrackPoint(milliseconds: time, latitude: latitude, longitude: longitude, accuracyMeters: accuracy)
-        return point.isValid ? point : nil
+
+        var attributes: Attributes?
+        var lastUpdated: String?
+        var lastChanged: String?
+
+        enum CodingKeys: String, CodingKey {
+            case attributes
+            case lastUpdated = "last_updated"
+            case lastChanged = "last_changed"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let fields = try decoder.container(keyedBy: CodingKeys.self)
+            self.attributes = fields.lenient(Attributes.self, forKey: .attributes)
+            self.lastUpdated = fields.lenient(String.self, forKey: .lastUpdated)
+            self.lastChanged = fields.lenient(String.self, forKey: .lastChanged)
+        }
+
+        /// With coordinates, at its `last_updated` (else `last_changed`); nil without.
+        var point: TrackPoint? {
+            guard let latitude = self.attributes?.latitude, let longitude = self.attributes?.longitude,
+                let time = [self.lastUpdated, self.lastChanged].lazy.compactMap({ $0 })
+                    .compactMap({ TrackTime.milliseconds(Array($0.utf8)) }).first
+            else { return nil }
+            let point = TrackPoint(
+                milliseconds: time, latitude: latitude, longitude: longitude,
+                accuracyMeters: self.attributes?.gpsAccuracy.flatMap { $0 >= 0 ? $0 : nil })
+            return point.isValid ? point : nil
+        }
     }
 }
 

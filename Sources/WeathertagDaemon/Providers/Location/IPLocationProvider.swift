@@ -65,39 +65,57 @@ public final class IPLocationProvider: LocationProvider {
             let reason = response.status == 429 ? "rate limited (HTTP 429)" : "HTTP \(response.status)"
             throw LocationError(source: source, message: "\(service.rawValue) answered \(reason)")
         }
-        guard let object = LenientJSONObject.parse(response.body) else {
+        guard let answer = Answer.decodeJSON(response.body) else {
             throw LocationError(source: source, message: "\(service.rawValue) answered with something other than JSON")
         }
         let latitude: Double?
         let longitude: Double?
         switch service {
         case .ipAPI:
-            if let status = object.string("status"), status != "success" {
+            if let status = answer.status, status != "success" {
                 var message = "\(service.rawValue) failed"
-                if let detail = object.string("message") { message += ": \(detail)" }
+                if let detail = answer.message { message += ": \(detail)" }
                 throw LocationError(source: source, message: message)
             }
-            latitude = object.number("lat")
-            longitude = object.number("lon")
+            (latitude, longitude) = (answer.lat, answer.lon)
         case .ipinfo:
-            if let location = object.string("loc") {
-                let parts = location.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-                latitude = parts.count == 2 ? parts[0] : nil
-                longitude = parts.count == 2 ? parts[1] : nil
-            } else {
-                (latitude, longitude) = (nil, nil)
-            }
+            let parts = answer.loc?.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            (latitude, longitude) = parts?.count == 2 ? (parts?[0], parts?[1]) : (nil, nil)
         }
         guard let latitude, let longitude else {
             throw LocationError(source: source, message: "\(service.rawValue) answered without coordinates")
         }
-        var name: String?
-        if let city = object.string("city"), !city.isEmpty { name = city }
+        let name = answer.city.flatMap { $0.isEmpty ? nil : $0 }
         let position = Position(latitude: latitude, longitude: longitude, source: source, name: name, takenAt: takenAt)
         guard position.isValid else {
             throw LocationError(source: source, message: "\(service.rawValue) answered coordinates off the globe")
         }
         return position
+    }
+}
+
+extension IPLocationProvider {
+    /// What the services answer: ip-api's `status`, `message`, `lat` and `lon`, ipinfo's `loc` (`"lat,lon"`), and
+    /// both `city`. Numbers may come in strings.
+    struct Answer: Decodable {
+        var status: String?
+        var message: String?
+        var lat: Double?
+        var lon: Double?
+        var loc: String?
+        var city: String?
+
+        enum CodingKeys: String, CodingKey { case status, message, lat, lon, loc, city }
+
+        init(from decoder: any Decoder) throws {
+            let fields = try decoder.container(keyedBy: CodingKeys.self)
+            self.status = fields.lenient(String.self, forKey: .status)
+            self.message = fields.lenient(String.self, forKey: .message)
+            self.lat = fields.lenientNumber(forKey: .lat)
+            self.lon = fields.lenientNumber(forKey: .lon)
+            self.loc = fields.lenient(String.self, forKey: .loc)
+            self.city = fields.lenient(String.self, forKey: .city)
+        }
     }
 }
 

@@ -32,11 +32,11 @@ public struct OwnTracksLocationProvider: LocationProvider {
 
     public func locate() async throws -> Position {
         let body = try await self.get("/api/0/last", [("user", self.user), ("device", self.device)])
-        guard case .array(let list)? = try? JSONParser.parse(body) else {
+        guard let list = [Lenient<OwnTracksLocation>].decodeJSON(body) else {
             throw LocationError(
                 source: self.type, message: "the Recorder's /api/0/last answered something other than a JSON list")
         }
-        let points = list.compactMap(Self.point)
+        let points = list.compactMap { Self.point($0.value) }
         guard let latest = points.max(by: { $0.milliseconds < $1.milliseconds }) else {
             throw LocationError(
                 source: self.type, message: "the Recorder has no location of \(self.user)/\(self.device)")
@@ -59,21 +59,13 @@ public struct OwnTracksLocationProvider: LocationProvider {
                 ("user", self.user), ("device", self.device), ("from", window.from.iso8601),
                 ("to", window.to.iso8601),
             ])
-        // `{"count": N, "data": [...]}`; older Recorders answer the list alone.
-        let parsed = try? JSONParser.parse(body)
-        let list: [JSONValue]
-        switch parsed {
-        case .array(let items)?: list = items
-        case .object?:
-            guard case .array(let items)? = parsed?["data"] else { fallthrough }
-            list = items
-        default:
+        guard let list = Locations.decodeJSON(body)?.list else {
             throw LocationError(
                 source: self.type,
                 message: "the Recorder's /api/0/locations answered something other than JSON locations")
         }
-        return ServiceHistory.fix(at: time, in: list.compactMap(Self.point), maximumGap: self.maximumGap)?.position(
-            source: self.type)
+        return ServiceHistory.fix(at: time, in: list.compactMap { Self.point($0.value) }, maximumGap: self.maximumGap)?
+            .position(source: self.type)
     }
 
     private func get(_ path: String, _ query: [(String, String)]) async throws -> [UInt8] {
@@ -97,18 +89,31 @@ public struct OwnTracksLocationProvider: LocationProvider {
         default: throw LocationError(source: self.type, message: "the Recorder answered HTTP \(response.status)")
         }
     }
+}
 
-    /// A Recorder location (`_type` location, or none given) as a point; nil for anything else.
-    static func point(_ value: JSONValue) -> TrackPoint? {
-        if case .string(let type)? = value["_type"], type != "location" { return nil }
-        guard case .number(let latitude)? = value["lat"], case .number(let longitude)? = value["lon"],
-            case .number(let seconds)? = value["tst"], seconds.isFinite
+extension OwnTracksLocationProvider {
+    /// A location (`_type` location, or none given) as a point; nil for anything else.
+    static func point(_ location: OwnTracksLocation?) -> TrackPoint? {
+        guard let location, location.type == nil || location.type == "location", let point = location.point,
+            point.isValid
         else { return nil }
-        var accuracy: Double?
-        if case .number(let acc)? = value["acc"], acc >= 0 { accuracy = acc }
-        let point = TrackPoint(
-            milliseconds: Int64(seconds * 1000), latitude: latitude, longitude: longitude, accuracyMeters: accuracy)
-        return point.isValid ? point : nil
+        return point
+    }
+
+    /// `/api/0/locations`: `{"count": N, "data": [...]}`; older Recorders answer the list alone.
+    struct Locations: Decodable {
+        var list: [Lenient<OwnTracksLocation>]
+
+        enum CodingKeys: String, CodingKey { case data }
+
+        init(from decoder: any Decoder) throws {
+            if let list = try? [Lenient<OwnTracksLocation>](from: decoder) {
+                self.list = list
+            } else {
+                self.list = try decoder.container(keyedBy: CodingKeys.self).decode(
+                    [Lenient<OwnTracksLocation>].self, forKey: .data)
+            }
+        }
     }
 }
 
