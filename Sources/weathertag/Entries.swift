@@ -120,7 +120,7 @@ enum DiarySource {
 
 /// `--since`, `--until`, `--condition`, `--place`, `--lane` and words: the filters `entries` and `timeline` share.
 struct EntryFilters: ParsableArguments {
-    @Option(help: "Entries written at or after this day or time (2026-01-05, RFC 3339).")
+    @Option(help: "Entries written at or after this day or time (2026-01-05, \"2026-01-05 08:00\", RFC 3339).")
     var since: String?
 
     @Option(help: "Entries written up to this day (the whole day) or time.")

@@ -46,7 +46,7 @@ struct Stamp: AsyncParsableCommand {
 
     func validate() throws {
         if let at, EntryTime.given(at) == nil {
-            throw ValidationError("--at \(at) is not a date or time (2019-05-01, \"2019-05-01 10:00\", RFC 3339)")
+            throw ValidationError("--at \(at) is not \(EntryTime.grammar)")
         }
     }
 

@@ -8,7 +8,8 @@ struct Where: AsyncParsableCommand {
         abstract: "Print where the machine is, or was at a time, as the running daemon's providers say.",
         discussion: """
             Without TIME: the position the daemon would stamp with now (`location.strategy` picks among the \
-            providers). With TIME (RFC 3339, such as 2026-11-22T09:41:00Z): where the providers that know the past \
+            providers). With TIME (2026-11-22, "2026-11-22 09:41" or 2026-11-22T09:41:00Z, as stamp --at \
+            takes it; a bare day means its noon): where the providers that know the past \
             (track, owntracks, homeassistant, fixed, and a command whose argv holds {time}) say the machine was \
             then, as a back-dated entry written then is placed. Coordinates are shown as privacy allows.
 
@@ -18,15 +19,15 @@ struct Where: AsyncParsableCommand {
 
     @OptionGroup var connection: DaemonConnection
 
-    @Argument(help: "A moment in the past (RFC 3339); now when left out.")
+    @Argument(help: "A moment in the past (2026-11-22, \"2026-11-22 09:41\", RFC 3339); now when left out.")
     var time: String?
 
     @Flag(help: "Print the daemon's JSON answer.")
     var json = false
 
     func validate() throws {
-        if let time, Date(iso8601WithOffset: time) == nil {
-            throw ValidationError("\(time): give an RFC 3339 time such as 2026-11-22T09:41:00Z")
+        if let time, EntryTime.given(time) == nil {
+            throw ValidationError("\(time) is not \(EntryTime.grammar)")
         }
     }
 

@@ -69,3 +69,23 @@ struct EntryTimeTests {
         #expect(FrontMatterStamper.timeFields(Array("date: 2019-05-01\n".utf8)).isEmpty, "no front matter")
     }
 }
+
+/// One time grammar for every place a person gives a time: `stamp --at`, `where TIME`, `?at=`, `--since`/`--until`.
+@Suite("the time grammar")
+struct TimeGrammarTests {
+    @Test func everyFormIsReadAndABareDayIsItsNoon() throws {
+        let utc = TimeZone.gmt
+        let rfc = try #require(EntryTime.given("2019-05-01T10:05:00Z", timeZone: utc))
+        for text in ["2019-05-01 10:05", "2019-05-01T10:05", "2019-05-01 10:05:00+00:00", "2019-05-01T12:05:00+02:00"] {
+            #expect(EntryTime.given(text, timeZone: utc)?.moment == rfc.moment, "\(text)")
+        }
+        let day = try #require(EntryTime.given("2019-05-01", timeZone: utc))
+        #expect(day.dayOnly && day.moment == Date(timeIntervalSince1970: 1_556_712_000), "noon UTC")
+        #expect(try EntryQuery.date("2019-05-01", parameter: "since", timeZone: utc) == day.date, "a range's start")
+        #expect(try EntryQuery.date("2019-05-01 10:05", parameter: "since", timeZone: utc) == rfc.date)
+        for text in ["yesterday", "2019-13-01", "10:05", ""] {
+            #expect(EntryTime.given(text, timeZone: utc) == nil, "\(text)")
+            #expect(throws: EntryQuery.Invalid.self) { try EntryQuery.date(text, parameter: "until") }
+        }
+    }
+}

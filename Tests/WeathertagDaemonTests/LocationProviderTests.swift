@@ -126,3 +126,21 @@ struct PhoneServiceAnswerTests {
         #expect(past?.latitude == 46.21 && past?.accuracyMeters == 20)
     }
 }
+
+/// `GET /v1/location?at=` reads the one time grammar: what `where TIME` and `stamp --at` take.
+@Suite("the location endpoint's time")
+struct LocationEndpointTimeTests {
+    @Test func atTakesTheGrammarAndABareDayMeansItsNoon() {
+        let moment = EntryTime.given("2019-05-01 10:05")?.moment
+        #expect(APIRouter.route(method: "GET", uri: "/v1/location?at=2019-05-01%2010:05") == .location(at: moment))
+        #expect(
+            APIRouter.route(method: "GET", uri: "/v1/location?at=2019-05-01")
+                == .location(at: EntryTime.given("2019-05-01")?.moment))
+        #expect(APIRouter.route(method: "GET", uri: "/v1/location") == .location(at: nil))
+        guard case .refused(let response) = APIRouter.route(method: "GET", uri: "/v1/location?at=yesterday") else {
+            Issue.record("a time that is none is refused")
+            return
+        }
+        #expect(response.status == 400)
+    }
+}

@@ -130,7 +130,8 @@ struct HistoryTests {
             let bad = try await ChildProcess.run(
                 [DaemonProcess.binary, "stamp", "--config", config, "--at", "last tuesday", other],
                 in: harness.directory)
-            #expect(bad.status == 64 && bad.stderr.contains("--at last tuesday is not a date or time"))
+            #expect(bad.status == 64)
+            #expect(bad.stderr.contains("--at last tuesday is not a date or time such as 2019-05-01"))
         }
     }
 }

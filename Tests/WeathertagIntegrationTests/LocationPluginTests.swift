@@ -94,9 +94,14 @@ struct LocationPluginTests {
                 "\(between)")
             let outside = try await DiaryTests.cli(["where", "2019-05-01T11:00:00Z", "--json"], harness)
             #expect(outside.stdout.contains(#""source":"fixed""#), "\(outside.stdout)")
+            // The one time grammar: a YAML timestamp, as `stamp --at` and front matter take it.
+            let spaced = try await DiaryTests.cli(["where", "2019-05-01 10:05:00+00:00"], harness)
+            #expect(spaced.status == 0 && spaced.stdout == between.stdout, "\(spaced)")
             #expect(try await DiaryTests.cli(["where", "yesterday"], harness).status == 64)
             let badTime = try daemon.get("/v1/location?at=yesterday")
-            #expect(badTime.status == 400 && badTime.body.contains("at: is not an RFC 3339 time"), "\(badTime.body)")
+            #expect(
+                badTime.status == 400 && badTime.body.contains("at: is not a date or time such as 2019-05-01"),
+                "\(badTime.body)")
 
             let track = try #require(try Self.providers(daemon).first)
             #expect(track["type"] as? String == "track" && track["track_files"] as? String == "2")

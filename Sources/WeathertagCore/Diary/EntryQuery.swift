@@ -143,15 +143,15 @@ public struct EntryQuery: Sendable, Equatable {
         return parameters
     }
 
-    /// RFC 3339 (`2026-01-05T08:00:00+09:00`), or a day (`2026-01-05`, in `timeZone`; as `until`, the whole day).
+    /// A time in the one grammar (`EntryTime.given`); a day (`2026-01-05`, in `timeZone`) is its start, or as
+    /// `until` the whole day.
     public static func date(
         _ text: String, parameter: String, timeZone: TimeZone = .current, endOfDay: Bool = false
     ) throws(Invalid) -> Date {
-        if let date = Date(iso8601WithOffset: text) { return date }
-        if let given = EntryTime.given(text, timeZone: timeZone) {
-            return given.dayOnly && endOfDay ? given.date.addingTimeInterval(86_400 - 0.001) : given.date
+        guard let given = EntryTime.given(text, timeZone: timeZone) else {
+            throw Invalid(parameter: parameter, problem: "is not \(EntryTime.grammar)")
         }
-        throw Invalid(parameter: parameter, problem: "is not an RFC 3339 time or a date (2026-01-05)")
+        return given.dayOnly && endOfDay ? given.date.addingTimeInterval(86_400 - 0.001) : given.date
     }
 
     /// The FTS5 expression for `text`: each word a prefix match, quoted phrases kept, all of them required; nil when

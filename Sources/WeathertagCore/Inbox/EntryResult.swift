@@ -34,10 +34,7 @@ public struct HistoryRequest: Sendable, Equatable {
     }
 
     /// The moment to ask about: the entry's time, or noon of its day when it gives only a day.
-    public var moment: Date {
-        guard self.time.dayOnly else { return self.time.date }
-        return self.time.date.addingTimeInterval(12 * 3600)
-    }
+    public var moment: Date { self.time.moment }
 }
 
 /// Why an entry is left as it is. Rendered into words only at the edge: logs, `status`, `stamp`.

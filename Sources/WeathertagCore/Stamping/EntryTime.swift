@@ -13,11 +13,22 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
         case given
     }
 
-    /// A time given on the command line: a YAML timestamp or date, as front matter takes them (`2019-05-01`,
-    /// `2019-05-01 10:00`, `2019-05-01T10:00:00+02:00`); nil when it is not one.
+    /// A time given by a person: weathertag's one time grammar, for `stamp --at`, `where TIME`, `?at=`, `--since`
+    /// and `--until` alike. A YAML timestamp or date, as front matter takes them: `2019-05-01`, `2019-05-01 10:00`,
+    /// `2019-05-01T10:00:00+02:00` (RFC 3339 is one), without a zone in `timeZone`. Nil when it is not one.
     public static func given(_ text: String, timeZone: TimeZone = .current) -> EntryTime? {
         guard let (date, dayOnly) = Self.parse(timestamp: text, timeZone: timeZone) else { return nil }
         return EntryTime(date: date, dayOnly: dayOnly, source: .given, timeZone: timeZone)
+    }
+
+    /// How the grammar is told to a person whose time it could not read.
+    public static let grammar = #"a date or time such as 2019-05-01, "2019-05-01 10:00" or 2019-05-01T10:00:00+02:00"#
+
+    /// The moment it stands for: the time, or noon of its day when it gives only a day (as a back-dated entry is
+    /// asked about).
+    public var moment: Date {
+        guard self.dayOnly else { return self.date }
+        return self.date.addingTimeInterval(12 * 3600)
     }
 
     public var date: Date

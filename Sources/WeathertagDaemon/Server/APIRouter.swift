@@ -81,11 +81,11 @@ public struct APIRouter: Sendable {
         case "/v1/location":
             // Other parameters are ignored, as they always were (a status bar's cache-buster).
             guard let at = query["at"] else { return .location(at: nil) }
-            do {
-                return .location(at: try EntryQuery.date(at, parameter: "at"))
-            } catch {
-                return .refused(.error(400, "\(error)"))
+            // The one time grammar; a bare day is its noon, as a back-dated entry of that day is placed.
+            guard let time = EntryTime.given(at) else {
+                return .refused(.error(400, "at: is not \(EntryTime.grammar)"))
             }
+            return .location(at: time.moment)
         default: return .status
         }
     }
