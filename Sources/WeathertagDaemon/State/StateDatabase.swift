@@ -113,13 +113,25 @@ public final class StateDatabase: Sendable {
         // The daemon and the `stamp` command may write at the same time.
         configuration.busyMode = .timeout(5)
         configuration.maximumReaderCount = readers
+        // WAL (the daemon and the `stamp` command read and write side by side) with synchronous NORMAL (a commit
+        // survives the process being killed; only a power cut can lose the last ones): `DatabasePool` sets both on
+        // its writer. Not again on every connection: a reader asking for WAL while another process was creating the
+        // file (the daemon and `stamp --at` opening tracks.sqlite at once) got SQLITE_BUSY without waiting.
         configuration.prepareDatabase { db in
-            // WAL: the daemon and the `stamp` command read and write side by side, and with NORMAL a commit
-            // survives the process being killed (only a power cut can lose the last ones). A 1 MiB page cache
-            // rather than SQLite's 2 holds the 50,000-entry index's hot pages.
-            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024")
+            // A 1 MiB page cache rather than SQLite's 2 holds the 50,000-entry index's hot pages.
+            try db.execute(sql: "PRAGMA cache_size = -1024")
         }
-        return try DatabasePool(path: path, configuration: configuration)
+        // SQLite answers a connection's WAL set-up with SQLITE_BUSY at once, without the busy timeout every other
+        // statement waits out, while another connection writes (the daemon indexing a year of track while `stamp
+        // --at` or a test opens the same index): an open retries for as long as a statement would wait.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            do {
+                return try DatabasePool(path: path, configuration: configuration)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && ContinuousClock.now < deadline {
+                usleep(20_000)
+            }
+        }
     }
 
     private static func connect(path: String, inbox: String, logger: Logger) throws -> DatabasePool {
