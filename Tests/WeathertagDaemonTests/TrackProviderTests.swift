@@ -133,10 +133,30 @@ final class TrackProviderTests {
             try self.directory.write("gpslogger/" + name, "")
         }
         let files = try TrackFiles(tracks + "/2026*.gpx")
-        #expect(files.folder == tracks && files.pattern == "2026*.gpx")
+        #expect(files.folder == tracks && files.pattern?.description == "2026*.gpx")
         #expect(files.list().map(\.path) == [tracks + "/20261116.gpx", tracks + "/20261117.gpx"])
         #expect(try TrackFiles(tracks).list().count == 3, "a folder: every .gpx and .rec")
-        #expect(throws: ConfigurationError.self) { try TrackFiles(self.directory.path + "/*/tracks/*.gpx") }
+    }
+
+    /// The same glob syntax as `inbox.exclude`: `**` for any folders, wildcards in any part, `[!…]` classes.
+    @Test func aGlobReachesIntoFoldersAsInboxExcludeDoes() throws {
+        let tracks = try self.directory.makeDirectory("phone")
+        for name in ["2025/11/a.gpx", "2026/11/b.gpx", "2026/11/c.rec", "2026/d.gpx", "e.gpx", "2026/x/f.gpx"] {
+            _ = try self.directory.makeDirectory(
+                "phone/" + (name.split(separator: "/").dropLast().joined(separator: "/")))
+            try self.directory.write("phone/" + name, "")
+        }
+        let everyYear = try TrackFiles(tracks + "/**/*.gpx")
+        #expect(everyYear.folder == tracks)
+        #expect(
+            everyYear.list().map(\.path).sorted()
+                == ["2025/11/a.gpx", "2026/11/b.gpx", "2026/d.gpx", "2026/x/f.gpx", "e.gpx"].map { tracks + "/" + $0 })
+        let months = try TrackFiles(tracks + "/2026/[0-9][0-9]/*")
+        #expect(
+            months.folder == tracks + "/2026"
+                && months.list().map(\.path) == [tracks + "/2026/11/b.gpx", tracks + "/2026/11/c.rec"])
+        // A class with `!`: names not starting with 2, in the folder itself (`*` does not cross a `/`).
+        #expect(try TrackFiles(tracks + "/[!2]*.gpx").list().map(\.path) == [tracks + "/e.gpx"])
     }
 
     func decode(_ providers: String, strategy: String? = nil, environment: [String: String] = [:]) -> String {

@@ -52,10 +52,11 @@ public struct InboxTree: Sendable {
 
 /// One `inbox.exclude` pattern, as in a `.gitignore`: `drafts/` (a folder anywhere), `*.private.md` (a name
 /// anywhere), `/archive` or `2019/*` (anchored at the inbox: the pattern has a `/` before its end), `**` for any
-/// number of folders. A folder that matches takes everything below it along. Negation (`!`) is not supported.
+/// number of folders (the `Glob` syntax). A folder that matches takes everything below it along. Negation (`!`) is
+/// not supported.
 public struct ExcludePattern: Sendable, CustomStringConvertible {
     public let description: String
-    private let expression: NSRegularExpression
+    private let glob: Glob
     private let foldersOnly: Bool
 
     /// Nil for an empty pattern or a comment (`#`).
@@ -67,55 +68,19 @@ public struct ExcludePattern: Sendable, CustomStringConvertible {
         if self.foldersOnly { text.removeLast() }
         let anchored = text.dropLast().contains("/") || text.hasPrefix("/")
         if text.hasPrefix("/") { text.removeFirst() }
-        let body = Self.regex(fromGlob: text)
         // Unanchored, the pattern may start at any folder; either way it may name a folder above the path.
-        let source = "^" + (anchored ? "" : "(?:.*/)?") + body + "$"
-        guard let expression = try? NSRegularExpression(pattern: source) else { return nil }
-        self.expression = expression
+        guard let glob = Glob(text, anywhere: !anchored) else { return nil }
+        self.glob = glob
     }
 
     /// Whether `path` (relative), or a folder above it, matches.
     func matches(_ path: String, isFolder: Bool) -> Bool {
         let components = path.split(separator: "/").map(String.init)
         for count in 1...components.count {
-            let prefix = components.prefix(count).joined(separator: "/")
             let prefixIsFolder = count < components.count || isFolder
             if self.foldersOnly && !prefixIsFolder { continue }
-            let range = NSRange(prefix.startIndex..., in: prefix)
-            if self.expression.firstMatch(in: prefix, range: range) != nil { return true }
+            if self.glob.matches(components.prefix(count).joined(separator: "/")) { return true }
         }
         return false
-    }
-
-    /// `*` any characters but `/`, `?` one, `**` any folders, `[…]` a class; everything else literally.
-    private static func regex(fromGlob glob: String) -> String {
-        var out = ""
-        var characters = Array(glob)[...]
-        while let character = characters.popFirst() {
-            switch character {
-            case "*":
-                if characters.first == "*" {
-                    characters.removeFirst()
-                    if characters.first == "/" {
-                        characters.removeFirst()
-                        out += "(?:.*/)?"
-                    } else {
-                        out += ".*"
-                    }
-                } else {
-                    out += "[^/]*"
-                }
-            case "?": out += "[^/]"
-            case "[":
-                if let close = characters.firstIndex(of: "]") {
-                    out += "[" + String(characters[..<close]).replacingOccurrences(of: "\\", with: "\\\\") + "]"
-                    characters = characters[(close + 1)...]
-                } else {
-                    out += "\\["
-                }
-            default: out += NSRegularExpression.escapedPattern(for: String(character))
-            }
-        }
-        return out
     }
 }

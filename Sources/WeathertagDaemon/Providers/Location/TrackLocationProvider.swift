@@ -259,42 +259,42 @@ public final class TrackLocationProvider: LocationProvider {
 }
 
 /// The files a `track` provider reads: every `.gpx` and `.rec` file in a folder and its folders (to
-/// `maximumDepth`, as a Recorder's `rec/USER/DEVICE/`), or the files a glob's last part matches in its folder
-/// (`~/Sync/GPSLogger/*.gpx`).
+/// `maximumDepth`, as a Recorder's `rec/USER/DEVICE/`), or those a glob names below the folder before its first
+/// wildcard (`~/Sync/GPSLogger/*.gpx`, `~/tracks/**/2026-*.gpx`: the `Glob` syntax `inbox.exclude` uses).
 public struct TrackFiles: Sendable, CustomStringConvertible {
     public static let maximumDepth = 4
 
     public var folder: String
-    /// The glob the file names must match (`fnmatch`), or nil for every track file below `folder`.
-    public var pattern: String?
+    /// The glob the files' paths below `folder` must match, or nil for every track file below it.
+    public var pattern: Glob?
 
-    public init(folder: String, pattern: String?) {
+    public init(folder: String, pattern: Glob?) {
         self.folder = folder
         self.pattern = pattern
     }
 
-    /// `path` as configured: a folder, or a glob whose wildcards are in its last part only.
+    /// `path` as configured: a folder, or a glob (its folder is the part before the first wildcard).
     public init(_ path: String) throws(ConfigurationError) {
-        let wildcards = CharacterSet(charactersIn: "*?[")
-        let slash = path.lastIndex(of: "/")
-        let last = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let parent = slash.map { String(path[..<$0]) } ?? "."
-        if last.rangeOfCharacter(from: wildcards) != nil {
-            guard parent.rangeOfCharacter(from: wildcards) == nil else {
-                throw ConfigurationError(
-                    field: "path", message: "wildcards are allowed in the last part only (\(path))")
-            }
-            self.init(folder: parent.isEmpty ? "/" : parent, pattern: last)
-        } else {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard let first = parts.firstIndex(where: { Glob.hasWildcards($0) }) else {
             self.init(folder: path, pattern: nil)
+            return
         }
+        let folder = parts[..<first].joined(separator: "/")
+        let pattern = parts[first...].joined(separator: "/")
+        guard let glob = Glob(pattern) else {
+            throw ConfigurationError(field: "path", message: "\(pattern) is not a glob")
+        }
+        self.init(folder: folder.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : folder, pattern: glob)
     }
 
-    public var description: String { self.pattern.map { self.folder + "/" + $0 } ?? self.folder }
+    public var description: String { self.pattern.map { self.folder + "/" + $0.description } ?? self.folder }
 
-    /// The folders to watch: the glob's, or the folder and those below it.
+    /// The folders to watch: the folder alone for a glob of names (`*.gpx`), else it and those below it.
     var folders: [String] {
-        guard self.pattern == nil else { return [self.folder] }
+        if let pattern, !pattern.description.contains("/"), !pattern.description.contains("**") {
+            return [self.folder]
+        }
         var folders = [self.folder]
         var index = 0
         var depth = [0]
@@ -318,12 +318,14 @@ public struct TrackFiles: Sendable, CustomStringConvertible {
     /// The track files there now, in `folders` (`self.folders`, walked once by the caller).
     func list(in folders: [String]? = nil) -> [(path: String, format: TrackFormat)] {
         var found: [(path: String, format: TrackFormat)] = []
+        let base = self.folder.hasSuffix("/") ? self.folder : self.folder + "/"
         for folder in folders ?? self.folders {
             for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
             where !name.hasPrefix(".") {
-                if let pattern = self.pattern, fnmatch(pattern, name, 0) != 0 { continue }
+                let path = (folder.hasSuffix("/") ? folder : folder + "/") + name
+                if let pattern = self.pattern, !pattern.matches(String(path.dropFirst(base.count))) { continue }
                 guard let format = TrackFormat(fileName: name) else { continue }
-                found.append((folder + "/" + name, format))
+                found.append((path, format))
             }
         }
         return found

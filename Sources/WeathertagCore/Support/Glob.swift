@@ -1,0 +1,62 @@
+import Foundation
+
+/// weathertag's one glob syntax, for `inbox.exclude` and a `track` provider's `path`: `*` any characters but `/`,
+/// `?` one character but `/`, `**` any number of folders (`a/**/b`, `**/x`, or at the end everything below),
+/// `[abc]`, `[a-z]` and `[!abc]` a class; everything else stands for itself. It matches a whole relative path
+/// (`2019/05/walk.gpx`), `/` only where the pattern has one.
+public struct Glob: Sendable, CustomStringConvertible {
+    public let description: String
+    private let expression: NSRegularExpression
+
+    /// Nil when the pattern cannot be read (an unclosed class that makes no expression). With `anywhere`, it may
+    /// also match below any folders (`*.md` matches `a/b/c.md`), as a `.gitignore` line without a `/` does.
+    public init?(_ pattern: String, anywhere: Bool = false) {
+        self.description = pattern
+        let source = "^" + (anywhere ? "(?:.*/)?" : "") + Self.regex(fromGlob: pattern) + "$"
+        guard let expression = try? NSRegularExpression(pattern: source) else { return nil }
+        self.expression = expression
+    }
+
+    /// Whether the whole of `path` matches.
+    public func matches(_ path: String) -> Bool {
+        self.expression.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil
+    }
+
+    /// Whether `text` holds a wildcard (`*`, `?` or `[`).
+    public static func hasWildcards(_ text: some StringProtocol) -> Bool {
+        text.contains { $0 == "*" || $0 == "?" || $0 == "[" }
+    }
+
+    private static func regex(fromGlob glob: String) -> String {
+        var out = ""
+        var characters = Array(glob)[...]
+        while let character = characters.popFirst() {
+            switch character {
+            case "*":
+                if characters.first == "*" {
+                    characters.removeFirst()
+                    if characters.first == "/" {
+                        characters.removeFirst()
+                        out += "(?:.*/)?"
+                    } else {
+                        out += ".*"
+                    }
+                } else {
+                    out += "[^/]*"
+                }
+            case "?": out += "[^/]"
+            case "[":
+                if let close = characters.dropFirst().firstIndex(of: "]") {
+                    var members = String(characters[..<close]).replacingOccurrences(of: "\\", with: "\\\\")
+                    if members.hasPrefix("!") { members = "^" + members.dropFirst() }
+                    out += "[" + members + "]"
+                    characters = characters[(close + 1)...]
+                } else {
+                    out += "\\["
+                }
+            default: out += NSRegularExpression.escapedPattern(for: String(character))
+            }
+        }
+        return out
+    }
+}
