@@ -177,18 +177,29 @@ struct PolybarTests {
                 environment: environment, stderrPath: harness.directory.file("polybar.log"))
             defer { polybar.signal(SIGTERM) }
             let shot = harness.directory.file("shot.ppm")
-            try await poll(
-                "polybar drawing the fallback and the clock", timeout: .seconds(30), every: .milliseconds(200)
-            ) { () -> Bool? in
-                let taken = try await ChildProcess.run(
-                    [which("import") ?? "/usr/bin/import", "-window", "root", "-depth", "8", shot],
-                    environment: environment,
-                    in: harness.directory)
-                guard taken.status == 0, let data = FileManager.default.contents(atPath: shot) else { return nil }
-                let pixels = [UInt8](data)
-                let weather = WaybarTests.count([0, 255, 0], inTopRows: 30, of: pixels)
-                let clock = WaybarTests.count([255, 0, 0], inTopRows: 30, of: pixels)
-                return weather > 100 && clock > 100 ? true : nil
+            var last = (weather: 0, clock: 0, screenshots: 0)
+            // Once, under a full suite's load (Chromium, sway and the daemons share 2 cores), no draw was seen in 30 s
+            // and nothing said why: the wait is longer, and what was seen is said when the draw does not come.
+            do {
+                try await poll(
+                    "polybar drawing the fallback and the clock", timeout: .seconds(60), every: .milliseconds(200)
+                ) { () -> Bool? in
+                    let taken = try await ChildProcess.run(
+                        [which("import") ?? "/usr/bin/import", "-window", "root", "-depth", "8", shot],
+                        environment: environment,
+                        in: harness.directory)
+                    guard taken.status == 0, let data = FileManager.default.contents(atPath: shot) else { return nil }
+                    let pixels = [UInt8](data)
+                    last.weather = WaybarTests.count([0, 255, 0], inTopRows: 30, of: pixels)
+                    last.clock = WaybarTests.count([255, 0, 0], inTopRows: 30, of: pixels)
+                    last.screenshots += 1
+                    return last.weather > 100 && last.clock > 100 ? true : nil
+                }
+            } catch {
+                let log = (try? String(contentsOfFile: harness.directory.file("polybar.log"), encoding: .utf8)) ?? ""
+                Issue.record(
+                    "\(error): last screenshot of \(last.screenshots) had \(last.weather) weather and \(last.clock) clock pixels; polybar said: \(log.suffix(2000))"
+                )
             }
         }
     }
