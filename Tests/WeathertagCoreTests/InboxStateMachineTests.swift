@@ -529,7 +529,64 @@ struct InboxStateMachineTests {
     }
 }
 
+/// What the inbox tells its diary index, and when it looks its store over: the machine's decisions, not the shell's.
+@Suite("inbox state machine: the diary index and the store")
+struct InboxIndexDecisionTests {
+    typealias Machine = InboxStateMachine<TestClock>
+    let clock = TestClock()
+
+    @Test func arrivalsAreNoticedInOneListASecondAfterTheFirst() throws {
+        var machine = Machine(
+            configuration: {
+                var configuration = Machine.Configuration()
+                configuration.noticeDelay = .seconds(1)
+                configuration.settle = .seconds(5)
+                return configuration
+            }(), clock: self.clock)
+        _ = machine.start()
+        _ = machine.listed(candidates: [], present: nil)
+        let first = machine.namesArrived(["a.md"])
+        let due = self.clock.now.advanced(by: .seconds(1))
+        #expect(first.wakeUps == [due], "woken when the notice is due, before the settle time")
+        self.clock.advance(by: .milliseconds(400))
+        #expect(machine.namesArrived(["b.md", "a.md"]).wakeUps.isEmpty, "the same list, the same time")
+        self.clock.advance(by: .milliseconds(599))
+        #expect(machine.wokeUp().notices.isEmpty)
+        self.clock.advance(by: .milliseconds(1))
+        #expect(machine.wokeUp().notices == [["a.md", "b.md", "a.md"]])
+        self.clock.advance(by: .seconds(10))
+        #expect(machine.wokeUp().notices.isEmpty, "once")
+        // A new arrival starts a new list; a machine without an index notices nothing.
+        _ = machine.namesArrived(["c.md"])
+        self.clock.advance(by: .seconds(1))
+        #expect(machine.wokeUp().notices == [["c.md"]])
+        var plain = Machine(configuration: Machine.Configuration(), clock: self.clock)
+        _ = plain.start()
+        #expect(plain.namesArrived(["d.md"]).notices.isEmpty)
+    }
+
+    @Test func nothingIsListedOrStampedWhileTheStoreIsLookedOver() throws {
+        var machine = Machine(
+            configuration: {
+                var configuration = Machine.Configuration()
+                configuration.checksIntegrity = true
+                return configuration
+            }(), clock: self.clock)
+        let start = machine.start()
+        #expect(start.checksIntegrity && start.lists.isEmpty)
+        #expect(machine.namesArrived(["a.md"]).fetches == 0, "an arrival waits for the look-over")
+        #expect(machine.rescanRequested().lists.isEmpty, "so does a rescan")
+        let checked = machine.integrityChecked()
+        #expect(checked.lists.count == 1 && checked.fetches == 1, "the first listing, and the arrival")
+        #expect(machine.integrityChecked().lists.isEmpty, "answered once")
+    }
+}
+
 extension Array where Element == InboxStateMachine<TestClock>.Action {
+    var notices: [[String]] {
+        self.compactMap { if case .notice(let names) = $0 { names } else { nil } }
+    }
+    var checksIntegrity: Bool { self.contains { if case .checkIntegrity = $0 { true } else { false } } }
     var batches: [InboxStateMachine<TestClock>.Batch] {
         self.compactMap { if case .stamp(let batch) = $0 { batch } else { nil } }
     }

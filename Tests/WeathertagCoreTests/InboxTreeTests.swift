@@ -46,3 +46,17 @@ struct InboxTreeTests {
         #expect(InboxTree.join("", "23.md") == "23.md" && InboxTree.join("2026", "23.md") == "2026/23.md")
     }
 }
+
+/// How often the inbox is rescanned besides inotify: the configuration's word, else the filesystem's kind.
+@Suite("inbox polling")
+struct InboxPollingTests {
+    @Test func theConfiguredIntervalElseThirtySecondsOnARemoteFilesystem() {
+        var inbox = InboxConfiguration(path: "/diary")
+        #expect(inbox.pollInterval(isRemote: false) == nil)
+        #expect(inbox.pollInterval(isRemote: true) == .seconds(30))
+        inbox.pollInterval = .zero
+        #expect(inbox.pollInterval(isRemote: true) == nil, "0 turns polling off, even on NFS")
+        inbox.pollInterval = .seconds(5)
+        #expect(inbox.pollInterval(isRemote: false) == .seconds(5))
+    }
+}

@@ -81,6 +81,16 @@ public struct InboxConfiguration: Sendable {
     /// filesystems, where inotify does not see other machines' changes; never on local ones).
     public var pollInterval: Duration?
 
+    /// How often to rescan where inotify cannot be relied on (network filesystems, folders it cannot watch).
+    public static let fallbackPollInterval: Duration = .seconds(30)
+
+    /// The rescan interval to use: the configured one (zero: never), else `fallbackPollInterval` on a filesystem
+    /// whose changes inotify may not see; nil for none.
+    public func pollInterval(isRemote: @autoclosure () -> Bool) -> Duration? {
+        if let interval = self.pollInterval { return interval == .zero ? nil : interval }
+        return isRemote() ? Self.fallbackPollInterval : nil
+    }
+
     public init(path: String) {
         self.path = path
     }

@@ -26,6 +26,14 @@ extension InboxStateMachine {
         public var retriesFailedWrites = true
         public var weatherBackoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
         public var writeBackoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
+        /// With a diary index: names that arrived are handed to it (`.notice`) in one list, this long after the
+        /// first of them, so that an entry that waits before it is read is listed. Most are stamped (and indexed) by
+        /// then and cost one lookup; a burst gives one list, not a task per arrival. Nil: no index, no notices.
+        public var noticeDelay: Duration? = nil
+        /// With a store to look over: the first listing waits for `.checkIntegrity` to be answered
+        /// (`integrityChecked()`), as a database found damaged is replaced and filled again by that listing; nothing
+        /// is stamped meanwhile.
+        public var checksIntegrity = false
 
         public init() {}
     }
@@ -56,6 +64,10 @@ extension InboxStateMachine {
         case stamp(Batch)
         /// Call `wokeUp()` at this time.
         case wakeUp(at: C.Instant)
+        /// Hand these names (as they arrived: entries or not) to the diary index; nothing answers.
+        case notice([String])
+        /// Look the store over (off the start-up path); answer with `integrityChecked()`.
+        case checkIntegrity
         /// Rescan the inbox periodically from now on (`rescanRequested()` each time).
         case startPolling
         /// Count and log.

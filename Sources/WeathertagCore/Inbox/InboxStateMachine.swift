@@ -58,6 +58,12 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
 
     private enum Listing { case idle, running, runningAndAskedAgain }
 
+    /// Names arrived and not yet handed to the diary index, and when they are due (`noticeDelay`).
+    private var unnoticed: [String] = []
+    private var noticeDue: C.Instant?
+    /// The store's look-over at start-up (`checksIntegrity`): nothing is listed or stamped while it runs.
+    private var checkingIntegrity = false
+
     private enum PauseCause { case weather, writes }
 
     public init(configuration: Configuration, clock: C) {
@@ -106,7 +112,16 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
 
     /// The service starts: list everything (the watch is already in place, so nothing is missed in between).
     public mutating func start() -> [Action] {
-        self.rescanRequested()
+        guard self.configuration.checksIntegrity else { return self.rescanRequested() }
+        self.checkingIntegrity = true
+        return [.checkIntegrity]
+    }
+
+    /// The store was looked over (and replaced if it was damaged): the first listing fills it from the files.
+    public mutating func integrityChecked() -> [Action] {
+        guard self.checkingIntegrity else { return self.proceed() }
+        self.checkingIntegrity = false
+        return self.rescanRequested() + self.proceed()
     }
 
     /// Names were written and closed, or moved in, or their editor's lock file went. Their settled versions no
@@ -114,6 +129,10 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     /// open waits at least `lockGrace`.
     public mutating func namesArrived(_ names: [String]) -> [Action] {
         let now = self.clock.now
+        if let delay = self.configuration.noticeDelay, !names.isEmpty {
+            if self.noticeDue == nil { self.noticeDue = now.advanced(by: delay) }
+            self.unnoticed += names
+        }
         for name in names {
             if self.remembersSettled { self.settled[name] = nil }
             let wait =
@@ -136,7 +155,8 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     public mutating func rescanRequested() -> [Action] {
         switch self.listing {
         case .idle:
-            guard !self.stopRequested else { return [] }
+            // During the start-up look-over, the first listing comes when it is done (`integrityChecked`).
+            guard !self.stopRequested, !self.checkingIntegrity else { return [] }
             self.listing = .running
             return [.list(skippingUnchanged: self.remembersSettled ? self.settled : [:])]
         case .running, .runningAndAskedAgain:
@@ -243,7 +263,13 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
             self.deferred[name] = nil
             self.queue.insert(name)
         }
-        return self.proceed()
+        var actions: [Action] = []
+        if let noticeDue, noticeDue <= now, !self.stopRequested {
+            actions.append(.notice(self.unnoticed))
+            self.unnoticed = []
+            self.noticeDue = nil
+        }
+        return actions + self.proceed()
     }
 
     /// Some folders could not be watched (inotify's watches ran out): they must be polled. Unless the shell
@@ -272,15 +298,16 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         }
         let now = self.clock.now
         // Back-dated entries with the weather of their time need no current weather: only writes must work.
-        while !self.halted, self.pause?.cause != .writes, self.batchesInFlight < self.configuration.batchesInFlight,
-            !self.historical.isEmpty
+        while !self.halted, !self.checkingIntegrity, self.pause?.cause != .writes,
+            self.batchesInFlight < self.configuration.batchesInFlight, !self.historical.isEmpty
         {
             let (name, tag) = self.historical.removeFirst()
             self.batchesInFlight += 1
             self.entriesInFlight += 1
             actions.append(.stamp(Batch(names: [name], tag: tag, historical: true)))
         }
-        while !self.halted, self.pause == nil, self.batchesInFlight < self.configuration.batchesInFlight,
+        while !self.halted, !self.checkingIntegrity, self.pause == nil,
+            self.batchesInFlight < self.configuration.batchesInFlight,
             !self.queue.isEmpty
         {
             // A long burst does not stamp its last entries with the weather of its first.
@@ -305,7 +332,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     }
 
     private func nextDeadline() -> C.Instant? {
-        let candidates = [self.pause?.until, self.deferred.values.min()].compactMap { $0 }
+        let candidates = [self.pause?.until, self.deferred.values.min(), self.noticeDue].compactMap { $0 }
         return candidates.min()
     }
 

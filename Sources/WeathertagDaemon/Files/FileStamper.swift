@@ -1,4 +1,5 @@
 import Glibc
+import NIOPosix
 import WeathertagCore
 
 /// Stamps files anywhere with the inbox's safety (`EntryFile`: read lease, temp file, exchange, a last look,
@@ -86,21 +87,26 @@ public enum FileStamper {
                     }
                 case .stamp(let batch):
                     starting(outcomes.count, batch.names[0])
-                    // A back-dated file's batch carries the weather of its time.
-                    let outcome = EntryBatch.stamp(
-                        batch.names, in: nil, lines: batch.historical ? batch.tag.stampLines(fields: fields) : lines,
-                        maximumSize: maximumSize, keepModificationTime: keepModificationTime,
-                        backdating: batch.historical ? nil : backdating,
-                        memory: memory.map { memory in
-                            EntryBatch.Memory(database: memory.database, key: { memory.key($0) })
-                        },
-                        fresh: fresh)
+                    // A back-dated file's batch carries the weather of its time. On the thread pool, as the
+                    // daemon's batches: the file work and the memory's SQLite block, and the cooperative pool must
+                    // not.
+                    let batchLines = batch.historical ? batch.tag.stampLines(fields: fields) : lines
+                    let batchBackdating = batch.historical ? nil : backdating
+                    let outcome = try? await NIOThreadPool.singleton.runIfActive {
+                        EntryBatch.stamp(
+                            batch.names, in: nil, lines: batchLines, maximumSize: maximumSize,
+                            keepModificationTime: keepModificationTime, backdating: batchBackdating,
+                            memory: memory.map { memory in
+                                EntryBatch.Memory(database: memory.database, key: { memory.key($0) })
+                            },
+                            fresh: fresh)
+                    }
                     next += machine.batchFinished(batch, outcome)
                 case .wakeUp(let deadline):
                     wakeUp = deadline
                 case .report(let report):
                     if let (path, outcome) = Self.outcome(of: report) { outcomes[path] = outcome }
-                case .list, .finish, .startPolling:
+                case .list, .finish, .startPolling, .notice, .checkIntegrity:
                     break
                 }
             }

@@ -11,9 +11,28 @@ extension InboxService {
     ) {
         switch action {
         case .list(let unchanged):
+            let (inbox, tree, memory, logger) = (self.inbox, self.configuration.tree, self.memory, self.logger)
             group.addTask {
-                let (candidates, present) = await self.list(skipping: unchanged)
-                events.yield(.listed(candidates: candidates, present: present))
+                do {
+                    let listing = try await self.threadPool.runIfActive {
+                        try InboxListing.list(inbox, tree: tree, skipping: unchanged, memory: memory) { folder, error in
+                            logger.warning(
+                                "cannot list a folder of the inbox",
+                                metadata: ["folder": "\(folder)", "error": "\(error)"])
+                        }
+                    }
+                    self.statistics.update { $0.lastScanAt = Date() }
+                    if !listing.removed.isEmpty {
+                        logger.notice(
+                            "removed temp files left by an interrupted stamp",
+                            metadata: ["count": "\(listing.removed.count)", "inbox": "\(inbox)"])
+                    }
+                    logger.debug("rescanned the inbox", metadata: ["to_look_at": "\(listing.candidates.count)"])
+                    events.yield(.listed(candidates: listing.candidates, present: listing.present))
+                } catch {
+                    logger.error("cannot list the inbox", metadata: ["inbox": "\(inbox)", "error": "\(error)"])
+                    events.yield(.listed(candidates: [], present: nil))
+                }
             }
         case .fetchWeather:
             group.addTask {
@@ -66,20 +85,35 @@ extension InboxService {
             }
         case .startPolling:
             // Folders inotify cannot watch are found by polling.
-            Self.poll(every: Self.fallbackPollInterval, in: &group, events)
+            Self.poll(every: InboxConfiguration.fallbackPollInterval, in: &group, events)
+        case .notice(let names):
+            guard let memory = self.memory else { return }
+            let (inbox, tree) = (self.inbox, self.configuration.tree)
+            group.addTask {
+                _ = try? await self.threadPool.runIfActive {
+                    memory.notice(names.filter { tree.isEntry($0) }, inbox: inbox, at: Date())
+                }
+            }
+        case .checkIntegrity:
+            let memory = self.memory
+            group.addTask {
+                _ = try? await self.threadPool.runIfActive { memory?.checkIntegrity() }
+                events.yield(.integrityChecked)
+            }
         case .report(let report):
-            self.record(report)
+            self.reporter.record(report)
         case .finish:
             break
         }
     }
-}
 
-/// Runs blocking work on a thread of its own (inotify's reads block) until it returns.
-func onThread(_ name: String, _ body: @escaping @Sendable () throws -> Void) async throws {
-    try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-        let thread = Thread { done.resume(with: Result { try body() }) }
-        thread.name = name
-        thread.start()
+    static func poll(
+        every interval: Duration,
+        in group: inout ThrowingDiscardingTaskGroup<any Error>,
+        _ events: AsyncStream<Event>.Continuation
+    ) {
+        group.addTask {
+            while (try? await Task.sleep(for: interval)) != nil { events.yield(.watcher(.rescan)) }
+        }
     }
 }

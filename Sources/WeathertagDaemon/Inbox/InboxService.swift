@@ -26,10 +26,9 @@ public final class InboxService: Service {
     /// The weather of back-dated entries' time (nil: `history.enabled` is off, and they are left alone).
     let history: HistoryService?
     let logger: Logger
+    var reporter: InboxReporter { InboxReporter(statistics: self.statistics, logger: self.logger) }
     /// The running loop's events, for questions from outside (`waitingReasons`); nil when it is not running.
     private let running = Mutex<AsyncStream<Event>.Continuation?>(nil)
-    /// Names arrived and not yet looked up in the diary index (`notice`).
-    private let unnoticed = Mutex<[String]>([])
 
     public init(
         configuration: InboxConfiguration,
@@ -55,20 +54,6 @@ public final class InboxService: Service {
 
     var inbox: String { self.configuration.path }
 
-    /// What comes back to the loop.
-    enum Event: Sendable {
-        case watcher(InboxEvent)
-        case watcherFailed(any Error)
-        case listed(candidates: [String], present: Set<String>?)
-        case weather(Result<WeatherTag, any Error>, retryAfter: Duration?)
-        case history(String, HistoryService.Answer)
-        case batchFinished(Machine.Batch, BatchOutcome?)
-        case wokeUp
-        case stop
-        /// Why these entries wait, from the machine (for the socket's answers about entries).
-        case inspect([String], CheckedContinuation<[String: LaneState], Never>)
-    }
-
     /// Why each of `names` that the inbox holds is not stamped yet, as the running machine knows it; empty when the
     /// inbox is not running.
     public func waitingReasons(_ names: [String]) async -> [String: LaneState] {
@@ -84,10 +69,12 @@ public final class InboxService: Service {
         let arrivals = Arrivals()
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)
         self.running.withLock { $0 = continuation }
-        let pollInterval = self.pollInterval()
+        let pollInterval = self.configuration.pollInterval(isRemote: Filesystem.isRemote(self.inbox))
         var policy = Machine.Configuration()
         policy.remembersSettled = pollInterval != nil
         policy.settle = self.configuration.settle
+        policy.noticeDelay = self.memory == nil ? nil : .seconds(1)
+        policy.checksIntegrity = self.memory != nil
         let machine = Machine(configuration: policy, clock: ContinuousClock())
         self.logger.info(
             "watching the inbox",
@@ -135,9 +122,6 @@ public final class InboxService: Service {
                 watcher.stop()
                 group.cancelAll()
             }
-            // The memory's deep check reads the whole file: here, after start-up, before the first listing (which
-            // fills a replaced database again from the files).
-            if let memory = self.memory { _ = try? await self.threadPool.runIfActive { memory.checkIntegrity() } }
             try await withGracefulShutdownHandler {
                 var actions = machine.start()
                 var iterator = events.makeAsyncIterator()
@@ -147,87 +131,13 @@ public final class InboxService: Service {
                         self.perform(action, in: &group, continuation)
                     }
                     guard let event = await iterator.next() else { return }
-                    switch event {
-                    case .watcher(.arrived):
-                        let names = arrivals.takeAll()
-                        self.notice(names, in: &group)
-                        actions = machine.namesArrived(names)
-                    case .watcher(.rescan): actions = machine.rescanRequested()
-                    case .watcher(.watchesExhausted): actions = machine.watchesExhausted()
-                    case .watcherFailed(let error):
-                        self.logger.critical("the inbox can no longer be watched", metadata: ["error": "\(error)"])
-                        throw error
-                    case .listed(let candidates, let present):
-                        actions = machine.listed(candidates: candidates, present: present)
-                    case .weather(.success(let tag), _): actions = machine.weatherArrived(tag)
-                    case .weather(.failure(let error), let retryAfter):
-                        actions = machine.weatherFailed(error, retryAfter: retryAfter)
-                    case .history(let name, .tag(let tag)): actions = machine.historyArrived(name, tag)
-                    case .history(let name, .failed(let failure)): actions = machine.historyFailed(name, failure)
-                    case .batchFinished(let batch, let outcome):
-                        // Entries that arrived meanwhile join the queue first, so a burst keeps the batches full.
-                        let names = arrivals.takeAll()
-                        self.notice(names, in: &group)
-                        actions = machine.namesArrived(names) + machine.batchFinished(batch, outcome)
-                    case .wokeUp: actions = machine.wokeUp()
-                    case .stop: actions = machine.stop()
-                    case .inspect(let names, let answer):
-                        var reasons: [String: LaneState] = [:]
-                        for name in names { reasons[name] = machine.waitingReason(name) }
-                        answer.resume(returning: reasons)
-                        actions = []
-                    }
+                    actions = try self.handle(event, &machine, arrivals: arrivals)
                     let waiting = machine.waiting
                     self.statistics.update { $0.entriesWaiting = waiting }
                 }
             } onGracefulShutdown: {
                 continuation.yield(.stop)
             }
-        }
-    }
-
-    /// Names that arrived go into the diary index (lane `waiting`) unless a batch has indexed them by then, off the
-    /// event loop: an entry that waits for weather or settles is listed before it is read. One look at a time, a
-    /// second after the first name it gathers: most are stamped (and indexed) by then and cost one lookup, the stamps
-    /// on their way do not wait behind it, and a burst keeps one list of names, not a task per arrival.
-    private func notice(_ names: [String], in group: inout ThrowingDiscardingTaskGroup<any Error>) {
-        guard let memory = self.memory, !names.isEmpty else { return }
-        let first = self.unnoticed.withLock { unnoticed in
-            defer { unnoticed += names }
-            return unnoticed.isEmpty
-        }
-        guard first else { return }
-        let (inbox, tree) = (self.inbox, self.configuration.tree)
-        group.addTask {
-            guard (try? await Task.sleep(for: Self.noticeDelay)) != nil else { return }
-            let names = self.unnoticed.withLock { unnoticed in
-                defer { unnoticed = [] }
-                return unnoticed
-            }
-            _ = try? await self.threadPool.runIfActive {
-                memory.notice(names.filter { tree.isEntry($0) }, inbox: inbox, at: Date())
-            }
-        }
-    }
-
-    static let noticeDelay: Duration = .seconds(1)
-
-    /// The configured interval, else every 30 s on filesystems whose changes inotify may not see; nil for none.
-    private func pollInterval() -> Duration? {
-        if let interval = self.configuration.pollInterval { return interval == .zero ? nil : interval }
-        return Filesystem.isRemote(self.inbox) ? Self.fallbackPollInterval : nil
-    }
-
-    /// How often to rescan where inotify cannot be relied on (network filesystems, folders it cannot watch).
-    static let fallbackPollInterval: Duration = .seconds(30)
-
-    static func poll(
-        every interval: Duration,
-        in group: inout ThrowingDiscardingTaskGroup<any Error>,
-        _ events: AsyncStream<Event>.Continuation
-    ) {
-        group.addTask {
-            while (try? await Task.sleep(for: interval)) != nil { events.yield(.watcher(.rescan)) }
         }
     }
 }

@@ -1,9 +1,12 @@
 import Logging
 import WeathertagCore
 
-extension InboxService {
-    /// Counts and logs what the policy reports: the words are chosen here, at the edge.
-    func record(_ report: Machine.Report) {
+/// Counts and logs what the inbox's policy reports: the words are chosen here, at the edge.
+struct InboxReporter: Sendable {
+    let statistics: DaemonStatistics
+    let logger: Logger
+
+    func record(_ report: InboxStateMachine<ContinuousClock>.Report) {
         switch report {
         case .stamped(let name, let tag):
             self.statistics.update { $0.entriesStamped += 1 }

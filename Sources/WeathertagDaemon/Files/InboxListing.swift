@@ -1,0 +1,53 @@
+import Foundation
+import Logging
+import WeathertagCore
+
+/// One listing of the inbox (on the thread pool): the names that may need work, the names present, the memory
+/// reconciled with what is there and the new names noticed by the diary index, and the temp files a crash left
+/// behind removed.
+enum InboxListing {
+    struct Result {
+        /// Sorted.
+        var candidates: [String]
+        /// Every name present; nil when nothing is remembered as settled (`unchanged` empty).
+        var present: Set<String>?
+        /// Temp files of an interrupted stamp, removed.
+        var removed: [String]
+    }
+
+    /// Throws when the inbox itself cannot be read; a folder below it that cannot is given to `failed` and passed
+    /// over (and the memory is not reconciled, as the listing is not complete).
+    static func list(
+        _ inbox: String, tree: InboxTree, skipping unchanged: [String: FileVersion], memory: (any EntryStore)?,
+        failed: (String, any Error) -> Void
+    ) throws -> Result {
+        _ = try InboxWalk.read(inbox)
+        var candidates: [String] = []
+        var present: Set<String> = []
+        var entries: Set<String> = []
+        var removed: [String] = []
+        var complete = true
+        InboxWalk.walk(
+            inbox: inbox, tree: tree,
+            visit: { folder, contents in
+                removed += FileIO.removeStaleTemporaries(in: InboxWalk.path(inbox, folder), names: contents.files)
+                for name in contents.files {
+                    let path = InboxTree.join(folder, name)
+                    if !unchanged.isEmpty { present.insert(path) }
+                    guard tree.isEntry(path) else { continue }
+                    if memory != nil { entries.insert(path) }
+                    if let known = unchanged[path], FileVersion.current(inbox + "/" + path) == known { continue }
+                    candidates.append(path)
+                }
+            },
+            failed: { folder, error in
+                complete = false
+                failed(folder, error)
+            })
+        // What left the inbox while nobody watched starts its grace time in the memory.
+        if complete { memory?.reconcile(present: entries, at: Date()) }
+        // In the index from now on, read when stamped.
+        memory?.notice(candidates, inbox: inbox, at: Date())
+        return Result(candidates: candidates.sorted(), present: unchanged.isEmpty ? nil : present, removed: removed)
+    }
+}
