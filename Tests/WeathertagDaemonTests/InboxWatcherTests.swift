@@ -20,7 +20,7 @@ struct InboxWatcherTests {
         let folder = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         try #require(folder >= 0)
         defer { close(folder) }
-        try #require(dup2(folder, watcher.inotifyFD) == watcher.inotifyFD)
+        try #require(dup2(folder, watcher.inotify.fd) == watcher.inotify.fd)
         #expect {
             try watcher.run(into: Arrivals()) { _ in }
         } throws: { error in

@@ -25,11 +25,8 @@ final class InboxWatcher: Sendable {
     private let path: String
     private let tree: InboxTree
     private let logger: Logger
-    /// Internal, not private: a test puts something else in its place to make reading fail.
-    let inotifyFD: Int32
-    /// A self-pipe: writing to it wakes the blocked `poll` so `run` can return.
-    private let wakeFD: Int32
-    private let wakeWriteFD: Int32
+    /// The inotify instance (internal: a test puts something else in its descriptor's place).
+    let inotify: InotifyReader
     /// The watched folders by watch descriptor, relative to the inbox (`""` is the inbox). After `init`, only the
     /// watcher's thread changes it.
     private let folders = Mutex(Folders())
@@ -44,27 +41,9 @@ final class InboxWatcher: Sendable {
         self.path = path
         self.tree = tree
         self.logger = logger
-        self.inotifyFD = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard self.inotifyFD >= 0 else { throw SystemError("inotify_init1", path: path) }
-        var pipeFDs: [Int32] = [-1, -1]
-        guard pipe(&pipeFDs) == 0 else {
-            close(self.inotifyFD)
-            throw SystemError("pipe", path: path)
-        }
-        for fd in pipeFDs {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-        }
-        self.wakeFD = pipeFDs[0]
-        self.wakeWriteFD = pipeFDs[1]
+        self.inotify = try InotifyReader(path: path)
         // Every folder is watched before the first listing: nothing dropped in between is missed.
         try self.watchInbox()
-    }
-
-    deinit {
-        close(self.inotifyFD)
-        close(self.wakeFD)
-        close(self.wakeWriteFD)
     }
 
     private static let mask: UInt32 =
@@ -76,8 +55,7 @@ final class InboxWatcher: Sendable {
 
     /// Watches the inbox and the folders below it.
     private func watchInbox() throws(SystemError) {
-        let watch = inotify_add_watch(self.inotifyFD, self.path, Self.mask)
-        guard watch >= 0 else { throw SystemError("inotify_add_watch", path: self.path) }
+        let watch = try self.inotify.addWatch(self.path, mask: Self.mask).get()
         self.folders.withLock { $0.byWatch = [watch: ""] }
         _ = self.watch(subtree: "")
     }
@@ -103,13 +81,14 @@ final class InboxWatcher: Sendable {
     }
 
     private func addWatch(_ folder: String) {
-        let watch = inotify_add_watch(self.inotifyFD, InboxWalk.path(self.path, folder), Self.mask)
-        guard watch < 0 else {
+        let error: SystemError
+        switch self.inotify.addWatch(InboxWalk.path(self.path, folder), mask: Self.mask) {
+        case .success(let watch):
             self.folders.withLock { $0.byWatch[watch] = folder }
             return
+        case .failure(let failure): error = failure
         }
-        guard errno == ENOSPC else {
-            let error = SystemError("inotify_add_watch", path: folder)
+        guard error.code == ENOSPC else {
             self.logger.warning("cannot watch a folder of the inbox", metadata: ["error": "\(error)"])
             return
         }
@@ -132,7 +111,7 @@ final class InboxWatcher: Sendable {
     private func unwatch(subtree folder: String) {
         self.folders.withLock { folders in
             for (watch, path) in folders.byWatch where path == folder || path.hasPrefix(folder + "/") {
-                inotify_rm_watch(self.inotifyFD, watch)
+                self.inotify.removeWatch(watch)
                 folders.byWatch[watch] = nil
             }
         }
@@ -140,8 +119,7 @@ final class InboxWatcher: Sendable {
 
     /// Ends `run` from another thread.
     func stop() {
-        var byte: UInt8 = 1
-        _ = write(self.wakeWriteFD, &byte, 1)
+        self.inotify.stop()
     }
 
     /// Blocks until `stop()`, adding the entries of each read to `arrivals` (`.arrived` when the list was empty) and
@@ -156,21 +134,21 @@ final class InboxWatcher: Sendable {
         _ report: (InboxEvent) -> Void
     ) throws(SystemError) {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        var fds = [
-            pollfd(fd: self.inotifyFD, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: self.wakeFD, events: Int16(POLLIN), revents: 0),
-        ]
         var watching = true
         var moves = MoveCookies()
         if self.watchesExhausted { report(.watchesExhausted) }
         while true {
             // While the inbox is gone, look for it once a second; otherwise wait for events.
-            let ready = poll(&fds, 2, watching ? -1 : 1000)
-            if ready < 0 {
-                guard errno == EINTR else { throw SystemError("poll", path: self.path) }
-                continue
+            let events: [Event]
+            do {
+                switch try self.inotify.wait(milliseconds: watching ? -1 : 1000, buffer: &buffer) {
+                case .stopped: return
+                case .timedOut: events = []
+                case .events(let read): events = read
+                }
+            } catch {
+                throw SystemError(error.operation, path: self.path, code: error.code)
             }
-            if fds[1].revents != 0 { return }
             if !watching {
                 if (try? self.watchInbox()) != nil {
                     watching = true
@@ -179,30 +157,11 @@ final class InboxWatcher: Sendable {
                 }
                 continue
             }
-            guard fds[0].revents != 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { read(self.inotifyFD, $0.baseAddress, $0.count) }
-            guard count > 0 else {
-                guard count < 0, errno != EAGAIN, errno != EINTR else { continue }
-                throw SystemError("read inotify events", path: self.path)
-            }
+            guard !events.isEmpty else { continue }
             let exhaustedBefore = self.watchesExhausted
             var names: [String] = []
             var changes = Changes()
-            var offset = 0
-            // inotify_event's flexible `name` is not imported: parse by offset (wd 0, mask 4, cookie 8, len 12, name 16).
-            while offset + 16 <= count {
-                let event = Event(
-                    watch: Self.load(Int32.self, buffer, offset),
-                    mask: Self.load(UInt32.self, buffer, offset + 4),
-                    cookie: Self.load(UInt32.self, buffer, offset + 8),
-                    name: String(
-                        decoding: buffer[
-                            (offset + 16)..<min(offset + 16 + Int(Self.load(UInt32.self, buffer, offset + 12)), count)
-                        ]
-                        .prefix { $0 != 0 },
-                        as: UTF8.self)
-                )
-                offset += 16 + Int(Self.load(UInt32.self, buffer, offset + 12))
+            for event in events {
                 switch self.handle(event, moves: &moves, names: &names, changes: &changes) {
                 case .none: break
                 case .rescan: report(.rescan)
@@ -232,14 +191,7 @@ final class InboxWatcher: Sendable {
         }
     }
 
-    private struct Event {
-        var watch: Int32
-        var mask: UInt32
-        var cookie: UInt32
-        var name: String
-
-        func has(_ flag: Int32) -> Bool { self.mask & UInt32(flag) != 0 }
-    }
+    private typealias Event = InotifyReader.Event
 
     private enum Outcome { case none, rescan, inboxGone }
 
@@ -321,9 +273,5 @@ final class InboxWatcher: Sendable {
             names.append(path)
         }
         return .none
-    }
-
-    private static func load<T: FixedWidthInteger>(_: T.Type, _ buffer: [UInt8], _ offset: Int) -> T {
-        buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
     }
 }
