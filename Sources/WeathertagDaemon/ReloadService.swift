@@ -57,8 +57,8 @@ final class ReloadService: Service, CustomStringConvertible {
         var configuration = self.initial
         var generation = self.first
         while true {
-            // The socket answers through the router of the generation about to run.
-            self.router.replace(with: generation.router)
+            // The socket answers through this generation's router: the first's from the start (`Daemon`), a
+            // reload's from before it is said to be in force (below).
             let group = ServiceGroup(
                 configuration: ServiceGroupConfiguration(services: generation.services, logger: self.logger)
             )
@@ -82,6 +82,9 @@ final class ReloadService: Service, CustomStringConvertible {
             guard let next, !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
             configuration = next
             generation = await self.makeGeneration(next)
+            // The socket answers with the new configuration before the log and systemd are told it is in force
+            // (READY=1 after RELOADING=1 means it is): a client asking right after saw the old one.
+            self.router.replace(with: generation.router)
             self.logger.notice("configuration reloaded", metadata: ["status": "\(generation.summary)"])
             // STATUS= stays SystemdSupervision's: one voice for the status line.
             self.notifier.notify("READY=1")
