@@ -26,7 +26,7 @@ final class StampMemoryTests {
         logger.logLevel = .critical
         let policy = RestorePolicy(forgetAfter: 600)
         return [
-            InMemoryStampMemory(policy: policy),
+            InMemoryEntryStore(policy: policy),
             try StateDatabase.open(
                 directory: self.directory.file("state"), inbox: "/diary", policy: policy, logger: logger),
         ]

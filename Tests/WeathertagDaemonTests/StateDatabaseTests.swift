@@ -185,7 +185,15 @@ final class StateDatabaseTests {
     /// A batch indexes what it reads: titles, text, weather, lanes; searched, filtered and paged; renames and
     /// removals follow; a file read again in the same version is not parsed again.
     @Test func theIndexIsWrittenByBatchesSearchedAndKeptInStep() async throws {
-        let database = try self.open()
+        try await self.indexContract(try self.open())
+    }
+
+    /// The same contract from the in-memory store, the tests' double.
+    @Test func theInMemoryIndexKeepsTheSameContract() async throws {
+        try await self.indexContract(InMemoryEntryStore(policy: RestorePolicy(forgetAfter: 600)))
+    }
+
+    func indexContract(_ database: any EntryStore) async throws {
         let inbox = self.directory.file("inbox")
         try FileManager.default.createDirectory(atPath: inbox + "/2026", withIntermediateDirectories: true)
         let files = [
@@ -233,7 +241,7 @@ final class StateDatabaseTests {
 
         // Seen and not read yet: listed under its name, waiting; the daemon not running says so.
         try Data("x\n".utf8).write(to: URL(fileURLWithPath: inbox + "/2026-11-20 new.md"))
-        database.notice(["2026-11-20 new.md", "gone.md"], inbox: inbox)
+        database.notice(["2026-11-20 new.md", "gone.md"], inbox: inbox, at: self.now)
         let waiting = try #require(try await index.list(EntryQuery(lane: .waiting)).entries.first)
         #expect(waiting.title == "2026-11-20 new" && waiting.timeSource == "file_name")
         #expect(waiting.reason == "not_running")

@@ -106,7 +106,7 @@ enum EntryBatch {
             placeholderTime: EntryTime.of(
                 fields: [:], fileName: fileName, modified: read?.modified ?? Date(),
                 timeZone: .current))
-        if let read, StateDatabase.versionText(read.version) != indexed {
+        if let read, read.version.indexed != indexed {
             item.version = read.version
             item.entry = DiaryEntry.read(read.content, fileName: fileName, modified: read.modified)
         }

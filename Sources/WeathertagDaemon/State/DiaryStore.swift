@@ -60,3 +60,10 @@ public protocol DiaryStore: Sendable {
     /// How many entries each lane holds.
     func laneCounts() throws -> [Lane: Int]
 }
+
+extension FileVersion {
+    /// `device:inode:size:mtime`: how the diary index keeps the version it read.
+    public var indexed: String {
+        "\(self.device):\(self.inode):\(self.size):\(self.modifiedSeconds).\(self.modifiedNanoseconds)"
+    }
+}

@@ -31,7 +31,7 @@ public struct StampRecord: Sendable, Equatable {
 ///
 /// Synchronous on purpose: batches call it on the thread pool and the watcher on its own thread, where a batch's
 /// lookups and its one write transaction belong; never from async code. The state database is the adapter;
-/// `InMemoryStampMemory` is the same rules in memory.
+/// `InMemoryEntryStore` is the same rules in memory.
 public protocol StampMemory: Sendable {
     /// When a remembered block is given back, and when a removed entry is forgotten.
     var policy: RestorePolicy { get }
@@ -58,67 +58,5 @@ extension StampMemory {
 
     public func blockToRestore(_ path: String, now: Date = Date()) -> [String]? {
         self.blocksToRestore([path], now: now)[path]
-    }
-}
-
-/// The memory of stamps in the process (the tests' double): the same rules as the state database, no diary index.
-public final class InMemoryStampMemory: StampMemory {
-    public let policy: RestorePolicy
-    private let stamps = Mutex<[String: RememberedStamp]>([:])
-
-    public init(policy: RestorePolicy = RestorePolicy()) {
-        self.policy = policy
-    }
-
-    public func blocksToRestore(_ paths: [String], now: Date) -> [String: [String]] {
-        self.stamps.withLock { stamps in
-            var blocks: [String: [String]] = [:]
-            for path in paths {
-                if let block = self.policy.block(for: stamps[path], now: now) { blocks[path] = block }
-            }
-            return blocks
-        }
-    }
-
-    public func remember(_ records: [StampRecord], index: [DiaryIndexItem], at now: Date) {
-        self.stamps.withLock { stamps in
-            for record in records { stamps[record.path] = RememberedStamp(block: record.block) }
-        }
-    }
-
-    public func apply(_ changes: [PathChange], at now: Date) {
-        self.stamps.withLock { stamps in
-            for change in changes {
-                switch change {
-                case .renamed(let from, let to):
-                    for (old, stamp) in stamps where stamp.removedAt == nil {
-                        guard let new = PathChange.renamed(old, from: from, to: to) else { continue }
-                        stamps[old] = nil
-                        stamps[new] = stamp
-                    }
-                case .removed(let path):
-                    for (old, stamp) in stamps
-                    where stamp.removedAt == nil && PathChange.renamed(old, from: path, to: path) != nil {
-                        stamps[old]?.removedAt = now
-                    }
-                }
-            }
-        }
-    }
-
-    public func reconcile(present: Set<String>, at now: Date) {
-        self.stamps.withLock { stamps in
-            for (path, stamp) in stamps {
-                if let removedAt = stamp.removedAt {
-                    if self.policy.isForgotten(removedAt: removedAt, now: now) { stamps[path] = nil }
-                } else if !present.contains(path) {
-                    stamps[path]?.removedAt = now
-                }
-            }
-        }
-    }
-
-    public func remembered(_ path: String) throws -> RememberedStamp? {
-        self.stamps.withLock { $0[path] }
     }
 }

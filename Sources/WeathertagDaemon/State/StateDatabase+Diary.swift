@@ -93,10 +93,6 @@ extension StateDatabase {
         lane = excluded.lane
         """
 
-    static func versionText(_ version: FileVersion) -> String {
-        "\(version.device):\(version.inode):\(version.size):\(version.modifiedSeconds).\(version.modifiedNanoseconds)"
-    }
-
     // MARK: Writing
 
     /// The versions indexed for `paths` (a batch asks once, and does not read again what has not changed).
@@ -171,7 +167,7 @@ extension StateDatabase {
                         RETURNING id
                         """),
                 arguments: [
-                    key, item.path, Self.versionText(version), entry.title, entry.excerpt,
+                    key, item.path, version.indexed, entry.title, entry.excerpt,
                     entry.time.date.timeIntervalSince1970, entry.time.dayOnly, entry.time.source.code,
                     item.lane.lane.rawValue, item.lane.reason, item.lane.detail, time,
                     weather?.condition, weather?.description, weather?.icon, weather?.temperature, weather?.units,
