@@ -565,6 +565,30 @@ struct InboxIndexDecisionTests {
         #expect(plain.namesArrived(["d.md"]).notices.isEmpty)
     }
 
+    /// The daemon's machine from its inbox configuration, and its one entry point.
+    @Test func theDaemonsMachineTakesEveryInputThroughReceive() throws {
+        var inbox = InboxConfiguration(path: "/diary")
+        inbox.settle = .zero
+        let configuration = Machine.Configuration(inbox: inbox, polls: true, hasStore: true)
+        #expect(configuration.remembersSettled && configuration.checksIntegrity)
+        #expect(configuration.noticeDelay == .seconds(1))
+        let plain = Machine.Configuration(inbox: inbox, polls: false, hasStore: false)
+        #expect(!plain.remembersSettled && !plain.checksIntegrity && plain.noticeDelay == nil)
+
+        var machine = Machine(configuration: configuration, clock: self.clock)
+        #expect(machine.start().checksIntegrity)
+        #expect(machine.receive(.integrityChecked).lists.count == 1)
+        _ = machine.receive(.listed(candidates: [], present: []))
+        #expect(machine.receive(.arrived(["a.md"])).fetches == 1)
+        let batch = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
+        #expect(batch.names == ["a.md"])
+        // Names that arrived while the batch was out join the queue before it is counted done.
+        let done = machine.receive(
+            .batchFinished(batch, InboxStateMachineTests.stamped(batch), arrivedMeanwhile: ["b.md"]))
+        #expect(done.batches.map(\.names) == [["b.md"]], "the tag is fresh: b.md goes at once")
+        #expect(machine.receive(.stop).finishes == false, "a batch is still out")
+    }
+
     @Test func nothingIsListedOrStampedWhileTheStoreIsLookedOver() throws {
         var machine = Machine(
             configuration: {

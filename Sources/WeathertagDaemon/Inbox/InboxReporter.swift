@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import WeathertagCore
 
@@ -65,5 +66,16 @@ struct InboxReporter: Sendable {
         case .writingWorksAgain:
             self.logger.notice("stamping works again")
         }
+    }
+
+    /// A listing's words: temp files an interrupted stamp left, removed; how much there is to look at.
+    func listed(_ listing: InboxListing.Result, inbox: String) {
+        self.statistics.update { $0.lastScanAt = Date() }
+        if !listing.removed.isEmpty {
+            self.logger.notice(
+                "removed temp files left by an interrupted stamp",
+                metadata: ["count": "\(listing.removed.count)", "inbox": "\(inbox)"])
+        }
+        self.logger.debug("rescanned the inbox", metadata: ["to_look_at": "\(listing.candidates.count)"])
     }
 }

@@ -21,39 +21,33 @@ extension InboxService {
                                 metadata: ["folder": "\(folder)", "error": "\(error)"])
                         }
                     }
-                    self.statistics.update { $0.lastScanAt = Date() }
-                    if !listing.removed.isEmpty {
-                        logger.notice(
-                            "removed temp files left by an interrupted stamp",
-                            metadata: ["count": "\(listing.removed.count)", "inbox": "\(inbox)"])
-                    }
-                    logger.debug("rescanned the inbox", metadata: ["to_look_at": "\(listing.candidates.count)"])
-                    events.yield(.listed(candidates: listing.candidates, present: listing.present))
+                    self.reporter.listed(listing, inbox: inbox)
+                    events.yield(.input(.listed(candidates: listing.candidates, present: listing.present)))
                 } catch {
                     logger.error("cannot list the inbox", metadata: ["inbox": "\(inbox)", "error": "\(error)"])
-                    events.yield(.listed(candidates: [], present: nil))
+                    events.yield(.input(.listed(candidates: [], present: nil)))
                 }
             }
         case .fetchWeather:
             group.addTask {
                 do {
                     let tag = try await self.weather.currentTag(maximumAge: self.stamp.maximumAge)
-                    events.yield(.weather(.success(tag), retryAfter: nil))
+                    events.yield(.input(.weatherArrived(tag)))
                 } catch {
-                    // OpenWeather's own backoff decides when the next call may go out: try again right then.
-                    let next = await self.weather.snapshot.nextAttemptAt
-                    let retryAfter = next.map {
-                        Duration.milliseconds(max(50, Int64($0.timeIntervalSinceNow * 1000) + 10))
-                    }
-                    events.yield(.weather(.failure(error), retryAfter: retryAfter))
+                    events.yield(.input(.weatherFailed(error, retryAfter: await self.weather.nextAttemptDelay)))
                 }
             }
         case .fetchHistory(let name, let request):
             guard let history = self.history else {
-                events.yield(.history(name, .failed(.unavailable(.historyDisabled))))
+                events.yield(.input(.historyFailed(name, .unavailable(.historyDisabled))))
                 return
             }
-            group.addTask { events.yield(.history(name, await history.tag(for: request))) }
+            group.addTask {
+                switch await history.tag(for: request) {
+                case .tag(let tag): events.yield(.input(.historyArrived(name, tag)))
+                case .failed(let failure): events.yield(.input(.historyFailed(name, failure)))
+                }
+            }
         case .stamp(let batch):
             let (inbox, lines, maximumSize, progress) =
                 (
@@ -81,7 +75,7 @@ extension InboxService {
         case .wakeUp(let deadline):
             group.addTask {
                 guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
-                events.yield(.wokeUp)
+                events.yield(.input(.wokeUp))
             }
         case .startPolling:
             // Folders inotify cannot watch are found by polling.
@@ -98,7 +92,7 @@ extension InboxService {
             let memory = self.memory
             group.addTask {
                 _ = try? await self.threadPool.runIfActive { memory?.checkIntegrity() }
-                events.yield(.integrityChecked)
+                events.yield(.input(.integrityChecked))
             }
         case .report(let report):
             self.reporter.record(report)
@@ -113,7 +107,7 @@ extension InboxService {
         _ events: AsyncStream<Event>.Continuation
     ) {
         group.addTask {
-            while (try? await Task.sleep(for: interval)) != nil { events.yield(.watcher(.rescan)) }
+            while (try? await Task.sleep(for: interval)) != nil { events.yield(.input(.rescan)) }
         }
     }
 }

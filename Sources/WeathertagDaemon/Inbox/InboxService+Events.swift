@@ -2,17 +2,14 @@ import Foundation
 import WeathertagCore
 
 extension InboxService {
-    /// What comes back to the loop.
+    /// What comes back to the loop: the machine's inputs, and what only the shell handles.
     enum Event: Sendable {
+        case input(Machine.Input)
+        /// The watcher says names arrived (they wait in `Arrivals`), or asks for a rescan.
         case watcher(InboxEvent)
         case watcherFailed(any Error)
-        case listed(candidates: [String], present: Set<String>?)
-        case weather(Result<WeatherTag, any Error>, retryAfter: Duration?)
-        case history(String, HistoryService.Answer)
+        /// A batch came back; the names that arrived meanwhile are taken when it is handled.
         case batchFinished(Machine.Batch, BatchOutcome?)
-        case wokeUp
-        case integrityChecked
-        case stop
         /// Why these entries wait, from the machine (for the socket's answers about entries).
         case inspect([String], CheckedContinuation<[String: LaneState], Never>)
     }
@@ -20,23 +17,15 @@ extension InboxService {
     /// Hands an event to the machine and returns what it asks for; the watcher's end ends the loop.
     func handle(_ event: Event, _ machine: inout Machine, arrivals: Arrivals) throws -> [Machine.Action] {
         switch event {
-        case .watcher(.arrived): return machine.namesArrived(arrivals.takeAll())
-        case .watcher(.rescan): return machine.rescanRequested()
-        case .watcher(.watchesExhausted): return machine.watchesExhausted()
+        case .input(let input): return machine.receive(input)
+        case .watcher(.arrived): return machine.receive(.arrived(arrivals.takeAll()))
+        case .watcher(.rescan): return machine.receive(.rescan)
+        case .watcher(.watchesExhausted): return machine.receive(.watchesExhausted)
         case .watcherFailed(let error):
             self.logger.critical("the inbox can no longer be watched", metadata: ["error": "\(error)"])
             throw error
-        case .listed(let candidates, let present): return machine.listed(candidates: candidates, present: present)
-        case .weather(.success(let tag), _): return machine.weatherArrived(tag)
-        case .weather(.failure(let error), let retryAfter): return machine.weatherFailed(error, retryAfter: retryAfter)
-        case .history(let name, .tag(let tag)): return machine.historyArrived(name, tag)
-        case .history(let name, .failed(let failure)): return machine.historyFailed(name, failure)
         case .batchFinished(let batch, let outcome):
-            // Entries that arrived meanwhile join the queue first, so a burst keeps the batches full.
-            return machine.namesArrived(arrivals.takeAll()) + machine.batchFinished(batch, outcome)
-        case .wokeUp: return machine.wokeUp()
-        case .integrityChecked: return machine.integrityChecked()
-        case .stop: return machine.stop()
+            return machine.receive(.batchFinished(batch, outcome, arrivedMeanwhile: arrivals.takeAll()))
         case .inspect(let names, let answer):
             var reasons: [String: LaneState] = [:]
             for name in names { reasons[name] = machine.waitingReason(name) }

@@ -70,12 +70,10 @@ public final class InboxService: Service {
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)
         self.running.withLock { $0 = continuation }
         let pollInterval = self.configuration.pollInterval(isRemote: Filesystem.isRemote(self.inbox))
-        var policy = Machine.Configuration()
-        policy.remembersSettled = pollInterval != nil
-        policy.settle = self.configuration.settle
-        policy.noticeDelay = self.memory == nil ? nil : .seconds(1)
-        policy.checksIntegrity = self.memory != nil
-        let machine = Machine(configuration: policy, clock: ContinuousClock())
+        let machine = Machine(
+            configuration: Machine.Configuration(
+                inbox: self.configuration, polls: pollInterval != nil, hasStore: self.memory != nil),
+            clock: ContinuousClock())
         self.logger.info(
             "watching the inbox",
             metadata: ["inbox": "\(self.inbox)", "poll_seconds": "\(pollInterval.map { "\($0.seconds)" } ?? "off")"]
@@ -136,7 +134,7 @@ public final class InboxService: Service {
                     self.statistics.update { $0.entriesWaiting = waiting }
                 }
             } onGracefulShutdown: {
-                continuation.yield(.stop)
+                continuation.yield(.input(.stop))
             }
         }
     }

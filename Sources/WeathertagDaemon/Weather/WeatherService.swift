@@ -80,6 +80,12 @@ public actor WeatherService {
         )
     }
 
+    /// How long until the next call may go out after a failure (the backoff's own time, and a little), so that the
+    /// inbox asks again right then; nil when nothing holds a call back.
+    public var nextAttemptDelay: Duration? {
+        self.nextAttemptAt.map { .milliseconds(max(50, Int64($0.timeIntervalSince(self.now()) * 1000) + 10)) }
+    }
+
     /// The weather here. Cached weather younger than the TTL is used as it is; otherwise OpenWeather is asked, and
     /// when that fails, cached weather for this place up to `maximumAge` old beats an error (marked stale).
     public func currentTag(maximumAge: Duration) async throws -> WeatherTag {

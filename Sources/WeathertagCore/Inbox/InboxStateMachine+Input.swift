@@ -1,0 +1,55 @@
+extension InboxStateMachine {
+    /// Everything that happens to the inbox, as the shell hands it in: one entry point (`receive`), as swift-nio's
+    /// state machines take their events.
+    public enum Input: Sendable {
+        /// Names were written and closed, moved in, or their editor's lock went.
+        case arrived([String])
+        /// Look at everything (a poll, a queue overflow, the folder back).
+        case rescan
+        /// Some folders could not be watched.
+        case watchesExhausted
+        case listed(candidates: [String], present: Set<String>?)
+        case weatherArrived(WeatherTag)
+        /// `retryAfter`: the weather service's own backoff, when it has one.
+        case weatherFailed(any Error, retryAfter: Duration?)
+        case historyArrived(String, WeatherTag)
+        case historyFailed(String, HistoryFailure)
+        /// A batch came back (nil: the thread pool refused it), and the names that arrived meanwhile: they join the
+        /// queue first, so that a burst keeps the batches full.
+        case batchFinished(Batch, BatchOutcome?, arrivedMeanwhile: [String])
+        case wokeUp
+        case integrityChecked
+        case stop
+    }
+
+    /// Takes one input and returns what the shell must do.
+    public mutating func receive(_ input: Input) -> [Action] {
+        switch input {
+        case .arrived(let names): return self.namesArrived(names)
+        case .rescan: return self.rescanRequested()
+        case .watchesExhausted: return self.watchesExhausted()
+        case .listed(let candidates, let present): return self.listed(candidates: candidates, present: present)
+        case .weatherArrived(let tag): return self.weatherArrived(tag)
+        case .weatherFailed(let error, let retryAfter): return self.weatherFailed(error, retryAfter: retryAfter)
+        case .historyArrived(let name, let tag): return self.historyArrived(name, tag)
+        case .historyFailed(let name, let failure): return self.historyFailed(name, failure)
+        case .batchFinished(let batch, let outcome, let arrived):
+            return self.namesArrived(arrived) + self.batchFinished(batch, outcome)
+        case .wokeUp: return self.wokeUp()
+        case .integrityChecked: return self.integrityChecked()
+        case .stop: return self.stop()
+        }
+    }
+}
+
+extension InboxStateMachine.Configuration {
+    /// The daemon's inbox: `inbox`'s settle time; settled entries remembered when it polls (rescans would read
+    /// them all again); with a store, its look-over first and arrivals handed to its diary index a second later.
+    public init(inbox: InboxConfiguration, polls: Bool, hasStore: Bool) {
+        self.init()
+        self.settle = inbox.settle
+        self.remembersSettled = polls
+        self.noticeDelay = hasStore ? .seconds(1) : nil
+        self.checksIntegrity = hasStore
+    }
+}
