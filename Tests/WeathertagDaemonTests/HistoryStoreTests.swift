@@ -62,18 +62,14 @@ final class HistoryStoreTests {
 
     func service(
         store: any HistoryStore, http: RecordingHTTPClient, maximumPerDay: Int = 900
-    ) -> HistoryService {
-        var configuration = HistoryConfiguration()
-        configuration.enabled = true
-        configuration.maximumCallsPerDay = maximumPerDay
-        var openWeather = OpenWeatherConfiguration(apiKey: APIKey("k", origin: "test"))
-        openWeather.baseURL = "http://127.0.0.1:9"
-        let fixed = FixedLocationProvider(latitude: 46.204_412, longitude: 6.143_211, name: nil)
-        return HistoryService(
-            configuration: configuration,
-            client: OpenWeatherClient(configuration: openWeather, http: http, statistics: DaemonStatistics()),
-            chain: LocationChain(providers: [fixed]),
-            store: store, logger: Self.quiet, privacy: PrivacyPolicy())
+    ) throws -> HistoryService? {
+        try ServiceFactory.forTesting(
+            in: self.directory,
+            """
+            "location": {"providers": [{"type": "fixed", "latitude": 46.204412, "longitude": 6.143211}]},
+            "history": {"enabled": true, "max_calls_per_day": \(maximumPerDay)}
+            """, http: http
+        ).historyService(store: store)
     }
 
     static func request(hoursAfter hours: Double) -> HistoryRequest {
@@ -87,7 +83,7 @@ final class HistoryStoreTests {
     @Test func onePlaceAndHourIsAskedOnceWithTwoDecimals() async throws {
         let http = RecordingHTTPClient(body: Self.answer)
         let store = InMemoryHistoryStore()
-        let history = self.service(store: store, http: http)
+        let history = try #require(try self.service(store: store, http: http))
         for _ in 0..<3 {
             guard case .tag(let tag) = await history.tag(for: Self.request(hoursAfter: 0.5)) else {
                 Issue.record("no tag")
@@ -105,7 +101,7 @@ final class HistoryStoreTests {
         let http = RecordingHTTPClient(body: Self.answer)
         let store = InMemoryHistoryStore()
         await store.countCall(day: HistoryBudget.day(of: Date(), calendar: .current))
-        let history = self.service(store: store, http: http, maximumPerDay: 2)
+        let history = try #require(try self.service(store: store, http: http, maximumPerDay: 2))
         guard case .tag = await history.tag(for: Self.request(hoursAfter: 0)) else {
             Issue.record("the second call of the day is allowed")
             return

@@ -23,25 +23,17 @@ final class ServiceFactoryTests {
         #"{"weather":[{"id":800,"main":"Clear","description":"clear sky","icon":"01d"}],"main":{"temp":3.5},"dt":1795340460,"name":"Geneva"}"#
 
     func factory(_ extra: String = "", stateEnabled: Bool = true) throws -> (ServiceFactory, RecordingHTTPClient) {
-        let inbox = self.directory.file("inbox")
-        if !FileManager.default.fileExists(atPath: inbox) { _ = try self.directory.makeDirectory("inbox") }
-        let text = """
-            {"openweather": {"api_key": "k", "base_url": "http://127.0.0.1:9"},
-             "location": {"providers": [{"type": "fixed", "latitude": 46.204412, "longitude": 6.143211}]},
-             "geocoding": {"enabled": false},
-             "cache": {"directory": "\(self.directory.file("cache"))"}, "state": {"directory": "\(self.directory.file("state"))", "enabled": \(stateEnabled)},
-             "inbox": {"path": "\(inbox)"}\(extra)}
-            """
-        let configuration = try Configuration.decode(
-            try JSONParser.parse(Array(text.utf8)), environment: [:], registry: .builtIns,
-            configDirectory: self.directory.path, files: LocalConfigurationFiles())
         let http = RecordingHTTPClient { request in
             HTTPResponse(
                 status: request.url.contains("/img/") ? 404 : 200, headers: [:], body: Array(Self.weather.utf8))
         }
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        return (ServiceFactory(configuration: configuration, http: http, threadPool: .singleton, logger: logger), http)
+        let factory = try ServiceFactory.forTesting(
+            in: self.directory,
+            """
+            "location": {"providers": [{"type": "fixed", "latitude": 46.204412, "longitude": 6.143211}]},
+            "state": {"directory": "\(self.directory.file("state"))", "enabled": \(stateEnabled)}\(extra)
+            """, http: http)
+        return (factory, http)
     }
 
     @Test func theWeatherOfAConfigurationAsEveryCommandGetsIt() async throws {
@@ -71,5 +63,29 @@ final class ServiceFactoryTests {
         let (historical, _) = try self.factory(#", "history": {"enabled": true}"#)
         #expect(historical.historyService(store: nil) != nil, "kept in memory without a store")
         #expect(historical.historyService(store: database) != nil)
+    }
+}
+
+extension ServiceFactory {
+    /// The factory of a configuration for unit tests: OpenWeather (`openWeather`: its members besides the key; a
+    /// closed loopback port by default) answered by `http`, no geocoding, the cache in `directory`, an inbox made
+    /// there, and `sections` (JSON members) besides.
+    static func forTesting(
+        in directory: TemporaryDirectory, _ sections: String, http: any HTTPClient,
+        openWeather: String = #""base_url": "http://127.0.0.1:9""#, now: @escaping @Sendable () -> Date = { Date() }
+    ) throws -> ServiceFactory {
+        let inbox = directory.file("inbox")
+        if !FileManager.default.fileExists(atPath: inbox) { _ = try directory.makeDirectory("inbox") }
+        let text = """
+            {"openweather": {"api_key": "k", \(openWeather)}, "geocoding": {"enabled": false},
+             "cache": {"directory": "\(directory.file("cache"))"}, "inbox": {"path": "\(inbox)"}, \(sections)}
+            """
+        let configuration = try Configuration.decode(
+            try JSONParser.parse(Array(text.utf8)), environment: [:], registry: .builtIns,
+            configDirectory: directory.path, files: LocalConfigurationFiles())
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        return ServiceFactory(
+            configuration: configuration, http: http, threadPool: .singleton, logger: logger, now: now)
     }
 }

@@ -46,7 +46,7 @@ final class WeatherServiceTests {
     func service(
         _ provider: any LocationProvider,
         maximumCallsPerMinute: Int = 60
-    ) async -> (WeatherService, RecordingHTTPClient) {
+    ) async throws -> (WeatherService, RecordingHTTPClient) {
         let mode = self.mode
         let http = RecordingHTTPClient { request in
             let status = mode.status.withLock { $0 }
@@ -57,19 +57,12 @@ final class WeatherServiceTests {
                 : "<html>Bad Gateway</html>"
             return HTTPResponse(status: status, headers: [:], body: Array(body.utf8))
         }
-        var configuration = OpenWeatherConfiguration(apiKey: APIKey("k", origin: "test"))
-        configuration.baseURL = "http://127.0.0.1:1"
-        let statistics = DaemonStatistics()
-        let service = await WeatherService(
-            chain: LocationChain(providers: [provider], now: self.clock.now),
-            client: OpenWeatherClient(configuration: configuration, http: http, statistics: statistics),
-            ttl: .seconds(600),
-            maximumCallsPerMinute: maximumCallsPerMinute,
-            store: WeatherCacheStore(directory: self.directory.path, threadPool: .singleton),
-            statistics: statistics,
-            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
-            now: self.clock.now
-        )
+        // Exact requests, as the service's own default: the wandering steps are far apart anyway.
+        let factory = try ServiceFactory.forTesting(
+            in: self.directory, #""privacy": {"stamp_coordinates": "exact", "request_decimals": 6}"#, http: http,
+            openWeather: #""base_url": "http://127.0.0.1:1", "max_calls_per_minute": \#(maximumCallsPerMinute)"#,
+            now: self.clock.now)
+        let service = await factory.weatherService(chain: LocationChain(providers: [provider], now: self.clock.now))
         return (service, http)
     }
 
@@ -78,7 +71,7 @@ final class WeatherServiceTests {
     }
 
     @Test func neverMoreCallsThanTheCeilingInAnyMinute() async throws {
-        let (service, http) = await self.service(WanderingProvider(), maximumCallsPerMinute: 5)
+        let (service, http) = try await self.service(WanderingProvider(), maximumCallsPerMinute: 5)
         var refused = 0
         for _ in 0..<12 {
             do {
@@ -98,7 +91,7 @@ final class WeatherServiceTests {
     }
 
     @Test func staleWeatherIsUsedUpToTheGivenAgeAndNoFurther() async throws {
-        let (service, http) = await self.service(FixedLocationProvider(latitude: 46.2, longitude: 6.15, name: nil))
+        let (service, http) = try await self.service(FixedLocationProvider(latitude: 46.2, longitude: 6.15, name: nil))
         let fresh = try await service.currentTag(maximumAge: .seconds(3600))
         #expect(!fresh.stale)
         self.mode.status.withLock { $0 = 503 }

@@ -17,6 +17,8 @@ public struct ServiceFactory: Sendable {
     let threadPool: NIOThreadPool
     let statistics: DaemonStatistics
     let logger: Logger
+    /// The clock of everything built here (a test's own).
+    let now: @Sendable () -> Date
 
     public init(
         configuration: Configuration,
@@ -27,6 +29,7 @@ public struct ServiceFactory: Sendable {
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.configuration = configuration
+        self.now = now
         let context = LocationProviderContext(http: http, logger: logger, now: now)
         self.providers = configuration.providers.map { $0.makeProvider(context) }
         self.http = http
@@ -39,7 +42,7 @@ public struct ServiceFactory: Sendable {
     /// among them.
     public func locationChain(_ providers: [any LocationProvider]? = nil) -> LocationChain {
         LocationChain(
-            providers: providers ?? self.providers, strategy: self.configuration.locationStrategy)
+            providers: providers ?? self.providers, strategy: self.configuration.locationStrategy, now: self.now)
     }
 
     /// OpenWeather, counted in this factory's statistics. It takes only positions `privacy` made.
@@ -62,7 +65,8 @@ public struct ServiceFactory: Sendable {
             logger: self.logger,
             privacy: configuration.privacy,
             geocoding: configuration.geocoding,
-            airQuality: configuration.airQuality
+            airQuality: configuration.airQuality,
+            now: self.now
         )
     }
 
@@ -91,7 +95,7 @@ public struct ServiceFactory: Sendable {
         return HistoryService(
             configuration: self.configuration.history, client: client ?? self.weatherClient(),
             chain: chain ?? self.locationChain(), store: store ?? InMemoryHistoryStore(), logger: self.logger,
-            privacy: self.configuration.privacy)
+            privacy: self.configuration.privacy, now: self.now)
     }
 
     /// The memory `stamp` shares with the daemon (through `database`) for files in its inbox.
