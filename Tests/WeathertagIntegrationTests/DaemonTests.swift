@@ -94,7 +94,11 @@ struct DaemonTests {
             try await poll("nothing waiting") { try entries()["waiting"] as? Int == 0 ? true : nil }
             let counters = try entries()
             #expect(counters["stamped"] as? Int == count + 1)
-            #expect(counters["already_stamped"] as? Int == 0)
+            // (Seen once in a full run under load, not reproduced alone: the log says which way the entry came back.)
+            let why = daemon.log.split(separator: "\n").filter { line in
+                ["changed while", "rescan", "overflow", "left as it is"].contains { line.contains($0) }
+            }
+            #expect(counters["already_stamped"] as? Int == 0, "\(why.suffix(20))")
             #expect(try harness.standIn.calls("weather") == 1)
             for index in [0, count / 2, count - 1] {
                 #expect(harness.read(String(format: "burst-%03d.md", index)).hasSuffix("---\nEntry \(index)\n"))
