@@ -15,18 +15,15 @@ import WeathertagCore
 public final class InboxService: Service {
     typealias Machine = InboxStateMachine<ContinuousClock>
 
-    let configuration: InboxConfiguration
-    let stamp: StampConfiguration
+    /// The listings, batches, notices and look-overs, on the thread pool.
+    let files: InboxFiles
     let weather: WeatherService
-    let threadPool: NIOThreadPool
-    let statistics: DaemonStatistics
-    let progress: StampingProgress
-    /// What is remembered of each entry's block (nil: nothing is, as with `state.enabled` false).
-    let memory: (any EntryStore)?
     /// The weather of back-dated entries' time (nil: `history.enabled` is off, and they are left alone).
     let history: HistoryService?
+    /// `stamp.max_age_seconds`: how old cached weather may be when OpenWeather fails.
+    let maximumAge: Duration
+    let statistics: DaemonStatistics
     let logger: Logger
-    var reporter: InboxReporter { InboxReporter(statistics: self.statistics, logger: self.logger) }
     /// The running loop's events, for questions from outside (`waitingReasons`); nil when it is not running.
     private let running = Mutex<AsyncStream<Event>.Continuation?>(nil)
 
@@ -41,18 +38,18 @@ public final class InboxService: Service {
         history: HistoryService? = nil,
         logger: Logger
     ) {
-        self.configuration = configuration
-        self.stamp = stamp
+        self.files = InboxFiles(
+            configuration: configuration, stamp: stamp, memory: memory, asksHistory: history != nil,
+            threadPool: threadPool, progress: progress,
+            reporter: InboxReporter(statistics: statistics, logger: logger))
         self.weather = weather
-        self.threadPool = threadPool
-        self.statistics = statistics
-        self.progress = progress
-        self.memory = memory
         self.history = history
+        self.maximumAge = stamp.maximumAge
+        self.statistics = statistics
         self.logger = logger
     }
 
-    var inbox: String { self.configuration.path }
+    var inbox: String { self.files.inbox }
 
     /// Why each of `names` that the inbox holds is not stamped yet, as the running machine knows it; empty when the
     /// inbox is not running.
@@ -65,14 +62,14 @@ public final class InboxService: Service {
 
     public func run() async throws {
         // Watch first, then list (the machine's `start`): nothing dropped in between is missed.
-        let watcher = try InboxWatcher(path: self.inbox, tree: self.configuration.tree, logger: self.logger)
+        let watcher = try InboxWatcher(path: self.inbox, tree: self.files.configuration.tree, logger: self.logger)
         let arrivals = Arrivals()
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)
         self.running.withLock { $0 = continuation }
-        let pollInterval = self.configuration.pollInterval(isRemote: Filesystem.isRemote(self.inbox))
+        let pollInterval = self.files.configuration.pollInterval(isRemote: Filesystem.isRemote(self.inbox))
         let machine = Machine(
             configuration: Machine.Configuration(
-                inbox: self.configuration, polls: pollInterval != nil, hasStore: self.memory != nil),
+                inbox: self.files.configuration, polls: pollInterval != nil, hasStore: self.files.memory != nil),
             clock: ContinuousClock())
         self.logger.info(
             "watching the inbox",
@@ -107,7 +104,7 @@ public final class InboxService: Service {
             group.addTask {
                 do {
                     try await onThread("weathertag-inotify") {
-                        try watcher.run(into: arrivals, changed: { self.memory?.apply($0, at: Date()) }) {
+                        try watcher.run(into: arrivals, changed: { self.files.memory?.apply($0, at: Date()) }) {
                             continuation.yield(.watcher($0))
                         }
                     }

@@ -1,0 +1,75 @@
+import Foundation
+import NIOPosix
+import WeathertagCore
+
+/// The inbox's side of the disk, for the inbox's loop: listings, batches of stamps, the diary index's notices and
+/// the store's look-over, each on the thread pool (the files' calls and SQLite block; the cooperative pool must
+/// not), each answering with what the machine takes next.
+struct InboxFiles: Sendable {
+    typealias Machine = InboxStateMachine<ContinuousClock>
+
+    let configuration: InboxConfiguration
+    let stamp: StampConfiguration
+    /// What is remembered of each entry's block and the diary index (nil: nothing is, `state.enabled` false).
+    let memory: (any EntryStore)?
+    /// Back-dated entries ask for the weather of their time (`history.enabled`); otherwise they are left alone.
+    let asksHistory: Bool
+    let threadPool: NIOThreadPool
+    let progress: StampingProgress
+    let reporter: InboxReporter
+
+    var inbox: String { self.configuration.path }
+
+    /// A listing (`InboxListing`), as the machine takes it; nothing listed when the inbox cannot be read.
+    func list(skipping unchanged: [String: FileVersion]) async -> Machine.Input {
+        let (inbox, tree, memory, logger) = (self.inbox, self.configuration.tree, self.memory, self.reporter.logger)
+        do {
+            let listing = try await self.threadPool.runIfActive {
+                try InboxListing.list(inbox, tree: tree, skipping: unchanged, memory: memory) { folder, error in
+                    logger.warning(
+                        "cannot list a folder of the inbox", metadata: ["folder": "\(folder)", "error": "\(error)"])
+                }
+            }
+            self.reporter.listed(listing, inbox: inbox)
+            return .listed(candidates: listing.candidates, present: listing.present)
+        } catch {
+            logger.error("cannot list the inbox", metadata: ["inbox": "\(inbox)", "error": "\(error)"])
+            return .listed(candidates: [], present: nil)
+        }
+    }
+
+    /// Stamps a batch; nil when the pool is stopping and refused it (its entries are untouched and wait).
+    func stamp(_ batch: Machine.Batch) async -> BatchOutcome? {
+        let (inbox, maximumSize, progress) = (self.inbox, self.configuration.maximumBytes, self.progress)
+        let lines = batch.tag.stampLines(fields: self.stamp.fields)
+        let keepModificationTime = self.stamp.keepModificationTime
+        // The weather of a back-dated entry's time is for that entry: not asked again whether it is back-dated.
+        let backdating =
+            batch.historical
+            ? nil : BackdatingPolicy(threshold: self.stamp.backdatedAfter, asksHistory: self.asksHistory)
+        let memory = self.memory.map { EntryBatch.Memory(database: $0) }
+        return try? await self.threadPool.runIfActive {
+            progress.begin()
+            defer { progress.end() }
+            return EntryBatch.stamp(
+                batch.names, in: inbox, lines: lines, maximumSize: maximumSize,
+                keepModificationTime: keepModificationTime, backdating: backdating, memory: memory, progress: progress)
+        }
+    }
+
+    /// Hands names that arrived to the diary index (the entries among them).
+    func notice(_ names: [String]) async {
+        guard let memory = self.memory else { return }
+        let (inbox, tree) = (self.inbox, self.configuration.tree)
+        _ = try? await self.threadPool.runIfActive {
+            memory.notice(names.filter { tree.isEntry($0) }, inbox: inbox, at: Date())
+        }
+    }
+
+    /// Looks the store over (and replaces it when it is damaged).
+    func checkIntegrity() async -> Machine.Input {
+        let memory = self.memory
+        _ = try? await self.threadPool.runIfActive { memory?.checkIntegrity() }
+        return .integrityChecked
+    }
+}
