@@ -21,17 +21,13 @@ extension ServiceFactory {
         let weather = await self.weatherService(chain: chain, client: client)
         let memory = self.stateDatabase()
         let history = self.historyService(store: memory, chain: chain, client: client)
+        let files = InboxFiles(
+            configuration: configuration.inbox, stamp: configuration.stamp, memory: memory,
+            asksHistory: history != nil, threadPool: self.threadPool, progress: progress,
+            reporter: InboxReporter(statistics: self.statistics, logger: self.logger))
         let inbox = InboxService(
-            configuration: configuration.inbox,
-            stamp: configuration.stamp,
-            weather: weather,
-            threadPool: self.threadPool,
-            statistics: self.statistics,
-            progress: progress,
-            memory: memory,
-            history: history,
-            logger: self.logger
-        )
+            files: files, weather: weather, history: history, maximumAge: configuration.stamp.maximumAge,
+            statistics: self.statistics, logger: self.logger)
         var router = APIRouter(
             weather: weather,
             chain: chain,

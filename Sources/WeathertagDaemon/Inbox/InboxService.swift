@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOPosix
 import ServiceLifecycle
 import Synchronization
 import WeathertagCore
@@ -27,26 +26,12 @@ public final class InboxService: Service {
     /// The running loop's events, for questions from outside (`waitingReasons`); nil when it is not running.
     private let running = Mutex<AsyncStream<Event>.Continuation?>(nil)
 
-    public init(
-        configuration: InboxConfiguration,
-        stamp: StampConfiguration,
-        weather: WeatherService,
-        threadPool: NIOThreadPool,
-        statistics: DaemonStatistics,
-        progress: StampingProgress = StampingProgress(),
-        memory: (any EntryStore)? = nil,
-        history: HistoryService? = nil,
-        logger: Logger
+    init(
+        files: InboxFiles, weather: WeatherService, history: HistoryService?, maximumAge: Duration,
+        statistics: DaemonStatistics, logger: Logger
     ) {
-        self.files = InboxFiles(
-            configuration: configuration, stamp: stamp, memory: memory, asksHistory: history != nil,
-            threadPool: threadPool, progress: progress,
-            reporter: InboxReporter(statistics: statistics, logger: logger))
-        self.weather = weather
-        self.history = history
-        self.maximumAge = stamp.maximumAge
-        self.statistics = statistics
-        self.logger = logger
+        (self.files, self.weather, self.history, self.maximumAge) = (files, weather, history, maximumAge)
+        (self.statistics, self.logger) = (statistics, logger)
     }
 
     var inbox: String { self.files.inbox }
