@@ -42,7 +42,7 @@ enum DiarySource {
         }
         let file = configuration.state.directory + "/" + StateDatabase.fileName
         do {
-            guard let index = try runtime.factory(configuration).diaryIndex() else {
+            guard let index = try await runtime.factory(configuration).diaryIndex() else {
                 printError(
                     "no daemon answers and there is no diary index at \(file) yet (the daemon builds it: start it once)"
                 )

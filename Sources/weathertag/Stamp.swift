@@ -73,7 +73,7 @@ struct Stamp: AsyncParsableCommand {
             return
         }
 
-        let database = factory?.stateDatabase()
+        let database = await factory?.stateDatabase()
         let memory = database.flatMap { factory?.stampMemory($0) }
         if memory == nil, self.fresh {
             printError("note: no configuration with a state database, so no memory of these files is updated")

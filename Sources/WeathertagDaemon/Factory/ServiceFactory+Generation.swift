@@ -19,7 +19,7 @@ extension ServiceFactory {
         let chain = self.locationChain()
         let client = self.weatherClient()
         let weather = await self.weatherService(chain: chain, client: client)
-        let memory = self.stateDatabase()
+        let memory = await self.stateDatabase()
         let history = self.historyService(store: memory, chain: chain, client: client)
         let files = InboxFiles(
             configuration: configuration.inbox, stamp: configuration.stamp, memory: memory,

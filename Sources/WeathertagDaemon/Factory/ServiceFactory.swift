@@ -70,14 +70,18 @@ public struct ServiceFactory: Sendable {
         )
     }
 
-    /// The state database, or nil (stamping goes on without memory) when it is off or cannot be opened.
-    public func stateDatabase() -> StateDatabase? {
+    /// The state database, or nil (stamping goes on without memory) when it is off or cannot be opened. Opened on
+    /// the thread pool: opening migrates, and waits out another process's write.
+    public func stateDatabase() async -> StateDatabase? {
         let configuration = self.configuration
         guard configuration.state.enabled else { return nil }
+        let logger = self.logger
         do {
-            return try StateDatabase.open(
-                directory: configuration.state.directory, inbox: configuration.inbox.path,
-                policy: RestorePolicy(forgetAfter: configuration.state.forgetAfter.seconds), logger: self.logger)
+            return try await self.threadPool.runIfActive {
+                try StateDatabase.open(
+                    directory: configuration.state.directory, inbox: configuration.inbox.path,
+                    policy: RestorePolicy(forgetAfter: configuration.state.forgetAfter.seconds), logger: logger)
+            }
         } catch {
             self.logger.error(
                 "cannot open the state database; entries are stamped without memory of earlier stamps",
@@ -106,12 +110,15 @@ public struct ServiceFactory: Sendable {
     }
 
     /// The diary index the daemon keeps, read without the daemon; nil when there is none yet (the daemon builds it).
-    public func diaryIndex() throws -> DiaryIndex? {
+    public func diaryIndex() async throws -> DiaryIndex? {
         let configuration = self.configuration
         let file = configuration.state.directory + "/" + StateDatabase.fileName
         guard configuration.state.enabled, FileManager.default.fileExists(atPath: file) else { return nil }
-        let database = try StateDatabase.open(
-            directory: configuration.state.directory, inbox: configuration.inbox.path, logger: self.logger)
+        let logger = self.logger
+        let database = try await self.threadPool.runIfActive {
+            try StateDatabase.open(
+                directory: configuration.state.directory, inbox: configuration.inbox.path, logger: logger)
+        }
         return DiaryIndex(database: database, threadPool: self.threadPool)
     }
 
