@@ -72,6 +72,9 @@ struct IPLocationProviderTests {
 @Suite("phone services' answers")
 struct PhoneServiceAnswerTests {
     static let now = Date(timeIntervalSince1970: 1_795_431_600)
+    static let recorder = OwnTracksLocationProvider.Settings(
+        url: "http://127.0.0.1:9", user: "me", device: "phone", token: nil, maximumGap: .seconds(600),
+        maximumFixAge: .seconds(900), timeout: .seconds(1))
 
     @Test func aRecorderListWithOddElementsGivesItsLocations() async throws {
         let body = """
@@ -81,9 +84,7 @@ struct PhoneServiceAnswerTests {
              {"lat": 59.92, "lon": 10.76, "tst": 1795431530, "acc": 12}]
             """
         let provider = OwnTracksLocationProvider(
-            url: "http://127.0.0.1:9", user: "me", device: "phone", token: nil, maximumGap: .seconds(600),
-            maximumFixAge: .seconds(900), timeout: .seconds(1), http: RecordingHTTPClient(body: body),
-            now: { Self.now })
+            settings: Self.recorder, http: RecordingHTTPClient(body: body), now: { Self.now })
         let position = try await provider.locate()
         // The newest real location: the string latitude is no number, the transition no location.
         #expect(position.latitude == 59.91 && position.longitude == 10.75 && position.accuracyMeters == nil)
@@ -91,15 +92,12 @@ struct PhoneServiceAnswerTests {
         #expect(past?.latitude == 59.92 && past?.accuracyMeters == 12)
 
         let wrapped = OwnTracksLocationProvider(
-            url: "http://127.0.0.1:9", user: "me", device: "phone", token: nil, maximumGap: .seconds(600),
-            maximumFixAge: .seconds(900), timeout: .seconds(1),
+            settings: Self.recorder,
             http: RecordingHTTPClient(body: #"{"count": 1, "data": [{"lat": 1.5, "lon": 2.5, "tst": 1795431530}]}"#),
             now: { Self.now })
         #expect(try await wrapped.locate(at: Date(timeIntervalSince1970: 1_795_431_530))?.longitude == 2.5)
         let junk = OwnTracksLocationProvider(
-            url: "http://127.0.0.1:9", user: "me", device: "phone", token: nil, maximumGap: .seconds(600),
-            maximumFixAge: .seconds(900), timeout: .seconds(1), http: RecordingHTTPClient(body: "<html>"),
-            now: { Self.now })
+            settings: Self.recorder, http: RecordingHTTPClient(body: "<html>"), now: { Self.now })
         await #expect(throws: LocationError.self) { try await junk.locate() }
     }
 
@@ -117,9 +115,10 @@ struct PhoneServiceAnswerTests {
             HTTPResponse(status: 200, body: Array((request.url.contains("/history/") ? history : state).utf8))
         }
         let provider = HomeAssistantLocationProvider(
-            url: "http://127.0.0.1:9", entity: "device_tracker.phone", token: ServiceToken("t", origin: "test"),
-            maximumGap: .seconds(600), maximumFixAge: .seconds(900), timeout: .seconds(1), http: http,
-            now: { Self.now })
+            settings: .init(
+                url: "http://127.0.0.1:9/", entity: "device_tracker.phone", token: ServiceToken("t", origin: "test"),
+                maximumGap: .seconds(600), maximumFixAge: .seconds(900), timeout: .seconds(1)),
+            http: http, now: { Self.now })
         let now = try await provider.locate()
         #expect(now.latitude == 46.2 && now.accuracyMeters == nil, "an accuracy that is no number is left out")
         let past = try await provider.locate(at: Date(timeIntervalSince1970: 1_795_428_600))

@@ -8,52 +8,47 @@ import WeathertagCore
 /// `token_file` or systemd's credential `homeassistant-token`.
 public struct HomeAssistantLocationProvider: LocationProvider {
     public let type = "homeassistant"
-    public let timeout: Duration
-    public var url: String
-    public var entity: String
-    public var token: ServiceToken
-    public var maximumGap: Duration
-    public var maximumFixAge: Duration
+    /// What the configuration says of it (the URL without a trailing slash).
+    public let settings: Settings
+    public var timeout: Duration { self.settings.timeout }
     private let http: any HTTPClient
     private let now: @Sendable () -> Date
 
-    public init(
-        url: String, entity: String, token: ServiceToken, maximumGap: Duration, maximumFixAge: Duration,
-        timeout: Duration, http: any HTTPClient, now: @escaping @Sendable () -> Date
-    ) {
-        self.url = url.hasSuffix("/") ? String(url.dropLast()) : url
-        (self.entity, self.token) = (entity, token)
-        (self.maximumGap, self.maximumFixAge, self.timeout) = (maximumGap, maximumFixAge, timeout)
+    public init(settings: Settings, http: any HTTPClient, now: @escaping @Sendable () -> Date) {
+        var settings = settings
+        if settings.url.hasSuffix("/") { settings.url.removeLast() }
+        self.settings = settings
         self.http = http
         self.now = now
     }
 
-    public var details: [String: String] { ["url": self.url, "entity": self.entity] }
+    public var details: [String: String] { ["url": self.settings.url, "entity": self.settings.entity] }
 
     public func locate() async throws -> Position {
-        let body = try await self.get("/api/states/" + Self.escape(self.entity))
+        let body = try await self.get("/api/states/" + Self.escape(self.settings.entity))
         guard let state = State.decodeJSON(body) else {
             throw LocationError(source: self.type, message: "Home Assistant answered something other than a JSON state")
         }
         guard let point = state.point else {
             throw LocationError(
-                source: self.type, message: "\(self.entity) has no latitude and longitude (is it a GPS tracker?)")
+                source: self.type,
+                message: "\(self.settings.entity) has no latitude and longitude (is it a GPS tracker?)")
         }
-        guard let fix = TrackFix.now(point, at: self.now(), maximumAge: self.maximumFixAge) else {
+        guard let fix = TrackFix.now(point, at: self.now(), maximumAge: self.settings.maximumFixAge) else {
             throw LocationError(
                 source: self.type,
                 message:
-                    "\(self.entity) was last updated \(point.time.iso8601), more than \(Int(self.maximumFixAge.seconds)) s ago"
+                    "\(self.settings.entity) was last updated \(point.time.iso8601), more than \(Int(self.settings.maximumFixAge.seconds)) s ago"
             )
         }
         return fix.position(source: self.type)
     }
 
     public func locate(at time: Date) async throws -> Position? {
-        let window = ServiceHistory.window(around: time, maximumGap: self.maximumGap)
+        let window = ServiceHistory.window(around: time, maximumGap: self.settings.maximumGap)
         var components = URLComponents()
         components.queryItems = [
-            URLQueryItem(name: "filter_entity_id", value: self.entity),
+            URLQueryItem(name: "filter_entity_id", value: self.settings.entity),
             URLQueryItem(name: "end_time", value: window.to.iso8601),
         ]
         let body = try await self.get(
@@ -64,7 +59,8 @@ public struct HomeAssistantLocationProvider: LocationProvider {
                 source: self.type, message: "Home Assistant's history answered something other than a JSON list")
         }
         let points = entities.flatMap { $0.value ?? [] }.compactMap { $0.value?.point }
-        return ServiceHistory.fix(at: time, in: points, maximumGap: self.maximumGap)?.position(source: self.type)
+        return ServiceHistory.fix(at: time, in: points, maximumGap: self.settings.maximumGap)?.position(
+            source: self.type)
     }
 
     private func get(_ path: String) async throws -> [UInt8] {
@@ -72,8 +68,8 @@ public struct HomeAssistantLocationProvider: LocationProvider {
         do {
             response = try await self.http.get(
                 HTTPRequest(
-                    url: self.url + path, timeout: self.timeout,
-                    headers: [self.token.authorizationHeader, "Accept: application/json"]))
+                    url: self.settings.url + path, timeout: self.timeout,
+                    headers: [self.settings.token.authorizationHeader, "Accept: application/json"]))
         } catch {
             throw LocationError(source: self.type, message: "Home Assistant is unreachable: \(error)", cause: error)
         }
@@ -84,7 +80,8 @@ public struct HomeAssistantLocationProvider: LocationProvider {
                 source: self.type,
                 message:
                     "Home Assistant refused the token (HTTP \(response.status)): make a new long-lived access token")
-        case 404: throw LocationError(source: self.type, message: "Home Assistant has no entity \(self.entity)")
+        case 404:
+            throw LocationError(source: self.type, message: "Home Assistant has no entity \(self.settings.entity)")
         default: throw LocationError(source: self.type, message: "Home Assistant answered HTTP \(response.status)")
         }
     }
@@ -186,8 +183,6 @@ extension LocationProviderPlugin {
             maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(900),
             timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5))
     } make: { settings, context in
-        HomeAssistantLocationProvider(
-            url: settings.url, entity: settings.entity, token: settings.token, maximumGap: settings.maximumGap,
-            maximumFixAge: settings.maximumFixAge, timeout: settings.timeout, http: context.http, now: context.now)
+        HomeAssistantLocationProvider(settings: settings, http: context.http, now: context.now)
     }
 }

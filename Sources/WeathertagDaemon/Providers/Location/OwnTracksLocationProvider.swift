@@ -7,31 +7,26 @@ import WeathertagCore
 /// With `token_file`, each request carries it (`user:password` as HTTP basic auth, else as a bearer token).
 public struct OwnTracksLocationProvider: LocationProvider {
     public let type = "owntracks"
-    public let timeout: Duration
-    public var url: String
-    public var user: String
-    public var device: String
-    public var token: ServiceToken?
-    public var maximumGap: Duration
-    public var maximumFixAge: Duration
+    /// What the configuration says of it (the URL without a trailing slash).
+    public let settings: Settings
+    public var timeout: Duration { self.settings.timeout }
     private let http: any HTTPClient
     private let now: @Sendable () -> Date
 
-    public init(
-        url: String, user: String, device: String, token: ServiceToken?, maximumGap: Duration,
-        maximumFixAge: Duration, timeout: Duration, http: any HTTPClient, now: @escaping @Sendable () -> Date
-    ) {
-        self.url = url.hasSuffix("/") ? String(url.dropLast()) : url
-        (self.user, self.device, self.token) = (user, device, token)
-        (self.maximumGap, self.maximumFixAge, self.timeout) = (maximumGap, maximumFixAge, timeout)
+    public init(settings: Settings, http: any HTTPClient, now: @escaping @Sendable () -> Date) {
+        var settings = settings
+        if settings.url.hasSuffix("/") { settings.url.removeLast() }
+        self.settings = settings
         self.http = http
         self.now = now
     }
 
-    public var details: [String: String] { ["url": self.url, "user": self.user, "device": self.device] }
+    public var details: [String: String] {
+        ["url": self.settings.url, "user": self.settings.user, "device": self.settings.device]
+    }
 
     public func locate() async throws -> Position {
-        let body = try await self.get("/api/0/last", [("user", self.user), ("device", self.device)])
+        let body = try await self.get("/api/0/last", [("user", self.settings.user), ("device", self.settings.device)])
         guard let list = [Lenient<OwnTracksLocation>].decodeJSON(body) else {
             throw LocationError(
                 source: self.type, message: "the Recorder's /api/0/last answered something other than a JSON list")
@@ -39,24 +34,25 @@ public struct OwnTracksLocationProvider: LocationProvider {
         let points = list.compactMap { Self.point($0.value) }
         guard let latest = points.max(by: { $0.milliseconds < $1.milliseconds }) else {
             throw LocationError(
-                source: self.type, message: "the Recorder has no location of \(self.user)/\(self.device)")
+                source: self.type,
+                message: "the Recorder has no location of \(self.settings.user)/\(self.settings.device)")
         }
-        guard let fix = TrackFix.now(latest, at: self.now(), maximumAge: self.maximumFixAge) else {
+        guard let fix = TrackFix.now(latest, at: self.now(), maximumAge: self.settings.maximumFixAge) else {
             throw LocationError(
                 source: self.type,
                 message:
-                    "the latest location is from \(latest.time.iso8601), older than \(Int(self.maximumFixAge.seconds)) s"
+                    "the latest location is from \(latest.time.iso8601), older than \(Int(self.settings.maximumFixAge.seconds)) s"
             )
         }
         return fix.position(source: self.type)
     }
 
     public func locate(at time: Date) async throws -> Position? {
-        let window = ServiceHistory.window(around: time, maximumGap: self.maximumGap)
+        let window = ServiceHistory.window(around: time, maximumGap: self.settings.maximumGap)
         let body = try await self.get(
             "/api/0/locations",
             [
-                ("user", self.user), ("device", self.device), ("from", window.from.iso8601),
+                ("user", self.settings.user), ("device", self.settings.device), ("from", window.from.iso8601),
                 ("to", window.to.iso8601),
             ])
         guard let list = Locations.decodeJSON(body)?.list else {
@@ -64,18 +60,21 @@ public struct OwnTracksLocationProvider: LocationProvider {
                 source: self.type,
                 message: "the Recorder's /api/0/locations answered something other than JSON locations")
         }
-        return ServiceHistory.fix(at: time, in: list.compactMap { Self.point($0.value) }, maximumGap: self.maximumGap)?
+        return ServiceHistory.fix(
+            at: time, in: list.compactMap { Self.point($0.value) }, maximumGap: self.settings.maximumGap)?
             .position(source: self.type)
     }
 
     private func get(_ path: String, _ query: [(String, String)]) async throws -> [UInt8] {
         var components = URLComponents()
         components.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) }
-        let url = self.url + path + "?" + (components.percentEncodedQuery ?? "")
+        let url = self.settings.url + path + "?" + (components.percentEncodedQuery ?? "")
         let response: HTTPResponse
         do {
             response = try await self.http.get(
-                HTTPRequest(url: url, timeout: self.timeout, headers: self.token.map { [$0.authorizationHeader] } ?? [])
+                HTTPRequest(
+                    url: url, timeout: self.timeout, headers: self.settings.token.map { [$0.authorizationHeader] } ?? []
+                )
             )
         } catch {
             throw LocationError(source: self.type, message: "the Recorder is unreachable: \(error)", cause: error)
@@ -146,9 +145,6 @@ extension LocationProviderPlugin {
             maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(900),
             timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5))
     } make: { settings, context in
-        OwnTracksLocationProvider(
-            url: settings.url, user: settings.user, device: settings.device, token: settings.token,
-            maximumGap: settings.maximumGap, maximumFixAge: settings.maximumFixAge, timeout: settings.timeout,
-            http: context.http, now: context.now)
+        OwnTracksLocationProvider(settings: settings, http: context.http, now: context.now)
     }
 }
