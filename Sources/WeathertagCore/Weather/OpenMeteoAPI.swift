@@ -1,0 +1,126 @@
+import Foundation
+
+/// Open-Meteo's current weather (`/v1/forecast` with `current=` and `daily=sunrise,sunset`; no key): the request
+/// and its documented answers, into the same `Weather` OpenWeather gives (its WMO code through `WMOWeatherCode`).
+public enum OpenMeteoAPI {
+    /// What `current=` asks for.
+    static let currentVariables = [
+        "temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day", "precipitation", "rain",
+        "snowfall", "weather_code", "cloud_cover", "pressure_msl", "wind_speed_10m", "wind_direction_10m",
+        "wind_gusts_10m",
+    ]
+
+    /// `{base}/v1/forecast?latitude=&longitude=&current=…&daily=sunrise,sunset&…`, in `units`' units (Kelvin is
+    /// asked as °C and converted). Times come as Unix seconds (`timeformat=unixtime`), today's sunrise and sunset
+    /// in the place's own day (`timezone=auto`).
+    public static func currentURL(baseURL: String, at position: RequestPosition, units: Units) -> String {
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        let query = [
+            "latitude=\(Self.coordinate(position.latitude))", "longitude=\(Self.coordinate(position.longitude))",
+            "current=" + Self.currentVariables.joined(separator: ","), "daily=sunrise,sunset", "timezone=auto",
+            "timeformat=unixtime", "forecast_days=1",
+            "temperature_unit=" + (units == .imperial ? "fahrenheit" : "celsius"),
+            "wind_speed_unit=" + (units == .imperial ? "mph" : "ms"), "precipitation_unit=mm",
+        ]
+        return base + "/v1/forecast?" + query.joined(separator: "&")
+    }
+
+    /// The weather of an answer, or the documented error: 400 `{"error": true, "reason": …}`, 429 when a limit is
+    /// passed, 5xx.
+    public static func decodeCurrent(
+        _ response: HTTPResponse, units: Units, lang: String
+    ) throws(WeatherError)
+        -> Weather
+    {
+        if let error = Self.statusError(response) { throw error }
+        guard let body = Body.decodeJSON(response.body), let current = body.current,
+            let temperature = current.temperature_2m, temperature.isFinite, let time = current.time,
+            let code = current.weather_code.flatMap({ WMOWeatherCode(Int($0)) })
+        else {
+            throw WeatherError(kind: .badResponse, message: "Open-Meteo's answer is not the documented JSON shape")
+        }
+        // Kelvin is not one of Open-Meteo's units: asked in °C.
+        let kelvin = units == .standard ? 273.15 : 0
+        return Weather(
+            condition: code.condition,
+            description: code.description(in: lang),
+            code: code.openWeatherID,
+            icon: code.icon(isDay: (current.is_day ?? 1) != 0),
+            temperature: temperature + kelvin,
+            feelsLike: current.apparent_temperature.map { $0 + kelvin },
+            humidity: current.relative_humidity_2m.map { Int($0.rounded()) },
+            pressure: current.pressure_msl.map { Int($0.rounded()) },
+            windSpeed: current.wind_speed_10m,
+            units: units,
+            observedAt: Date(timeIntervalSince1970: time),
+            sunrise: body.daily?.sunrise?.first.map(Date.init(timeIntervalSince1970:)),
+            sunset: body.daily?.sunset?.first.map(Date.init(timeIntervalSince1970:)),
+            utcOffset: body.utc_offset_seconds,
+            windDegrees: current.wind_direction_10m.map { Int($0.rounded()) },
+            windGust: current.wind_gusts_10m,
+            clouds: current.cloud_cover.map { Int($0.rounded()) },
+            // Of the last interval (15 minutes), only when it rained or snowed; snowfall comes in cm.
+            rain1h: current.rain.flatMap { $0 > 0 ? $0 : nil },
+            snow1h: current.snowfall.flatMap { $0 > 0 ? $0 * 10 : nil }
+        )
+    }
+
+    private static func statusError(_ response: HTTPResponse) -> WeatherError? {
+        let reason = ErrorBody.decodeJSON(response.body)?.reason.map { ": \($0.prefix(200))" } ?? ""
+        switch response.status {
+        case 200: return nil
+        case 429:
+            return WeatherError(
+                kind: .rateLimited(retryAfter: .seconds(60)),
+                message: "Open-Meteo's limit is reached (HTTP 429\(reason))")
+        case 500...599:
+            return WeatherError(
+                kind: .serverError(status: response.status),
+                message: "Open-Meteo had a server error (HTTP \(response.status))")
+        default:
+            return WeatherError(
+                kind: .badResponse, message: "Open-Meteo refused the request (HTTP \(response.status)\(reason))")
+        }
+    }
+
+    private static func coordinate(_ value: Double) -> String { String(format: "%.5f", value) }
+
+    /// `{"error": true, "reason": "Parameter 'latitude' is out of range"}`.
+    struct ErrorBody: Decodable {
+        var reason: String?
+
+        enum CodingKeys: String, CodingKey { case reason }
+
+        init(from decoder: any Decoder) throws {
+            self.reason = try decoder.container(keyedBy: CodingKeys.self).lenient(String.self, forKey: .reason)
+        }
+    }
+
+    // The answer's own names, as Open-Meteo spells them.
+    struct Body: Decodable {
+        struct Current: Decodable {
+            var time: Double?
+            var temperature_2m: Double?
+            var relative_humidity_2m: Double?
+            var apparent_temperature: Double?
+            var is_day: Double?
+            var rain: Double?
+            var snowfall: Double?
+            var weather_code: Double?
+            var cloud_cover: Double?
+            var pressure_msl: Double?
+            var wind_speed_10m: Double?
+            var wind_direction_10m: Double?
+            var wind_gusts_10m: Double?
+        }
+
+        struct Daily: Decodable {
+            var sunrise: [Double]?
+            var sunset: [Double]?
+        }
+
+        var utc_offset_seconds: Int?
+        var current: Current?
+        var daily: Daily?
+    }
+}

@@ -1,0 +1,77 @@
+/// A WMO weather interpretation code (WMO 4677, as Open-Meteo gives it in `weather_code`) in OpenWeather's terms:
+/// the condition group, an OpenWeather condition id of the same kind, its icon (`01d` … `50n`) and a description
+/// in English or Korean (other languages fall back to English). Icons, waybar classes, templates and the timeline's
+/// colours then work the same whoever answered.
+public struct WMOWeatherCode: Sendable, Equatable {
+    public var code: Int
+    /// OpenWeather's group: `Clear`, `Clouds`, `Fog`, `Drizzle`, `Rain`, `Snow`, `Thunderstorm`.
+    public var condition: String
+    /// An OpenWeather condition id of the same kind (800 clear, 804 overcast, 501 moderate rain …).
+    public var openWeatherID: Int
+    /// The icon's number (`01` … `50`), without `d` or `n`.
+    public var iconNumber: String
+    private var english: String
+    private var korean: String
+
+    /// The codes Open-Meteo documents, and any other code of 0–99 as the nearest documented one of its kind; nil
+    /// outside 0–99.
+    public init?(_ code: Int) {
+        guard (0...99).contains(code) else { return nil }
+        let decade = code / 10
+        let below = Self.table.keys.filter { $0 / 10 == decade && $0 <= code }.max()
+        // 4–9 are smoke, haze and dust: OpenWeather's atmosphere group, as fog.
+        let nearest = (4...9).contains(code) ? 45 : below ?? Self.decadeDefault[decade]
+        guard let entry = Self.table[nearest] else { return nil }
+        self.code = code
+        (self.condition, self.openWeatherID, self.iconNumber, self.english, self.korean) = entry
+    }
+
+    /// The icon code, day or night.
+    public func icon(isDay: Bool) -> String { self.iconNumber + (isDay ? "d" : "n") }
+
+    /// The description in `lang` (`openweather.lang`): Korean for `ko`, else English.
+    public func description(in lang: String) -> String {
+        lang.lowercased().hasPrefix("ko") ? self.korean : self.english
+    }
+
+    /// An undocumented code with no documented one below it in its decade (WMO 4677 groups by tens: 10s mist and
+    /// distant weather, 20s precipitation in the past hour but not now, 30s dust and blowing snow, 40s fog, 50s
+    /// drizzle, 60s rain, 70s snow, 80s showers, 90s thunderstorms).
+    private static let decadeDefault = [0, 45, 3, 45, 45, 51, 61, 71, 80, 95]
+
+    private typealias Entry = (String, Int, String, String, String)
+
+    private static let table: [Int: Entry] = [
+        0: ("Clear", 800, "01", "clear sky", "맑음"),
+        1: ("Clouds", 801, "02", "mainly clear", "대체로 맑음"),
+        2: ("Clouds", 802, "03", "partly cloudy", "구름 조금"),
+        3: ("Clouds", 804, "04", "overcast", "흐림"),
+        45: ("Fog", 741, "50", "fog", "안개"),
+        48: ("Fog", 741, "50", "depositing rime fog", "상고대 안개"),
+        51: ("Drizzle", 300, "09", "light drizzle", "약한 이슬비"),
+        53: ("Drizzle", 301, "09", "drizzle", "이슬비"),
+        55: ("Drizzle", 302, "09", "dense drizzle", "강한 이슬비"),
+        56: ("Drizzle", 300, "09", "light freezing drizzle", "약한 어는 이슬비"),
+        57: ("Drizzle", 302, "09", "dense freezing drizzle", "강한 어는 이슬비"),
+        61: ("Rain", 500, "10", "light rain", "약한 비"),
+        63: ("Rain", 501, "10", "moderate rain", "비"),
+        65: ("Rain", 502, "10", "heavy rain", "강한 비"),
+        66: ("Rain", 511, "13", "light freezing rain", "약한 어는 비"),
+        67: ("Rain", 511, "13", "heavy freezing rain", "강한 어는 비"),
+        71: ("Snow", 600, "13", "light snow", "약한 눈"),
+        73: ("Snow", 601, "13", "snow", "눈"),
+        75: ("Snow", 602, "13", "heavy snow", "강한 눈"),
+        77: ("Snow", 600, "13", "snow grains", "싸락눈"),
+        80: ("Rain", 520, "09", "light shower rain", "약한 소나기"),
+        81: ("Rain", 521, "09", "shower rain", "소나기"),
+        82: ("Rain", 522, "09", "violent shower rain", "강한 소나기"),
+        85: ("Snow", 620, "13", "light shower snow", "약한 소낙눈"),
+        86: ("Snow", 622, "13", "heavy shower snow", "강한 소낙눈"),
+        95: ("Thunderstorm", 211, "11", "thunderstorm", "뇌우"),
+        96: ("Thunderstorm", 201, "11", "thunderstorm with slight hail", "약한 우박을 동반한 뇌우"),
+        99: ("Thunderstorm", 202, "11", "thunderstorm with heavy hail", "강한 우박을 동반한 뇌우"),
+    ]
+
+    /// The codes Open-Meteo documents.
+    public static var documented: [Int] { Self.table.keys.sorted() }
+}
