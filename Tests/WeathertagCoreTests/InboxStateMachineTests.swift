@@ -475,6 +475,9 @@ struct InboxStateMachineTests {
         historical.kind = .historical
         let stamp = machine.historyArrived("old.md", historical).batches
         #expect(stamp == [Machine.Batch(names: ["old.md"], tag: historical, historical: true)])
+        // Its weather is that entry's own: the batch does not ask again whether it is back-dated.
+        #expect(stamp[0].backdating(BackdatingPolicy()) == nil)
+        #expect(batch.backdating(BackdatingPolicy()) != nil, "a batch of current weather asks")
         let done = machine.batchFinished(stamp[0], Self.stamped(stamp[0]))
         #expect(done.reports.contains { if case .stamped("old.md", historical) = $0 { true } else { false } })
 

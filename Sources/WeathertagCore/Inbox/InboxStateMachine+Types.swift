@@ -50,6 +50,12 @@ extension InboxStateMachine {
             self.tag = tag
             self.historical = historical
         }
+
+        /// How the batch's entries are asked whether they are back-dated: as `policy` says, except a batch with the
+        /// weather of an entry's own time, which is for that entry and is not asked again.
+        public func backdating(_ policy: BackdatingPolicy) -> BackdatingPolicy? {
+            self.historical ? nil : policy
+        }
     }
 
     /// What the shell must do.

@@ -91,7 +91,7 @@ public enum FileStamper {
                     // daemon's batches: the file work and the memory's SQLite block, and the cooperative pool must
                     // not.
                     let batchLines = batch.historical ? batch.tag.stampLines(fields: fields) : lines
-                    let batchBackdating = batch.historical ? nil : backdating
+                    let batchBackdating = batch.backdating(backdating)
                     let outcome = try? await NIOThreadPool.singleton.runIfActive {
                         EntryBatch.stamp(
                             batch.names, in: nil, lines: batchLines, maximumSize: maximumSize,

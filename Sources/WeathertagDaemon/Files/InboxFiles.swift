@@ -43,10 +43,8 @@ struct InboxFiles: Sendable {
         let (inbox, maximumSize, progress) = (self.inbox, self.configuration.maximumBytes, self.progress)
         let lines = batch.tag.stampLines(fields: self.stamp.fields)
         let keepModificationTime = self.stamp.keepModificationTime
-        // The weather of a back-dated entry's time is for that entry: not asked again whether it is back-dated.
-        let backdating =
-            batch.historical
-            ? nil : BackdatingPolicy(threshold: self.stamp.backdatedAfter, asksHistory: self.asksHistory)
+        let backdating = batch.backdating(
+            BackdatingPolicy(threshold: self.stamp.backdatedAfter, asksHistory: self.asksHistory))
         let memory = self.memory.map { EntryBatch.Memory(database: $0) }
         return try? await self.threadPool.runIfActive {
             progress.begin()
