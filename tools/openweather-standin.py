@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A loopback stand-in for OpenWeather and the IP geolocation services, speaking their documented shapes.
+"""A loopback stand-in for OpenWeather, Open-Meteo, MET Norway and the IP geolocation services, speaking their
+documented shapes.
 
 Listens on 127.0.0.1:0 (or --port) and prints {"port": N} on its first stdout line. Used by the tests and by
 `make run` when no real API key is given. Nothing here reaches the internet.
@@ -9,6 +10,15 @@ Listens on 127.0.0.1:0 (or --port) and prints {"port": N} on its first stdout li
   GET  /geo/1.0/reverse?lat=&lon=&limit=1&appid=         reverse geocoding: [{name, local_names, state, country}]
   GET  /data/2.5/air_pollution?lat=&lon=&appid=           air quality: list[0].main.aqi and components
   GET  /img/wn/{icon}@2x.png                             a small PNG
+  GET  /v1/forecast?latitude=&longitude=&current=…        Open-Meteo current weather (service "open-meteo")
+  GET  /v1/forecast?…&hourly=…&start_date=&end_date=      Open-Meteo's last days, hour by hour ("open-meteo")
+  GET  /v1/archive?…&hourly=…&start_date=&end_date=       Open-Meteo's ERA5 archive ("open-meteo-archive"): null
+                                                          for the last 5 days, 400 for an end before the start
+  GET  /v1/air-quality?latitude=&longitude=&current=…     Open-Meteo air quality ("open-meteo-air")
+  GET  /weatherapi/locationforecast/2.0/compact?lat=&lon= MET Norway ("met-norway"): 403 without an identifying
+                                                          User-Agent or with more than 4 decimals; Expires,
+                                                          Last-Modified, and 304 for a matching If-Modified-Since
+  GET  /_queries/{service}                               a keyless service's queries so far (query as sent)
   GET  /json/                                            ip-api.com shape
   GET  /ipinfo/json                                      ipinfo.io shape
   GET  /_stats                                           calls per endpoint
@@ -21,8 +31,13 @@ Control keys, per service: "mode" (ok | 401 | 404 | 429 | 500 | 503 | nonjson | 
 "retry_after" (seconds, with 429), "delay" (seconds before answering), and for weather "name", "icon", "id",
 "main", "description", "temp_c"; for ip "lat", "lon", "city"; for timemachine "main", "description", "icon",
 "id", "temp_c" (mode 401 is the answer to a key without a One Call 3.0 subscription); for geo "name",
-"local_names", "state", "country" (mode "empty": no place there); for air "aqi", "pm2_5", "pm10", "o3", "no2".
+"local_names", "state", "country" (mode "empty": no place there); for air "aqi", "pm2_5", "pm10", "o3", "no2";
+for open-meteo "weather_code", "temp_c", "is_day"; for open-meteo-archive "weather_code", "temp_c" (an hour's
+temperature is temp_c + (hour of the day) / 10, so a test can tell hours apart); for open-meteo-air
+"european_aqi", "pm2_5", "pm10", "ozone", "nitrogen_dioxide"; for met-norway "symbol_code", "temp_c". Open-Meteo
+modes 400 and 429 answer with their {"error": true, "reason": ...} body.
 """
+import datetime
 import argparse
 import base64
 import json
@@ -48,6 +63,14 @@ STATE = {
     "timemachine": {"mode": "ok", "delay": 0, "icon": "10d", "id": 500, "main": "Rain",
                     "description": "light rain", "temp_c": 8.5},
 }
+STATE.update({
+    "open-meteo": {"mode": "ok", "delay": 0, "weather_code": 3, "temp_c": 4.2, "is_day": 1},
+    "open-meteo-archive": {"mode": "ok", "delay": 0, "weather_code": 61, "temp_c": 8.5},
+    "open-meteo-air": {"mode": "ok", "delay": 0, "european_aqi": 34, "pm2_5": 8.1, "pm10": 14.9, "ozone": 58.0,
+                       "nitrogen_dioxide": 12.4},
+    "met-norway": {"mode": "ok", "delay": 0, "symbol_code": "lightrainshowers_day", "temp_c": 6.7},
+})
+KEYLESS_QUERIES = {}
 TIMEMACHINE_QUERIES = []
 WEATHER_QUERIES = []
 GEO_QUERIES = []
@@ -66,6 +89,52 @@ def convert(temp_c, units):
     if units == "metric":
         return round(temp_c, 2)
     return round(temp_c + 273.15, 2)
+
+
+def day_start(text):
+    return int(datetime.datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=datetime.timezone.utc).timestamp())
+
+
+def hour_temperature(conf, t):
+    return round(conf["temp_c"] + ((t // 3600) % 24) / 10, 2)
+
+
+def open_meteo_hours(conf, query, archive):
+    """Hour by hour from start_date to end_date (UTC days); the archive has nothing for the last 5 days."""
+    start, end = day_start(query["start_date"]), day_start(query["end_date"]) + 86400
+    hourly_names = [n for n in query.get("hourly", "").split(",") if n]
+    fahrenheit = query.get("temperature_unit") == "fahrenheit"
+    latest = int(time.time()) - 5 * 86400 if archive else None
+    times = list(range(start, end, 3600))
+    def value(name, t):
+        if latest is not None and t > latest:
+            return None
+        if name in ("temperature_2m", "apparent_temperature"):
+            c = hour_temperature(conf, t) - (1.0 if name == "apparent_temperature" else 0)
+            return round(c * 9 / 5 + 32, 2) if fahrenheit else c
+        return {"relative_humidity_2m": 81, "is_day": 1 if 6 <= (t // 3600) % 24 < 18 else 0,
+                "weather_code": conf["weather_code"], "cloud_cover": 88, "pressure_msl": 1008.4,
+                "wind_speed_10m": 4.2, "wind_direction_10m": 225, "wind_gusts_10m": 9.1, "rain": 0.4,
+                "snowfall": 0.0, "precipitation": 0.4}.get(name, 0)
+    hourly = {"time": times}
+    for name in hourly_names:
+        hourly[name] = [value(name, t) for t in times]
+    days = list(range(start, end, 86400))
+    body = {"latitude": float(query["latitude"]), "longitude": float(query["longitude"]), "generationtime_ms": 0.5,
+            "utc_offset_seconds": 0, "timezone": "GMT", "timezone_abbreviation": "GMT", "elevation": 38.0,
+            "hourly_units": {n: "" for n in hourly_names}, "hourly": hourly}
+    if query.get("daily"):
+        body["daily"] = {"time": days, "sunrise": [d + 7 * 3600 for d in days], "sunset": [d + 17 * 3600 for d in days]}
+    return body
+
+
+def open_meteo_error(handler, mode, reason):
+    if mode == "400":
+        return handler.send(400, json.dumps({"error": True, "reason": reason or "Parameter 'latitude' is invalid"}))
+    if mode == "429":
+        return handler.send(429, json.dumps({"error": True, "reason": "Minutely API request limit exceeded. "
+                                                                      "Please try again in one minute."}))
+    return handler.failure("open-meteo", mode, None)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -115,6 +184,99 @@ class Handler(BaseHTTPRequestHandler):
         if url.path == "/_stats":
             with STATE_LOCK:
                 return self.send(200, json.dumps(STATS))
+        if url.path.startswith("/_queries/"):
+            with STATE_LOCK:
+                return self.send(200, json.dumps(KEYLESS_QUERIES.get(url.path[len("/_queries/"):], [])))
+        if url.path in ("/v1/forecast", "/v1/archive", "/v1/air-quality"):
+            service = {"/v1/forecast": "open-meteo", "/v1/archive": "open-meteo-archive",
+                       "/v1/air-quality": "open-meteo-air"}[url.path]
+            count(service)
+            with STATE_LOCK:
+                conf = dict(STATE[service])
+                KEYLESS_QUERIES.setdefault(service, []).append(query)
+            if conf.get("delay"):
+                time.sleep(conf["delay"])
+            if conf["mode"] != "ok":
+                return open_meteo_error(self, conf["mode"], None)
+            try:
+                lat, lon = float(query["latitude"]), float(query["longitude"])
+                if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+                    raise ValueError
+            except (KeyError, ValueError):
+                return open_meteo_error(self, "400", "Parameter 'latitude' and 'longitude' must have the same "
+                                                     "number of elements")
+            if service == "open-meteo-air":
+                current = {"time": int(time.time()) // 3600 * 3600, "interval": 3600}
+                for name in query.get("current", "").split(","):
+                    if name in conf:
+                        current[name] = conf[name]
+                return self.send(200, json.dumps({"latitude": lat, "longitude": lon, "utc_offset_seconds": 0,
+                                                  "timezone": "GMT", "current": current}))
+            if "start_date" in query or "hourly" in query:
+                try:
+                    if day_start(query["end_date"]) < day_start(query["start_date"]):
+                        return open_meteo_error(self, "400", "Parameter 'end_date' must be after 'start_date'")
+                    if service == "open-meteo" and day_start(query["start_date"]) < time.time() - 93 * 86400:
+                        return open_meteo_error(self, "400", "Parameter 'start_date' is out of allowed range")
+                except (KeyError, ValueError):
+                    return open_meteo_error(self, "400", "Invalid date format, expected YYYY-MM-DD")
+                return self.send(200, json.dumps(open_meteo_hours(conf, query, service == "open-meteo-archive")))
+            now = int(time.time())
+            fahrenheit = query.get("temperature_unit") == "fahrenheit"
+            temp = conf["temp_c"] * 9 / 5 + 32 if fahrenheit else conf["temp_c"]
+            current = {"time": now // 900 * 900, "interval": 900, "temperature_2m": round(temp, 2),
+                       "relative_humidity_2m": 76, "apparent_temperature": round(temp - 2.1, 2),
+                       "is_day": conf["is_day"], "precipitation": 0.0, "rain": 0.0, "showers": 0.0, "snowfall": 0.0,
+                       "weather_code": conf["weather_code"], "cloud_cover": 100, "pressure_msl": 1016.2,
+                       "surface_pressure": 1011.9, "wind_speed_10m": 3.4, "wind_direction_10m": 250,
+                       "wind_gusts_10m": 7.9}
+            wanted = [n for n in query.get("current", "").split(",") if n]
+            day = now // 86400 * 86400
+            return self.send(200, json.dumps({
+                "latitude": lat, "longitude": lon, "generationtime_ms": 0.1, "utc_offset_seconds": 0,
+                "timezone": "GMT", "timezone_abbreviation": "GMT", "elevation": 38.0,
+                "current_units": {n: "" for n in wanted}, "current": {k: v for k, v in current.items()
+                                                                      if k in wanted or k in ("time", "interval")},
+                "daily": {"time": [day], "sunrise": [day + 7 * 3600], "sunset": [day + 17 * 3600]}}))
+        if url.path == "/weatherapi/locationforecast/2.0/compact":
+            count("met-norway")
+            agent = self.headers.get("User-Agent", "")
+            with STATE_LOCK:
+                conf = dict(STATE["met-norway"])
+                KEYLESS_QUERIES.setdefault("met-norway", []).append(
+                    dict(query, user_agent=agent, if_modified_since=self.headers.get("If-Modified-Since", "")))
+            if conf["mode"] != "ok":
+                return self.failure("met-norway", conf["mode"], conf.get("retry_after"))
+            lat, lon = query.get("lat", ""), query.get("lon", "")
+            if "weathertag" not in agent or " " not in agent or any(len(v.partition(".")[2]) > 4 for v in (lat, lon)):
+                return self.send(403, "<html><body>403 Forbidden: identify yourself, 4 decimals at most</body></html>",
+                                 "text/html")
+            modified = "Tue, 24 Nov 2026 10:00:00 GMT"
+            expires = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(time.time() + 1800))
+            headers = {"Last-Modified": modified, "Expires": expires}
+            if self.headers.get("If-Modified-Since") == modified:
+                self.send_response(304)
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return None
+            hour = time.strftime("%Y-%m-%dT%H:00:00Z", time.gmtime())
+            details = {"air_pressure_at_sea_level": 1012.3, "air_temperature": conf["temp_c"],
+                       "cloud_area_fraction": 96.1, "relative_humidity": 83.0, "wind_from_direction": 214.5,
+                       "wind_speed": 5.2}
+            body = {"type": "Feature", "geometry": {"type": "Point", "coordinates": [float(lon), float(lat), 12]},
+                    "properties": {"meta": {"updated_at": "2026-11-24T10:00:00Z", "units": {
+                        "air_pressure_at_sea_level": "hPa", "air_temperature": "celsius",
+                        "cloud_area_fraction": "%", "relative_humidity": "%", "wind_from_direction": "degrees",
+                        "wind_speed": "m/s"}},
+                        "timeseries": [{"time": hour, "data": {
+                            "instant": {"details": details},
+                            "next_1_hours": {"summary": {"symbol_code": conf["symbol_code"]},
+                                             "details": {"precipitation_amount": 0.3}},
+                            "next_6_hours": {"summary": {"symbol_code": conf["symbol_code"]},
+                                             "details": {"precipitation_amount": 1.2}}}}]}}
+            return self.send(200, json.dumps(body), "application/json", headers)
         if url.path == "/data/2.5/weather":
             count("weather")
             with STATE_LOCK:

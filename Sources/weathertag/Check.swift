@@ -6,10 +6,10 @@ import WeathertagDaemon
 
 struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Validate the configuration and try each location provider and the OpenWeather key once.",
+        abstract: "Validate the configuration and try each location provider and each weather source once.",
         discussion: """
             Prints one line per check. Exit status 0 only when the daemon could run: the configuration is valid, \
-            at least one location provider gives a position, and OpenWeather accepts the key. 78 for a \
+            at least one location provider gives a position, and at least one weather source answers. 78 for a \
             configuration error, 1 when a check failed.
             """
     )
@@ -49,24 +49,44 @@ struct Check: AsyncParsableCommand {
             }
         }
 
-        // OpenWeather is asked as the daemon asks it: with no more than `privacy` lets leave the machine.
-        let client = factory.weatherClient()
-        var keyWorks = false
+        // Each weather source is asked once, as the daemon asks it: with no more than `privacy` lets leave the
+        // machine.
         let probe =
             firstPosition ?? Position(latitude: 51.4779, longitude: -0.0015, source: "probe", takenAt: Date())
         let request = configuration.privacy.requestPosition(probe)
-        do {
-            let weather = try await client.currentWeather(at: request)
-            keyWorks = true
-            print(
-                "ok   openweather: key accepted (\(configuration.openWeather.apiKey.origin)); "
-                    + "\(weather.description), \(weather.temperature)\(weather.units.temperatureSymbol) "
-                    + "(asked for \(request), privacy.request_decimals \(request.decimals))"
-            )
-        } catch {
-            print("FAIL openweather: \(error.message)")
+        switch configuration.weather.origin {
+        case .keyless:
+            print("ok   weather: no weather.providers and no OpenWeather key, so Open-Meteo (no key needed)")
+        case .openWeatherKey:
+            print("ok   weather: no weather.providers and an OpenWeather key, so OpenWeather alone")
+        case .configured:
+            break
         }
-        guard firstPosition != nil, keyWorks else {
+        var answered = false
+        for (index, source) in factory.weatherSources().enumerated() {
+            // A configuration without `weather.providers` keeps the line it always had.
+            let label =
+                configuration.weather.origin == .configured ? "weather.providers[\(index)] \(source.type)" : source.type
+            do {
+                let weather = try await source.currentWeather(at: request)
+                answered = true
+                let key = (source.type == "openweather" ? configuration.openWeather.apiKey : nil).map {
+                    "key accepted (\($0.origin)); "
+                }
+                print(
+                    "ok   \(label): \(key ?? "")\(weather.description), \(weather.temperature)"
+                        + "\(weather.units.temperatureSymbol) (asked for \(request), privacy.request_decimals "
+                        + "\(request.decimals))")
+            } catch {
+                print("FAIL \(label): \(error.message)")
+            }
+        }
+        if case .openWeather = configuration.geocoding {
+            print("ok   geocoding: OpenWeather's geocoder names places (the position leaves as above)")
+        } else if case .geoNames(let directory) = configuration.geocoding {
+            print("ok   geocoding: GeoNames files in \(directory) name places on this machine")
+        }
+        guard firstPosition != nil, answered else {
             if firstPosition == nil { print("FAIL location: no provider gave a position") }
             throw ExitCode.failure
         }

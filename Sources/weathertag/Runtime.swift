@@ -38,7 +38,7 @@ struct Runtime {
         try Configuration.load(
             path: path,
             environment: self.environment,
-            registry: .builtIns,
+            plugins: .builtIns,
             files: LocalConfigurationFiles()
         )
     }

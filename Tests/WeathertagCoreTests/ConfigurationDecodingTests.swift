@@ -16,9 +16,18 @@ struct ConfigurationDecodingTests {
         StaticLocationProvider(position)
     }
 
+    /// A weather source as the daemon's are written: its settings from the service's own section.
+    static let weather = WeatherSourcePlugin(type: "openweather", keys: []) {
+        (_, context) throws(ConfigurationError) in context.openWeather.baseURL
+    } make: { _, _ in
+        StaticWeatherSource(Fixtures.weather)
+    }
+
     func load(_ files: MemoryConfigurationFiles) throws(ConfigurationError) -> Configuration {
         try Configuration.load(
-            path: "/etc/weathertag/config.json", environment: [:], registry: LocationProviderRegistry([Self.fixed]),
+            path: "/etc/weathertag/config.json", environment: [:],
+            plugins: PluginRegistries(
+                location: LocationProviderRegistry([Self.fixed]), weather: WeatherSourceRegistry([Self.weather])),
             files: files)
     }
 
@@ -31,7 +40,10 @@ struct ConfigurationDecodingTests {
             files: ["/etc/weathertag/config.json": (document, 0o644), "/etc/weathertag/key": ("k-1\n", 0o644)],
             folders: ["/srv/diary"])
         let configuration = try self.load(files)
-        #expect(configuration.openWeather.apiKey.value == "k-1")
+        #expect(configuration.openWeather.apiKey?.value == "k-1")
+        // A key and no `weather.providers`: OpenWeather alone, as before sources were plugins.
+        #expect(configuration.weather.origin == .openWeatherKey)
+        #expect(configuration.weather.sources.map(\.type) == ["openweather"])
         #expect(configuration.inbox.path == "/srv/diary")
         // Plain settings until something builds the provider.
         #expect(configuration.providers.map(\.type) == ["fixed"])

@@ -139,14 +139,14 @@ struct ConfigSchemaTests {
         #expect(throws: Never.self) {
             _ = try Configuration.decode(
                 try JSONParser.parse(Array(exampleForDecoder.utf8)), environment: environment,
-                registry: .builtIns, configDirectory: directory.path, files: LocalConfigurationFiles())
+                plugins: .builtIns, configDirectory: directory.path, files: LocalConfigurationFiles())
         }
         for ((document, field), verdict) in zip(Self.broken, verdicts.dropFirst()) {
             #expect(verdict.hasPrefix("invalid"), "the schema accepts \(document)")
             let text = document.replacingOccurrences(of: "INBOX", with: inbox)
             do {
                 _ = try Configuration.decode(
-                    try JSONParser.parse(Array(text.utf8)), environment: environment, registry: .builtIns,
+                    try JSONParser.parse(Array(text.utf8)), environment: environment, plugins: .builtIns,
                     configDirectory: directory.path, files: LocalConfigurationFiles())
                 Issue.record("the decoder accepts \(document)")
             } catch let error as ConfigurationError {

@@ -30,7 +30,7 @@ final class ConfigurationTests {
         return try Configuration.decode(
             json,
             environment: environment,
-            registry: LocationProviderRegistry([.ip, .fixed]),
+            plugins: PluginRegistries(location: LocationProviderRegistry([.ip, .fixed]), weather: .builtIns),
             configDirectory: self.directory.path,
             files: LocalConfigurationFiles()
         )
@@ -50,7 +50,7 @@ final class ConfigurationTests {
             #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}}"#,
             environment: ["XDG_CACHE_HOME": "/home/u/.cache", "XDG_RUNTIME_DIR": "/run/user/1000"]
         )
-        #expect(config.openWeather.apiKey.value == "k")
+        #expect(config.openWeather.apiKey?.value == "k")
         #expect(config.openWeather.baseURL == "https://api.openweathermap.org")
         #expect(config.openWeather.units == .metric)
         #expect(config.openWeather.lang == "en")
@@ -95,11 +95,11 @@ final class ConfigurationTests {
         let credentials = ["CREDENTIALS_DIRECTORY": self.directory.file("credentials")]
         #expect(
             try self.decode(text, environment: credentials.merging(["OPENWEATHER_API_KEY": "env"]) { $1 }).openWeather
-                .apiKey.value == "from-credential")
-        #expect(try self.decode(text, environment: ["OPENWEATHER_API_KEY": "env"]).openWeather.apiKey.value == "env")
-        #expect(try self.decode(text).openWeather.apiKey.value == "from-file")
+                .apiKey?.value == "from-credential")
+        #expect(try self.decode(text, environment: ["OPENWEATHER_API_KEY": "env"]).openWeather.apiKey?.value == "env")
+        #expect(try self.decode(text).openWeather.apiKey?.value == "from-file")
         #expect(
-            try self.decode(#"{"openweather": {"api_key": "inline"}, "inbox": {"path": "inbox"}}"#).openWeather.apiKey
+            try self.decode(#"{"openweather": {"api_key": "inline"}, "inbox": {"path": "inbox"}}"#).openWeather.apiKey?
                 .value == "inline"
         )
     }
@@ -139,7 +139,30 @@ final class ConfigurationTests {
     @Test(
         "errors name the field and the problem",
         arguments: [
-            (#"{"inbox": {"path": "inbox"}}"#, "openweather.api_key: no OpenWeather API key: set $OPENWEATHER_API_KEY"),
+            (
+                #"{"inbox": {"path": "inbox"}, "weather": {"providers": [{"type": "openweather"}]}}"#,
+                "openweather.api_key: no OpenWeather API key, and weather.providers[0].type openweather needs one"
+            ),
+            (
+                #"{"inbox": {"path": "inbox"}, "history": {"enabled": true, "source": "openweather"}}"#,
+                "openweather.api_key: no OpenWeather API key, and history.source openweather needs one"
+            ),
+            (
+                #"{"inbox": {"path": "inbox"}, "geocoding": {"provider": "openweather"}}"#,
+                "openweather.api_key: no OpenWeather API key, and geocoding.provider openweather needs one"
+            ),
+            (
+                #"{"inbox": {"path": "inbox"}, "weather": {"providers": []}}"#,
+                "weather.providers: must list at least one source"
+            ),
+            (
+                #"{"inbox": {"path": "inbox"}, "weather": {"providers": [{"type": "accuweather"}]}}"#,
+                "weather.providers[0].type: unknown weather source \"accuweather\"; known: openweather, open-meteo"
+            ),
+            (
+                #"{"inbox": {"path": "inbox"}, "geocoding": {"provider": "geonames"}}"#,
+                "geocoding.geonames_directory: is required with geocoding.provider geonames"
+            ),
             (
                 #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}, "stamp": {"max_age_seconds": 60}}"#,
                 "stamp.max_age_seconds: stamp.max_age_seconds (60) must not be shorter than cache.ttl_seconds (600)"
@@ -239,7 +262,7 @@ final class ConfigurationTests {
     func loadError(_ path: String) -> String {
         do {
             _ = try Configuration.load(
-                path: path, environment: [:], registry: LocationProviderRegistry([.ip]),
+                path: path, environment: [:], plugins: PluginRegistries(location: LocationProviderRegistry([.ip]), weather: .builtIns),
                 files: LocalConfigurationFiles())
             return "no error"
         } catch {

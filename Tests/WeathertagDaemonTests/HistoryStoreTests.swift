@@ -67,7 +67,7 @@ final class HistoryStoreTests {
             in: self.directory,
             """
             "location": {"providers": [{"type": "fixed", "latitude": 46.204412, "longitude": 6.143211}]},
-            "history": {"enabled": true, "max_calls_per_day": \(maximumPerDay)}
+            "history": {"enabled": true, "source": "openweather", "max_calls_per_day": \(maximumPerDay)}
             """, http: http
         ).historyService(store: store)
     }

@@ -60,7 +60,7 @@ final class ServiceFactoryTests {
         let (off, _) = try self.factory(stateEnabled: false)
         #expect(await off.stateDatabase() == nil, "state.enabled false")
         #expect(try await off.diaryIndex() == nil)
-        let (historical, _) = try self.factory(#", "history": {"enabled": true}"#)
+        let (historical, _) = try self.factory(#", "history": {"enabled": true, "source": "openweather"}"#)
         #expect(historical.historyService(store: nil) != nil, "kept in memory without a store")
         #expect(historical.historyService(store: database) != nil)
     }
@@ -81,7 +81,7 @@ extension ServiceFactory {
              "cache": {"directory": "\(directory.file("cache"))"}, "inbox": {"path": "\(inbox)"}, \(sections)}
             """
         let configuration = try Configuration.decode(
-            try JSONParser.parse(Array(text.utf8)), environment: [:], registry: .builtIns,
+            try JSONParser.parse(Array(text.utf8)), environment: [:], plugins: .builtIns,
             configDirectory: directory.path, files: LocalConfigurationFiles())
         var logger = Logger(label: "test")
         logger.logLevel = .critical

@@ -166,7 +166,7 @@ final class TrackProviderTests {
         do {
             let json = try JSONParser.parse(Array(text.utf8))
             _ = try Configuration.decode(
-                json, environment: environment, registry: .builtIns, configDirectory: self.directory.path,
+                json, environment: environment, plugins: .builtIns, configDirectory: self.directory.path,
                 files: LocalConfigurationFiles())
             return "no error"
         } catch {

@@ -589,14 +589,18 @@ struct CommandLineTests {
             #expect(broken.status == 78)
             #expect(broken.stderr.contains("invalid JSON at line 2, column 30"))
 
-            try harness.directory.write("nokey.json", #"{"inbox": {"path": "inbox"}}"#)
+            // No key is fine (Open-Meteo needs none) until something asks for OpenWeather.
+            try harness.directory.write(
+                "nokey.json", #"{"inbox": {"path": "inbox"}, "weather": {"providers": [{"type": "openweather"}]}}"#)
             let noKey = try await ChildProcess.run(
                 [DaemonProcess.binary, "serve", "--config", harness.directory.file("nokey.json")],
                 environment: ["PATH": "/usr/bin:/bin", "HOME": harness.directory.path],
                 in: harness.directory
             )
             #expect(noKey.status == 78)
-            #expect(noKey.stderr.contains("openweather.api_key: no OpenWeather API key: set $OPENWEATHER_API_KEY"))
+            #expect(
+                noKey.stderr.contains(
+                    "openweather.api_key: no OpenWeather API key, and weather.providers[0].type openweather needs one"))
         }
     }
 

@@ -10,7 +10,7 @@ struct HistoryTests {
     static let fixed = #"[{"type": "fixed", "latitude": 46.2, "longitude": 6.15}]"#
 
     static func history(_ calls: Int = 900) -> String {
-        #", "history": {"enabled": true, "max_calls_per_day": \#(calls)}"#
+        #", "history": {"enabled": true, "source": "openweather", "max_calls_per_day": \#(calls)}"#
     }
 
     static func entries(_ daemon: DaemonProcess) throws -> [String: Int] {

@@ -28,6 +28,9 @@ public struct TagDocument: Codable, Sendable, Equatable {
     public var ageSeconds: Double
     /// `current`, or `historical` for the weather of an earlier time.
     public var kind: String?
+    /// Which source answered (`open-meteo`, `openweather`, `met-norway`, `command`); null for OpenWeather alone
+    /// configured without `weather.providers`.
+    public var weatherSource: String?
     public var windDeg: Int?
     public var windDirection: String?
     public var windGust: Double?
@@ -57,6 +60,7 @@ public struct TagDocument: Codable, Sendable, Equatable {
         case fetchedAt = "fetched_at"
         case ageSeconds = "age_seconds"
         case kind
+        case weatherSource = "weather_source"
         case windDeg = "wind_deg"
         case windDirection = "wind_direction"
         case windGust = "wind_gust"
@@ -148,6 +152,7 @@ extension TagDocument {
         let offset = weather.utcOffset
         let moon = MoonPhase(at: weather.observedAt)
         self.kind = tag.kind.rawValue
+        self.weatherSource = weather.source
         self.windDeg = weather.windDegrees
         self.windDirection = weather.windDirection
         self.windGust = weather.windGust
@@ -205,7 +210,8 @@ extension WeatherTag {
                 clouds: document.clouds,
                 visibility: document.visibility,
                 rain1h: document.rain1h,
-                snow1h: document.snow1h
+                snow1h: document.snow1h,
+                source: document.weatherSource
             ),
             position: Position(location),
             iconFile: document.iconFile,

@@ -80,6 +80,11 @@ extension Configuration {
         let object = try Self.section(root, "history", warnings: &warnings)
         var history = HistoryConfiguration()
         if let enabled = try object?.bool("enabled") { history.enabled = enabled }
+        if let source = try object?.choice(
+            "source", ["open-meteo": HistoryConfiguration.Source.openMeteo, "openweather": .openWeather])
+        {
+            history.source = source
+        }
         if let calls = try object?.integer("max_calls_per_day", in: 1...100_000) { history.maximumCallsPerDay = calls }
         return history
     }
@@ -256,7 +261,7 @@ extension Configuration {
         paths: PathResolver,
         files: any ConfigurationFiles,
         warnings: inout [String]
-    ) throws(ConfigurationError) -> APIKey {
+    ) throws(ConfigurationError) -> APIKey? {
         func clean(_ text: String) -> String? {
             let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
             return key.isEmpty ? nil : key
@@ -291,11 +296,122 @@ extension Configuration {
         if let key = try object.string("api_key").flatMap(clean) {
             return APIKey(key, origin: "openweather.api_key")
         }
-        throw ConfigurationError(
+        return nil
+    }
+
+    /// The error for a part of the configuration that needs OpenWeather (`user`, such as `history.source`) when
+    /// there is no key.
+    public static func missingKey(neededBy user: String) -> ConfigurationError {
+        ConfigurationError(
             field: "openweather.api_key",
-            message: "no OpenWeather API key: set $OPENWEATHER_API_KEY, put the key in a file named by "
-                + "openweather.api_key_file, set openweather.api_key, or under systemd use "
-                + "LoadCredential=openweather-api-key:/etc/weathertag/api-key"
+            message: "no OpenWeather API key, and \(user) needs one: set $OPENWEATHER_API_KEY, put the key in a "
+                + "file named by openweather.api_key_file, set openweather.api_key, or under systemd use "
+                + "LoadCredential=openweather-api-key:/etc/weathertag/api-key; or use a keyless source "
+                + "(open-meteo, met-norway)"
         )
+    }
+
+    static func decodeOpenMeteo(
+        _ root: ConfigObject, warnings: inout [String]
+    ) throws(ConfigurationError) -> OpenMeteoConfiguration {
+        let object = try Self.section(root, "open_meteo", warnings: &warnings)
+        var config = OpenMeteoConfiguration()
+        if let url = try object?.url("base_url") { config.baseURL = url }
+        if let url = try object?.url("archive_url") { config.archiveURL = url }
+        if let url = try object?.url("air_quality_url") { config.airQualityURL = url }
+        if let timeout = try object?.seconds("timeout_seconds", maximum: 120) { config.timeout = timeout }
+        return config
+    }
+
+    static func decodeMETNorway(
+        _ root: ConfigObject, warnings: inout [String]
+    ) throws(ConfigurationError) -> METNorwayConfiguration {
+        let object = try Self.section(root, "met_norway", warnings: &warnings)
+        var config = METNorwayConfiguration()
+        if let url = try object?.url("base_url") { config.baseURL = url }
+        if let contact = try object?.nonEmptyString("contact") {
+            // It goes into a header: one printable line.
+            guard contact.count <= 200, contact.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F })
+            else {
+                throw ConfigurationError(
+                    field: "met_norway.contact",
+                    message: "must be an e-mail address or a web address in plain ASCII on one line")
+            }
+            config.contact = contact
+        }
+        if let timeout = try object?.seconds("timeout_seconds", maximum: 120) { config.timeout = timeout }
+        return config
+    }
+
+    /// `weather.providers` as plain specs, tried in order; without it, OpenWeather alone when a key is configured
+    /// (as before sources were plugins), else Open-Meteo, which needs no key.
+    static func decodeWeather(
+        _ root: ConfigObject, registry: WeatherSourceRegistry, context: WeatherSettingsContext,
+        warnings: inout [String]
+    ) throws(ConfigurationError) -> WeatherConfiguration {
+        let object = try Self.section(root, "weather", warnings: &warnings)
+        let known = registry.types.joined(separator: ", ")
+        guard let entries = try object?.array("providers") else {
+            let type = context.openWeather.apiKey == nil ? "open-meteo" : "openweather"
+            guard let plugin = registry.plugin(for: type) else {
+                throw ConfigurationError(
+                    field: "weather.providers", message: "no \(type) source is built in; known: \(known)")
+            }
+            let entry = try ConfigObject(.object([]), path: "weather.providers[0]")
+            return WeatherConfiguration(
+                sources: [try plugin.decode(entry, context)],
+                origin: type == "openweather" ? .openWeatherKey : .keyless)
+        }
+        guard !entries.isEmpty else {
+            throw ConfigurationError(field: "weather.providers", message: "must list at least one source")
+        }
+        var sources: [WeatherSourceSpec] = []
+        for (index, entry) in entries.enumerated() {
+            let config = try ConfigObject(entry, path: "weather.providers[\(index)]")
+            guard let type = try config.string("type") else {
+                throw ConfigurationError(field: config.fieldPath("type"), message: "is required; known: \(known)")
+            }
+            guard let plugin = registry.plugin(for: type) else {
+                throw ConfigurationError(
+                    field: config.fieldPath("type"), message: "unknown weather source \"\(type)\"; known: \(known)")
+            }
+            warnings += config.unknownKeys(known: plugin.keys.union(["type"]))
+            sources.append(try plugin.decode(config, context))
+        }
+        return WeatherConfiguration(sources: sources, origin: .configured)
+    }
+
+    /// `geocoding`: who names places. `enabled: false` is `none`; without `provider`, OpenWeather when there is a key
+    /// (as before), else none.
+    static func decodeGeocoding(
+        _ root: ConfigObject, paths: PathResolver, hasKey: Bool, files: any ConfigurationFiles,
+        warnings: inout [String]
+    ) throws(ConfigurationError) -> GeocodingProvider {
+        let object = try Self.section(root, "geocoding", warnings: &warnings)
+        let directory = try object?.nonEmptyString("geonames_directory").map { paths.absolute($0) }
+        let provider = try object?.choice("provider", ["openweather": "openweather", "geonames": "geonames", "none": "none"])
+        if try object?.bool("enabled") == false { return .none }
+        switch provider {
+        case "openweather"?:
+            guard hasKey else { throw Self.missingKey(neededBy: "geocoding.provider openweather") }
+            return .openWeather
+        case "geonames"?:
+            guard let directory else {
+                throw ConfigurationError(
+                    field: "geocoding.geonames_directory",
+                    message: "is required with geocoding.provider geonames: the folder holding cities1000.txt "
+                        + "(or cities500, cities5000, cities15000) and admin1CodesASCII.txt")
+            }
+            guard files.kind(directory) == .folder else {
+                throw ConfigurationError(
+                    field: "geocoding.geonames_directory", message: "\(directory) is not a folder")
+            }
+            return .geoNames(directory: directory)
+        case "none"?:
+            return .none
+        default:
+            if let directory, files.kind(directory) == .folder { return .geoNames(directory: directory) }
+            return hasKey ? .openWeather : .none
+        }
     }
 }

@@ -3,6 +3,10 @@ import Foundation
 /// The whole configuration, decoded and validated before the daemon touches anything.
 public struct Configuration: Sendable {
     public var openWeather: OpenWeatherConfiguration
+    public var openMeteo: OpenMeteoConfiguration
+    public var metNorway: METNorwayConfiguration
+    /// `weather.providers`: plain settings, validated; `ServiceFactory` builds the running sources.
+    public var weather: WeatherConfiguration
     /// `location.providers`, in order: plain settings, validated; `ServiceFactory` builds the running providers.
     public var providers: [LocationProviderSpec]
     /// `location.strategy`: the first position, or the most accurate of all.
@@ -11,8 +15,8 @@ public struct Configuration: Sendable {
     public var state: StateConfiguration
     public var history: HistoryConfiguration
     public var privacy: PrivacyPolicy
-    /// The place by name from OpenWeather's reverse geocoder (`geocoding.enabled`, default true).
-    public var geocoding: Bool
+    /// Who names the place (`geocoding`): OpenWeather's geocoder, the GeoNames files, or no one.
+    public var geocoding: GeocodingProvider
     /// The air at the place, one more call per place per cache TTL (`air_quality.enabled`, default false).
     public var airQuality: Bool
     public var inbox: InboxConfiguration
@@ -32,19 +36,22 @@ public struct Configuration: Sendable {
     /// config.schema.json describes exactly these (a test compares them).
     public static let sectionKeys: [String: Set<String>] = [
         "": [
-            "$schema", "openweather", "location", "cache", "state", "history", "privacy", "geocoding", "air_quality",
+            "$schema", "openweather", "open_meteo", "met_norway", "weather", "location", "cache", "state", "history", "privacy", "geocoding", "air_quality",
             "inbox", "stamp", "socket",
         ],
         "openweather": [
             "api_key", "api_key_file", "base_url", "icon_base_url", "units", "lang", "timeout_seconds",
             "max_calls_per_minute",
         ],
+        "open_meteo": ["base_url", "archive_url", "air_quality_url", "timeout_seconds"],
+        "met_norway": ["base_url", "contact", "timeout_seconds"],
+        "weather": ["providers"],
         "location": ["providers", "strategy"],
         "cache": ["directory", "ttl_seconds", "max_stale_seconds"],
         "state": ["directory", "enabled", "forget_after_seconds"],
-        "history": ["enabled", "max_calls_per_day"],
+        "history": ["enabled", "source", "max_calls_per_day"],
         "privacy": ["stamp_coordinates", "decimals", "request_decimals", "zones"],
-        "geocoding": ["enabled"],
+        "geocoding": ["enabled", "provider", "geonames_directory"],
         "air_quality": ["enabled"],
         "stamp": ["max_age_seconds", "keep_mtime", "backdated_after_seconds", "fields"],
         "inbox": ["path", "max_bytes", "poll_seconds", "settle_seconds", "recursive", "max_depth", "exclude"],
@@ -55,12 +62,12 @@ public struct Configuration: Sendable {
     public static func load(
         path: String,
         environment: [String: String],
-        registry: LocationProviderRegistry,
+        plugins: PluginRegistries,
         files: any ConfigurationFiles
     ) throws(ConfigurationError) -> Configuration {
         let (json, directory) = try Self.readDocument(path, environment: environment, files: files)
         return try Self.decode(
-            json, environment: environment, registry: registry, configDirectory: directory, files: files)
+            json, environment: environment, plugins: plugins, configDirectory: directory, files: files)
     }
 
     /// Validates an already parsed document, a section at a time (`Configuration+Sections.swift`); every error names
@@ -68,7 +75,7 @@ public struct Configuration: Sendable {
     public static func decode(
         _ json: JSONValue,
         environment: [String: String],
-        registry: LocationProviderRegistry,
+        plugins: PluginRegistries,
         configDirectory: String,
         files: any ConfigurationFiles
     ) throws(ConfigurationError) -> Configuration {
@@ -81,17 +88,29 @@ public struct Configuration: Sendable {
         let context = LocationSettingsContext(
             configDirectory: configDirectory, environment: environment, files: files, stateDirectory: state.directory)
         let (providers, strategy) = try Self.decodeLocation(
-            root, registry: registry, context: context, warnings: &warnings)
+            root, registry: plugins.location, context: context, warnings: &warnings)
+        let openMeteo = try Self.decodeOpenMeteo(root, warnings: &warnings)
+        let metNorway = try Self.decodeMETNorway(root, warnings: &warnings)
+        let weather = try Self.decodeWeather(
+            root, registry: plugins.weather,
+            context: WeatherSettingsContext(
+                openWeather: openWeather, openMeteo: openMeteo, metNorway: metNorway, paths: paths),
+            warnings: &warnings)
         let cache = try Self.decodeCache(root, paths: paths, warnings: &warnings)
         let history = try Self.decodeHistory(root, warnings: &warnings)
+        if history.enabled, history.source == .openWeather, openWeather.apiKey == nil {
+            throw Self.missingKey(neededBy: "history.source openweather")
+        }
         let privacy = try Self.decodePrivacy(root, warnings: &warnings)
-        let geocoding = try Self.decodeSwitch(root, "geocoding", default: true, warnings: &warnings)
+        let geocoding = try Self.decodeGeocoding(
+            root, paths: paths, hasKey: openWeather.apiKey != nil, files: files, warnings: &warnings)
         let airQuality = try Self.decodeSwitch(root, "air_quality", default: false, warnings: &warnings)
         let stamp = try Self.decodeStamp(root, cache: cache, warnings: &warnings)
         let inbox = try Self.decodeInbox(root, paths: paths, files: files, warnings: &warnings)
         let socket = try Self.decodeSocket(root, paths: paths, warnings: &warnings)
         return Configuration(
-            openWeather: openWeather, providers: providers, locationStrategy: strategy, cache: cache, state: state,
+            openWeather: openWeather, openMeteo: openMeteo, metNorway: metNorway, weather: weather,
+            providers: providers, locationStrategy: strategy, cache: cache, state: state,
             history: history, privacy: privacy, geocoding: geocoding, airQuality: airQuality, inbox: inbox,
             stamp: stamp, socket: socket, warnings: warnings)
     }

@@ -14,7 +14,8 @@ public struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugS
 }
 
 public struct OpenWeatherConfiguration: Sendable {
-    public var apiKey: APIKey
+    /// nil when none is configured: then OpenWeather is not among the sources, and keyless ones answer.
+    public var apiKey: APIKey?
     public var baseURL = "https://api.openweathermap.org"
     public var iconBaseURL = "https://openweathermap.org/img/wn"
     public var units = Units.metric
@@ -23,9 +24,64 @@ public struct OpenWeatherConfiguration: Sendable {
     /// Never more calls than this in any 60 seconds (the free plan allows 60).
     public var maximumCallsPerMinute = 60
 
-    public init(apiKey: APIKey) {
+    public init(apiKey: APIKey?) {
         self.apiKey = apiKey
     }
+}
+
+/// Open-Meteo's three services (`open_meteo`): no key, free for non-commercial use.
+public struct OpenMeteoConfiguration: Sendable {
+    /// Current weather and the last days' hours (`/v1/forecast`).
+    public var baseURL = "https://api.open-meteo.com"
+    /// ERA5 hours since 1940, about five days behind (`/v1/archive`).
+    public var archiveURL = "https://archive-api.open-meteo.com"
+    /// The air (`/v1/air-quality`).
+    public var airQualityURL = "https://air-quality-api.open-meteo.com"
+    public var timeout: Duration = .seconds(10)
+    /// Open-Meteo's free limits per IP, counted as they count them (a request's weight, not its number).
+    public var limits = OpenMeteoLimits.free
+
+    public init() {}
+}
+
+/// MET Norway's locationforecast (`met_norway`): no key, but an identifying User-Agent with a contact.
+public struct METNorwayConfiguration: Sendable {
+    public var baseURL = "https://api.met.no"
+    /// An e-mail address or a web site their operators can reach the user at; required to use the source.
+    public var contact: String?
+    public var timeout: Duration = .seconds(10)
+
+    public init() {}
+}
+
+/// Where the weather of now comes from (`weather.providers`), tried in order.
+public struct WeatherConfiguration: Sendable {
+    /// How the list came to be, for `check` and the log.
+    public enum Origin: Sendable, Equatable {
+        /// `weather.providers` as written.
+        case configured
+        /// No list, and an OpenWeather key: OpenWeather alone, as before sources were plugins.
+        case openWeatherKey
+        /// No list and no key: Open-Meteo, which needs none.
+        case keyless
+    }
+
+    public var sources: [WeatherSourceSpec]
+    public var origin: Origin
+
+    public init(sources: [WeatherSourceSpec], origin: Origin) {
+        self.sources = sources
+        self.origin = origin
+    }
+}
+
+/// Who names the place of a position (`geocoding.provider`).
+public enum GeocodingProvider: Sendable, Equatable {
+    /// OpenWeather's reverse geocoder: the position (as `privacy` allows) leaves the machine.
+    case openWeather
+    /// The GeoNames files in this folder: nothing leaves the machine.
+    case geoNames(directory: String)
+    case none
 }
 
 public struct CacheConfiguration: Sendable {
@@ -56,12 +112,22 @@ public struct StateConfiguration: Sendable {
     }
 }
 
-/// The weather of back-dated entries' own time, from OpenWeather's One Call 3.0 timemachine (`history`).
+/// The weather of back-dated entries' own time (`history`).
 public struct HistoryConfiguration: Sendable {
-    /// Off by default: it needs a One Call 3.0 subscription, apart from the free current-weather key.
+    /// Who knows the weather of the past.
+    public enum Source: String, Sendable, Equatable {
+        /// Open-Meteo's ERA5 archive and its forecast API's last days: no key, whole years of hours per request.
+        case openMeteo = "open-meteo"
+        /// OpenWeather's One Call 3.0 timemachine: a subscription, one call per entry.
+        case openWeather = "openweather"
+    }
+
+    /// Off by default: the daemon asks for back-dated entries' weather only when told to.
     public var enabled = false
-    /// Calls to the timemachine per local day at most (One Call 3.0 is free up to 1,000 a day).
-    public var maximumCallsPerDay = 900
+    public var source = Source.openMeteo
+    /// Calls a day at most: the timemachine's per local day (nil: 900; One Call 3.0 is free up to 1,000 a day), or
+    /// Open-Meteo's weighted calls in any 24 hours (nil: half of their free 10,000).
+    public var maximumCallsPerDay: Int?
 
     public init() {}
 }

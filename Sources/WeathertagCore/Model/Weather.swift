@@ -18,7 +18,7 @@ public enum Units: String, Sendable, Codable, CaseIterable {
     }
 }
 
-/// Current weather at one place, as OpenWeather reported it.
+/// The weather at one place and time, as a source reported it.
 public struct Weather: Sendable, Equatable, Codable {
     /// The condition group, e.g. `Clouds`.
     public var condition: String
@@ -52,6 +52,9 @@ public struct Weather: Sendable, Equatable, Codable {
     /// Rain and snow of the last hour in mm (`rain.1h`, `snow.1h`), only when it rained or snowed.
     public var rain1h: Double?
     public var snow1h: Double?
+    /// Which source answered (`weather.providers`' type: `open-meteo`, `openweather`, …); nil when OpenWeather is
+    /// the only source of a configuration without `weather.providers`, whose blocks stay as they always were.
+    public var source: String?
 
     public init(
         condition: String,
@@ -74,7 +77,8 @@ public struct Weather: Sendable, Equatable, Codable {
         clouds: Int? = nil,
         visibility: Int? = nil,
         rain1h: Double? = nil,
-        snow1h: Double? = nil
+        snow1h: Double? = nil,
+        source: String? = nil
     ) {
         self.condition = condition
         self.description = description
@@ -97,6 +101,7 @@ public struct Weather: Sendable, Equatable, Codable {
         self.visibility = visibility
         self.rain1h = rain1h
         self.snow1h = snow1h
+        self.source = source
     }
 
     /// Whether it was day where and when it was observed (between sunrise and sunset); nil when unknown.
@@ -130,5 +135,6 @@ public struct Weather: Sendable, Equatable, Codable {
         case windGust = "wind_gust"
         case rain1h = "rain_1h"
         case snow1h = "snow_1h"
+        case source
     }
 }

@@ -18,7 +18,9 @@ public enum StampField: String, Sendable, CaseIterable {
     case sunrise, sunset, daylight
     case moonPhase = "moon_phase"
     case moonIllumination = "moon_illumination"
-    case kind, place, region, country, air, location
+    case kind
+    case weatherSource = "weather_source"
+    case place, region, country, air, location
 
     /// Every field, in the default order: the whole block.
     public static let all = Self.allCases
@@ -68,6 +70,7 @@ extension WeatherTag {
         case .moonPhase: value = MoonPhase(at: weather.observedAt).name.rawValue
         case .moonIllumination: value = YAMLScalar.number(MoonPhase(at: weather.observedAt).illumination, places: 2)
         case .kind: value = self.kind.rawValue
+        case .weatherSource: value = self.weather.source.map(YAMLScalar.string)
         case .place: value = self.place.map(YAMLScalar.string)
         case .region: value = self.region.map(YAMLScalar.string)
         case .country: value = self.country.map(YAMLScalar.string)

@@ -32,7 +32,7 @@ public enum OpenMeteoAPI {
     ) throws(WeatherError)
         -> Weather
     {
-        if let error = Self.statusError(response) { throw error }
+        if let error = Self.error(for: response) { throw error }
         guard let body = Body.decodeJSON(response.body), let current = body.current,
             let temperature = current.temperature_2m, temperature.isFinite, let time = current.time,
             let code = current.weather_code.flatMap({ WMOWeatherCode(Int($0)) })
@@ -65,7 +65,9 @@ public enum OpenMeteoAPI {
         )
     }
 
-    private static func statusError(_ response: HTTPResponse) -> WeatherError? {
+    /// The documented error an answer is, or nil for a 200: 400 `{"error": true, "reason": …}`, 429 when a limit is
+    /// passed, 5xx.
+    public static func error(for response: HTTPResponse) -> WeatherError? {
         let reason = ErrorBody.decodeJSON(response.body)?.reason.map { ": \($0.prefix(200))" } ?? ""
         switch response.status {
         case 200: return nil

@@ -17,10 +17,9 @@ extension ServiceFactory {
     func generation(progress: StampingProgress) async -> Generation {
         let configuration = self.configuration
         let chain = self.locationChain()
-        let client = self.weatherClient()
-        let weather = await self.weatherService(chain: chain, client: client)
+        let weather = await self.weatherService(chain: chain)
         let memory = await self.stateDatabase()
-        let history = self.historyService(store: memory, chain: chain, client: client)
+        let history = self.historyService(store: memory, chain: chain)
         let files = InboxFiles(
             configuration: configuration.inbox, stamp: configuration.stamp, memory: memory,
             asksHistory: history != nil, threadPool: self.threadPool, progress: progress,
@@ -47,11 +46,12 @@ extension ServiceFactory {
             )
         }
         services.append(.init(service: inbox))
-        let sources = configuration.providers.map(\.type).joined(separator: " → ")
+        let providers = configuration.providers.map(\.type).joined(separator: " → ")
+        let sources = configuration.weather.sources.map(\.type).joined(separator: " → ")
         return Generation(
             services: services,
             router: router,
-            summary: "watching \(configuration.inbox.path); location: \(sources)"
+            summary: "watching \(configuration.inbox.path); location: \(providers); weather: \(sources)"
         )
     }
 }

@@ -45,29 +45,66 @@ public struct ServiceFactory: Sendable {
             providers: providers ?? self.providers, strategy: self.configuration.locationStrategy, now: self.now)
     }
 
-    /// OpenWeather, counted in this factory's statistics. It takes only positions `privacy` made.
-    public func weatherClient() -> OpenWeatherClient {
-        OpenWeatherClient(configuration: self.configuration.openWeather, http: self.http, statistics: self.statistics)
+    /// The running sources of `weather.providers`, in order, counted in this factory's statistics. They take only
+    /// positions `privacy` made.
+    public func weatherSources() -> [any WeatherSource] {
+        let statistics = self.statistics
+        let context = WeatherSourceContext(
+            http: self.http, logger: self.logger, now: self.now, countCall: { statistics.recordCall() })
+        return self.configuration.weather.sources.map { $0.makeSource(context) }
     }
 
-    /// The weather here: the chain, the client, the cache on disk, the per-minute ceiling and the privacy rules.
+    /// OpenWeather (its geocoder, its timemachine), or nil without a key.
+    public func openWeatherClient() -> OpenWeatherClient? {
+        guard self.configuration.openWeather.apiKey != nil else { return nil }
+        let statistics = self.statistics
+        return OpenWeatherClient(
+            configuration: self.configuration.openWeather, http: self.http, countCall: { statistics.recordCall() })
+    }
+
+    /// The weather here: the chain, the sources, the cache on disk, each source's gate and the privacy rules.
     public func weatherService(
-        chain: LocationChain? = nil, client: OpenWeatherClient? = nil
+        chain: LocationChain? = nil, sources: [any WeatherSource]? = nil
     ) async -> WeatherService {
         let configuration = self.configuration
+        let sources = sources ?? self.weatherSources()
+        let statistics = self.statistics
+        // OpenWeather's icon images only when OpenWeather is a source: a keyless configuration asks no commercial
+        // service for anything.
+        let icons =
+            sources.contains { $0.type == "openweather" }
+            ? IconDownloader(
+                baseURL: configuration.openWeather.iconBaseURL, timeout: configuration.openWeather.timeout,
+                http: self.http, countDownload: { statistics.update { $0.iconDownloads += 1 } }) : nil
         return await WeatherService(
             chain: chain ?? self.locationChain(),
-            client: client ?? self.weatherClient(),
+            sources: sources,
+            namesSource: configuration.weather.origin != .openWeatherKey,
             ttl: configuration.cache.ttl,
-            maximumCallsPerMinute: configuration.openWeather.maximumCallsPerMinute,
             store: WeatherCacheStore(directory: configuration.cache.directory, threadPool: self.threadPool),
             statistics: self.statistics,
             logger: self.logger,
             privacy: configuration.privacy,
-            geocoding: configuration.geocoding,
+            geocoder: self.geocoder(),
+            lang: configuration.openWeather.lang,
             airQuality: configuration.airQuality,
+            icons: icons,
             now: self.now
         )
+    }
+
+    /// Who names places (`geocoding`).
+    func geocoder() -> WeatherService.Geocoder? {
+        switch self.configuration.geocoding {
+        case .none: return nil
+        case .openWeather:
+            guard let client = self.openWeatherClient() else { return nil }
+            return .remote(source: client.type, ceilingName: "openweather.max_calls_per_minute") {
+                try await client.placeName(at: $0)
+            }
+        case .geoNames:
+            return nil
+        }
     }
 
     /// The state database, or nil (stamping goes on without memory) when it is off or cannot be opened. Opened on
@@ -92,14 +129,23 @@ public struct ServiceFactory: Sendable {
 
     /// The weather of back-dated entries' time, or nil with `history.enabled` off. Its answers and calls are kept
     /// in `store` (the state database), else in the process.
-    public func historyService(
-        store: (any HistoryStore)?, chain: LocationChain? = nil, client: OpenWeatherClient? = nil
-    ) -> HistoryService? {
-        guard self.configuration.history.enabled else { return nil }
+    public func historyService(store: (any HistoryStore)?, chain: LocationChain? = nil) -> HistoryService? {
+        let configuration = self.configuration
+        guard configuration.history.enabled else { return nil }
+        let backend: HistoryService.Backend
+        switch configuration.history.source {
+        case .openMeteo:
+            let statistics = self.statistics
+            backend = .openMeteo(configuration.openMeteo, http: self.http, countCall: { statistics.recordCall() })
+        case .openWeather:
+            // The configuration refuses `history.source` openweather without a key.
+            guard let client = self.openWeatherClient() else { return nil }
+            backend = .openWeather(client)
+        }
         return HistoryService(
-            configuration: self.configuration.history, client: client ?? self.weatherClient(),
-            chain: chain ?? self.locationChain(), store: store ?? InMemoryHistoryStore(), logger: self.logger,
-            privacy: self.configuration.privacy, now: self.now)
+            configuration: configuration.history, backend: backend, units: configuration.openWeather.units,
+            lang: configuration.openWeather.lang, chain: chain ?? self.locationChain(),
+            store: store ?? InMemoryHistoryStore(), logger: self.logger, privacy: configuration.privacy, now: self.now)
     }
 
     /// The memory `stamp` shares with the daemon (through `database`) for files in its inbox.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import WeathertagCore
 
 /// History's answers and calls in the state database (tables `history` and `meta`), through GRDB's asynchronous
 /// reads and writes: the `HistoryService` actor never blocks the cooperative pool on SQLite.
@@ -43,6 +44,66 @@ extension StateDatabase: HistoryStore {
                     ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
                     """,
                 arguments: ["history_calls:" + day])
+        }
+    }
+
+    public func spans(cell: String) async -> [ClosedRange<Int>] {
+        let rows: [Row] =
+            (try? await self.database.read { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT first_hour, last_hour FROM history_period WHERE place = ?", arguments: [cell])
+            }) ?? []
+        return rows.compactMap { row in
+            let first: Int = row[0]
+            let last: Int = row[1]
+            return first <= last ? first...last : nil
+        }
+    }
+
+    public func period(cell: String, hour: Int) async -> [UInt8]? {
+        do {
+            return try await self.database.read { db in
+                try Data.fetchOne(
+                    db,
+                    sql: """
+                        SELECT body FROM history_period WHERE place = ? AND first_hour <= ?2 AND last_hour >= ?2
+                        ORDER BY last_hour DESC LIMIT 1
+                        """,
+                    arguments: [cell, hour]
+                ).map { [UInt8]($0) }
+            }
+        } catch {
+            self.logger.warning("cannot read kept Open-Meteo hours", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    public func keep(period body: [UInt8], cell: String, span: ClosedRange<Int>) async {
+        await self.write("keep Open-Meteo's hours") { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO history_period (place, first_hour, last_hour, body) VALUES (?, ?, ?, ?)",
+                arguments: [cell, span.lowerBound, span.upperBound, Data(body)])
+        }
+    }
+
+    public func spends(since date: Date) async -> [OpenMeteoBudget.Spend] {
+        let rows: [Row] =
+            (try? await self.database.read { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT at, weight FROM open_meteo_spend WHERE at >= ? ORDER BY at",
+                    arguments: [date.timeIntervalSince1970])
+            }) ?? []
+        return rows.map { OpenMeteoBudget.Spend(at: Date(timeIntervalSince1970: $0[0]), weight: $0[1]) }
+    }
+
+    public func record(_ spend: OpenMeteoBudget.Spend) async {
+        await self.write("record an Open-Meteo request") { db in
+            try db.execute(
+                sql: "DELETE FROM open_meteo_spend WHERE at < ?",
+                arguments: [spend.at.timeIntervalSince1970 - 30 * 86_400])
+            try db.execute(
+                sql: "INSERT INTO open_meteo_spend (at, weight) VALUES (?, ?)",
+                arguments: [spend.at.timeIntervalSince1970, spend.weight])
         }
     }
 }

@@ -182,6 +182,22 @@ public final class StateDatabase: Sendable {
                     """)
         }
         migrator.registerMigration("v3: the diary index") { db in try Self.createDiaryIndex(db) }
+        migrator.registerMigration("v4: Open-Meteo's hours and spends") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE history_period (
+                        place TEXT NOT NULL,         -- latitude,longitude to 2 decimals (about 1 km)
+                        first_hour INTEGER NOT NULL, -- Unix time / 3600, the first and last hour with weather
+                        last_hour INTEGER NOT NULL,
+                        body BLOB NOT NULL,          -- the hours, an encoded HourlySeries
+                        PRIMARY KEY (place, first_hour, last_hour)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE open_meteo_spend (
+                        at REAL NOT NULL,            -- Unix time of the request
+                        weight REAL NOT NULL         -- what Open-Meteo counts it as
+                    );
+                    """)
+        }
         return migrator
     }
 

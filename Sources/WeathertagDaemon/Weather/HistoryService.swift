@@ -2,13 +2,16 @@ import Foundation
 import Logging
 import WeathertagCore
 
-/// The weather of a back-dated entry's own time, from OpenWeather's One Call 3.0 timemachine (`history.enabled`).
+/// The weather of a back-dated entry's own time (`history.enabled`), from Open-Meteo (`history.source`
+/// `open-meteo`, the default: no key, a whole year of a place's hours per request) or OpenWeather's One Call 3.0
+/// timemachine (`openweather`: a subscription, one call per entry).
 ///
-/// Where: the entry's own position (its front matter), else the first provider that knows the past (`fixed`).
-/// Each answer is kept per place (about 1 km) and hour in a `HistoryStore` (the state database), so one place and
-/// hour is asked once; calls are counted per local day, across restarts, and stop at `history.max_calls_per_day`. A 401 means the key
-/// has no One Call 3.0 subscription: said once, and nothing more is asked until the configuration is reloaded;
-/// current weather is not touched.
+/// Where: the entry's own position (its front matter), else the first provider that knows the past (`fixed`). Every
+/// answer is kept in a `HistoryStore` (the state database) by place cell (about 1 km) and hour, or span of hours,
+/// so nothing is asked twice; requests are counted across restarts against a budget: Open-Meteo's free limits,
+/// weighted as they weigh them (`OpenMeteoBudget`), or the timemachine's calls a day (`HistoryBudget`). A 401 from
+/// OpenWeather means the key has no subscription: said once, and nothing more is asked until the configuration is
+/// reloaded; current weather is not touched.
 public actor HistoryService {
     /// What a request comes to.
     public enum Answer: Sendable {
@@ -16,21 +19,49 @@ public actor HistoryService {
         case failed(HistoryFailure)
     }
 
+    /// Who is asked about the past.
+    public enum Backend: Sendable {
+        case openMeteo(OpenMeteoConfiguration, http: any HTTPClient, countCall: @Sendable () -> Void)
+        case openWeather(OpenWeatherClient)
+    }
+
+    /// For `/v1/status`: what history has cost and what is left.
+    public struct Snapshot: Sendable, Equatable {
+        public var source: String
+        /// Requests made by this process.
+        public var requests: Int
+        /// Open-Meteo: weighted calls left of the day's budget (the tighter of the day's and the month's); the
+        /// timemachine: calls left today.
+        public var budgetLeft: Double?
+    }
+
     private let configuration: HistoryConfiguration
-    private let client: OpenWeatherClient
+    private let backend: Backend
+    private let units: Units
+    private let lang: String
     private let chain: LocationChain
     private let store: any HistoryStore
     private let logger: Logger
     private let privacy: PrivacyPolicy
     private let now: @Sendable () -> Date
     private var budget: HistoryBudget
+    /// Loaded from the store on first use, so that a restart remembers what was spent.
+    private var openMeteoBudget: OpenMeteoBudget?
+    private let openMeteoLimits: OpenMeteoLimits
     /// OpenWeather's word that the key cannot ask for history (a 401).
     private var refusal: String?
     private var backoff = Backoff(base: .seconds(5), ceiling: .seconds(3600))
+    private var requests = 0
+    /// The last bulk answers read, decoded (a year of hours is read once, not once per entry).
+    private var decoded: [(cell: String, hours: HourlySeries)] = []
+    /// One fetch per place at a time: entries of the same place wait for it and then read what it kept.
+    private var fetching: [String: Task<Void, Never>] = [:]
 
     public init(
         configuration: HistoryConfiguration,
-        client: OpenWeatherClient,
+        backend: Backend,
+        units: Units,
+        lang: String,
         chain: LocationChain,
         store: any HistoryStore,
         logger: Logger,
@@ -39,12 +70,35 @@ public actor HistoryService {
     ) {
         self.privacy = privacy
         self.configuration = configuration
-        self.budget = HistoryBudget(maximumPerDay: configuration.maximumCallsPerDay)
-        self.client = client
+        self.backend = backend
+        self.units = units
+        self.lang = lang
+        self.budget = HistoryBudget(maximumPerDay: configuration.maximumCallsPerDay ?? 900)
+        var limits = OpenMeteoLimits.free.share
+        if let perDay = configuration.maximumCallsPerDay {
+            limits.perDay = Double(perDay)
+            limits.perHour = min(limits.perHour, limits.perDay)
+            limits.perMinute = min(limits.perMinute, limits.perDay)
+        }
+        self.openMeteoLimits = limits
         self.chain = chain
         self.store = store
         self.logger = logger
         self.now = now
+    }
+
+    public var snapshot: Snapshot {
+        switch self.backend {
+        case .openMeteo:
+            return Snapshot(
+                source: "open-meteo", requests: self.requests,
+                budgetLeft: (self.openMeteoBudget ?? OpenMeteoBudget(limits: self.openMeteoLimits)).left(
+                    now: self.now()))
+        case .openWeather:
+            let today = HistoryBudget.day(of: self.now(), calendar: .current)
+            let left = self.budget.day == today ? self.budget.maximumPerDay - self.budget.used : nil
+            return Snapshot(source: "openweather", requests: self.requests, budgetLeft: left.map(Double.init))
+        }
     }
 
     public func tag(for request: HistoryRequest) async -> Answer {
@@ -54,10 +108,154 @@ public actor HistoryService {
             return .failed(.unavailable(.noPosition))
         }
         position.takenAt = moment
-        // OpenWeather and the kept answers see no more than `privacy` allows; the block shows what it allows.
+        // The services and the kept answers see no more than `privacy` allows; the block shows what it allows.
         let request = self.privacy.requestPosition(position)
-        let cell = request.cell
         let hour = Int((moment.timeIntervalSince1970 / 3600).rounded(.down))
+        do {
+            var weather: Weather
+            switch self.backend {
+            case .openMeteo(let service, let http, let countCall):
+                weather = try await self.openMeteoWeather(
+                    at: request, hour: hour, service: service, http: http, countCall: countCall)
+                weather.source = "open-meteo"
+            case .openWeather(let client):
+                weather = try await self.timemachineWeather(at: request, hour: hour, moment: moment, client: client)
+                weather.source = "openweather"
+            }
+            self.backoff.reset()
+            let tag = WeatherTag(
+                weather: weather, position: position, iconFile: nil, fetchedAt: self.now(), kind: .historical)
+            return .tag(self.privacy.shown(tag))
+        } catch let failure as Failure {
+            return .failed(failure.failure)
+        } catch let error as WeatherError {
+            return .failed(.later(self.backoff.next(), error))
+        } catch {
+            return .failed(.later(self.backoff.next(), error))
+        }
+    }
+
+    /// A failure that is not a retry after the backoff.
+    private struct Failure: Error {
+        var failure: HistoryFailure
+    }
+
+    // MARK: Open-Meteo
+
+    private func openMeteoWeather(
+        at request: RequestPosition, hour: Int, service: OpenMeteoConfiguration, http: any HTTPClient,
+        countCall: @escaping @Sendable () -> Void
+    ) async throws -> Weather {
+        let cell = request.cell
+        while true {
+            if let hours = await self.hours(cell: cell, hour: hour) {
+                guard let weather = hours.weather(hour: hour, units: self.units, lang: self.lang) else {
+                    throw WeatherError(kind: .notFound, message: "Open-Meteo has no weather for that hour here")
+                }
+                return weather
+            }
+            if let running = self.fetching[cell] {
+                await running.value
+                if await self.hours(cell: cell, hour: hour) != nil { continue }
+            }
+            guard let fetch = OpenMeteoHistory.plan(hour: hour, now: self.now(), kept: await self.store.spans(cell: cell))
+            else {
+                throw WeatherError(kind: .notFound, message: "the entry's time is not past yet")
+            }
+            try await self.admit(fetch)
+            let url = OpenMeteoHistory.url(
+                fetch, archiveURL: service.archiveURL, forecastURL: service.baseURL, at: request, units: self.units)
+            let outcome = Task<Result<Void, WeatherError>, Never> {
+                do throws(WeatherError) {
+                    try await self.fetch(url, fetch, cell: cell, http: http, timeout: service.timeout, countCall: countCall)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            self.fetching[cell] = Task { _ = await outcome.value }
+            let result = await outcome.value
+            self.fetching[cell] = nil
+            try result.get()
+            // The hour is in what was just kept, or it is beyond what Open-Meteo has yet.
+            guard let hours = await self.hours(cell: cell, hour: hour) else {
+                throw WeatherError(kind: .notFound, message: "Open-Meteo has no hours yet for \(fetch)")
+            }
+            guard let weather = hours.weather(hour: hour, units: self.units, lang: self.lang) else {
+                throw WeatherError(kind: .notFound, message: "Open-Meteo has no weather for that hour here")
+            }
+            return weather
+        }
+    }
+
+    /// Spends the fetch's weight, or fails with how long to wait (the entry waits safely).
+    private func admit(_ fetch: OpenMeteoHistory.Fetch) async throws {
+        let now = self.now()
+        if self.openMeteoBudget == nil {
+            let spent = await self.store.spends(since: now.addingTimeInterval(-30 * 86_400))
+            self.openMeteoBudget = OpenMeteoBudget(limits: self.openMeteoLimits, spent: spent)
+        }
+        if let wait = self.openMeteoBudget?.admit(weight: fetch.weight, now: now) {
+            let error = WeatherError(
+                kind: .rateLimited(retryAfter: wait),
+                message: "holding back: Open-Meteo's free limits (history's half of them) are spent for now; "
+                    + "asked again in \(Int(wait.seconds.rounded(.up))) s")
+            throw Failure(failure: .later(wait, error))
+        }
+        await self.store.record(OpenMeteoBudget.Spend(at: now, weight: fetch.weight))
+    }
+
+    /// One request; its hours are kept under their span.
+    private func fetch(
+        _ url: String, _ fetch: OpenMeteoHistory.Fetch, cell: String, http: any HTTPClient, timeout: Duration,
+        countCall: @Sendable () -> Void
+    ) async throws(WeatherError) {
+        countCall()
+        self.requests += 1
+        let response: HTTPResponse
+        do {
+            response = try await http.get(HTTPRequest(url: url, timeout: timeout))
+        } catch {
+            throw WeatherError(kind: .unreachable, message: "Open-Meteo unreachable: \(error)", cause: error)
+        }
+        if let error = OpenMeteoAPI.error(for: response) { throw error }
+        var hours = try OpenMeteoHistory.decode(response.body)
+        // The forecast API's hours after now are forecasts, not what happened: not kept as history.
+        if fetch.service == .forecast {
+            guard let past = hours.ending(at: Int(self.now().timeIntervalSince1970 / 3600) - 1) else { return }
+            hours = past
+        }
+        self.logger.info(
+            "kept Open-Meteo's hours",
+            metadata: ["cell": "\(cell)", "fetch": "\(fetch)", "weight": "\(fetch.weight)", "hours": "\(hours.count)"])
+        await self.store.keep(period: hours.encoded, cell: cell, span: hours.span)
+        self.remember(cell, hours)
+    }
+
+    /// The hours kept for `cell` that hold `hour`: decoded ones first, else read from the store.
+    private func hours(cell: String, hour: Int) async -> HourlySeries? {
+        if let kept = self.decoded.last(where: { $0.cell == cell && $0.hours.span.contains(hour) }) {
+            return kept.hours
+        }
+        guard let body = await self.store.period(cell: cell, hour: hour),
+            let hours = HourlySeries(encoded: body), hours.span.contains(hour)
+        else { return nil }
+        self.remember(cell, hours)
+        return hours
+    }
+
+    /// Keeps the last four series read (a year of hours is about 420 KB).
+    private func remember(_ cell: String, _ hours: HourlySeries) {
+        self.decoded.append((cell, hours))
+        if self.decoded.count > 4 { self.decoded.removeFirst() }
+    }
+
+    // MARK: OpenWeather's timemachine
+
+    private func timemachineWeather(
+        at request: RequestPosition, hour: Int, moment: Date, client: OpenWeatherClient
+    ) async throws -> Weather {
+        let cell = request.cell
         let body: [UInt8]
         if let kept = await self.store.answer(cell: cell, hour: hour) {
             body = kept
@@ -71,35 +269,24 @@ public actor HistoryService {
                     kind: .rateLimited(retryAfter: nil),
                     message: "the \(self.budget.maximumPerDay) history calls of today "
                         + "(history.max_calls_per_day) are spent; asked again tomorrow")
-                return .failed(.later(wait, error))
+                throw Failure(failure: .later(wait, error))
             }
             await self.store.countCall(day: self.budget.day)
+            self.requests += 1
             do {
-                body = try await self.client.timemachineAnswer(at: request, time: moment)
+                body = try await client.timemachineAnswer(at: request, time: moment)
             } catch {
                 if case .invalidAPIKey = error.kind {
                     self.refusal = error.message
                     self.logger.error("no weather for back-dated entries", metadata: ["reason": "\(error.message)"])
-                    return .failed(.unavailable(.refused(error.message)))
+                    throw Failure(failure: .unavailable(.refused(error.message)))
                 }
-                return self.later(error)
+                throw error
             }
-            self.backoff.reset()
             await self.store.keep(body, cell: cell, hour: hour)
         }
-        do {
-            let weather = try OpenWeatherAPI.decodeTimemachine(
-                HTTPResponse(status: 200, body: body), units: self.client.configuration.units)
-            let tag = WeatherTag(
-                weather: weather, position: position, iconFile: nil, fetchedAt: self.now(), kind: .historical)
-            return .tag(self.privacy.shown(tag))
-        } catch {
-            return self.later(error)
-        }
-    }
-
-    private func later(_ error: WeatherError) -> Answer {
-        .failed(.later(self.backoff.next(), error))
+        return try OpenWeatherAPI.decodeTimemachine(
+            HTTPResponse(status: 200, body: body), units: client.configuration.units)
     }
 
     /// The entry's own position, else where the providers that know the past say the machine was then.

@@ -4,8 +4,9 @@ import NIOPosix
 import WeathertagCore
 
 /// The one place weather comes from: locates the machine, answers from the cache while it is fresh, otherwise asks
-/// OpenWeather, once per place however many callers wait (single flight), backs off after a failure, and never
-/// makes more than `openweather.max_calls_per_minute` calls in any 60 seconds.
+/// the sources of `weather.providers` in order (the first that answers wins), once per place however many callers
+/// wait (single flight). Each source has its own gate: after a failure it backs off and the next source is asked,
+/// and none makes more calls in any 60 seconds than its ceiling allows.
 public actor WeatherService {
     public struct Snapshot: Sendable {
         public var cachedPlaces: Int
@@ -16,8 +17,19 @@ public actor WeatherService {
         public var lastTag: WeatherTag?
     }
 
+    /// Who names places, and how its calls are counted.
+    public enum Geocoder: Sendable {
+        /// A service asked over the network, within the gate of `source`.
+        case remote(source: String, ceilingName: String, name: @Sendable (RequestPosition) async throws -> PlaceName?)
+        /// Named on this machine: no request, no gate (GeoNames).
+        case local(@Sendable (RequestPosition) async -> PlaceName?)
+    }
+
     private let chain: LocationChain
-    private let client: OpenWeatherClient
+    private let sources: [any WeatherSource]
+    /// Whether the block names the source that answered (`weather_source`): not for a configuration that has only
+    /// ever known OpenWeather (no `weather.providers`), whose blocks stay byte for byte as they were.
+    private let namesSource: Bool
     private let ttl: Duration
     private let store: WeatherCacheStore
     private let statistics: DaemonStatistics
@@ -25,49 +37,55 @@ public actor WeatherService {
     private let now: @Sendable () -> Date
     private var cache: WeatherCache
     private var inFlight: [(position: Position, task: Task<CachedWeather, any Error>)] = []
-    private var backoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
-    private var nextAttemptAt: Date?
+    private var gates: [String: SourceGate] = [:]
     private var lastError: WeatherError?
     private var icons: [String: String] = [:]
+    private let iconDownloader: IconDownloader?
     private var lastTag: WeatherTag?
-    private let maximumCallsPerMinute: Int
-    /// What OpenWeather and the cache see of a position, and what a tag shows of it.
+    /// What the sources and the cache see of a position, and what a tag shows of it.
     public nonisolated let privacy: PrivacyPolicy
-    /// Names places through OpenWeather's reverse geocoder (`geocoding.enabled`).
-    private let geocoding: Bool
+    private let geocoder: Geocoder?
+    /// The language place names are given in.
+    private let lang: String
     /// Asks for the air too, with each weather call (`air_quality.enabled`).
     private let airQuality: Bool
     private var places = PlaceNameCache()
     private var placesInFlight: [String: Task<PlaceName?, Never>] = [:]
-    /// When the calls of the last minute were made, oldest first.
-    private var recentCalls: [Date] = []
 
     public init(
         chain: LocationChain,
-        client: OpenWeatherClient,
+        sources: [any WeatherSource],
+        namesSource: Bool = true,
         ttl: Duration,
-        maximumCallsPerMinute: Int = 60,
         store: WeatherCacheStore,
         statistics: DaemonStatistics,
         logger: Logger,
         privacy: PrivacyPolicy = .exact,
-        geocoding: Bool = false,
+        geocoder: Geocoder? = nil,
+        lang: String = "en",
         airQuality: Bool = false,
+        icons: IconDownloader? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) async {
+        precondition(!sources.isEmpty, "a weather service needs at least one source")
         self.privacy = privacy
-        self.geocoding = geocoding
+        self.geocoder = geocoder
+        self.lang = lang
         self.airQuality = airQuality
         self.chain = chain
-        self.client = client
+        self.sources = sources
+        self.namesSource = namesSource
         self.ttl = ttl
-        self.maximumCallsPerMinute = maximumCallsPerMinute
         self.store = store
         self.statistics = statistics
         self.logger = logger
         self.now = now
+        self.iconDownloader = icons
+        for source in sources {
+            self.gates[source.type] = SourceGate(source: source.type, maximumPerMinute: source.maximumCallsPerMinute)
+        }
         self.cache = await store.load(logger: logger)
-        if geocoding { self.places = await store.loadPlaces() }
+        if geocoder != nil { self.places = await store.loadPlaces() }
     }
 
     public var snapshot: Snapshot {
@@ -80,17 +98,24 @@ public actor WeatherService {
         )
     }
 
-    /// How long until the next call may go out after a failure (the backoff's own time, and a little), so that the
-    /// inbox asks again right then; nil when nothing holds a call back.
+    /// When a call may go out again while every source is backing off; nil when one may be asked now.
+    private var nextAttemptAt: Date? {
+        let times = self.gates.values.map(\.nextAttemptAt)
+        guard !times.isEmpty, times.allSatisfy({ $0.map { self.now() < $0 } ?? false }) else { return nil }
+        return times.compactMap { $0 }.min()
+    }
+
+    /// How long until the next call may go out after a failure (the earliest backoff's end, and a little), so that
+    /// the inbox asks again right then; nil when nothing holds a call back.
     public var nextAttemptDelay: Duration? {
         self.nextAttemptAt.map { .milliseconds(max(50, Int64($0.timeIntervalSince(self.now()) * 1000) + 10)) }
     }
 
-    /// The weather here. Cached weather younger than the TTL is used as it is; otherwise OpenWeather is asked, and
+    /// The weather here. Cached weather younger than the TTL is used as it is; otherwise the sources are asked, and
     /// when that fails, cached weather for this place up to `maximumAge` old beats an error (marked stale).
     public func currentTag(maximumAge: Duration) async throws -> WeatherTag {
         let located = try await self.chain.locate()
-        // OpenWeather and the cache never see more than `privacy.request_decimals` (or a zone's centre); the tag
+        // The sources and the cache never see more than `privacy.request_decimals` (or a zone's centre); the tag
         // shows what `privacy` allows.
         let request = self.privacy.requestPosition(located)
         let now = self.now()
@@ -109,19 +134,10 @@ public actor WeatherService {
         }
     }
 
-    /// Counts a call against the per-minute ceiling, or throws when the ceiling is reached.
-    private func admitCall() throws(WeatherError) {
-        let now = self.now()
-        self.recentCalls.removeAll { now.timeIntervalSince($0) >= 60 || now < $0 }
-        if self.recentCalls.count >= self.maximumCallsPerMinute {
-            let wait = 60 - now.timeIntervalSince(self.recentCalls[0])
-            throw WeatherError(
-                kind: .rateLimited(retryAfter: .milliseconds(Int64(wait * 1000))),
-                message: "holding back: \(self.recentCalls.count) OpenWeather calls in the last minute "
-                    + "(openweather.max_calls_per_minute)"
-            )
-        }
-        self.recentCalls.append(now)
+    /// Counts a call on `source`'s gate, or returns why it may not be asked yet.
+    private func admit(_ source: String, ceilingName: String) -> WeatherError? {
+        self.gates[source, default: SourceGate(source: source, maximumPerMinute: 60)].admit(
+            now: self.now(), ceilingName: ceilingName)
     }
 
     private func fetch(near request: RequestPosition) async throws -> CachedWeather {
@@ -129,53 +145,66 @@ public actor WeatherService {
         if let running = self.inFlight.first(where: { $0.position.distance(to: position) <= self.cache.radiusMeters }) {
             return try await running.task.value
         }
-        if let nextAttemptAt, self.now() < nextAttemptAt, let lastError {
-            throw lastError
-        }
-        try self.admitCall()
-        let client = self.client
-        let now = self.now
         // A child of no one on purpose: it is shared by every caller waiting for this place, and lives no longer
-        // than one OpenWeather request.
-        let task = Task<CachedWeather, any Error> {
-            let weather = try await client.currentWeather(at: request)
-            return CachedWeather(
-                latitude: position.latitude,
-                longitude: position.longitude,
-                weather: weather,
-                fetchedAt: now()
-            )
-        }
+        // than the sources' requests.
+        let task = Task<CachedWeather, any Error> { try await self.ask(request) }
         self.inFlight.append((position, task))
         defer { self.inFlight.removeAll { $0.task == task } }
-        do {
-            var entry = try await task.value
-            // The air, with the weather: one more call per place per TTL, within the same ceiling; a failure only
-            // leaves it out.
-            if self.airQuality, (try? self.admitCall()) != nil {
-                do {
-                    entry.airQuality = try await self.client.airQuality(at: request)
-                } catch {
-                    self.logger.notice("no air quality from OpenWeather", metadata: ["error": "\(error.message)"])
+        let entry = try await task.value
+        self.cache.store(entry.weather, for: position, at: entry.fetchedAt, airQuality: entry.airQuality)
+        await self.store.save(self.cache, logger: self.logger)
+        return entry
+    }
+
+    /// Asks each source whose gate is open, in order, until one answers; throws the first source's error when none
+    /// does.
+    private func ask(_ request: RequestPosition) async throws -> CachedWeather {
+        var firstError: WeatherError?
+        for source in self.sources {
+            if let shut = self.admit(source.type, ceilingName: Self.ceilingName(source.type)) {
+                firstError = firstError ?? shut
+                continue
+            }
+            do {
+                var weather = try await source.currentWeather(at: request)
+                weather.source = self.namesSource ? source.type : nil
+                if self.gates[source.type]?.succeeded() == true {
+                    self.logger.info("\(source.type) is answering again")
                 }
+                self.lastError = nil
+                var entry = CachedWeather(
+                    latitude: request.latitude, longitude: request.longitude, weather: weather, fetchedAt: self.now())
+                entry.airQuality = await self.air(from: source, at: request)
+                return entry
+            } catch {
+                if self.gates[source.type]?.failed(error, now: self.now()) == true {
+                    self.logger.error("no weather from \(source.type)", metadata: ["error": "\(error.message)"])
+                }
+                self.statistics.recordError(error.message)
+                self.lastError = error
+                firstError = firstError ?? error
             }
-            self.cache.store(entry.weather, for: position, at: entry.fetchedAt, airQuality: entry.airQuality)
-            self.backoff.reset()
-            self.nextAttemptAt = nil
-            if self.lastError != nil { self.logger.info("OpenWeather is answering again") }
-            self.lastError = nil
-            await self.store.save(self.cache, logger: self.logger)
-            return entry
-        } catch let error as WeatherError {
-            let delay = max(self.backoff.next(), error.minimumRetryDelay)
-            self.nextAttemptAt = self.now().addingTimeInterval(delay.seconds)
-            if self.lastError?.message != error.message {
-                self.logger.error("no weather from OpenWeather", metadata: ["error": "\(error.message)"])
-            }
-            self.lastError = error
-            self.statistics.recordError(error.message)
-            throw error
         }
+        throw firstError ?? WeatherError(kind: .unreachable, message: "no weather source is configured")
+    }
+
+    /// The air from the source that gave the weather (one more call per place per TTL, within its gate); a failure
+    /// or a source without air only leaves it out.
+    private func air(from source: any WeatherSource, at request: RequestPosition) async -> AirQuality? {
+        guard self.airQuality, self.admit(source.type, ceilingName: Self.ceilingName(source.type)) == nil else {
+            return nil
+        }
+        do {
+            return try await source.airQuality(at: request)
+        } catch {
+            self.logger.notice("no air quality from \(source.type)", metadata: ["error": "\(error.message)"])
+            return nil
+        }
+    }
+
+    /// The setting that sets a source's per-minute ceiling, for the message that says it was reached.
+    private static func ceilingName(_ source: String) -> String {
+        source == "openweather" ? "openweather.max_calls_per_minute" : "\(source)'s calls per minute"
     }
 
     private func tag(_ entry: CachedWeather, at position: Position, stale: Bool) async -> WeatherTag {
@@ -188,7 +217,7 @@ public actor WeatherService {
         )
         tag.airQuality = entry.airQuality
         if let place = await self.placeName(near: self.privacy.requestPosition(position)) {
-            tag.geocodedPlace = place.name(in: self.client.configuration.lang)
+            tag.geocodedPlace = place.name(in: self.lang)
             tag.region = place.region
             tag.country = place.country
         }
@@ -198,23 +227,28 @@ public actor WeatherService {
     }
 
     /// The place by name for the cell of `request` (a position as privacy lets it leave): kept 30 days per cell of
-    /// about 1 km, asked once per new cell within the per-minute ceiling. A failure never holds a tag back: the
-    /// tag keeps OpenWeather's station name, and the cell is not asked again for ten minutes.
+    /// about 1 km, asked once per new cell (a remote geocoder within its gate). A failure never holds a tag back:
+    /// the tag keeps the source's station name, and the cell is not asked again for ten minutes.
     private func placeName(near request: RequestPosition) async -> PlaceName? {
-        guard self.geocoding else { return nil }
+        guard let geocoder = self.geocoder else { return nil }
         let cell = request.cell
         if case .known(let place) = self.places.lookup(cell, now: self.now()) { return place }
         if let running = self.placesInFlight[cell] { return await running.value }
-        guard (try? self.admitCall()) != nil else { return nil }
-        let client = self.client
         let logger = self.logger
-        // Shared by every caller waiting for this cell; lives no longer than one request.
-        let task = Task<PlaceName?, Never> {
-            do {
-                return try await client.placeName(at: request)
-            } catch {
-                logger.notice("no place name from OpenWeather's geocoder", metadata: ["error": "\(error)"])
-                return nil
+        let task: Task<PlaceName?, Never>
+        switch geocoder {
+        case .local(let name):
+            task = Task { await name(request) }
+        case .remote(let source, let ceilingName, let name):
+            guard self.admit(source, ceilingName: ceilingName) == nil else { return nil }
+            // Shared by every caller waiting for this cell; lives no longer than one request.
+            task = Task<PlaceName?, Never> {
+                do {
+                    return try await name(request)
+                } catch {
+                    logger.notice("no place name from \(source)'s geocoder", metadata: ["error": "\(error)"])
+                    return nil
+                }
             }
         }
         self.placesInFlight[cell] = task
@@ -234,8 +268,9 @@ public actor WeatherService {
             self.icons[code] = path
             return path
         }
+        guard let downloader = self.iconDownloader else { return nil }
         do {
-            let png = try await self.client.icon(code)
+            let png = try await downloader.icon(code)
             try await self.store.write(png, to: path)
             self.icons[code] = path
             return path

@@ -1,23 +1,31 @@
 import Foundation
 import WeathertagCore
 
-/// Asks OpenWeather for current weather and icons. Counts every call it makes; its errors never contain the key.
-public struct OpenWeatherClient: Sendable {
+/// Asks OpenWeather for current weather, place names, the air and the timemachine's history (`openweather`). Counts
+/// every call it makes; its errors never contain the key.
+public struct OpenWeatherClient: WeatherSource {
+    public let type = "openweather"
     public var configuration: OpenWeatherConfiguration
     private let http: any HTTPClient
-    private let statistics: DaemonStatistics
+    private let countCall: @Sendable () -> Void
 
-    public init(configuration: OpenWeatherConfiguration, http: any HTTPClient, statistics: DaemonStatistics) {
+    public init(
+        configuration: OpenWeatherConfiguration, http: any HTTPClient, countCall: @escaping @Sendable () -> Void
+    ) {
         self.configuration = configuration
         self.http = http
-        self.statistics = statistics
+        self.countCall = countCall
     }
+
+    public var maximumCallsPerMinute: Int { self.configuration.maximumCallsPerMinute }
+
+    private var apiKey: String { self.configuration.apiKey?.value ?? "" }
 
     public func currentWeather(at position: RequestPosition) async throws(WeatherError) -> Weather {
         let url = OpenWeatherAPI.currentWeatherURL(
             baseURL: self.configuration.baseURL,
             at: position,
-            apiKey: self.configuration.apiKey.value,
+            apiKey: self.apiKey,
             units: self.configuration.units,
             lang: self.configuration.lang
         )
@@ -32,14 +40,14 @@ public struct OpenWeatherClient: Sendable {
     /// The place by name near `position`; nil when the geocoder knows none.
     public func placeName(at position: RequestPosition) async throws(WeatherError) -> PlaceName? {
         let url = OpenWeatherAPI.reverseGeocodingURL(
-            baseURL: self.configuration.baseURL, at: position, apiKey: self.configuration.apiKey.value)
+            baseURL: self.configuration.baseURL, at: position, apiKey: self.apiKey)
         return try OpenWeatherAPI.decodeReverseGeocoding(try await self.get(url, "OpenWeather's geocoder"))
     }
 
     /// The air at `position`.
-    public func airQuality(at position: RequestPosition) async throws(WeatherError) -> AirQuality {
+    public func airQuality(at position: RequestPosition) async throws(WeatherError) -> AirQuality? {
         let url = OpenWeatherAPI.airPollutionURL(
-            baseURL: self.configuration.baseURL, at: position, apiKey: self.configuration.apiKey.value)
+            baseURL: self.configuration.baseURL, at: position, apiKey: self.apiKey)
         return try OpenWeatherAPI.decodeAirPollution(try await self.get(url, "OpenWeather's air pollution API"))
     }
 
@@ -47,7 +55,7 @@ public struct OpenWeatherClient: Sendable {
     /// be kept and read again).
     public func timemachineAnswer(at position: RequestPosition, time: Date) async throws(WeatherError) -> [UInt8] {
         let url = OpenWeatherAPI.timemachineURL(
-            baseURL: self.configuration.baseURL, at: position, time: time, apiKey: self.configuration.apiKey.value,
+            baseURL: self.configuration.baseURL, at: position, time: time, apiKey: self.apiKey,
             units: self.configuration.units,
             lang: self.configuration.lang)
         let response = try await self.get(url, "OpenWeather's history")
@@ -61,7 +69,7 @@ public struct OpenWeatherClient: Sendable {
 
     /// One counted call; a transport failure is `.unreachable`, in words without the key.
     private func get(_ url: String, _ service: String) async throws(WeatherError) -> HTTPResponse {
-        self.statistics.recordCall()
+        self.countCall()
         do {
             return try await self.http.get(HTTPRequest(url: url, timeout: self.configuration.timeout))
         } catch {
@@ -70,21 +78,31 @@ public struct OpenWeatherClient: Sendable {
         }
     }
 
-    /// The `{icon}@2x.png` image.
-    public func icon(_ code: String) async throws -> [UInt8] {
-        let url = OpenWeatherAPI.iconURL(iconBaseURL: self.configuration.iconBaseURL, icon: code)
-        self.statistics.update { $0.iconDownloads += 1 }
-        let response = try await self.http.get(HTTPRequest(url: url, timeout: self.configuration.timeout))
-        let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard response.status == 200, response.body.starts(with: pngSignature) else {
-            throw WeatherError(kind: .badResponse, message: "icon \(code): HTTP \(response.status), not a PNG")
-        }
-        return response.body
-    }
-
     /// Belt and braces: whatever a lower layer put in a message, the key does not leave this type.
     private func redacted(_ message: String) -> String {
-        let key = self.configuration.apiKey.value
+        let key = self.apiKey
         return key.isEmpty ? message : message.replacingOccurrences(of: key, with: "<redacted>")
+    }
+}
+
+extension OpenWeatherClient {
+    /// `{"type": "openweather"}`: everything else is in the `openweather` section, which must hold a key.
+    public struct Settings: Sendable {
+        public var configuration: OpenWeatherConfiguration
+    }
+}
+
+extension WeatherSourcePlugin {
+    public static let openWeather = WeatherSourcePlugin(
+        type: "openweather", keys: ["timeout_seconds"]
+    ) { (config, context) throws(ConfigurationError) in
+        guard context.openWeather.apiKey != nil else {
+            throw Configuration.missingKey(neededBy: config.fieldPath("type") + " openweather")
+        }
+        var configuration = context.openWeather
+        if let timeout = try config.seconds("timeout_seconds", maximum: 120) { configuration.timeout = timeout }
+        return OpenWeatherClient.Settings(configuration: configuration)
+    } make: { settings, context in
+        OpenWeatherClient(configuration: settings.configuration, http: context.http, countCall: context.countCall)
     }
 }

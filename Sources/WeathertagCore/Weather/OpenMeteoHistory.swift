@@ -1,0 +1,330 @@
+import Foundation
+
+/// The weather of past hours from Open-Meteo (`history.source` `open-meteo`, no key): the ERA5 archive
+/// (`/v1/archive`, about five days behind) for older days, the forecast API (`/v1/forecast` with `start_date` and
+/// `end_date`) for the last days. Hours are fetched in bulk, a whole calendar year of a place per request (the
+/// current year up to the archive's end), so a diary of ten years in three towns costs tens of requests. Pure:
+/// planning, the request, and the answer into `Weather`; `HistoryService` performs them.
+public enum OpenMeteoHistory {
+    static let hourlyVariables = [
+        "temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day", "weather_code", "cloud_cover",
+        "pressure_msl", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m", "rain", "snowfall",
+    ]
+    static let dailyVariables = ["sunrise", "sunset"]
+
+    /// Days the archive is taken to be behind today (ERA5 is about five; the margin keeps requests off its edge).
+    public static let archiveLagDays = 7
+
+    /// Which of Open-Meteo's services answers a fetch.
+    public enum Service: String, Sendable, Equatable {
+        case archive, forecast
+    }
+
+    /// One request: a service and a span of days (`YYYY-MM-DD`, inclusive; the place's own days).
+    public struct Fetch: Sendable, Equatable, CustomStringConvertible {
+        public var service: Service
+        public var start: String
+        public var end: String
+        public var days: Int
+
+        public init(service: Service, start: String, end: String, days: Int) {
+            self.service = service
+            self.start = start
+            self.end = end
+            self.days = days
+        }
+
+        /// What Open-Meteo counts it as.
+        public var weight: Double {
+            OpenMeteoLimits.weight(
+                variables: OpenMeteoHistory.hourlyVariables.count + OpenMeteoHistory.dailyVariables.count,
+                days: self.days)
+        }
+
+        public var description: String { "\(self.service) \(self.start)…\(self.end)" }
+    }
+
+    /// What to ask for so that `hour` (Unix time / 3600) is answered, given the spans of hours already kept for the
+    /// place: the hour's calendar year (a day of margin each side, as the place's days need not be UTC's), up to
+    /// the archive's end, from the archive, starting after what is already kept of that year; or the last days
+    /// from the forecast API. Nil for an hour not yet past.
+    public static func plan(hour: Int, now: Date, kept: [ClosedRange<Int>]) -> Fetch? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let moment = Date(timeIntervalSince1970: Double(hour) * 3600)
+        guard moment <= now else { return nil }
+        let today = calendar.startOfDay(for: now)
+        let archiveEnd = calendar.date(byAdding: .day, value: -Self.archiveLagDays, to: today)!
+        let day = calendar.startOfDay(for: moment)
+        if day > archiveEnd {
+            let start = calendar.date(byAdding: .day, value: -1, to: archiveEnd)!
+            let end = calendar.date(byAdding: .day, value: 1, to: today)!
+            return Self.fetch(.forecast, start, end, calendar)
+        }
+        let year = calendar.dateInterval(of: .year, for: moment)!
+        var start = calendar.date(byAdding: .day, value: -1, to: year.start)!
+        let end = min(year.end, archiveEnd)
+        // Only what is not kept yet: after the last span kept that ends before this hour in this year.
+        let startHour = Int(start.timeIntervalSince1970 / 3600)
+        if let keptEnd = kept.map(\.upperBound).filter({ $0 < hour && $0 >= startHour }).max() {
+            start = max(start, calendar.startOfDay(for: Date(timeIntervalSince1970: Double(keptEnd) * 3600 - 86_400)))
+        }
+        return Self.fetch(.archive, start, end, calendar)
+    }
+
+    private static func fetch(_ service: Service, _ start: Date, _ end: Date, _ calendar: Calendar) -> Fetch {
+        let days = (calendar.dateComponents([.day], from: start, to: end).day ?? 0) + 1
+        return Fetch(service: service, start: Self.dayString(start, calendar), end: Self.dayString(end, calendar), days: days)
+    }
+
+    static func dayString(_ date: Date, _ calendar: Calendar) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// The request for `fetch` at `position`, in `units`' units (Kelvin is asked as °C). Times come as Unix
+    /// seconds; the days are the place's own (`timezone=auto`).
+    public static func url(
+        _ fetch: Fetch, archiveURL: String, forecastURL: String, at position: RequestPosition, units: Units
+    ) -> String {
+        let base = fetch.service == .archive ? archiveURL : forecastURL
+        let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
+        let path = fetch.service == .archive ? "/v1/archive" : "/v1/forecast"
+        let query = [
+            "latitude=" + String(format: "%.5f", position.latitude),
+            "longitude=" + String(format: "%.5f", position.longitude),
+            "start_date=\(fetch.start)", "end_date=\(fetch.end)",
+            "hourly=" + Self.hourlyVariables.joined(separator: ","),
+            "daily=" + Self.dailyVariables.joined(separator: ","), "timezone=auto", "timeformat=unixtime",
+            "temperature_unit=" + (units == .imperial ? "fahrenheit" : "celsius"),
+            "wind_speed_unit=" + (units == .imperial ? "mph" : "ms"), "precipitation_unit=mm",
+        ]
+        return trimmed + path + "?" + query.joined(separator: "&")
+    }
+
+    /// The hours of an answer, checked to be the documented shape and to hold at least one hour of weather.
+    public static func decode(_ body: [UInt8]) throws(WeatherError) -> HourlySeries {
+        guard let answer = Answer.decodeJSON(body), let first = answer.hourly.time.first,
+            let last = answer.hourly.time.last, first <= last,
+            answer.hourly.temperature_2m.count == answer.hourly.time.count
+        else {
+            throw WeatherError(kind: .badResponse, message: "Open-Meteo's history is not the documented JSON shape")
+        }
+        guard let series = HourlySeries(answer), !series.isEmpty else {
+            throw WeatherError(kind: .notFound, message: "Open-Meteo has no hours for this place and time")
+        }
+        return series
+    }
+
+    /// The answer as Open-Meteo spells it: one array per variable, `null` where it has none.
+    struct Answer: Decodable {
+        struct Hourly: Decodable {
+            var time: [Double]
+            var temperature_2m: [Double?]
+            var relative_humidity_2m: [Double?]?
+            var apparent_temperature: [Double?]?
+            var is_day: [Double?]?
+            var weather_code: [Double?]?
+            var cloud_cover: [Double?]?
+            var pressure_msl: [Double?]?
+            var wind_speed_10m: [Double?]?
+            var wind_direction_10m: [Double?]?
+            var wind_gusts_10m: [Double?]?
+            var rain: [Double?]?
+            var snowfall: [Double?]?
+
+            /// In `OpenMeteoHistory.hourlyVariables`' order.
+            var series: [[Double?]?] {
+                [
+                    self.temperature_2m, self.relative_humidity_2m, self.apparent_temperature, self.is_day,
+                    self.weather_code, self.cloud_cover, self.pressure_msl, self.wind_speed_10m,
+                    self.wind_direction_10m, self.wind_gusts_10m, self.rain, self.snowfall,
+                ]
+            }
+        }
+
+        struct Daily: Decodable {
+            var time: [Double]?
+            var sunrise: [Double?]?
+            var sunset: [Double?]?
+        }
+
+        var utc_offset_seconds: Int?
+        var hourly: Hourly
+        var daily: Daily?
+    }
+}
+
+/// A place's hours as kept: every variable of `OpenMeteoHistory.hourlyVariables` as 32-bit floats (NaN where
+/// Open-Meteo had none), hour by hour from `start`, and each day's sunrise and sunset. A year is about 420 KB, read
+/// back with a copy, so an entry costs no JSON parsing however its diary's places and years interleave.
+public struct HourlySeries: Sendable, Equatable {
+    /// The first hour (Unix time / 3600).
+    public private(set) var start: Int
+    public private(set) var count: Int
+    public private(set) var utcOffset: Int?
+    /// `variables × count` values, variable by variable.
+    private var values: [Float]
+    /// Each day's start, sunrise and sunset (Unix seconds; 0 for none).
+    private var days: [(start: Int64, sunrise: Int64, sunset: Int64)]
+
+    static let variables = OpenMeteoHistory.hourlyVariables.count
+    static let magic: [UInt8] = Array("WTH1".utf8)
+
+    init?(_ answer: OpenMeteoHistory.Answer) {
+        let times = answer.hourly.time
+        guard let first = times.first, let last = times.last else { return nil }
+        self.start = Int((first / 3600).rounded(.down))
+        self.count = Int((last / 3600).rounded(.down)) - self.start + 1
+        guard self.count > 0, self.count <= 400 * 24 else { return nil }
+        self.utcOffset = answer.utc_offset_seconds
+        self.values = [Float](repeating: .nan, count: Self.variables * self.count)
+        for (variable, series) in answer.hourly.series.enumerated() {
+            guard let series else { continue }
+            // Placed by their time, not their index: a gap or a repeated hour cannot shift the rest.
+            for (index, time) in times.enumerated() where index < series.count {
+                guard let value = series[index], value.isFinite else { continue }
+                let hour = Int((time / 3600).rounded(.down)) - self.start
+                guard hour >= 0, hour < self.count else { continue }
+                self.values[variable * self.count + hour] = Float(value)
+            }
+        }
+        let daily = answer.daily
+        self.days = (daily?.time ?? []).enumerated().map { index, start in
+            func at(_ series: [Double?]?) -> Int64 {
+                guard let series, index < series.count, let value = series[index], value.isFinite else { return 0 }
+                return Int64(value)
+            }
+            return (Int64(start), at(daily?.sunrise), at(daily?.sunset))
+        }
+        // Only the hours with a temperature count: the archive's last days may still be empty.
+        let temperatures = self.values[0..<self.count]
+        guard let firstKnown = temperatures.firstIndex(where: { !$0.isNaN }),
+            let lastKnown = temperatures.lastIndex(where: { !$0.isNaN })
+        else {
+            self.count = 0
+            return
+        }
+        self.trim(to: firstKnown...lastKnown)
+    }
+
+    private mutating func trim(to kept: ClosedRange<Int>) {
+        guard kept != 0...(self.count - 1) else { return }
+        var trimmed: [Float] = []
+        trimmed.reserveCapacity(Self.variables * kept.count)
+        for variable in 0..<Self.variables {
+            trimmed += self.values[(variable * self.count + kept.lowerBound)...(variable * self.count + kept.upperBound)]
+        }
+        self.values = trimmed
+        self.start += kept.lowerBound
+        self.count = kept.count
+    }
+
+    public var isEmpty: Bool { self.count == 0 }
+
+    /// The hours it holds weather for (Unix time / 3600).
+    public var span: ClosedRange<Int> { self.start...(self.start + max(self.count, 1) - 1) }
+
+    /// The same series ending at `hour` at the latest (the forecast API's hours after now are not history).
+    public func ending(at hour: Int) -> HourlySeries? {
+        guard hour >= self.start else { return nil }
+        guard hour < self.start + self.count - 1 else { return self }
+        var copy = self
+        copy.trim(to: 0...(hour - self.start))
+        return copy
+    }
+
+    private func value(_ variable: Int, _ index: Int) -> Double? {
+        let value = self.values[variable * self.count + index]
+        return value.isNaN ? nil : Double(value)
+    }
+
+    /// The weather of `hour`, or nil when it has none for that hour.
+    public func weather(hour: Int, units: Units, lang: String) -> Weather? {
+        let index = hour - self.start
+        guard index >= 0, index < self.count, let temperature = self.value(0, index),
+            let code = self.value(4, index).flatMap({ WMOWeatherCode(Int($0)) })
+        else { return nil }
+        let time = Int64(hour) * 3600
+        let kelvin = units == .standard ? 273.15 : 0
+        let day = self.days.last { $0.start <= time }
+        func date(_ seconds: Int64?) -> Date? {
+            seconds.flatMap { $0 > 0 ? Date(timeIntervalSince1970: Double($0)) : nil }
+        }
+        func rounded(_ value: Double?, _ places: Double = 100) -> Double? { value.map { ($0 * places).rounded() / places } }
+        return Weather(
+            condition: code.condition,
+            description: code.description(in: lang),
+            code: code.openWeatherID,
+            icon: code.icon(isDay: (self.value(3, index) ?? 1) != 0),
+            temperature: rounded(temperature + kelvin)!,
+            feelsLike: rounded(self.value(2, index).map { $0 + kelvin }),
+            humidity: self.value(1, index).map { Int($0.rounded()) },
+            pressure: self.value(6, index).map { Int($0.rounded()) },
+            windSpeed: rounded(self.value(7, index)),
+            units: units,
+            observedAt: Date(timeIntervalSince1970: Double(time)),
+            sunrise: date(day?.sunrise),
+            sunset: date(day?.sunset),
+            utcOffset: self.utcOffset,
+            windDegrees: self.value(8, index).map { Int($0.rounded()) },
+            windGust: rounded(self.value(9, index)),
+            clouds: self.value(5, index).map { Int($0.rounded()) },
+            // The hour's rain and snow (snowfall comes in cm), only when it rained or snowed.
+            rain1h: rounded(self.value(10, index)).flatMap { $0 > 0 ? $0 : nil },
+            snow1h: rounded(self.value(11, index)).flatMap { $0 > 0 ? $0 * 10 : nil }
+        )
+    }
+
+    public static func == (lhs: HourlySeries, rhs: HourlySeries) -> Bool {
+        lhs.encoded == rhs.encoded
+    }
+
+    // MARK: Kept as bytes
+
+    /// `WTH1`, then little-endian: start, count, UTC offset (Int64 each; the offset Int64.min for none), the day
+    /// count, each day's start, sunrise and sunset, then the values.
+    public var encoded: [UInt8] {
+        var bytes = Self.magic
+        func append(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        append(Int64(self.start))
+        append(Int64(self.count))
+        append(self.utcOffset.map(Int64.init) ?? .min)
+        append(Int64(self.days.count))
+        for day in self.days {
+            append(day.start)
+            append(day.sunrise)
+            append(day.sunset)
+        }
+        bytes.reserveCapacity(bytes.count + self.values.count * 4)
+        for value in self.values { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 } }
+        return bytes
+    }
+
+    public init?(encoded bytes: [UInt8]) {
+        guard bytes.starts(with: Self.magic) else { return nil }
+        var offset = Self.magic.count
+        func int64() -> Int64? {
+            guard offset + 8 <= bytes.count else { return nil }
+            defer { offset += 8 }
+            return bytes[offset..<(offset + 8)].withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(as: Int64.self)) }
+        }
+        guard let start = int64(), let count = int64(), let utcOffset = int64(), let dayCount = int64(),
+            count >= 0, count <= 400 * 24, dayCount >= 0, dayCount <= 400
+        else { return nil }
+        var days: [(start: Int64, sunrise: Int64, sunset: Int64)] = []
+        for _ in 0..<dayCount {
+            guard let start = int64(), let sunrise = int64(), let sunset = int64() else { return nil }
+            days.append((start, sunrise, sunset))
+        }
+        let total = Self.variables * Int(count)
+        guard bytes.count - offset == total * 4 else { return nil }
+        self.values = bytes[offset...].withUnsafeBytes { raw in
+            (0..<total).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
+        }
+        self.start = Int(start)
+        self.count = Int(count)
+        self.utcOffset = utcOffset == .min ? nil : Int(utcOffset)
+        self.days = days
+    }
+}
