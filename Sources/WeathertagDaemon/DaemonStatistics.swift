@@ -21,6 +21,8 @@ public final class DaemonStatistics: Sendable {
         /// Left alone because they were written before what current weather can speak for.
         public var entriesBackdated = 0
         public var entriesWaiting = 0
+        /// Of those, back-dated entries waiting for the weather of their time.
+        public var entriesWaitingForHistory = 0
         /// When the inbox was last listed whole (at start, after a reload, on each poll).
         public var lastScanAt: Date?
         public var lastError: String?

@@ -90,7 +90,17 @@ struct Status: AsyncParsableCommand {
         var calls = "\(openWeather.callsToday) calls today, \(openWeather.calls) since start"
         if let error = openWeather.lastError { calls += "; last error: \(error)" }
         if let next = openWeather.nextAttemptAt { calls += "; next attempt at \(next)" }
-        lines.append(("openweather", calls))
+        // Every weather service's calls (the document keeps OpenWeather's name for the scripts that read it).
+        lines.append(("calls", calls))
+        if let history = status.history {
+            var text =
+                "\(history.waiting) back-dated entr\(history.waiting == 1 ? "y" : "ies") waiting; "
+                + "\(history.requests) request(s) to \(history.source)"
+            if let left = history.budgetLeft {
+                text += "; budget left \(left.formatted(.number.precision(.fractionLength(0...1))))"
+            }
+            lines.append(("history", text))
+        }
         for (index, provider) in status.providers.enumerated() {
             var text = "\(provider.ok ? "✓" : "✗") \(provider.type)"
             if let position = provider.lastPosition {

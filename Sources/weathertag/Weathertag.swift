@@ -1,4 +1,5 @@
 import ArgumentParser
+import WeathertagCore
 
 @main
 struct Weathertag: AsyncParsableCommand {
@@ -12,7 +13,7 @@ struct Weathertag: AsyncParsableCommand {
 
             Start with `weathertag check --config FILE`, then run `weathertag serve --config FILE`.
             """,
-        version: "0.1.0",
+        version: WeathertagVersion.current,
         subcommands: [
             Serve.self, Tag.self, Status.self, Stamp.self, Entries.self, Why.self, Timeline.self, Where.self,
             Check.self,

@@ -4,7 +4,8 @@ import WeathertagCore
 import WeathertagTestSupport
 
 /// The socket's documents on the wire: the same bytes as before they were Codable types (keys, order, nulls,
-/// whole numbers without a fraction), and read back by the CLI's decoder.
+/// whole numbers without a fraction), new members only added (`weather_source`, `history`), and read back by the
+/// CLI's decoder.
 @Suite("API documents")
 struct APIDocumentTests {
     static let now = Fixtures.observedAt.addingTimeInterval(30)
@@ -15,7 +16,7 @@ struct APIDocumentTests {
         + #""humidity":71,"pressure":1013,"wind_speed":3.6,"units":"metric","observed_at":"2026-11-22T09:41:00Z","#
         + #""place":"Seoul","region":null,"country":null,"air":null,"location":{"latitude":37.5665,"longitude":126.978,"accuracy_m":17,"source":"gpsd","#
         + #""name":null,"taken_at":"2026-11-22T09:41:00Z"},"stale":false,"fetched_at":"2026-11-22T09:41:00Z","#
-        + #""age_seconds":30,"kind":"current","wind_deg":null,"wind_direction":null,"wind_gust":null,"clouds":null,"#
+        + #""age_seconds":30,"kind":"current","weather_source":null,"wind_deg":null,"wind_direction":null,"wind_gust":null,"clouds":null,"#
         + #""visibility":null,"rain_1h":null,"snow_1h":null,"utc_offset":null,"local_time":null,"sunrise":null,"#
         + #""sunset":null,"daylight":null,"moon_phase":"waxing_gibbous","moon_illumination":0.93}"#
 
@@ -48,7 +49,7 @@ struct APIDocumentTests {
             + #""misses":1,"last_fetched_at":null,"age_seconds":null},"openweather":{"calls":1,"calls_today":1,"#
             + #""icon_downloads":1,"last_error":null,"next_attempt_at":null},"entries":{"stamped":5,"#
             + #""restored":4,"already_stamped":2,"skipped":1,"backdated":3,"waiting":0,"last_scan_at":"2026-11-22T09:00:01Z"},"#
-            + #""last_error":"disk full","last_error_at":"2026-11-22T09:10:00Z","lanes":null}"#
+            + #""last_error":"disk full","last_error_at":"2026-11-22T09:10:00Z","lanes":null,"history":null}"#
         let json = try JSONValueEncoder().encode(status).serialized
         #expect(json == expected)
         #expect(try JSONDecoder().decode(StatusDocument.self, from: Data(json.utf8)) == status)

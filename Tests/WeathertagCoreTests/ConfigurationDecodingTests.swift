@@ -18,7 +18,8 @@ struct ConfigurationDecodingTests {
 
     /// A weather source as the daemon's are written: its settings from the service's own section.
     static let weather = WeatherSourcePlugin(type: "openweather", keys: []) {
-        (_, context) throws(ConfigurationError) in context.openWeather.baseURL
+        (_, context) throws(ConfigurationError) in
+        context.openWeather.baseURL
     } make: { _, _ in
         StaticWeatherSource(Fixtures.weather)
     }

@@ -41,6 +41,19 @@ struct ConfigSchemaTests {
             let keys = Self.properties(branch?["then"] as? [String: Any]).subtracting(["type"])
             #expect(keys == plugin.keys, "provider \(plugin.type)")
         }
+        // Weather sources, the same way.
+        let source = (schema["definitions"] as? [String: Any])?["source"] as? [String: Any]
+        let sourceTypes = ((source?["properties"] as? [String: Any])?["type"] as? [String: Any])?["enum"] as? [String]
+        #expect(Set(sourceTypes ?? []) == Set(WeatherSourceRegistry.builtIns.types))
+        let sourceBranches = source?["allOf"] as? [[String: Any]] ?? []
+        for plugin in WeatherSourceRegistry.builtIns.plugins {
+            let branch = sourceBranches.first {
+                let condition = ($0["if"] as? [String: Any])?["properties"] as? [String: Any]
+                return (condition?["type"] as? [String: Any])?["const"] as? String == plugin.type
+            }
+            let keys = Self.properties(branch?["then"] as? [String: Any]).subtracting(["type"])
+            #expect(keys == plugin.keys, "source \(plugin.type)")
+        }
     }
 
     /// weathertag.json(5), generated from the README's reference, describes every key.
@@ -52,8 +65,8 @@ struct ConfigSchemaTests {
                 #expect(page.contains(".It Cm \(section).\(key)\n"), "\(section).\(key) is not in weathertag.json(5)")
             }
         }
-        for type in LocationProviderRegistry.builtIns.types {
-            #expect(page.contains(".It Cm \(type)\n"), "provider \(type) is not in weathertag.json(5)")
+        for type in LocationProviderRegistry.builtIns.types + WeatherSourceRegistry.builtIns.types {
+            #expect(page.contains(".It Cm \(type)\n"), "provider or source \(type) is not in weathertag.json(5)")
         }
     }
 

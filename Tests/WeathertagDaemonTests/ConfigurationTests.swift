@@ -262,7 +262,8 @@ final class ConfigurationTests {
     func loadError(_ path: String) -> String {
         do {
             _ = try Configuration.load(
-                path: path, environment: [:], plugins: PluginRegistries(location: LocationProviderRegistry([.ip]), weather: .builtIns),
+                path: path, environment: [:],
+                plugins: PluginRegistries(location: LocationProviderRegistry([.ip]), weather: .builtIns),
                 files: LocalConfigurationFiles())
             return "no error"
         } catch {

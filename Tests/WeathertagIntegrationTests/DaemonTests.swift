@@ -267,9 +267,9 @@ struct DaemonTests {
                 [binary, "status", "--socket", harness.socketPath], in: harness.directory)
             #expect(readable.status == 0)
             let shown = readable.stdout
-            #expect(shown.contains("weather      ☁️ 12.3°C broken clouds · Seoul, from fixed"), "\(shown)")
-            #expect(shown.contains("openweather  2 calls today, 2 since start"), "\(shown)")
-            #expect(shown.contains("providers    ✓ fixed last fix"), "\(shown)")
+            #expect(shown.contains("weather    ☁️ 12.3°C broken clouds · Seoul, from fixed"), "\(shown)")
+            #expect(shown.contains("calls      2 calls today, 2 since start"), "\(shown)")
+            #expect(shown.contains("providers  ✓ fixed last fix"), "\(shown)")
             #expect(shown.contains("0 waiting"))
             #expect(shown.contains(", listed ") && !shown.contains("listed never"), "the first scan, long done")
             let statusJSON = try await ChildProcess.run(

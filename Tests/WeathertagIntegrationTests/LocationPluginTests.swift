@@ -8,7 +8,8 @@ import WeathertagTestSupport
 /// accurate of several answers.
 @Suite("Location plugins", .serialized)
 struct LocationPluginTests {
-    static let history = #", "history": {"enabled": true, "source": "openweather"}, "stamp": {"backdated_after_seconds": 1}"#
+    static let history =
+        #", "history": {"enabled": true, "source": "openweather"}, "stamp": {"backdated_after_seconds": 1}"#
 
     static func providers(_ daemon: DaemonProcess) throws -> [[String: Any]] {
         try daemon.get("/v1/status").json["providers"] as? [[String: Any]] ?? []

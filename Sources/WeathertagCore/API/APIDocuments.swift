@@ -79,6 +79,8 @@ public struct TagDocument: Codable, Sendable, Equatable {
 public struct AirDocument: Codable, Sendable, Equatable {
     public var aqi: Int
     public var label: String
+    /// `openweather` (1–5) or `european` (0–100 and above); absent from daemons older than the second scale.
+    public var scale: String?
     public var pm2_5: Double?
     public var pm10: Double?
     public var o3: Double?
@@ -87,6 +89,7 @@ public struct AirDocument: Codable, Sendable, Equatable {
     public init(_ air: AirQuality) {
         self.aqi = air.aqi
         self.label = air.label
+        self.scale = air.scale.rawValue
         self.pm2_5 = air.pm2_5
         self.pm10 = air.pm10
         self.o3 = air.o3
@@ -222,7 +225,9 @@ extension WeatherTag {
         self.region = document.region
         self.country = document.country
         self.airQuality = document.air.map {
-            AirQuality(aqi: $0.aqi, pm2_5: $0.pm2_5, pm10: $0.pm10, o3: $0.o3, no2: $0.no2)
+            AirQuality(
+                aqi: $0.aqi, scale: $0.scale.flatMap(AirQuality.Scale.init(rawValue:)) ?? .openWeather, pm2_5: $0.pm2_5,
+                pm10: $0.pm10, o3: $0.o3, no2: $0.no2)
         }
     }
 }

@@ -12,6 +12,8 @@ public struct StatusDocument: Codable, Sendable, Equatable {
     public var lastErrorAt: String?
     /// The diary index's lanes (null without the state database).
     public var lanes: LanesDocument?
+    /// The weather of back-dated entries (null with `history.enabled` off).
+    public var history: History?
 
     enum CodingKeys: String, CodingKey {
         case startedAt = "started_at"
@@ -19,7 +21,7 @@ public struct StatusDocument: Codable, Sendable, Equatable {
         case inbox, providers, weather, cache, openweather, entries
         case lastError = "last_error"
         case lastErrorAt = "last_error_at"
-        case lanes
+        case lanes, history
     }
 
     public init(
@@ -38,6 +40,31 @@ public struct StatusDocument: Codable, Sendable, Equatable {
         self.lastError = lastError
         self.lastErrorAt = lastErrorAt
         self.lanes = lanes
+    }
+
+    /// History's progress: entries waiting for it, what it has asked, and what its budget has left.
+    public struct History: Codable, Sendable, Equatable {
+        /// `open-meteo` or `openweather`.
+        public var source: String
+        /// Back-dated entries waiting for the weather of their time.
+        public var waiting: Int
+        /// Requests this process made.
+        public var requests: Int
+        /// Open-Meteo's weighted calls left of history's daily share (the tighter of the day's and the month's), or
+        /// the timemachine's calls left today; null before the first request.
+        public var budgetLeft: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case source, waiting, requests
+            case budgetLeft = "budget_left"
+        }
+
+        public init(source: String, waiting: Int, requests: Int, budgetLeft: Double?) {
+            self.source = source
+            self.waiting = waiting
+            self.requests = requests
+            self.budgetLeft = budgetLeft
+        }
     }
 
     /// One location provider's health, then what the provider itself tells (`details`, as extra string members).

@@ -389,7 +389,8 @@ extension Configuration {
     ) throws(ConfigurationError) -> GeocodingProvider {
         let object = try Self.section(root, "geocoding", warnings: &warnings)
         let directory = try object?.nonEmptyString("geonames_directory").map { paths.absolute($0) }
-        let provider = try object?.choice("provider", ["openweather": "openweather", "geonames": "geonames", "none": "none"])
+        let provider = try object?.choice(
+            "provider", ["openweather": "openweather", "geonames": "geonames", "none": "none"])
         if try object?.bool("enabled") == false { return .none }
         switch provider {
         case "openweather"?:

@@ -36,7 +36,8 @@ public struct Configuration: Sendable {
     /// config.schema.json describes exactly these (a test compares them).
     public static let sectionKeys: [String: Set<String>] = [
         "": [
-            "$schema", "openweather", "open_meteo", "met_norway", "weather", "location", "cache", "state", "history", "privacy", "geocoding", "air_quality",
+            "$schema", "openweather", "open_meteo", "met_norway", "weather", "location", "cache", "state", "history",
+            "privacy", "geocoding", "air_quality",
             "inbox", "stamp", "socket",
         ],
         "openweather": [

@@ -82,6 +82,9 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
             + self.historical.count
     }
 
+    /// Back-dated entries waiting for the weather of their time.
+    public var waitingForHistory: Int { self.awaitingHistory.count + self.historical.count }
+
     /// Nothing queued, deferred or in flight.
     public var isIdle: Bool { self.waiting == 0 && self.batchesInFlight == 0 }
 

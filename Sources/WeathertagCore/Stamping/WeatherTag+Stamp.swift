@@ -80,10 +80,12 @@ extension WeatherTag {
         return value.map { ["  \(field.rawValue): \($0)"] } ?? []
     }
 
-    /// `air: {aqi, label, pm2_5, pm10, o3, no2}`, each only when known.
+    /// `air: {aqi, label, scale, pm2_5, pm10, o3, no2}`, each only when known; `scale` only for the European index
+    /// (OpenWeather's blocks stay as they were).
     private var airLines: [String] {
         guard let air = self.airQuality else { return [] }
         var lines = ["  air:", "    aqi: \(air.aqi)", "    label: \(air.label)"]
+        if air.scale == .european { lines.append("    scale: european") }
         for (key, value) in [("pm2_5", air.pm2_5), ("pm10", air.pm10), ("o3", air.o3), ("no2", air.no2)] {
             if let value { lines.append("    \(key): \(YAMLScalar.number(value, places: 2))") }
         }

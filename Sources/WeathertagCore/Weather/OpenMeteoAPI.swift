@@ -65,6 +65,40 @@ public enum OpenMeteoAPI {
         )
     }
 
+    /// `{base}/v1/air-quality?latitude=&longitude=&current=european_aqi,pm2_5,pm10,ozone,nitrogen_dioxide`.
+    public static func airQualityURL(baseURL: String, at position: RequestPosition) -> String {
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        return base + "/v1/air-quality?latitude=\(Self.coordinate(position.latitude))&longitude="
+            + "\(Self.coordinate(position.longitude))&current=european_aqi,pm2_5,pm10,ozone,nitrogen_dioxide"
+            + "&timeformat=unixtime"
+    }
+
+    /// The air of an answer, on the European index; µg/m³ as sent.
+    public static func decodeAirQuality(_ response: HTTPResponse) throws(WeatherError) -> AirQuality {
+        if let error = Self.error(for: response) { throw error }
+        guard let current = AirBody.decodeJSON(response.body)?.current, let index = current.european_aqi,
+            index.isFinite, index >= 0
+        else {
+            throw WeatherError(
+                kind: .badResponse, message: "Open-Meteo's air quality answer is not the documented JSON shape")
+        }
+        return AirQuality(
+            aqi: Int(index.rounded()), scale: .european, pm2_5: current.pm2_5, pm10: current.pm10,
+            o3: current.ozone, no2: current.nitrogen_dioxide)
+    }
+
+    struct AirBody: Decodable {
+        struct Current: Decodable {
+            var european_aqi: Double?
+            var pm2_5: Double?
+            var pm10: Double?
+            var ozone: Double?
+            var nitrogen_dioxide: Double?
+        }
+
+        var current: Current?
+    }
+
     /// The documented error an answer is, or nil for a 200: 400 `{"error": true, "reason": …}`, 429 when a limit is
     /// passed, 5xx.
     public static func error(for response: HTTPResponse) -> WeatherError? {

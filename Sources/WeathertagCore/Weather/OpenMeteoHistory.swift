@@ -50,19 +50,18 @@ public enum OpenMeteoHistory {
     /// from the forecast API. Nil for an hour not yet past.
     public static func plan(hour: Int, now: Date, kept: [ClosedRange<Int>]) -> Fetch? {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let utc = TimeZone(secondsFromGMT: 0) else { return nil }
+        calendar.timeZone = utc
         let moment = Date(timeIntervalSince1970: Double(hour) * 3600)
         guard moment <= now else { return nil }
+        func days(_ count: Int, from date: Date) -> Date { date.addingTimeInterval(Double(count) * 86_400) }
         let today = calendar.startOfDay(for: now)
-        let archiveEnd = calendar.date(byAdding: .day, value: -Self.archiveLagDays, to: today)!
-        let day = calendar.startOfDay(for: moment)
-        if day > archiveEnd {
-            let start = calendar.date(byAdding: .day, value: -1, to: archiveEnd)!
-            let end = calendar.date(byAdding: .day, value: 1, to: today)!
-            return Self.fetch(.forecast, start, end, calendar)
+        let archiveEnd = days(-Self.archiveLagDays, from: today)
+        if calendar.startOfDay(for: moment) > archiveEnd {
+            return Self.fetch(.forecast, days(-1, from: archiveEnd), days(1, from: today), calendar)
         }
-        let year = calendar.dateInterval(of: .year, for: moment)!
-        var start = calendar.date(byAdding: .day, value: -1, to: year.start)!
+        guard let year = calendar.dateInterval(of: .year, for: moment) else { return nil }
+        var start = days(-1, from: year.start)
         let end = min(year.end, archiveEnd)
         // Only what is not kept yet: after the last span kept that ends before this hour in this year.
         let startHour = Int(start.timeIntervalSince1970 / 3600)
@@ -74,7 +73,8 @@ public enum OpenMeteoHistory {
 
     private static func fetch(_ service: Service, _ start: Date, _ end: Date, _ calendar: Calendar) -> Fetch {
         let days = (calendar.dateComponents([.day], from: start, to: end).day ?? 0) + 1
-        return Fetch(service: service, start: Self.dayString(start, calendar), end: Self.dayString(end, calendar), days: days)
+        return Fetch(
+            service: service, start: Self.dayString(start, calendar), end: Self.dayString(end, calendar), days: days)
     }
 
     static func dayString(_ date: Date, _ calendar: Calendar) -> String {
@@ -213,7 +213,8 @@ public struct HourlySeries: Sendable, Equatable {
         var trimmed: [Float] = []
         trimmed.reserveCapacity(Self.variables * kept.count)
         for variable in 0..<Self.variables {
-            trimmed += self.values[(variable * self.count + kept.lowerBound)...(variable * self.count + kept.upperBound)]
+            trimmed +=
+                self.values[(variable * self.count + kept.lowerBound)...(variable * self.count + kept.upperBound)]
         }
         self.values = trimmed
         self.start += kept.lowerBound
@@ -251,13 +252,14 @@ public struct HourlySeries: Sendable, Equatable {
         func date(_ seconds: Int64?) -> Date? {
             seconds.flatMap { $0 > 0 ? Date(timeIntervalSince1970: Double($0)) : nil }
         }
-        func rounded(_ value: Double?, _ places: Double = 100) -> Double? { value.map { ($0 * places).rounded() / places } }
+        func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+        func rounded(_ value: Double?) -> Double? { value.map(rounded) }
         return Weather(
             condition: code.condition,
             description: code.description(in: lang),
             code: code.openWeatherID,
             icon: code.icon(isDay: (self.value(3, index) ?? 1) != 0),
-            temperature: rounded(temperature + kelvin)!,
+            temperature: rounded(temperature + kelvin) as Double,
             feelsLike: rounded(self.value(2, index).map { $0 + kelvin }),
             humidity: self.value(1, index).map { Int($0.rounded()) },
             pressure: self.value(6, index).map { Int($0.rounded()) },
@@ -307,7 +309,9 @@ public struct HourlySeries: Sendable, Equatable {
         func int64() -> Int64? {
             guard offset + 8 <= bytes.count else { return nil }
             defer { offset += 8 }
-            return bytes[offset..<(offset + 8)].withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(as: Int64.self)) }
+            return bytes[offset..<(offset + 8)].withUnsafeBytes {
+                Int64(littleEndian: $0.loadUnaligned(as: Int64.self))
+            }
         }
         guard let start = int64(), let count = int64(), let utcOffset = int64(), let dayCount = int64(),
             count >= 0, count <= 400 * 24, dayCount >= 0, dayCount <= 400
@@ -320,7 +324,9 @@ public struct HourlySeries: Sendable, Equatable {
         let total = Self.variables * Int(count)
         guard bytes.count - offset == total * 4 else { return nil }
         self.values = bytes[offset...].withUnsafeBytes { raw in
-            (0..<total).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
+            (0..<total).map {
+                Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self)))
+            }
         }
         self.start = Int(start)
         self.count = Int(count)

@@ -13,8 +13,9 @@ public struct SourceGate: Sendable {
     /// When the calls of the last minute were made, oldest first.
     private var recentCalls: [Date] = []
 
-    public init(source: String, maximumPerMinute: Int, backoff: Backoff = Backoff(base: .seconds(1), ceiling: .seconds(300)))
-    {
+    public init(
+        source: String, maximumPerMinute: Int, backoff: Backoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
+    ) {
         self.source = source
         self.maximumPerMinute = maximumPerMinute
         self.backoff = backoff

@@ -64,8 +64,7 @@ public struct WeatherSourceSpec: Sendable {
     public let settings: any Sendable
     private let build: @Sendable (WeatherSourceContext) -> any WeatherSource
 
-    init(type: String, settings: any Sendable, build: @escaping @Sendable (WeatherSourceContext) -> any WeatherSource)
-    {
+    init(type: String, settings: any Sendable, build: @escaping @Sendable (WeatherSourceContext) -> any WeatherSource) {
         self.type = type
         self.settings = settings
         self.build = build

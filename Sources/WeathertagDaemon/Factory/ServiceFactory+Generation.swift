@@ -35,6 +35,7 @@ extension ServiceFactory {
             maximumStaleness: configuration.cache.maximumStaleness,
             now: { Date() }
         )
+        router.history = history
         let threadPool = self.threadPool
         router.diary = memory.map { memory in
             DiaryIndex(database: memory, live: { await inbox.waitingReasons($0) }, threadPool: threadPool)

@@ -102,8 +102,11 @@ public struct ServiceFactory: Sendable {
             return .remote(source: client.type, ceilingName: "openweather.max_calls_per_minute") {
                 try await client.placeName(at: $0)
             }
-        case .geoNames:
-            return nil
+        case .geoNames(let directory):
+            let index = LazyGeoNamesIndex(
+                stateDirectory: self.configuration.state.directory, geonamesDirectory: directory,
+                threadPool: self.threadPool, logger: self.logger)
+            return .local { await index.place(near: $0) }
         }
     }
 
@@ -190,5 +193,42 @@ public struct ServiceFactory: Sendable {
             }
             throw CancellationError()
         }
+    }
+}
+
+/// The GeoNames index, opened (and built, the first time) on the thread pool when a place is first named, so that
+/// start-up does not wait for it. A failure is logged once; places then go unnamed.
+actor LazyGeoNamesIndex {
+    private let stateDirectory: String
+    private let geonamesDirectory: String
+    private let threadPool: NIOThreadPool
+    private let logger: Logger
+    private var opening: Task<GeoNamesIndex?, Never>?
+
+    init(stateDirectory: String, geonamesDirectory: String, threadPool: NIOThreadPool, logger: Logger) {
+        self.stateDirectory = stateDirectory
+        self.geonamesDirectory = geonamesDirectory
+        self.threadPool = threadPool
+        self.logger = logger
+    }
+
+    func place(near request: RequestPosition) async -> PlaceName? {
+        let (state, geonames, threadPool, logger) = (
+            self.stateDirectory, self.geonamesDirectory, self.threadPool, self.logger
+        )
+        let opening =
+            self.opening
+            ?? Task {
+                do {
+                    return try await threadPool.runIfActive {
+                        try GeoNamesIndex.open(stateDirectory: state, geonamesDirectory: geonames, logger: logger)
+                    }
+                } catch {
+                    logger.error("cannot name places from GeoNames", metadata: ["error": "\(error)"])
+                    return nil
+                }
+            }
+        self.opening = opening
+        return await opening.value?.place(near: request.latitude, request.longitude)
     }
 }

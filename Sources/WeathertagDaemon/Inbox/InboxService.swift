@@ -112,8 +112,11 @@ public final class InboxService: Service {
                     }
                     guard let event = await iterator.next() else { return }
                     actions = try self.handle(event, &machine, arrivals: arrivals)
-                    let waiting = machine.waiting
-                    self.statistics.update { $0.entriesWaiting = waiting }
+                    let (waiting, history) = (machine.waiting, machine.waitingForHistory)
+                    self.statistics.update {
+                        $0.entriesWaiting = waiting
+                        $0.entriesWaitingForHistory = history
+                    }
                 }
             } onGracefulShutdown: {
                 continuation.yield(.input(.stop))

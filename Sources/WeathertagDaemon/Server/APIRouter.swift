@@ -33,6 +33,8 @@ public struct APIRouter: Sendable {
     let now: @Sendable () -> Date
     /// The diary index (nil without the state database: `/v1/entries` answers 503).
     var diary: DiaryIndex? = nil
+    /// The weather of back-dated entries, for `/v1/status` (nil with `history.enabled` off).
+    var history: HistoryService? = nil
     /// Answers of this generation kept for a second (a reload brings a new router, hence a new cache).
     let cache = ResponseCache()
 
@@ -179,7 +181,7 @@ public struct APIRouter: Sendable {
             document.ageSeconds = status.lastPosition.map { max(0, now.timeIntervalSince($0.takenAt)).rounded() }
             return document
         }
-        let document = StatusDocument(
+        var document = StatusDocument(
             startedAt: counters.startedAt.iso8601,
             uptimeSeconds: now.timeIntervalSince(counters.startedAt).rounded(),
             inbox: self.inbox,
@@ -212,6 +214,11 @@ public struct APIRouter: Sendable {
             lastErrorAt: counters.lastErrorAt?.iso8601,
             lanes: try? await self.diary?.lanes()
         )
+        if let history = await self.history?.snapshot {
+            document.history = StatusDocument.History(
+                source: history.source, waiting: counters.entriesWaitingForHistory, requests: history.requests,
+                budgetLeft: history.budgetLeft.map { ($0 * 10).rounded() / 10 })
+        }
         return .json(200, document)
     }
 

@@ -158,7 +158,8 @@ public actor HistoryService {
                 await running.value
                 if await self.hours(cell: cell, hour: hour) != nil { continue }
             }
-            guard let fetch = OpenMeteoHistory.plan(hour: hour, now: self.now(), kept: await self.store.spans(cell: cell))
+            guard
+                let fetch = OpenMeteoHistory.plan(hour: hour, now: self.now(), kept: await self.store.spans(cell: cell))
             else {
                 throw WeatherError(kind: .notFound, message: "the entry's time is not past yet")
             }
@@ -167,7 +168,8 @@ public actor HistoryService {
                 fetch, archiveURL: service.archiveURL, forecastURL: service.baseURL, at: request, units: self.units)
             let outcome = Task<Result<Void, WeatherError>, Never> {
                 do throws(WeatherError) {
-                    try await self.fetch(url, fetch, cell: cell, http: http, timeout: service.timeout, countCall: countCall)
+                    try await self.fetch(
+                        url, fetch, cell: cell, http: http, timeout: service.timeout, countCall: countCall)
                     return .success(())
                 } catch {
                     return .failure(error)

@@ -1,7 +1,7 @@
 import Foundation
 import WeathertagCore
 
-/// Open-Meteo's current weather (`open-meteo`): no key. Its WMO codes become OpenWeather's condition, description
+/// Open-Meteo's current weather and air (`open-meteo`): no key. Its WMO codes become OpenWeather's condition, description
 /// and icon codes (`WMOWeatherCode`), so every part of weathertag reads its answer as it reads OpenWeather's.
 public struct OpenMeteoSource: WeatherSource {
     public let type = "open-meteo"
@@ -19,9 +19,16 @@ public struct OpenMeteoSource: WeatherSource {
     public var maximumCallsPerMinute: Int { 60 }
 
     public func currentWeather(at position: RequestPosition) async throws(WeatherError) -> Weather {
-        let url = OpenMeteoAPI.currentURL(baseURL: self.settings.service.baseURL, at: position, units: self.settings.units)
+        let url = OpenMeteoAPI.currentURL(
+            baseURL: self.settings.service.baseURL, at: position, units: self.settings.units)
         return try OpenMeteoAPI.decodeCurrent(
             try await self.get(url), units: self.settings.units, lang: self.settings.lang)
+    }
+
+    /// The air now, on the European index (`air_quality_url`).
+    public func airQuality(at position: RequestPosition) async throws(WeatherError) -> AirQuality? {
+        let url = OpenMeteoAPI.airQualityURL(baseURL: self.settings.service.airQualityURL, at: position)
+        return try OpenMeteoAPI.decodeAirQuality(try await self.get(url))
     }
 
     private func get(_ url: String) async throws(WeatherError) -> HTTPResponse {

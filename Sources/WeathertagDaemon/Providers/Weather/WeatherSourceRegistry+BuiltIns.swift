@@ -6,6 +6,8 @@ extension WeatherSourceRegistry {
     public static let builtIns = WeatherSourceRegistry([
         .openWeather,
         .openMeteo,
+        .metNorway,
+        .command,
     ])
 }
 

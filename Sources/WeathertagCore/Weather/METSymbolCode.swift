@@ -1,0 +1,126 @@
+/// A MET Norway symbol code (`clearsky_day`, `lightrainshowers_night`, `heavysnowandthunder`, …) in OpenWeather's
+/// terms: its condition group, condition id, icon and words (English or Korean; other languages fall back to
+/// English), as `WMOWeatherCode` does for Open-Meteo. Every code of MET's weather icon legend is known, their two
+/// misspelt ones (`lightssleetshowersandthunder`, `lightssnowshowersandthunder`) included.
+public struct METSymbolCode: Sendable, Equatable {
+    public var code: String
+    public var condition: String
+    public var openWeatherID: Int
+    /// `01`…`50`; the day or night letter comes from the code's variant, else from the sun.
+    public var iconNumber: String
+    /// `_day`, `_night` or `_polartwilight`; nil for codes that have no variant (`cloudy`, `rain`, `fog`).
+    public var isDay: Bool?
+    private var english: String
+    private var korean: String
+
+    public init?(_ code: String) {
+        self.code = code
+        var base = Substring(code)
+        for (suffix, day) in [("_day", true), ("_night", false), ("_polartwilight", false)]
+        where base.hasSuffix(suffix) {
+            base = base.dropLast(suffix.count)
+            self.isDay = day
+        }
+        if let sky = Self.skies[String(base)] {
+            (self.condition, self.openWeatherID, self.iconNumber, self.english, self.korean) = sky
+        } else if let precipitation = Precipitation(base) {
+            (self.condition, self.openWeatherID, self.iconNumber) = precipitation.openWeather
+            (self.english, self.korean) = precipitation.words
+        } else {
+            return nil
+        }
+    }
+
+    /// The codes without precipitation.
+    private static let skies: [String: (String, Int, String, String, String)] = [
+        "clearsky": ("Clear", 800, "01", "clear sky", "맑음"),
+        "fair": ("Clouds", 801, "02", "fair", "대체로 맑음"),
+        "partlycloudy": ("Clouds", 802, "03", "partly cloudy", "구름 조금"),
+        "cloudy": ("Clouds", 804, "04", "cloudy", "흐림"),
+        "fog": ("Fog", 741, "50", "fog", "안개"),
+    ]
+
+    public func icon(isDay fallback: Bool) -> String { self.iconNumber + ((self.isDay ?? fallback) ? "d" : "n") }
+
+    public func description(in lang: String) -> String {
+        lang.lowercased().hasPrefix("ko") ? self.korean : self.english
+    }
+
+    /// Whether its precipitation falls as snow or sleet (its amount is then snow).
+    public var isSnow: Bool { self.condition == "Snow" }
+
+    /// `[light|heavy](rain|sleet|snow)[showers][andthunder]`.
+    private struct Precipitation {
+        enum Kind: String { case rain, sleet, snow }
+        var intensity: Int  // 0 light, 1 moderate, 2 heavy
+        var kind: Kind
+        var showers: Bool
+        var thunder: Bool
+
+        init?(_ code: Substring) {
+            var rest = code
+            self.intensity = 1
+            // MET's legend spells two codes `lights…`.
+            for (prefix, value) in [("lights", 0), ("light", 0), ("heavy", 2)] where rest.hasPrefix(prefix) {
+                if prefix == "lights", !(rest.hasPrefix("lightssleet") || rest.hasPrefix("lightssnow")) { continue }
+                rest = rest.dropFirst(prefix.count)
+                self.intensity = value
+                break
+            }
+            self.thunder = rest.hasSuffix("andthunder")
+            if self.thunder { rest = rest.dropLast("andthunder".count) }
+            self.showers = rest.hasSuffix("showers")
+            if self.showers { rest = rest.dropLast("showers".count) }
+            guard let kind = Kind(rawValue: String(rest)) else { return nil }
+            self.kind = kind
+        }
+
+        var openWeather: (String, Int, String) {
+            if self.thunder { return ("Thunderstorm", [200, 201, 202][self.intensity], "11") }
+            switch self.kind {
+            case .rain:
+                return self.showers
+                    ? ("Rain", [520, 521, 522][self.intensity], "09") : ("Rain", [500, 501, 502][self.intensity], "10")
+            case .sleet:
+                return (
+                    "Snow", self.showers ? [612, 613, 613][self.intensity] : [611, 611, 611][self.intensity], "13"
+                )
+            case .snow:
+                return (
+                    "Snow", self.showers ? [620, 621, 622][self.intensity] : [600, 601, 602][self.intensity], "13"
+                )
+            }
+        }
+
+        var words: (String, String) {
+            let english =
+                ["light ", "", "heavy "][self.intensity] + self.kind.rawValue + (self.showers ? " showers" : "")
+                + (self.thunder ? " and thunder" : "")
+            let noun: String
+            switch (self.kind, self.showers) {
+            case (.rain, false): noun = "비"
+            case (.rain, true): noun = "소나기"
+            case (.sleet, false): noun = "진눈깨비"
+            case (.sleet, true): noun = "진눈깨비 소나기"
+            case (.snow, false): noun = "눈"
+            case (.snow, true): noun = "소낙눈"
+            }
+            let korean = (self.thunder ? "뇌우를 동반한 " : "") + ["약한 ", "", "강한 "][self.intensity] + noun
+            return (english, korean)
+        }
+    }
+
+    /// Every base code of MET's legend (before `_day`, `_night`, `_polartwilight`).
+    public static let legend = [
+        "clearsky", "fair", "partlycloudy", "cloudy", "fog",
+        "lightrain", "rain", "heavyrain", "lightrainshowers", "rainshowers", "heavyrainshowers",
+        "lightrainandthunder", "rainandthunder", "heavyrainandthunder", "lightrainshowersandthunder",
+        "rainshowersandthunder", "heavyrainshowersandthunder",
+        "lightsleet", "sleet", "heavysleet", "lightsleetshowers", "sleetshowers", "heavysleetshowers",
+        "lightsleetandthunder", "sleetandthunder", "heavysleetandthunder", "lightssleetshowersandthunder",
+        "sleetshowersandthunder", "heavysleetshowersandthunder",
+        "lightsnow", "snow", "heavysnow", "lightsnowshowers", "snowshowers", "heavysnowshowers",
+        "lightsnowandthunder", "snowandthunder", "heavysnowandthunder", "lightssnowshowersandthunder",
+        "snowshowersandthunder", "heavysnowshowersandthunder",
+    ]
+}

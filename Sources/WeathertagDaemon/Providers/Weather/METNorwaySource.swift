@@ -1,0 +1,113 @@
+import Foundation
+import Synchronization
+import WeathertagCore
+
+/// MET Norway's locationforecast (`met-norway`): no key, but their terms ask for a User-Agent that names the
+/// application and a contact (`met_norway.contact`, required), at most 4 decimals, and respect for `Expires`: an
+/// answer is reused until it expires, and then asked for again with `If-Modified-Since` (a 304 reuses it once more).
+public struct METNorwaySource: WeatherSource {
+    public let type = "met-norway"
+    public let settings: Settings
+    private let http: any HTTPClient
+    private let countCall: @Sendable () -> Void
+    private let now: @Sendable () -> Date
+    private let kept = KeptAnswers()
+
+    final class KeptAnswers: Sendable {
+        let answers = Mutex<[String: Kept]>([:])
+    }
+
+    /// An answer and what MET said of its freshness.
+    struct Kept {
+        var response: HTTPResponse
+        var lastModified: String?
+        var expires: Date?
+    }
+
+    public init(
+        settings: Settings, http: any HTTPClient, countCall: @escaping @Sendable () -> Void,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.settings = settings
+        self.http = http
+        self.countCall = countCall
+        self.now = now
+    }
+
+    /// MET caps a whole application at 20 requests a second; one machine's diary needs a few an hour.
+    public var maximumCallsPerMinute: Int { 30 }
+
+    public func currentWeather(at position: RequestPosition) async throws(WeatherError) -> Weather {
+        let url = METNorwayAPI.url(baseURL: self.settings.service.baseURL, at: position)
+        let response = try await self.answer(url)
+        return try METNorwayAPI.decode(response, at: position, units: self.settings.units, lang: self.settings.lang)
+    }
+
+    /// The kept answer while it has not expired, else a conditional request.
+    private func answer(_ url: String) async throws(WeatherError) -> HTTPResponse {
+        let kept = self.kept.answers.withLock { $0[url] }
+        if let kept, let expires = kept.expires, self.now() < expires { return kept.response }
+        var headers = [
+            "User-Agent: "
+                + METNorwayAPI.userAgent(
+                    version: WeathertagVersion.current, contact: self.settings.service.contact ?? "")
+        ]
+        if let modified = kept?.lastModified { headers.append("If-Modified-Since: \(modified)") }
+        self.countCall()
+        let response: HTTPResponse
+        do {
+            response = try await self.http.get(
+                HTTPRequest(url: url, timeout: self.settings.service.timeout, headers: headers))
+        } catch {
+            throw WeatherError(kind: .unreachable, message: "MET Norway unreachable: \(error)", cause: error)
+        }
+        let expires = response.headers["expires"].flatMap(Self.httpDate)
+        if response.status == 304, var kept {
+            kept.expires = expires
+            self.kept.answers.withLock { $0[url] = kept }
+            return kept.response
+        }
+        if response.status == 200 || response.status == 203 {
+            let fresh = Kept(response: response, lastModified: response.headers["last-modified"], expires: expires)
+            self.kept.answers.withLock { $0[url] = fresh }
+        }
+        return response
+    }
+
+    /// `Tue, 24 Nov 2026 10:30:00 GMT` (RFC 9110's IMF-fixdate).
+    static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
+    }
+}
+
+extension METNorwaySource {
+    /// `{"type": "met-norway", "timeout_seconds": 10}`; the address and the contact are in `met_norway`.
+    public struct Settings: Sendable {
+        public var service: METNorwayConfiguration
+        public var units: Units
+        public var lang: String
+    }
+}
+
+extension WeatherSourcePlugin {
+    public static let metNorway = WeatherSourcePlugin(
+        type: "met-norway", keys: ["timeout_seconds"]
+    ) { (config, context) throws(ConfigurationError) in
+        guard context.metNorway.contact != nil else {
+            throw ConfigurationError(
+                field: "met_norway.contact",
+                message: "is required with \(config.fieldPath("type")) met-norway: MET Norway's terms ask for a "
+                    + "way to reach you (an e-mail address or a web site), sent in the User-Agent")
+        }
+        var service = context.metNorway
+        if let timeout = try config.seconds("timeout_seconds", maximum: 120) { service.timeout = timeout }
+        return METNorwaySource.Settings(
+            service: service, units: context.openWeather.units, lang: context.openWeather.lang)
+    } make: { settings, context in
+        METNorwaySource(settings: settings, http: context.http, countCall: context.countCall, now: context.now)
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import GRDB
+import Logging
+import WeathertagCore
+
+/// GeoNames' populated places in an R*Tree (`geonames.sqlite` in `state.directory`), built once from the cities
+/// file in `geocoding.geonames_directory` and again only when that file or `admin1CodesASCII.txt` changes. A
+/// position is named with no request at all: the nearest place in a box around it, the box widened until one is
+/// found. Like the state database it is an index: deleted, it is built again.
+public final class GeoNamesIndex: Sendable {
+    public static let fileName = "geonames.sqlite"
+
+    let database: DatabasePool
+    /// The cities file it was built from.
+    public let source: String
+    public let places: Int
+
+    /// Opens the index in `stateDirectory`, building it from `geonamesDirectory` when it does not match the files
+    /// there. Slow the first time (seconds for cities500): call it on the thread pool.
+    public static func open(stateDirectory: String, geonamesDirectory: String, logger: Logger) throws -> GeoNamesIndex {
+        let manager = FileManager.default
+        guard
+            let cities = GeoNamesRecord.cityFiles.map({ geonamesDirectory + "/" + $0 }).first(where: {
+                manager.isReadableFile(atPath: $0)
+            })
+        else {
+            throw GeoNamesError(
+                message: "no \(GeoNamesRecord.cityFiles.joined(separator: ", ")) in \(geonamesDirectory)")
+        }
+        let regions = geonamesDirectory + "/" + GeoNamesRecord.regionFile
+        let signature = [cities, regions].map { path -> String in
+            let attributes = try? manager.attributesOfItem(atPath: path)
+            let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+            let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
+            return "\(path):\(size):\(modified)"
+        }.joined(separator: "|")
+        try manager.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
+        let path = stateDirectory + "/" + Self.fileName
+        let database: DatabasePool
+        do {
+            database = try Self.connect(path)
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            for suffix in ["", "-wal", "-shm"] { try? manager.removeItem(atPath: path + suffix) }
+            database = try Self.connect(path)
+        }
+        let built = try database.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'source'")
+        }
+        if built != signature {
+            let started = ContinuousClock.now
+            try Self.build(database, cities: cities, regions: regions, signature: signature)
+            logger.info(
+                "indexed GeoNames' places",
+                metadata: ["file": "\(cities)", "took": "\(ContinuousClock.now - started)"])
+        }
+        let places = try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM place") ?? 0 }
+        return GeoNamesIndex(database: database, source: cities, places: places)
+    }
+
+    private init(database: DatabasePool, source: String, places: Int) {
+        self.database = database
+        self.source = source
+        self.places = places
+    }
+
+    private static func connect(_ path: String) throws -> DatabasePool {
+        let database = try StateDatabase.pool(path: path, readers: 2)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: places and their boxes") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE place (
+                        id INTEGER PRIMARY KEY, name TEXT NOT NULL, region TEXT, country TEXT NOT NULL,
+                        latitude REAL NOT NULL, longitude REAL NOT NULL
+                    );
+                    CREATE VIRTUAL TABLE place_box USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+                    """)
+        }
+        try migrator.migrate(database)
+        return database
+    }
+
+    /// Reads the files a megabyte at a time and writes every place in one transaction.
+    private static func build(_ database: DatabasePool, cities: String, regions: String, signature: String) throws {
+        var regionNames: [String: String] = [:]
+        try Self.lines(of: regions) { line in
+            if let region = GeoNamesRecord.region(line: line) { regionNames[region.code] = region.name }
+        }
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM place; DELETE FROM place_box; DELETE FROM meta")
+            let place = try db.makeStatement(
+                sql:
+                    "INSERT OR REPLACE INTO place (id, name, region, country, latitude, longitude) VALUES (?, ?, ?, ?, ?, ?)"
+            )
+            let box = try db.makeStatement(
+                sql: "INSERT OR REPLACE INTO place_box (id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)")
+            var failure: (any Error)?
+            try Self.lines(of: cities) { line in
+                guard failure == nil, let record = GeoNamesRecord(line: line) else { return }
+                do {
+                    let region = regionNames[record.country + "." + record.admin1]
+                    try place.execute(
+                        arguments: [
+                            record.id, record.name, region, record.country, record.latitude, record.longitude,
+                        ])
+                    try box.execute(
+                        arguments: [record.id, record.latitude, record.latitude, record.longitude, record.longitude])
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('source', ?)", arguments: [signature])
+        }
+    }
+
+    /// Calls `body` with each line of the file at `path` (a missing file has none), reading a megabyte at a time.
+    static func lines(of path: String, _ body: (Substring) -> Void) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return }
+        defer { try? handle.close() }
+        var pending = ""
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            pending += String(decoding: chunk, as: UTF8.self)
+            guard let last = pending.lastIndex(of: "\n") else { continue }
+            for line in pending[..<last].split(separator: "\n", omittingEmptySubsequences: true) {
+                body(line.hasSuffix("\r") ? line.dropLast() : line)
+            }
+            pending = String(pending[pending.index(after: last)...])
+        }
+        if !pending.isEmpty { body(Substring(pending)) }
+    }
+
+    /// The populated place nearest the position: searched in a box of about 5 km, widened up to about 500 km.
+    public func place(near latitude: Double, _ longitude: Double) async -> PlaceName? {
+        do {
+            return try await self.database.read { db in
+                for half in [0.05, 0.25, 1.0, 5.0] {
+                    let rows = try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT place.name, place.region, place.country, place.latitude, place.longitude
+                            FROM place_box JOIN place ON place.id = place_box.id
+                            WHERE min_lat >= ? AND max_lat <= ? AND min_lon >= ? AND max_lon <= ?
+                            """,
+                        arguments: [latitude - half, latitude + half, longitude - half, longitude + half])
+                    guard !rows.isEmpty else { continue }
+                    // The nearest may lie just outside the square, within its circle: one more look, wider.
+                    let around = try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT place.name, place.region, place.country, place.latitude, place.longitude
+                            FROM place_box JOIN place ON place.id = place_box.id
+                            WHERE min_lat >= ? AND max_lat <= ? AND min_lon >= ? AND max_lon <= ?
+                            """,
+                        arguments: [
+                            latitude - half * 1.42, latitude + half * 1.42, longitude - half * 1.42,
+                            longitude + half * 1.42,
+                        ])
+                    let nearest = around.min { a, b in
+                        Position.distance(latitude, longitude, a[3], a[4])
+                            < Position.distance(latitude, longitude, b[3], b[4])
+                    }
+                    return nearest.map { PlaceName(name: $0[0], region: $0[1], country: $0[2]) }
+                }
+                return nil
+            }
+        } catch {
+            return nil
+        }
+    }
+}
+
+public struct GeoNamesError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { self.message }
+}
