@@ -51,8 +51,14 @@ build: setup
 run: build
 	./tools/demo.sh "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/weathertag"
 
-# Every test: unit tests of the core and integration tests that drive the built binary with a real gpsd.
+# Every test: unit tests of the core and integration tests that drive the built binary with a real gpsd. The build
+# fails on an `await` that awaits nothing: a GRDB read whose result is not Sendable picks the blocking overload and
+# runs SQLite on the cooperative pool (it once stalled the daemon), and the compiler's warning is the only sign.
 test: setup
+	@mkdir -p .build
+	$(SWIFT) build --build-tests $(BUILD_FLAGS) > .build/test-build.log 2>&1; status=$$?; \
+		grep -v "^\[" .build/test-build.log | tail -40; exit $$status
+	@! grep -n "no 'async' operations occur within 'await' expression" .build/test-build.log
 	$(SWIFT) test --disable-xctest $(BUILD_FLAGS)
 
 # libFuzzer: builds each fuzz target with -sanitize=fuzzer and runs it for FUZZ_SECONDS on a working copy of its

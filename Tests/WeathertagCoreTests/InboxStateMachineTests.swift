@@ -493,6 +493,8 @@ struct InboxStateMachineTests {
                 if case .leftAlone("none.md", .backdated(Self.spring, .noPosition), true) = $0 { true } else { false }
             })
         #expect(machine.waiting == 1, "older.md waits for its retry")
+        #expect(machine.waitingForHistory == 1, "and it is history it waits for")
+        #expect(machine.waitingReason("older.md")?.reason == "waiting_for_history")
         self.clock.advance(by: .seconds(60))
         _ = machine.wokeUp()
         #expect(machine.waiting == 1)

@@ -39,6 +39,9 @@ final class Harness: @unchecked Sendable {
             {
               "openweather": {"api_key": "\(key)", "base_url": "\(self.standIn.baseURL)",
                               "icon_base_url": "\(self.standIn.baseURL)/img/wn", "timeout_seconds": 5},
+              "open_meteo": {"base_url": "\(self.standIn.baseURL)", "archive_url": "\(self.standIn.baseURL)",
+                             "air_quality_url": "\(self.standIn.baseURL)"},
+              "met_norway": {"base_url": "\(self.standIn.baseURL)", "contact": "diarist@example.org"},
               "location": {"providers": \(providers)},
               "cache": {"directory": "\(self.cache)", "ttl_seconds": 600},
               "state": {"directory": "\(self.state)"},

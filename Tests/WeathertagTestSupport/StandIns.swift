@@ -46,6 +46,13 @@ public final class WeatherStandIn: Sendable {
         }
     }
 
+    /// A keyless service's queries so far, as sent (`open-meteo`, `open-meteo-archive`, `open-meteo-air`,
+    /// `met-norway`; MET's with `user_agent` and `if_modified_since`).
+    public func keylessQueries(_ service: String) throws -> [[String: String]] {
+        let body = try RawHTTP.request(.tcp(port: self.port), "GET", "/_queries/" + service).body
+        return (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [[String: String]] ?? []
+    }
+
     public func stop() async {
         await self.child.stop()
     }

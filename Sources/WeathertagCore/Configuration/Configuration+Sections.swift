@@ -320,6 +320,9 @@ extension Configuration {
         if let url = try object?.url("archive_url") { config.archiveURL = url }
         if let url = try object?.url("air_quality_url") { config.airQualityURL = url }
         if let timeout = try object?.seconds("timeout_seconds", maximum: 120) { config.timeout = timeout }
+        if let calls = try object?.integer("max_calls_per_minute", in: 1...60_000) {
+            config.maximumCallsPerMinute = calls
+        }
         return config
     }
 

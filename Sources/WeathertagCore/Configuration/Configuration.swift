@@ -44,7 +44,7 @@ public struct Configuration: Sendable {
             "api_key", "api_key_file", "base_url", "icon_base_url", "units", "lang", "timeout_seconds",
             "max_calls_per_minute",
         ],
-        "open_meteo": ["base_url", "archive_url", "air_quality_url", "timeout_seconds"],
+        "open_meteo": ["base_url", "archive_url", "air_quality_url", "timeout_seconds", "max_calls_per_minute"],
         "met_norway": ["base_url", "contact", "timeout_seconds"],
         "weather": ["providers"],
         "location": ["providers", "strategy"],

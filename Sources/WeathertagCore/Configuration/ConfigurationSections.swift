@@ -38,8 +38,9 @@ public struct OpenMeteoConfiguration: Sendable {
     /// The air (`/v1/air-quality`).
     public var airQualityURL = "https://air-quality-api.open-meteo.com"
     public var timeout: Duration = .seconds(10)
-    /// Open-Meteo's free limits per IP, counted as they count them (a request's weight, not its number).
-    public var limits = OpenMeteoLimits.free
+    /// Weighted calls a minute history allows itself (`open_meteo.max_calls_per_minute`); nil: half of the free
+    /// 600.
+    public var maximumCallsPerMinute: Int?
 
     public init() {}
 }

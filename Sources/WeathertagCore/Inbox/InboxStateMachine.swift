@@ -82,8 +82,12 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
             + self.historical.count
     }
 
-    /// Back-dated entries waiting for the weather of their time.
-    public var waitingForHistory: Int { self.awaitingHistory.count + self.historical.count }
+    /// Back-dated entries waiting for the weather of their time: asked about, answered and not yet stamped, or
+    /// held back until history can be asked again (a budget spent, a service failing).
+    public var waitingForHistory: Int {
+        self.awaitingHistory.count + self.historical.count
+            + self.historyReported.keys.filter { self.deferred[$0] != nil }.count
+    }
 
     /// Nothing queued, deferred or in flight.
     public var isIdle: Bool { self.waiting == 0 && self.batchesInFlight == 0 }
@@ -92,7 +96,9 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     /// one it does not hold (done, in a batch right now, or never seen).
     public func waitingReason(_ name: String) -> LaneState? {
         if let lock = self.locked[name] { return LaneState(.waiting, "editor", detail: lock.file) }
-        if self.awaitingHistory[name] != nil || self.historical.contains(where: { $0.name == name }) {
+        if self.awaitingHistory[name] != nil || self.historical.contains(where: { $0.name == name })
+            || (self.deferred[name] != nil && self.historyReported[name] != nil)
+        {
             return LaneState(
                 .backdated, "waiting_for_history", detail: self.historyReported[name].map { "\($0.error)" })
         }

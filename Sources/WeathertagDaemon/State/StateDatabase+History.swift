@@ -48,15 +48,20 @@ extension StateDatabase: HistoryStore {
     }
 
     public func spans(cell: String) async -> [ClosedRange<Int>] {
-        let rows: [Row] =
-            (try? await self.database.read { db in
+        do {
+            // Plain values out of the read (rows are not Sendable, and would pick the blocking overload).
+            return try await self.database.read { db -> [ClosedRange<Int>] in
                 try Row.fetchAll(
-                    db, sql: "SELECT first_hour, last_hour FROM history_period WHERE place = ?", arguments: [cell])
-            }) ?? []
-        return rows.compactMap { row in
-            let first: Int = row[0]
-            let last: Int = row[1]
-            return first <= last ? first...last : nil
+                    db, sql: "SELECT first_hour, last_hour FROM history_period WHERE place = ?", arguments: [cell]
+                ).compactMap { row -> ClosedRange<Int>? in
+                    let first: Int = row[0]
+                    let last: Int = row[1]
+                    return first <= last ? first...last : nil
+                }
+            }
+        } catch {
+            self.logger.warning("cannot read which Open-Meteo hours are kept", metadata: ["error": "\(error)"])
+            return []
         }
     }
 
@@ -87,13 +92,17 @@ extension StateDatabase: HistoryStore {
     }
 
     public func spends(since date: Date) async -> [OpenMeteoBudget.Spend] {
-        let rows: [Row] =
-            (try? await self.database.read { db in
+        do {
+            return try await self.database.read { db -> [OpenMeteoBudget.Spend] in
                 try Row.fetchAll(
                     db, sql: "SELECT at, weight FROM open_meteo_spend WHERE at >= ? ORDER BY at",
-                    arguments: [date.timeIntervalSince1970])
-            }) ?? []
-        return rows.map { OpenMeteoBudget.Spend(at: Date(timeIntervalSince1970: $0[0]), weight: $0[1]) }
+                    arguments: [date.timeIntervalSince1970]
+                ).map { OpenMeteoBudget.Spend(at: Date(timeIntervalSince1970: $0[0]), weight: $0[1]) }
+            }
+        } catch {
+            self.logger.warning("cannot read Open-Meteo's spends", metadata: ["error": "\(error)"])
+            return []
+        }
     }
 
     public func record(_ spend: OpenMeteoBudget.Spend) async {

@@ -74,12 +74,14 @@ public actor HistoryService {
         self.units = units
         self.lang = lang
         self.budget = HistoryBudget(maximumPerDay: configuration.maximumCallsPerDay ?? 900)
+        // Half of each free limit, or what the configuration says; no window allows more than the day.
         var limits = OpenMeteoLimits.free.share
-        if let perDay = configuration.maximumCallsPerDay {
-            limits.perDay = Double(perDay)
-            limits.perHour = min(limits.perHour, limits.perDay)
-            limits.perMinute = min(limits.perMinute, limits.perDay)
+        if case .openMeteo(let service, _, _) = backend, let perMinute = service.maximumCallsPerMinute {
+            limits.perMinute = Double(perMinute)
         }
+        if let perDay = configuration.maximumCallsPerDay { limits.perDay = Double(perDay) }
+        limits.perHour = min(limits.perHour, limits.perDay)
+        limits.perMinute = min(limits.perMinute, limits.perDay)
         self.openMeteoLimits = limits
         self.chain = chain
         self.store = store
@@ -147,6 +149,7 @@ public actor HistoryService {
         countCall: @escaping @Sendable () -> Void
     ) async throws -> Weather {
         let cell = request.cell
+        var fetched = false
         while true {
             if let hours = await self.hours(cell: cell, hour: hour) {
                 guard let weather = hours.weather(hour: hour, units: self.units, lang: self.lang) else {
@@ -154,40 +157,47 @@ public actor HistoryService {
                 }
                 return weather
             }
+            // One fetch per place at a time: wait for the running one, then look again (it may have brought this
+            // hour). Nothing suspends between this look and taking the slot below.
             if let running = self.fetching[cell] {
                 await running.value
-                if await self.hours(cell: cell, hour: hour) != nil { continue }
+                continue
             }
-            guard
-                let fetch = OpenMeteoHistory.plan(hour: hour, now: self.now(), kept: await self.store.spans(cell: cell))
-            else {
-                throw WeatherError(kind: .notFound, message: "the entry's time is not past yet")
+            guard !fetched else {
+                throw WeatherError(kind: .notFound, message: "Open-Meteo has no hours yet for that time here")
             }
-            try await self.admit(fetch)
-            let url = OpenMeteoHistory.url(
-                fetch, archiveURL: service.archiveURL, forecastURL: service.baseURL, at: request, units: self.units)
-            let outcome = Task<Result<Void, WeatherError>, Never> {
-                do throws(WeatherError) {
-                    try await self.fetch(
-                        url, fetch, cell: cell, http: http, timeout: service.timeout, countCall: countCall)
+            let task = Task<Result<Void, any Error>, Never> {
+                do {
+                    try await self.plannedFetch(
+                        at: request, hour: hour, service: service, http: http, countCall: countCall)
                     return .success(())
                 } catch {
                     return .failure(error)
                 }
             }
-            self.fetching[cell] = Task { _ = await outcome.value }
-            let result = await outcome.value
-            self.fetching[cell] = nil
+            let slot = Task { _ = await task.value }
+            self.fetching[cell] = slot
+            let result = await task.value
+            if self.fetching[cell] == slot { self.fetching[cell] = nil }
             try result.get()
-            // The hour is in what was just kept, or it is beyond what Open-Meteo has yet.
-            guard let hours = await self.hours(cell: cell, hour: hour) else {
-                throw WeatherError(kind: .notFound, message: "Open-Meteo has no hours yet for \(fetch)")
-            }
-            guard let weather = hours.weather(hour: hour, units: self.units, lang: self.lang) else {
-                throw WeatherError(kind: .notFound, message: "Open-Meteo has no weather for that hour here")
-            }
-            return weather
+            fetched = true
         }
+    }
+
+    /// Plans what to ask for so that `hour` is answered, spends its weight, and asks.
+    private func plannedFetch(
+        at request: RequestPosition, hour: Int, service: OpenMeteoConfiguration, http: any HTTPClient,
+        countCall: @escaping @Sendable () -> Void
+    ) async throws {
+        let cell = request.cell
+        let kept = await self.store.spans(cell: cell)
+        guard let fetch = OpenMeteoHistory.plan(hour: hour, now: self.now(), kept: kept) else {
+            throw WeatherError(kind: .notFound, message: "the entry's time is not past yet")
+        }
+        try await self.admit(fetch)
+        let url = OpenMeteoHistory.url(
+            fetch, archiveURL: service.archiveURL, forecastURL: service.baseURL, at: request, units: self.units)
+        try await self.fetch(url, fetch, cell: cell, http: http, timeout: service.timeout, countCall: countCall)
     }
 
     /// Spends the fetch's weight, or fails with how long to wait (the entry waits safely).
@@ -195,7 +205,11 @@ public actor HistoryService {
         let now = self.now()
         if self.openMeteoBudget == nil {
             let spent = await self.store.spends(since: now.addingTimeInterval(-30 * 86_400))
-            self.openMeteoBudget = OpenMeteoBudget(limits: self.openMeteoLimits, spent: spent)
+            // Places fetched at once all get here first: only the first load counts, or each would spend against
+            // a budget without the others' spends.
+            if self.openMeteoBudget == nil {
+                self.openMeteoBudget = OpenMeteoBudget(limits: self.openMeteoLimits, spent: spent)
+            }
         }
         if let wait = self.openMeteoBudget?.admit(weight: fetch.weight, now: now) {
             let error = WeatherError(

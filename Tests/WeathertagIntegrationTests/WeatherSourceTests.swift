@@ -1,0 +1,236 @@
+import Foundation
+import Glibc
+import Testing
+import WeathertagTestSupport
+import Yams
+
+/// Weather without a paywall, against the loopback stand-in's Open-Meteo, MET Norway and OpenWeather: a keyless
+/// default, every source giving the same block, the next source answering for a failing one, a ten-year diary's
+/// history in tens of requests within a budget that holds across a restart, and place names with no request.
+@Suite("Weather sources", .serialized)
+struct WeatherSourceTests {
+    static let geneva = #"[{"type": "fixed", "latitude": 46.2041, "longitude": 6.1432}]"#
+
+    @Test func withoutAKeyOpenMeteoAnswersAndNothingAsksOpenWeather() async throws {
+        try await withHarness { harness in
+            let config = try harness.writeConfig(
+                providers: Self.geneva, key: "", extra: #", "air_quality": {"enabled": true}"#)
+            let check = try await ChildProcess.run(
+                [DaemonProcess.binary, "check", "--config", config], environment: ["PATH": "/usr/bin:/bin"],
+                in: harness.directory)
+            #expect(check.status == 0, "\(check.stdout)")
+            #expect(check.stdout.contains("no weather.providers and no OpenWeather key, so Open-Meteo"))
+            #expect(check.stdout.contains("ok   open-meteo: overcast, 4.2°C (asked for 46.2,6.14"), "\(check.stdout)")
+
+            let daemon = try await harness.startDaemon(environment: ["OPENWEATHER_API_KEY": ""])
+            try harness.dropByRename("today.md", "Today\n")
+            let block = try await harness.waitForStamp("today.md")
+            #expect(block["weather_source"] as? String == "open-meteo")
+            #expect(block["condition"] as? String == "Clouds" && block["description"] as? String == "overcast")
+            #expect(block["icon"] as? String == "04d" && block["code"] as? Int == 804)
+            #expect(block["temperature"] as? Double == 4.2 && block["humidity"] as? Int == 76)
+            #expect(block["icon_file"] == nil, "OpenWeather's images only when OpenWeather is a source")
+            let air = block["air"] as? [String: Any]
+            #expect(air?["aqi"] as? Int == 34 && air?["label"] as? String == "fair")
+            #expect(air?["scale"] as? String == "european" && air?["pm2_5"] as? Double == 8.1)
+            let tag = try daemon.get("/v1/tag").json
+            #expect(tag["weather_source"] as? String == "open-meteo")
+
+            // What left the machine: two decimals to Open-Meteo, nothing to OpenWeather.
+            let asked = try harness.standIn.keylessQueries("open-meteo")
+            #expect(asked.allSatisfy { $0["latitude"] == "46.20000" && $0["longitude"] == "6.14000" }, "\(asked)")
+            #expect(try harness.standIn.keylessQueries("open-meteo-air").first?["latitude"] == "46.20000")
+            for endpoint in ["weather", "geo", "air", "icon"] {
+                #expect(try harness.standIn.calls(endpoint) == 0, "\(endpoint)")
+            }
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    /// The block's fields every source fills, whoever answers.
+    static let common: Set<String> = [
+        "condition", "description", "code", "icon", "temperature", "feels_like", "humidity", "pressure",
+        "wind_speed", "wind_deg", "wind_direction", "clouds", "units", "observed_at", "local_time", "sunrise",
+        "sunset", "daylight", "moon_phase", "moon_illumination", "kind", "weather_source", "place", "country",
+        "location",
+    ]
+
+    @Test func everySourceGivesTheSameBlock() async throws {
+        try await withHarness { harness in
+            let station = harness.directory.file("station")
+            try harness.directory.write(
+                "station",
+                """
+                #!/bin/sh
+                echo "$1 $2 $3" > "$(dirname "$0")/asked"
+                printf '{"temperature": 7.5, "wmo_code": 61, "feels_like": 5.1, "humidity": 81, "pressure": 1009, \
+                "wind_speed": 4.2, "wind_deg": 225, "clouds": 88, "place": "Station %s,%s %s"}' "$1" "$2" "$3"
+
+                """)
+            chmod(station, 0o755)
+            var blocks: [String: [String: Any]] = [:]
+            for source in [
+                #"{"type": "openweather"}"#, #"{"type": "open-meteo"}"#, #"{"type": "met-norway"}"#,
+                #"{"type": "command", "argv": ["\#(station)", "{latitude}", "{longitude}", "{units}"]}"#,
+            ] {
+                let config = try harness.writeConfig(
+                    providers: Self.geneva, extra: #", "weather": {"providers": [\#(source)]}"#)
+                try? FileManager.default.removeItem(atPath: harness.cache)
+                let note = harness.directory.file("note.md")
+                try Data("A note\n".utf8).write(to: URL(fileURLWithPath: note))
+                let stamp = try await ChildProcess.run(
+                    [DaemonProcess.binary, "stamp", "--config", config, note], in: harness.directory)
+                #expect(stamp.status == 0, "\(source): \(stamp.stderr)")
+                let text = try String(contentsOfFile: note, encoding: .utf8)
+                let yaml = text.split(separator: "---\n")[0]
+                let block = try #require(try Yams.load(yaml: String(yaml)) as? [String: Any])["weather"]
+                let weather = try #require(block as? [String: Any], "\(source)")
+                blocks[weather["weather_source"] as? String ?? "?"] = weather
+                #expect(
+                    Self.common.isSubset(of: Set(weather.keys)), "\(source): \(Self.common.subtracting(weather.keys))")
+            }
+            #expect(Set(blocks.keys) == ["openweather", "open-meteo", "met-norway", "command"])
+            // The geocoder's name (the stand-in's "Seoul") wins over every source's own.
+            #expect(blocks.values.allSatisfy { $0["place"] as? String == "Seoul" })
+            #expect(blocks["met-norway"]?["description"] as? String == "light rain showers")
+            #expect(
+                blocks["met-norway"]?["icon"] as? String == "09d" && blocks["met-norway"]?["rain_1h"] as? Double == 0.3)
+            #expect(
+                blocks["command"]?["description"] as? String == "light rain"
+                    && blocks["command"]?["code"] as? Int == 500)
+            // The command was given the position as privacy lets it leave, and the units.
+            #expect(
+                try String(contentsOfFile: harness.directory.file("asked"), encoding: .utf8) == "46.2 6.14 metric\n")
+            let met = try #require(try harness.standIn.keylessQueries("met-norway").first)
+            #expect(met["lat"] == "46.2" && met["lon"] == "6.14")
+            #expect(met["user_agent"] == "weathertag/0.1.0 (diarist@example.org)")
+        }
+    }
+
+    @Test func aFailingSourceIsPassedOverAndTheBlockNamesTheOneThatAnswered() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(
+                providers: Self.geneva, key: "",
+                extra: #", "weather": {"providers": [{"type": "open-meteo"}, {"type": "met-norway"}]}"#)
+            try harness.standIn.control(#"{"open-meteo": {"mode": "503"}}"#)
+            let daemon = try await harness.startDaemon(environment: ["OPENWEATHER_API_KEY": ""])
+            try harness.dropByRename("first.md", "First\n")
+            let first = try await harness.waitForStamp("first.md")
+            #expect(first["weather_source"] as? String == "met-norway")
+            #expect(first["description"] as? String == "light rain showers" && first["temperature"] as? Double == 6.7)
+            #expect(daemon.log.contains("no weather from open-meteo"))
+            #expect(try harness.standIn.calls("open-meteo") >= 1)
+            // MET's answer is kept until it expires: a second look costs no request.
+            #expect(try harness.standIn.calls("met-norway") == 1)
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    @Test func aTenYearDiaryInThreeTownsCostsTensOfRequestsWithinABudgetThatOutlivesARestart() async throws {
+        try await withHarness { harness in
+            let towns = [(46.2, 6.15), (47.37, 8.54), (37.57, 126.98)]
+            try harness.writeConfig(
+                providers: Self.geneva, key: "",
+                extra: #", "history": {"enabled": true, "max_calls_per_day": 100000}"#)
+            try harness.patchConfig(
+                #""air_quality_url": "\#(harness.standIn.baseURL)"}"#,
+                #""air_quality_url": "\#(harness.standIn.baseURL)", "max_calls_per_minute": 60000}"#)
+            var daemon = try await harness.startDaemon(environment: ["OPENWEATHER_API_KEY": ""])
+            let first = Date(timeIntervalSince1970: 1_420_113_600)  // 2015-01-01T12:00:00Z
+            let iso = ISO8601DateFormatter()
+            var names: [String] = []
+            for day in 0..<3650 {
+                let moment = first.addingTimeInterval(Double(day) * 86_400)
+                let (latitude, longitude) = towns[day % 3]
+                let name = "diary-\(day).md"
+                let text =
+                    "---\ndate: \(iso.string(from: moment))\nlocation: [\(latitude), \(longitude)]\n---\nDay \(day)\n"
+                try harness.dropByRename(name, text)
+                names.append(name)
+            }
+            do {
+                try await poll("every entry stamped", timeout: .seconds(300)) {
+                    let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
+                    return (entries?["stamped"] as? Int ?? 0) >= 3650 ? true : nil
+                }
+            } catch {
+                let lines = daemon.log.split(separator: "\n")
+                print(
+                    "daemon log:", error,
+                    lines.filter { !$0.contains("stamped with the weather of its time") }.joined(separator: "\n"))
+                throw error
+            }
+            let archive = try harness.standIn.keylessQueries("open-meteo-archive")
+            #expect(archive.count <= 60, "\(archive.count) archive requests")
+            #expect(archive.count == 30, "one per town and year")
+            // Each entry has its own hour's weather: the stand-in's temperature is 8.5 + the UTC hour / 10.
+            for day in [0, 1, 1234, 3649] {
+                let block = try await harness.waitForStamp(names[day])
+                #expect(block["kind"] as? String == "historical" && block["weather_source"] as? String == "open-meteo")
+                #expect(block["temperature"] as? Double == 9.7, "noon UTC, day \(day)")
+                #expect(block["description"] as? String == "light rain")
+            }
+            let history = try #require(try daemon.get("/v1/status").json["history"] as? [String: Any])
+            #expect(history["source"] as? String == "open-meteo" && history["requests"] as? Int == 30)
+            #expect(try await daemon.stop() == 0)
+
+            // What was spent counts after a restart: a day's budget with room for two more years, not three.
+            let spent = archive.reduce(0.0) { total, query in
+                let start = iso.date(from: (query["start_date"] ?? "") + "T00:00:00Z") ?? .distantPast
+                let end = iso.date(from: (query["end_date"] ?? "") + "T00:00:00Z") ?? .distantPast
+                return total + 1.4 * (end.timeIntervalSince(start) / 86_400 + 1) / 14
+            }
+            try harness.patchConfig(
+                #""max_calls_per_day": 100000"#, #""max_calls_per_day": \#(Int(spent + 2.5 * 36.8))"#)
+            daemon = try await harness.startDaemon(environment: ["OPENWEATHER_API_KEY": ""])
+            for (index, year) in [2005, 2006, 2007].enumerated() {
+                try harness.dropByRename(
+                    "old-\(year).md",
+                    "---\ndate: \(year)-06-01T12:00:00Z\nlocation: [\(50 + index), 10]\n---\nOld\n")
+            }
+            do {
+                try await poll("two stamped and one held back") {
+                    daemon.log.contains("Open-Meteo's free limits") && harness.read("old-2006.md").contains("weather:")
+                        && harness.read("old-2005.md").contains("weather:") ? true : nil
+                }
+            } catch {
+                print("daemon log:", String(daemon.log.suffix(4000)))
+                throw error
+            }
+            #expect(!harness.read("old-2007.md").contains("weather:"))
+            #expect(try harness.standIn.keylessQueries("open-meteo-archive").count == 32)
+            let waiting = try #require(try daemon.get("/v1/status").json["history"] as? [String: Any])
+            #expect(waiting["waiting"] as? Int == 1 && (waiting["budget_left"] as? Double ?? 99) < 36.8)
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    @Test func geoNamesNamesThePlaceWithNoRequest() async throws {
+        try await withHarness { harness in
+            let folder = try harness.directory.makeDirectory("geonames")
+            let cities = [
+                "2660646\tGenève\tGeneve\tGeneva,Genf\t46.20222\t6.14569\tP\tPPLA\tCH\t\tGE\t\t\t\t183981\t\t375\tEurope/Zurich\t2024-01-01",
+                "2661552\tCarouge\tCarouge\t\t46.18096\t6.13921\tP\tPPL\tCH\t\tGE\t\t\t\t22000\t\t382\tEurope/Zurich\t2024-01-01",
+                "2657896\tZürich\tZurich\t\t47.36667\t8.55\tP\tPPLA\tCH\t\tZH\t\t\t\t341730\t\t429\tEurope/Zurich\t2024-01-01",
+                "1835848\tSeoul\tSeoul\t\t37.566\t126.9784\tP\tPPLC\tKR\t\t11\t\t\t\t10349312\t\t38\tAsia/Seoul\t2024-01-01",
+            ]
+            try Data((cities.joined(separator: "\n") + "\n").utf8).write(
+                to: URL(fileURLWithPath: folder + "/cities1000.txt"))
+            try Data(
+                "CH.GE\tGeneva\tGeneva\t2660645\nCH.ZH\tZurich\tZurich\t2657895\nKR.11\tSeoul\tSeoul\t1835847\n".utf8
+            )
+            .write(to: URL(fileURLWithPath: folder + "/admin1CodesASCII.txt"))
+            try harness.writeConfig(
+                providers: Self.geneva,
+                extra: #", "geocoding": {"provider": "geonames", "geonames_directory": "\#(folder)"}"#)
+            let daemon = try await harness.startDaemon()
+            try harness.dropByRename("lake.md", "By the lake\n")
+            let block = try await harness.waitForStamp("lake.md")
+            #expect(block["place"] as? String == "Genève" && block["region"] as? String == "Geneva")
+            #expect(block["country"] as? String == "CH")
+            #expect(try harness.standIn.calls("geo") == 0, "no geocoder was asked")
+            #expect(FileManager.default.fileExists(atPath: harness.state + "/geonames.sqlite"))
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+}
