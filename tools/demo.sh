@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs `weathertag serve` on a demo diary in ./demo: drop a Markdown file into demo/inbox and watch it get stamped.
 # With $OPENWEATHER_API_KEY set it asks the real OpenWeather (gpsd on 127.0.0.1:2947 → IP geolocation → Seoul);
-# without it, the loopback stand-in in tools/ answers, so the demo works offline.
+# without it, the loopback stand-in in tools/ answers as Open-Meteo (no key, back-dated entries from its archive)
+# and as IP geolocation, so the demo works offline.
 set -euo pipefail
 binary=${1:?usage: demo.sh PATH-TO-weathertag}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,6 +17,9 @@ if [ -n "${OPENWEATHER_API_KEY:-}" ]; then
     base="https://api.openweathermap.org"
     icons="https://openweathermap.org/img/wn"
     ip_url="http://ip-api.com/json/"
+    meteo="https://api.open-meteo.com"
+    archive="https://archive-api.open-meteo.com"
+    air="https://air-quality-api.open-meteo.com"
     echo "Using OpenWeather with your key from \$OPENWEATHER_API_KEY."
 else
     coproc STANDIN { exec python3 "$root/tools/openweather-standin.py" --key demo-key; }
@@ -25,13 +29,15 @@ else
     base="http://127.0.0.1:$port"
     icons="$base/img/wn"
     ip_url="$base/json/"
-    export OPENWEATHER_API_KEY=demo-key
-    echo "No \$OPENWEATHER_API_KEY: using the offline OpenWeather stand-in on $base."
+    meteo=$base archive=$base air=$base
+    echo "No \$OPENWEATHER_API_KEY: Open-Meteo (no key needed), played offline by the stand-in on $base."
 fi
 
 cat > "$demo/config.json" <<JSON
 {
   "openweather": {"base_url": "$base", "icon_base_url": "$icons", "units": "metric", "lang": "en"},
+  "open_meteo": {"base_url": "$meteo", "archive_url": "$archive", "air_quality_url": "$air"},
+  "history": {"enabled": true},
   "location": {"providers": [
     {"type": "gpsd", "host": "127.0.0.1", "port": 2947, "timeout_seconds": 2},
     {"type": "ip", "service": "ip-api", "url": "$ip_url", "timeout_seconds": 5},
@@ -48,6 +54,7 @@ JSON
 cat <<TEXT
 weathertag is watching $demo/inbox. In another terminal:
   printf 'Dear diary\n' > demo/inbox/today.md && cat demo/inbox/today.md
+  printf 'A spring day\n' > demo/inbox/2019-05-01.md && cat demo/inbox/2019-05-01.md   # back-dated
   $binary tag --config demo/config.json
   curl --unix-socket demo/weathertag.sock http://localhost/v1/status
 Ctrl-C stops it.

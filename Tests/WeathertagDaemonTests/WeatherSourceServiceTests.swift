@@ -1,0 +1,238 @@
+import Foundation
+import Logging
+import NIOPosix
+import Testing
+import WeathertagCore
+import WeathertagTestSupport
+
+@testable import WeathertagDaemon
+
+/// The weather service over several sources, the command source, Open-Meteo's history and the GeoNames index, with
+/// a test clock and in-process doubles.
+@Suite("Weather sources: order, gates, commands, history in bulk, GeoNames")
+final class WeatherSourceServiceTests {
+    let directory: TemporaryDirectory
+    let clock = ManualClock(Fixtures.observedAt)
+
+    init() throws {
+        self.directory = try TemporaryDirectory()
+    }
+
+    deinit {
+        self.directory.remove()
+    }
+
+    func service(
+        _ sources: [any WeatherSource],
+        sections: String = #""privacy": {"request_decimals": 2}, "weather": {"providers": [{"type": "open-meteo"}]}"#
+    )
+        async throws -> WeatherService
+    {
+        let factory = try ServiceFactory.forTesting(
+            in: self.directory, sections, http: RecordingHTTPClient(body: "{}"), now: self.clock.now)
+        return await factory.weatherService(
+            chain: LocationChain(providers: [StaticLocationProvider(Fixtures.position)], now: self.clock.now),
+            sources: sources)
+    }
+
+    @Test func theFirstSourceThatAnswersStampsAndAShutGateIsPassedOver() async throws {
+        let failing = StaticWeatherSource(
+            failing: WeatherError(kind: .serverError(status: 503), message: "HTTP 503"), type: "open-meteo")
+        let backup = StaticWeatherSource(Fixtures.weather, type: "met-norway")
+        let service = try await self.service([failing, backup])
+        let tag = try await service.currentTag(maximumAge: .seconds(3600))
+        #expect(tag.weather.source == "met-norway")
+        #expect(failing.requests.count == 1 && backup.requests.count == 1)
+        // Both were asked with two decimals.
+        #expect(failing.requests[0].description == "37.57,126.98" && backup.requests[0] == failing.requests[0])
+
+        // The cache answers within its TTL; after it, the failing source's gate is still shut (its backoff), so
+        // only the backup is asked.
+        self.clock.advance(by: 0.5)
+        _ = try await service.currentTag(maximumAge: .seconds(3600))
+        #expect(backup.requests.count == 1, "cached")
+        self.clock.advance(by: 700)
+        _ = try await service.currentTag(maximumAge: .seconds(3600))
+        #expect(failing.requests.count == 2, "its backoff (at most 2 s) is long over")
+    }
+
+    @Test func whenEverySourceFailsTheFirstOnesErrorIsSaidAndStaleWeatherServes() async throws {
+        let first = StaticWeatherSource(failing: WeatherError(kind: .unreachable, message: "first down"), type: "a")
+        let second = StaticWeatherSource(failing: WeatherError(kind: .unreachable, message: "second down"), type: "b")
+        let service = try await self.service([first, second])
+        await #expect { try await service.currentTag(maximumAge: .seconds(3600)) } throws: {
+            ($0 as? WeatherError)?.message == "first down"
+        }
+        let delay = await service.nextAttemptDelay
+        #expect(delay != nil, "every gate is shut: the inbox is told when to ask again")
+    }
+
+    @Test func aCommandSourceGetsThePrivatePositionAndItsAnswerBecomesWeather() async throws {
+        try self.directory.write(
+            "station",
+            """
+            #!/bin/sh
+            echo "$@" > "$(dirname "$0")/args"
+            printf '{"temperature": "warm", "symbol_code": "fog", "humidity": 91, "observed_at": "2026-11-22T09:00:00Z"}'
+
+            """)
+        chmod(self.directory.file("station"), 0o755)
+        let settings = CommandWeatherSource.Settings(
+            argv: [self.directory.file("station"), "{latitude}", "{longitude}", "{units}", "{lang}"],
+            timeout: .seconds(5), units: .metric, lang: "ko")
+        let source = CommandWeatherSource(settings: settings, now: self.clock.now)
+        let request = PrivacyPolicy(stampCoordinates: .rounded, decimals: 3, requestDecimals: 2, zones: [])
+            .requestPosition(Fixtures.position)
+        await #expect { try await source.currentWeather(at: request) } throws: {
+            "\($0)".contains("printed no numeric temperature")
+        }
+        #expect(try String(contentsOfFile: self.directory.file("args"), encoding: .utf8) == "37.57 126.98 metric ko\n")
+
+        try self.directory.write(
+            "station",
+            """
+            #!/bin/sh
+            printf '{"temperature": 3.5, "symbol_code": "fog", "humidity": 91, "observed_at": "2026-11-22T09:00:00Z"}'
+
+            """)
+        let weather = try await source.currentWeather(at: request)
+        #expect(weather.condition == "Fog" && weather.description == "안개" && weather.temperature == 3.5)
+        #expect(
+            weather.humidity == 91 && weather.sunrise != nil
+                && weather.observedAt == Date(timeIntervalSince1970: 1_795_338_000))
+
+        // Late: killed, and said so.
+        try self.directory.write("station", "#!/bin/sh\nexec sleep 30\n")
+        let late = CommandWeatherSource(
+            settings: .init(
+                argv: [self.directory.file("station")], timeout: .milliseconds(300), units: .metric, lang: "en"),
+            now: self.clock.now)
+        await #expect { try await late.currentWeather(at: request) } throws: {
+            "\($0)".contains("did not answer within")
+        }
+    }
+
+    static func at(_ date: Date) -> EntryTime {
+        EntryTime(date: date, dayOnly: false, source: .given, timeZone: .gmt)
+    }
+
+    /// A year of hours for any place and span, as Open-Meteo's archive answers (temperature: the hour of the day).
+    static func archive(_ request: HTTPRequest) -> HTTPResponse {
+        func value(_ name: String) -> String {
+            request.url.split(separator: "&").first { $0.hasPrefix(name + "=") }.map {
+                String($0.dropFirst(name.count + 1))
+            } ?? ""
+        }
+        let formatter = ISO8601DateFormatter()
+        let start = formatter.date(from: value("start_date") + "T00:00:00Z")?.timeIntervalSince1970 ?? 0
+        let end = (formatter.date(from: value("end_date") + "T00:00:00Z")?.timeIntervalSince1970 ?? 0) + 86_400
+        let hours = Array(stride(from: Int(start), to: Int(end), by: 3600))
+        let temperatures = hours.map { "\(Double(($0 / 3600) % 24))" }.joined(separator: ",")
+        let codes = hours.map { _ in "3" }.joined(separator: ",")
+        let body = """
+            {"utc_offset_seconds": 0, "hourly": {"time": [\(hours.map(String.init).joined(separator: ","))],
+             "temperature_2m": [\(temperatures)], "weather_code": [\(codes)]}}
+            """
+        return HTTPResponse(status: 200, body: Array(body.utf8))
+    }
+
+    func history(store: any HistoryStore, http: RecordingHTTPClient, perDay: Int = 100_000) throws -> HistoryService {
+        let factory = try ServiceFactory.forTesting(
+            in: self.directory,
+            #""history": {"enabled": true, "max_calls_per_day": \#(perDay)}, "privacy": {"request_decimals": 2}"#,
+            http: http, now: self.clock.now)
+        return try #require(factory.historyService(store: store))
+    }
+
+    @Test func aYearOfAPlaceIsAskedOnceHoweverManyEntriesWaitForIt() async throws {
+        let http = RecordingHTTPClient { Self.archive($0) }
+        let store = InMemoryHistoryStore()
+        let history = try self.history(store: store, http: http)
+        // Forty entries of one place in 2019, asked all at once.
+        let answers = await withTaskGroup(of: HistoryService.Answer.self) { group in
+            for day in 0..<40 {
+                let moment = Date(timeIntervalSince1970: 1_546_344_000 + Double(day) * 86_400 + Double(day % 24) * 3600)
+                let request = HistoryRequest(time: Self.at(moment), position: Fixtures.position)
+                group.addTask { await history.tag(for: request) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        var temperatures: Set<Double> = []
+        for answer in answers {
+            guard case .tag(let tag) = answer else {
+                Issue.record("\(answer)")
+                continue
+            }
+            #expect(
+                tag.kind == .historical && tag.weather.source == "open-meteo" && tag.weather.description == "overcast")
+            temperatures.insert(tag.weather.temperature)
+        }
+        #expect(temperatures.count == 24, "each entry its own hour")
+        #expect(http.requests.count == 1, "one request for the year")
+        #expect(
+            http.requests[0].url.contains("/v1/archive?latitude=37.57000&longitude=126.98000&start_date=2018-12-31"))
+        let requests = await history.snapshot.requests
+        #expect(requests == 1)
+    }
+
+    @Test func theBudgetHoldsAcrossARestartOfTheService() async throws {
+        let http = RecordingHTTPClient { Self.archive($0) }
+        let store = InMemoryHistoryStore()
+        // Room for one year's request (about 37 weighted calls) a day, not two.
+        var history = try self.history(store: store, http: http, perDay: 50)
+        let first = HistoryRequest(
+            time: Self.at(Date(timeIntervalSince1970: 1_546_344_000)), position: Fixtures.position)
+        guard case .tag = await history.tag(for: first) else {
+            Issue.record("the first year is fetched")
+            return
+        }
+        history = try self.history(store: store, http: http, perDay: 50)
+        let other = HistoryRequest(
+            time: Self.at(Date(timeIntervalSince1970: 1_420_113_600)), position: Fixtures.position)
+        guard case .failed(.later(let wait, let error)) = await history.tag(for: other) else {
+            Issue.record("the second year waits")
+            return
+        }
+        #expect(wait > .seconds(86_000) && "\(error)".contains("Open-Meteo's free limits"))
+        #expect(http.requests.count == 1)
+        // What was kept is still read without a request.
+        guard case .tag = await history.tag(for: first) else {
+            Issue.record("the kept year answers")
+            return
+        }
+        #expect(http.requests.count == 1)
+    }
+
+    @Test func geoNamesNamesTheNearestPlaceAndIsRebuiltWhenItsFileChanges() async throws {
+        let folder = try self.directory.makeDirectory("geonames")
+        func write(_ places: [(Int, String, Double, Double, String, String)]) throws {
+            let lines = places.map { id, name, latitude, longitude, country, admin in
+                "\(id)\t\(name)\t\(name)\t\t\(latitude)\t\(longitude)\tP\tPPL\t\(country)\t\t\(admin)\t\t\t\t1000\t\t0\tUTC\t2024-01-01"
+            }
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(
+                to: URL(fileURLWithPath: folder + "/cities500.txt"))
+        }
+        try Data("CH.GE\tGeneva\tGeneva\t1\nKR.11\tSeoul\tSeoul\t2\n".utf8).write(
+            to: URL(fileURLWithPath: folder + "/admin1CodesASCII.txt"))
+        try write([
+            (1, "Genève", 46.20222, 6.14569, "CH", "GE"), (2, "Carouge", 46.18096, 6.13921, "CH", "GE"),
+            (3, "Seoul", 37.566, 126.9784, "KR", "11"),
+        ])
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let state = self.directory.file("state")
+        var index = try GeoNamesIndex.open(stateDirectory: state, geonamesDirectory: folder, logger: logger)
+        #expect(index.places == 3 && index.source.hasSuffix("cities500.txt"))
+        let carouge = await index.place(near: 46.185, 6.14)
+        #expect(carouge == PlaceName(name: "Carouge", region: "Geneva", country: "CH"))
+        let seoul = await index.place(near: 37.0, 127.5)
+        #expect(seoul?.name == "Seoul", "found by widening the box")
+        let nowhere = await index.place(near: -33.9, 18.4)
+        #expect(nowhere == nil, "nothing within about 500 km")
+        // A new file: built again.
+        try write([(4, "Lausanne", 46.516, 6.633, "CH", "VD")])
+        index = try GeoNamesIndex.open(stateDirectory: state, geonamesDirectory: folder, logger: logger)
+        let lausanne = await index.place(near: 46.2, 6.14)
+        #expect(index.places == 1 && lausanne?.name == "Lausanne")
+    }
+}
