@@ -452,6 +452,33 @@ struct InboxStateMachineTests {
     static let spring = EntryTime(
         date: Date(timeIntervalSince1970: 1_556_668_800), dayOnly: true, source: .fileName, timeZone: .gmt)
 
+    /// A diary moved in at once: eight questions open at a time, the next asked as each is answered, every entry
+    /// asked once.
+    @Test func historyIsAskedEightAtATime() throws {
+        var machine = self.machine()
+        let names = (0..<20).map { "day-\($0).md" }
+        _ = machine.namesArrived(names)
+        let request = HistoryRequest(time: Self.spring, position: nil)
+        var asked: [String] = []
+        while let batch = machine.weatherArrived(Fixtures.tag).batches.first {
+            asked += machine.batchFinished(
+                batch, BatchOutcome(results: batch.names.map { ($0, .wantsHistory(request)) })
+            ).histories.map(\.0)
+        }
+        #expect(asked == Array(names.prefix(8)))
+        #expect(machine.waitingForHistory == 20)
+        var historical = Fixtures.tag
+        historical.kind = .historical
+        asked += machine.historyArrived(asked[0], historical).histories.map(\.0)
+        asked += machine.historyFailed(asked[1], .later(.seconds(60), Failure(description: "429"))).histories.map(\.0)
+        asked += machine.historyFailed(asked[2], .unavailable(.noPosition)).histories.map(\.0)
+        #expect(asked == Array(names.prefix(11)), "one more for each answer")
+        for name in names.dropFirst(3) {
+            asked += machine.historyArrived(name, historical).histories.map(\.0)
+        }
+        #expect(asked == names, "each asked once, in turn")
+    }
+
     /// A back-dated entry asks for the weather of its time once, and is stamped with it in a batch of its own,
     /// even while current weather is failing; failures leave it alone or bring it back later, said once.
     @Test func backDatedEntriesAskForHistoryAndAreStampedWithIt() throws {

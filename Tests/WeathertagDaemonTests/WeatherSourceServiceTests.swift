@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOPosix
+import Synchronization
 import Testing
 import WeathertagCore
 import WeathertagTestSupport
@@ -114,6 +115,43 @@ final class WeatherSourceServiceTests {
 
     static func at(_ date: Date) -> EntryTime {
         EntryTime(date: date, dayOnly: false, source: .given, timeZone: .gmt)
+    }
+
+    static let metAnswer = """
+        {"properties": {"timeseries": [{"time": "2026-11-22T09:00:00Z", "data": {
+          "instant": {"details": {"air_temperature": 2.5, "relative_humidity": 70.0, "wind_speed": 3.0}},
+          "next_1_hours": {"summary": {"symbol_code": "cloudy"}}}}]}}
+        """
+
+    @Test func metNorwaysAnswerIsKeptUntilItExpiresThenAskedForIfModified() async throws {
+        let clock = self.clock
+        let answered = Mutex(0)
+        let http = RecordingHTTPClient { request in
+            let headers = [
+                "last-modified": "Tue, 24 Nov 2026 10:00:00 GMT",
+                // Expires ten minutes after the test clock's start.
+                "expires": "Sun, 22 Nov 2026 09:51:00 GMT",
+            ]
+            if request.headers.contains("If-Modified-Since: Tue, 24 Nov 2026 10:00:00 GMT") {
+                return HTTPResponse(status: 304, headers: headers, body: [])
+            }
+            answered.withLock { $0 += 1 }
+            return HTTPResponse(status: 200, headers: headers, body: Array(Self.metAnswer.utf8))
+        }
+        var service = METNorwayConfiguration()
+        service.contact = "me@example.org"
+        let source = METNorwaySource(
+            settings: .init(service: service, units: .metric, lang: "en"), http: http, countCall: {}, now: clock.now)
+        let request = Fixtures.request(59.9139, 10.7522)
+        let first = try await source.currentWeather(at: request)
+        #expect(
+            http.requests.count == 1 && http.requests[0].headers == ["User-Agent: weathertag/0.1.0 (me@example.org)"])
+        _ = try await source.currentWeather(at: request)
+        #expect(http.requests.count == 1, "not expired: no request")
+        self.clock.advance(by: 660)
+        let again = try await source.currentWeather(at: request)
+        #expect(http.requests.count == 2 && answered.withLock { $0 } == 1, "asked again, and the 304 reuses it")
+        #expect(again == first)
     }
 
     /// A year of hours for any place and span, as Open-Meteo's archive answers (temperature: the hour of the day).

@@ -129,10 +129,10 @@ public struct LaneState: Sendable, Equatable {
         case (.waiting, _): return "Nothing: it is stamped shortly."
         case (.stamped, _): return "Nothing. `weathertag stamp --fresh FILE` replaces its block with new weather."
         case (.backdated, "waiting_for_history"):
-            return "Nothing: it is stamped when OpenWeather's history answers (history.max_calls_per_day allowing)."
+            return "Nothing: it is stamped when history answers (within history.max_calls_per_day)."
         case (.backdated, "history_disabled"):
             return
-                "Turn on history.enabled (OpenWeather One Call 3.0), or `weathertag stamp --fresh FILE` for today's weather."
+                "Turn on history.enabled (Open-Meteo's archive, no key needed), or `weathertag stamp --fresh FILE` for today's weather."
         case (.backdated, "no_position"):
             return "Give it latitude and longitude in its front matter, or a location provider that knows where you "
                 + "were then (a track folder, OwnTracks, Home Assistant, a fixed place); then touch the entry."

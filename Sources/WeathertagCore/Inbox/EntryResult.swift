@@ -105,7 +105,7 @@ public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
             let written = "written \(time) (by \(by)): current weather would be wrong"
             switch why {
             case .historyDisabled:
-                return written + ", and the weather then needs history.enabled (OpenWeather's One Call 3.0)"
+                return written + ", and the weather then needs history.enabled (Open-Meteo's archive, no key needed)"
             case .noPosition:
                 return written + ", and there is no position for that time (give the entry latitude and longitude, "
                     + "or add a provider that knows the past: track, owntracks, homeassistant, fixed, or a command "

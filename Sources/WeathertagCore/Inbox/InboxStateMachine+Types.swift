@@ -6,6 +6,9 @@ extension InboxStateMachine {
         public var batchSize = 32
         /// Batches stamped at the same time: one is parsed and written while the other waits for its fsyncs.
         public var batchesInFlight = 2
+        /// Back-dated entries asked about at the same time; the rest wait their turn. History answers a place and
+        /// year in one request, so more at once would only hold more tasks waiting for the same one.
+        public var historyInFlight = 8
         /// How long a tag is reused instead of asking the weather service again.
         public var tagReuse: Duration = .seconds(1)
         /// An entry that changes while it is being stamped this many times in a row waits for its next change.

@@ -48,6 +48,9 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     private var changedAttempts: [String: Int] = [:]
     /// Back-dated entries whose weather of their time is being asked for.
     private var awaitingHistory: [String: HistoryRequest] = [:]
+    /// Of those, the ones asked about now (at most `configuration.historyInFlight`), and the rest in turn.
+    private var historyAsked: Set<String> = []
+    private var historyTurn: [String] = []
     /// Back-dated entries with the weather of their time, to stamp (they need no current weather).
     private var historical: [(name: String, tag: WeatherTag)] = []
     /// The history failure each entry was last reported waiting for, so that it is logged once.
@@ -239,27 +242,44 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
 
     /// The weather of a back-dated entry's time came: it is stamped with it.
     public mutating func historyArrived(_ name: String, _ tag: WeatherTag) -> [Action] {
-        guard self.awaitingHistory.removeValue(forKey: name) != nil else { return self.proceed() }
+        self.historyAsked.remove(name)
+        guard self.awaitingHistory.removeValue(forKey: name) != nil else { return self.askHistory() + self.proceed() }
         self.historyReported[name] = nil
         self.historical.append((name, tag))
-        return self.proceed()
+        return self.askHistory() + self.proceed()
+    }
+
+    /// Asks about the next back-dated entries in turn, up to `configuration.historyInFlight` at a time: a diary of
+    /// thousands moved in at once does not hold thousands of questions (and their tasks) open.
+    private mutating func askHistory() -> [Action] {
+        var actions: [Action] = []
+        while self.historyAsked.count < self.configuration.historyInFlight, !self.historyTurn.isEmpty {
+            let name = self.historyTurn.removeFirst()
+            guard let request = self.awaitingHistory[name], !self.historyAsked.contains(name) else { continue }
+            self.historyAsked.insert(name)
+            actions.append(.fetchHistory(name, request))
+        }
+        return actions
     }
 
     /// The weather of a back-dated entry's time cannot be had: for good (it is left alone until it changes), or
     /// for now (it is looked at again later).
     public mutating func historyFailed(_ name: String, _ failure: HistoryFailure) -> [Action] {
-        guard let request = self.awaitingHistory.removeValue(forKey: name) else { return self.proceed() }
+        self.historyAsked.remove(name)
+        guard let request = self.awaitingHistory.removeValue(forKey: name) else {
+            return self.askHistory() + self.proceed()
+        }
         switch failure {
         case .unavailable(let why):
             self.historyReported[name] = nil
-            return [self.leftAlone(name, .backdated(request.time, why))] + self.proceed()
+            return [self.leftAlone(name, .backdated(request.time, why))] + self.askHistory() + self.proceed()
         case .later(let delay, let error):
             self.deferred[name] = self.clock.now.advanced(by: delay)
             let kind = FailureKind(error)
             let firstTime = self.historyReported[name]?.kind != kind
             self.historyReported[name] = (error, kind)
             return [.report(.waitingForHistory(name, retryIn: delay, error: error, firstTime: firstTime))]
-                + self.proceed()
+                + self.askHistory() + self.proceed()
         }
     }
 
@@ -356,9 +376,11 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         if case .wantsHistory = result {} else { self.awaitingHistory[name] = nil }
         switch result {
         case .wantsHistory(let request):
-            let asked = self.awaitingHistory[name] != nil
+            let known = self.awaitingHistory[name] != nil
             self.awaitingHistory[name] = request
-            return asked ? [] : [.fetchHistory(name, request)]
+            guard !known else { return [] }
+            self.historyTurn.append(name)
+            return self.askHistory()
         case .stamped(let version):
             self.settle(name, version)
             self.reported[name] = nil

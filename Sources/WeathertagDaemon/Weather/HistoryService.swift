@@ -54,8 +54,9 @@ public actor HistoryService {
     private var requests = 0
     /// The last bulk answers read, decoded (a year of hours is read once, not once per entry).
     private var decoded: [(cell: String, hours: HourlySeries)] = []
-    /// One fetch per place at a time: entries of the same place wait for it and then read what it kept.
-    private var fetching: [String: Task<Void, Never>] = [:]
+    /// One fetch at a time: entries wait for it and then read what it kept (the budget paces fetches anyway, and a
+    /// year's answer is a megabyte to decode).
+    private var fetching: Task<Void, Never>?
 
     public init(
         configuration: HistoryConfiguration,
@@ -157,9 +158,9 @@ public actor HistoryService {
                 }
                 return weather
             }
-            // One fetch per place at a time: wait for the running one, then look again (it may have brought this
-            // hour). Nothing suspends between this look and taking the slot below.
-            if let running = self.fetching[cell] {
+            // One fetch at a time: wait for the running one, then look again (it may have brought this hour).
+            // Nothing suspends between this look and taking the slot below.
+            if let running = self.fetching {
                 await running.value
                 continue
             }
@@ -176,9 +177,9 @@ public actor HistoryService {
                 }
             }
             let slot = Task { _ = await task.value }
-            self.fetching[cell] = slot
+            self.fetching = slot
             let result = await task.value
-            if self.fetching[cell] == slot { self.fetching[cell] = nil }
+            if self.fetching == slot { self.fetching = nil }
             try result.get()
             fetched = true
         }
