@@ -164,6 +164,22 @@ final class ConfigurationTests {
                 "geocoding.geonames_directory: is required with geocoding.provider geonames"
             ),
             (
+                #"{"inbox": {"path": "inbox"}, "weather": {"providers": [{"type": "met-norway"}]}}"#,
+                "met_norway.contact: is required with weather.providers[0].type met-norway"
+            ),
+            (
+                #"{"inbox": {"path": "inbox"}, "met_norway": {"contact": "me\nyou"}}"#,
+                "met_norway.contact: must be an e-mail address or a web address in plain ASCII on one line"
+            ),
+            (
+                #"{"inbox": {"path": "inbox"}, "weather": {"providers": [{"type": "command", "argv": ["/nonexistent"]}]}}"#,
+                "weather.providers[0].argv[0]: /nonexistent is not an executable file"
+            ),
+            (
+                #"{"inbox": {"path": "inbox"}, "history": {"source": "accuweather"}}"#,
+                #"history.source: unknown value "accuweather"; expected one of: open-meteo, openweather"#
+            ),
+            (
                 #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}, "stamp": {"max_age_seconds": 60}}"#,
                 "stamp.max_age_seconds: stamp.max_age_seconds (60) must not be shorter than cache.ttl_seconds (600)"
             ),

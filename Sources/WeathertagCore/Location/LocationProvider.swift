@@ -87,72 +87,16 @@ public struct LocationProviderContext: Sendable {
     }
 }
 
-/// One entry of `location.providers`, decoded and validated at load: its type and its plugin's plain settings.
-/// Nothing runs until the factory builds the provider (`makeProvider`).
-public struct LocationProviderSpec: Sendable {
-    public let type: String
-    /// The plugin's settings (`FixedLocationProvider.Settings`, …): plain values.
-    public let settings: any Sendable
-    private let build: @Sendable (LocationProviderContext) -> any LocationProvider
+/// `location.providers`: the location plugin family (`Support/Plugins.swift`).
+public typealias LocationProviderSpec = PluginSpec<LocationProviderContext, any LocationProvider>
+public typealias LocationProviderPlugin = Plugin<LocationSettingsContext, LocationProviderContext, any LocationProvider>
+public typealias LocationProviderRegistry = PluginRegistry<
+    LocationSettingsContext, LocationProviderContext, any LocationProvider
+>
 
-    init(
-        type: String, settings: any Sendable,
-        build: @escaping @Sendable (LocationProviderContext) -> any LocationProvider
-    ) {
-        self.type = type
-        self.settings = settings
-        self.build = build
-    }
-
+extension PluginSpec where Context == LocationProviderContext, Product == any LocationProvider {
     /// A running provider for these settings.
     public func makeProvider(_ context: LocationProviderContext) -> any LocationProvider {
-        self.build(context)
+        self.make(context)
     }
-}
-
-/// One kind of provider, registered under its configuration `type`: how its object is validated into settings
-/// (every error names its field), and how a provider is built from them.
-public struct LocationProviderPlugin: Sendable {
-    public typealias Decode =
-        @Sendable (ConfigObject, LocationSettingsContext) throws(ConfigurationError) -> LocationProviderSpec
-
-    public let type: String
-    /// The keys this provider understands, besides `type`; others are warned about.
-    public let keys: Set<String>
-    public let decode: Decode
-
-    public init<Settings: Sendable>(
-        type: String,
-        keys: Set<String>,
-        settings: @escaping @Sendable (ConfigObject, LocationSettingsContext) throws(ConfigurationError) -> Settings,
-        make: @escaping @Sendable (Settings, LocationProviderContext) -> any LocationProvider
-    ) {
-        self.type = type
-        self.keys = keys
-        self.decode = { (config, context) throws(ConfigurationError) in
-            let decoded = try settings(config, context)
-            return LocationProviderSpec(type: type, settings: decoded) { make(decoded, $0) }
-        }
-    }
-}
-
-/// The provider types the configuration may name, keyed by `type`, in the order they are listed to users.
-public struct LocationProviderRegistry: Sendable {
-    public private(set) var plugins: [LocationProviderPlugin] = []
-
-    public init(_ plugins: [LocationProviderPlugin] = []) {
-        for plugin in plugins { self.register(plugin) }
-    }
-
-    /// Adds a provider type, replacing one of the same name.
-    public mutating func register(_ plugin: LocationProviderPlugin) {
-        self.plugins.removeAll { $0.type == plugin.type }
-        self.plugins.append(plugin)
-    }
-
-    public func plugin(for type: String) -> LocationProviderPlugin? {
-        self.plugins.first { $0.type == type }
-    }
-
-    public var types: [String] { self.plugins.map(\.type) }
 }

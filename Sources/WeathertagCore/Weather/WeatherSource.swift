@@ -57,69 +57,16 @@ public struct WeatherSourceContext: Sendable {
     }
 }
 
-/// One entry of `weather.providers`, decoded and validated at load: its type and its plugin's plain settings.
-public struct WeatherSourceSpec: Sendable {
-    public let type: String
-    /// The plugin's settings: plain values.
-    public let settings: any Sendable
-    private let build: @Sendable (WeatherSourceContext) -> any WeatherSource
+/// `weather.providers`: the weather source plugin family (`Support/Plugins.swift`).
+public typealias WeatherSourceSpec = PluginSpec<WeatherSourceContext, any WeatherSource>
+public typealias WeatherSourcePlugin = Plugin<WeatherSettingsContext, WeatherSourceContext, any WeatherSource>
+public typealias WeatherSourceRegistry = PluginRegistry<WeatherSettingsContext, WeatherSourceContext, any WeatherSource>
 
-    init(type: String, settings: any Sendable, build: @escaping @Sendable (WeatherSourceContext) -> any WeatherSource) {
-        self.type = type
-        self.settings = settings
-        self.build = build
-    }
-
+extension PluginSpec where Context == WeatherSourceContext, Product == any WeatherSource {
     /// A running source for these settings.
     public func makeSource(_ context: WeatherSourceContext) -> any WeatherSource {
-        self.build(context)
+        self.make(context)
     }
-}
-
-/// One kind of weather source, registered under its configuration `type`.
-public struct WeatherSourcePlugin: Sendable {
-    public typealias Decode =
-        @Sendable (ConfigObject, WeatherSettingsContext) throws(ConfigurationError) -> WeatherSourceSpec
-
-    public let type: String
-    /// The keys this source's entry understands, besides `type`; others are warned about.
-    public let keys: Set<String>
-    public let decode: Decode
-
-    public init<Settings: Sendable>(
-        type: String,
-        keys: Set<String>,
-        settings: @escaping @Sendable (ConfigObject, WeatherSettingsContext) throws(ConfigurationError) -> Settings,
-        make: @escaping @Sendable (Settings, WeatherSourceContext) -> any WeatherSource
-    ) {
-        self.type = type
-        self.keys = keys
-        self.decode = { (config, context) throws(ConfigurationError) in
-            let decoded = try settings(config, context)
-            return WeatherSourceSpec(type: type, settings: decoded) { make(decoded, $0) }
-        }
-    }
-}
-
-/// The weather source types the configuration may name, keyed by `type`, in the order they are listed to users.
-public struct WeatherSourceRegistry: Sendable {
-    public private(set) var plugins: [WeatherSourcePlugin] = []
-
-    public init(_ plugins: [WeatherSourcePlugin] = []) {
-        for plugin in plugins { self.register(plugin) }
-    }
-
-    /// Adds a source type, replacing one of the same name.
-    public mutating func register(_ plugin: WeatherSourcePlugin) {
-        self.plugins.removeAll { $0.type == plugin.type }
-        self.plugins.append(plugin)
-    }
-
-    public func plugin(for type: String) -> WeatherSourcePlugin? {
-        self.plugins.first { $0.type == type }
-    }
-
-    public var types: [String] { self.plugins.map(\.type) }
 }
 
 /// Every plugin family the configuration can name: where positions come from, and where weather comes from.

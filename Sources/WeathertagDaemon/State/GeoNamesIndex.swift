@@ -134,9 +134,10 @@ public final class GeoNamesIndex: Sendable {
     /// The populated place nearest the position: searched in a box of about 5 km, widened up to about 500 km.
     public func place(near latitude: Double, _ longitude: Double) async -> PlaceName? {
         do {
-            return try await self.database.read { db in
-                for half in [0.05, 0.25, 1.0, 5.0] {
-                    let rows = try Row.fetchAll(
+            return try await self.database.read { db -> PlaceName? in
+                /// The places in the square of half-side `half` degrees around the position.
+                func around(_ half: Double) throws -> [Row] {
+                    try Row.fetchAll(
                         db,
                         sql: """
                             SELECT place.name, place.region, place.country, place.latitude, place.longitude
@@ -144,20 +145,11 @@ public final class GeoNamesIndex: Sendable {
                             WHERE min_lat >= ? AND max_lat <= ? AND min_lon >= ? AND max_lon <= ?
                             """,
                         arguments: [latitude - half, latitude + half, longitude - half, longitude + half])
-                    guard !rows.isEmpty else { continue }
+                }
+                for half in [0.05, 0.25, 1.0, 5.0] {
+                    guard try !around(half).isEmpty else { continue }
                     // The nearest may lie just outside the square, within its circle: one more look, wider.
-                    let around = try Row.fetchAll(
-                        db,
-                        sql: """
-                            SELECT place.name, place.region, place.country, place.latitude, place.longitude
-                            FROM place_box JOIN place ON place.id = place_box.id
-                            WHERE min_lat >= ? AND max_lat <= ? AND min_lon >= ? AND max_lon <= ?
-                            """,
-                        arguments: [
-                            latitude - half * 1.42, latitude + half * 1.42, longitude - half * 1.42,
-                            longitude + half * 1.42,
-                        ])
-                    let nearest = around.min { a, b in
+                    let nearest = try around(half * 1.42).min { a, b in
                         Position.distance(latitude, longitude, a[3], a[4])
                             < Position.distance(latitude, longitude, b[3], b[4])
                     }

@@ -1,6 +1,7 @@
 import Foundation
 import Subprocess
 import SystemPackage
+import WeathertagCore
 
 /// Runs a provider's program through swift-subprocess: argv only (no shell), standard input from /dev/null,
 /// descriptors 0–2 and nothing else (a descriptor a library opened without close-on-exec, a gpsd socket, stays
@@ -13,6 +14,21 @@ enum ProviderProgram {
         "OPENWEATHER_API_KEY", "CREDENTIALS_DIRECTORY", "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID",
         "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
     ]
+
+    /// A plugin's `argv`, checked at load: a program to run (a relative path resolves against `base`, the
+    /// configuration's folder) that is an executable file, and its arguments. Both `command` plugins take it.
+    static func argv(_ config: ConfigObject, base: String) throws(ConfigurationError) -> [String] {
+        guard var argv = try config.stringArray("argv") else { throw config.missing("argv") }
+        guard let program = argv.first, !program.isEmpty else {
+            throw ConfigurationError(field: config.fieldPath("argv"), message: "must name a program to run")
+        }
+        if !program.hasPrefix("/") { argv[0] = PathResolver(environment: [:], base: base).absolute(program) }
+        guard access(argv[0], X_OK) == 0 else {
+            throw ConfigurationError(
+                field: config.fieldPath("argv[0]"), message: "\(argv[0]) is not an executable file")
+        }
+        return argv
+    }
 
     /// How much of standard error is kept, for messages.
     static let errorPrefix = 4096

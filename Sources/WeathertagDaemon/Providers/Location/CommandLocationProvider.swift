@@ -126,27 +126,18 @@ extension CommandLocationProvider {
 }
 
 extension LocationProviderPlugin {
-    public static let command = LocationProviderPlugin(
-        type: "command",
-        keys: ["argv", "timeout_seconds", "cache_seconds"]
-    ) { (config, context) throws(ConfigurationError) in
-        guard var argv = try config.stringArray("argv") else { throw config.missing("argv") }
-        guard let program = argv.first, !program.isEmpty else {
-            throw ConfigurationError(field: config.fieldPath("argv"), message: "must name a program to run")
+    public static var command: LocationProviderPlugin {
+        LocationProviderPlugin(
+            type: "command",
+            keys: ["argv", "timeout_seconds", "cache_seconds"]
+        ) { (config, context) throws(ConfigurationError) in
+            CommandLocationProvider.Settings(
+                argv: try ProviderProgram.argv(config, base: context.configDirectory),
+                timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
+                cacheDuration: try config.seconds("cache_seconds", maximum: 86_400) ?? .seconds(60))
+        } make: { settings, context in
+            CommandLocationProvider(
+                argv: settings.argv, timeout: settings.timeout, cacheDuration: settings.cacheDuration, now: context.now)
         }
-        if !program.hasPrefix("/") {
-            argv[0] = PathResolver(environment: [:], base: context.configDirectory).absolute(program)
-        }
-        guard access(argv[0], X_OK) == 0 else {
-            throw ConfigurationError(
-                field: config.fieldPath("argv[0]"), message: "\(argv[0]) is not an executable file")
-        }
-        return CommandLocationProvider.Settings(
-            argv: argv,
-            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
-            cacheDuration: try config.seconds("cache_seconds", maximum: 86_400) ?? .seconds(60))
-    } make: { settings, context in
-        CommandLocationProvider(
-            argv: settings.argv, timeout: settings.timeout, cacheDuration: settings.cacheDuration, now: context.now)
     }
 }

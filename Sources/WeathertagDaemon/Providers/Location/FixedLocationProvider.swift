@@ -55,18 +55,20 @@ extension FixedLocationProvider {
 }
 
 extension LocationProviderPlugin {
-    public static let fixed = LocationProviderPlugin(
-        type: "fixed",
-        keys: ["latitude", "longitude", "name", "accuracy_m"]
-    ) { (config, _) throws(ConfigurationError) in
-        FixedLocationProvider.Settings(
-            latitude: try config.latitude("latitude"),
-            longitude: try config.longitude("longitude"),
-            name: try config.string("name"),
-            accuracyMeters: try config.accuracy("accuracy_m"))
-    } make: { settings, context in
-        FixedLocationProvider(
-            latitude: settings.latitude, longitude: settings.longitude, name: settings.name,
-            accuracyMeters: settings.accuracyMeters, now: context.now)
+    public static var fixed: LocationProviderPlugin {
+        LocationProviderPlugin(
+            type: "fixed",
+            keys: ["latitude", "longitude", "name", "accuracy_m"]
+        ) { (config, _) throws(ConfigurationError) in
+            FixedLocationProvider.Settings(
+                latitude: try config.latitude("latitude"),
+                longitude: try config.longitude("longitude"),
+                name: try config.string("name"),
+                accuracyMeters: try config.accuracy("accuracy_m"))
+        } make: { settings, context in
+            FixedLocationProvider(
+                latitude: settings.latitude, longitude: settings.longitude, name: settings.name,
+                accuracyMeters: settings.accuracyMeters, now: context.now)
+        }
     }
 }

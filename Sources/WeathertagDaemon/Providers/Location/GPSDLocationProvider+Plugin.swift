@@ -15,18 +15,20 @@ extension GPSDLocationProvider {
 }
 
 extension LocationProviderPlugin {
-    public static let gpsd = LocationProviderPlugin(
-        type: "gpsd",
-        keys: ["host", "port", "timeout_seconds", "max_fix_age_seconds"]
-    ) { (config, _) throws(ConfigurationError) in
-        GPSDLocationProvider.Settings(
-            host: try config.nonEmptyString("host") ?? "127.0.0.1",
-            port: try config.integer("port", in: 1...65_535) ?? 2947,
-            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
-            maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(60))
-    } make: { settings, context in
-        GPSDLocationProvider(
-            host: settings.host, port: settings.port, timeout: settings.timeout,
-            maximumFixAge: settings.maximumFixAge, logger: context.logger, now: context.now)
+    public static var gpsd: LocationProviderPlugin {
+        LocationProviderPlugin(
+            type: "gpsd",
+            keys: ["host", "port", "timeout_seconds", "max_fix_age_seconds"]
+        ) { (config, _) throws(ConfigurationError) in
+            GPSDLocationProvider.Settings(
+                host: try config.nonEmptyString("host") ?? "127.0.0.1",
+                port: try config.integer("port", in: 1...65_535) ?? 2947,
+                timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
+                maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(60))
+        } make: { settings, context in
+            GPSDLocationProvider(
+                host: settings.host, port: settings.port, timeout: settings.timeout,
+                maximumFixAge: settings.maximumFixAge, logger: context.logger, now: context.now)
+        }
     }
 }

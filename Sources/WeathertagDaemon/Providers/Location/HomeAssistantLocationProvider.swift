@@ -160,29 +160,31 @@ extension HomeAssistantLocationProvider {
 }
 
 extension LocationProviderPlugin {
-    public static let homeassistant = LocationProviderPlugin(
-        type: "homeassistant",
-        keys: ["url", "entity", "token_file", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
-    ) { (config, context) throws(ConfigurationError) in
-        guard let url = try config.url("url") else { throw config.missing("url") }
-        guard let entity = try config.nonEmptyString("entity") else { throw config.missing("entity") }
-        guard entity.contains("."), !entity.contains("/") else {
-            throw ConfigurationError(
-                field: config.fieldPath("entity"),
-                message: "\"\(entity)\" is not an entity id such as device_tracker.phone")
+    public static var homeassistant: LocationProviderPlugin {
+        LocationProviderPlugin(
+            type: "homeassistant",
+            keys: ["url", "entity", "token_file", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
+        ) { (config, context) throws(ConfigurationError) in
+            guard let url = try config.url("url") else { throw config.missing("url") }
+            guard let entity = try config.nonEmptyString("entity") else { throw config.missing("entity") }
+            guard entity.contains("."), !entity.contains("/") else {
+                throw ConfigurationError(
+                    field: config.fieldPath("entity"),
+                    message: "\"\(entity)\" is not an entity id such as device_tracker.phone")
+            }
+            guard let token = try config.token("token_file", credential: "homeassistant-token", context: context) else {
+                throw ConfigurationError(
+                    field: config.fieldPath("token_file"),
+                    message: "Home Assistant needs a long-lived access token: name a file holding it, or under systemd "
+                        + "use LoadCredential=homeassistant-token:/etc/weathertag/homeassistant-token")
+            }
+            return HomeAssistantLocationProvider.Settings(
+                url: url, entity: entity, token: token,
+                maximumGap: try config.seconds("max_gap_seconds", maximum: 86_400) ?? .seconds(600),
+                maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(900),
+                timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5))
+        } make: { settings, context in
+            HomeAssistantLocationProvider(settings: settings, http: context.http, now: context.now)
         }
-        guard let token = try config.token("token_file", credential: "homeassistant-token", context: context) else {
-            throw ConfigurationError(
-                field: config.fieldPath("token_file"),
-                message: "Home Assistant needs a long-lived access token: name a file holding it, or under systemd "
-                    + "use LoadCredential=homeassistant-token:/etc/weathertag/homeassistant-token")
-        }
-        return HomeAssistantLocationProvider.Settings(
-            url: url, entity: entity, token: token,
-            maximumGap: try config.seconds("max_gap_seconds", maximum: 86_400) ?? .seconds(600),
-            maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(900),
-            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5))
-    } make: { settings, context in
-        HomeAssistantLocationProvider(settings: settings, http: context.http, now: context.now)
     }
 }

@@ -131,18 +131,20 @@ extension IPLocationProvider {
 }
 
 extension LocationProviderPlugin {
-    public static let ip = LocationProviderPlugin(
-        type: "ip",
-        keys: ["service", "url", "timeout_seconds", "cache_seconds"]
-    ) { (config, _) throws(ConfigurationError) in
-        IPLocationProvider.Settings(
-            service: try config.choice("service", ["ip-api": .ipAPI, "ipinfo": .ipinfo]) ?? .ipAPI,
-            url: try config.url("url"),
-            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
-            cacheDuration: try config.seconds("cache_seconds", maximum: 86_400) ?? .seconds(600))
-    } make: { settings, context in
-        IPLocationProvider(
-            service: settings.service, url: settings.url, timeout: settings.timeout,
-            cacheDuration: settings.cacheDuration, http: context.http, now: context.now)
+    public static var ip: LocationProviderPlugin {
+        LocationProviderPlugin(
+            type: "ip",
+            keys: ["service", "url", "timeout_seconds", "cache_seconds"]
+        ) { (config, _) throws(ConfigurationError) in
+            IPLocationProvider.Settings(
+                service: try config.choice("service", ["ip-api": .ipAPI, "ipinfo": .ipinfo]) ?? .ipAPI,
+                url: try config.url("url"),
+                timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5),
+                cacheDuration: try config.seconds("cache_seconds", maximum: 86_400) ?? .seconds(600))
+        } make: { settings, context in
+            IPLocationProvider(
+                service: settings.service, url: settings.url, timeout: settings.timeout,
+                cacheDuration: settings.cacheDuration, http: context.http, now: context.now)
+        }
     }
 }

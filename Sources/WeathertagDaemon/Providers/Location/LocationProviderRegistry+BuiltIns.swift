@@ -2,13 +2,15 @@ import WeathertagCore
 
 extension LocationProviderRegistry {
     /// Every provider type weathertag ships. A new source is one file in this folder with its provider, its `Settings` and its `LocationProviderPlugin`, plus a line here.
-    public static let builtIns = LocationProviderRegistry([
-        .gpsd,
-        .ip,
-        .command,
-        .fixed,
-        .track,
-        .owntracks,
-        .homeassistant,
-    ])
+    public static var builtIns: LocationProviderRegistry {
+        LocationProviderRegistry([
+            .gpsd,
+            .ip,
+            .command,
+            .fixed,
+            .track,
+            .owntracks,
+            .homeassistant,
+        ])
+    }
 }

@@ -131,20 +131,22 @@ extension OwnTracksLocationProvider {
 }
 
 extension LocationProviderPlugin {
-    public static let owntracks = LocationProviderPlugin(
-        type: "owntracks",
-        keys: ["url", "user", "device", "token_file", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
-    ) { (config, context) throws(ConfigurationError) in
-        guard let url = try config.url("url") else { throw config.missing("url") }
-        guard let user = try config.nonEmptyString("user") else { throw config.missing("user") }
-        guard let device = try config.nonEmptyString("device") else { throw config.missing("device") }
-        return OwnTracksLocationProvider.Settings(
-            url: url, user: user, device: device,
-            token: try config.token("token_file", context: context),
-            maximumGap: try config.seconds("max_gap_seconds", maximum: 86_400) ?? .seconds(600),
-            maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(900),
-            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5))
-    } make: { settings, context in
-        OwnTracksLocationProvider(settings: settings, http: context.http, now: context.now)
+    public static var owntracks: LocationProviderPlugin {
+        LocationProviderPlugin(
+            type: "owntracks",
+            keys: ["url", "user", "device", "token_file", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
+        ) { (config, context) throws(ConfigurationError) in
+            guard let url = try config.url("url") else { throw config.missing("url") }
+            guard let user = try config.nonEmptyString("user") else { throw config.missing("user") }
+            guard let device = try config.nonEmptyString("device") else { throw config.missing("device") }
+            return OwnTracksLocationProvider.Settings(
+                url: url, user: user, device: device,
+                token: try config.token("token_file", context: context),
+                maximumGap: try config.seconds("max_gap_seconds", maximum: 86_400) ?? .seconds(600),
+                maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(900),
+                timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(5))
+        } make: { settings, context in
+            OwnTracksLocationProvider(settings: settings, http: context.http, now: context.now)
+        }
     }
 }

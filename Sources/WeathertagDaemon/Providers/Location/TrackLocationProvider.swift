@@ -345,32 +345,34 @@ extension TrackLocationProvider {
 }
 
 extension LocationProviderPlugin {
-    public static let track = LocationProviderPlugin(
-        type: "track",
-        keys: ["path", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
-    ) { (config, context) throws(ConfigurationError) in
-        guard let configured = try config.nonEmptyString("path") else { throw config.missing("path") }
-        let path = context.paths.absolute(configured)
-        let files: TrackFiles
-        do throws(ConfigurationError) {
-            files = try TrackFiles(path)
-        } catch {
-            throw ConfigurationError(field: config.fieldPath("path"), message: error.message)
+    public static var track: LocationProviderPlugin {
+        LocationProviderPlugin(
+            type: "track",
+            keys: ["path", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
+        ) { (config, context) throws(ConfigurationError) in
+            guard let configured = try config.nonEmptyString("path") else { throw config.missing("path") }
+            let path = context.paths.absolute(configured)
+            let files: TrackFiles
+            do throws(ConfigurationError) {
+                files = try TrackFiles(path)
+            } catch {
+                throw ConfigurationError(field: config.fieldPath("path"), message: error.message)
+            }
+            var info = stat()
+            guard stat(files.folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                throw ConfigurationError(field: config.fieldPath("path"), message: "\(files.folder) is not a folder")
+            }
+            return TrackLocationProvider.Settings(
+                files: files,
+                maximumGap: try config.seconds("max_gap_seconds", maximum: 86_400) ?? .seconds(600),
+                maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(300),
+                timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(2),
+                stateDirectory: context.stateDirectory)
+        } make: { settings, context in
+            TrackLocationProvider(
+                files: settings.files, maximumGap: settings.maximumGap, maximumFixAge: settings.maximumFixAge,
+                timeout: settings.timeout, stateDirectory: settings.stateDirectory, logger: context.logger,
+                now: context.now)
         }
-        var info = stat()
-        guard stat(files.folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw ConfigurationError(field: config.fieldPath("path"), message: "\(files.folder) is not a folder")
-        }
-        return TrackLocationProvider.Settings(
-            files: files,
-            maximumGap: try config.seconds("max_gap_seconds", maximum: 86_400) ?? .seconds(600),
-            maximumFixAge: try config.seconds("max_fix_age_seconds", maximum: 86_400) ?? .seconds(300),
-            timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(2),
-            stateDirectory: context.stateDirectory)
-    } make: { settings, context in
-        TrackLocationProvider(
-            files: settings.files, maximumGap: settings.maximumGap, maximumFixAge: settings.maximumFixAge,
-            timeout: settings.timeout, stateDirectory: settings.stateDirectory, logger: context.logger,
-            now: context.now)
     }
 }

@@ -186,22 +186,16 @@ extension CommandWeatherSource {
 }
 
 extension WeatherSourcePlugin {
-    public static let command = WeatherSourcePlugin(
-        type: "command", keys: ["argv", "timeout_seconds"]
-    ) { (config, context) throws(ConfigurationError) in
-        guard var argv = try config.stringArray("argv") else { throw config.missing("argv") }
-        guard let program = argv.first, !program.isEmpty else {
-            throw ConfigurationError(field: config.fieldPath("argv"), message: "must name a program to run")
+    public static var command: WeatherSourcePlugin {
+        WeatherSourcePlugin(
+            type: "command", keys: ["argv", "timeout_seconds"]
+        ) { (config, context) throws(ConfigurationError) in
+            CommandWeatherSource.Settings(
+                argv: try ProviderProgram.argv(config, base: context.paths.base),
+                timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(10),
+                units: context.openWeather.units, lang: context.openWeather.lang)
+        } make: { settings, context in
+            CommandWeatherSource(settings: settings, now: context.now)
         }
-        if !program.hasPrefix("/") { argv[0] = context.paths.absolute(program) }
-        guard access(argv[0], X_OK) == 0 else {
-            throw ConfigurationError(
-                field: config.fieldPath("argv[0]"), message: "\(argv[0]) is not an executable file")
-        }
-        return CommandWeatherSource.Settings(
-            argv: argv, timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(10),
-            units: context.openWeather.units, lang: context.openWeather.lang)
-    } make: { settings, context in
-        CommandWeatherSource(settings: settings, now: context.now)
     }
 }

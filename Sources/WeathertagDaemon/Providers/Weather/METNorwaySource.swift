@@ -94,20 +94,22 @@ extension METNorwaySource {
 }
 
 extension WeatherSourcePlugin {
-    public static let metNorway = WeatherSourcePlugin(
-        type: "met-norway", keys: ["timeout_seconds"]
-    ) { (config, context) throws(ConfigurationError) in
-        guard context.metNorway.contact != nil else {
-            throw ConfigurationError(
-                field: "met_norway.contact",
-                message: "is required with \(config.fieldPath("type")) met-norway: MET Norway's terms ask for a "
-                    + "way to reach you (an e-mail address or a web site), sent in the User-Agent")
+    public static var metNorway: WeatherSourcePlugin {
+        WeatherSourcePlugin(
+            type: "met-norway", keys: ["timeout_seconds"]
+        ) { (config, context) throws(ConfigurationError) in
+            guard context.metNorway.contact != nil else {
+                throw ConfigurationError(
+                    field: "met_norway.contact",
+                    message: "is required with \(config.fieldPath("type")) met-norway: MET Norway's terms ask for a "
+                        + "way to reach you (an e-mail address or a web site), sent in the User-Agent")
+            }
+            var service = context.metNorway
+            if let timeout = try config.seconds("timeout_seconds", maximum: 120) { service.timeout = timeout }
+            return METNorwaySource.Settings(
+                service: service, units: context.openWeather.units, lang: context.openWeather.lang)
+        } make: { settings, context in
+            METNorwaySource(settings: settings, http: context.http, countCall: context.countCall, now: context.now)
         }
-        var service = context.metNorway
-        if let timeout = try config.seconds("timeout_seconds", maximum: 120) { service.timeout = timeout }
-        return METNorwaySource.Settings(
-            service: service, units: context.openWeather.units, lang: context.openWeather.lang)
-    } make: { settings, context in
-        METNorwaySource(settings: settings, http: context.http, countCall: context.countCall, now: context.now)
     }
 }

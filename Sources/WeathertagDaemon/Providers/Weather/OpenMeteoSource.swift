@@ -52,14 +52,16 @@ extension OpenMeteoSource {
 }
 
 extension WeatherSourcePlugin {
-    public static let openMeteo = WeatherSourcePlugin(
-        type: "open-meteo", keys: ["timeout_seconds"]
-    ) { (config, context) throws(ConfigurationError) in
-        var service = context.openMeteo
-        if let timeout = try config.seconds("timeout_seconds", maximum: 120) { service.timeout = timeout }
-        return OpenMeteoSource.Settings(
-            service: service, units: context.openWeather.units, lang: context.openWeather.lang)
-    } make: { settings, context in
-        OpenMeteoSource(settings: settings, http: context.http, countCall: context.countCall)
+    public static var openMeteo: WeatherSourcePlugin {
+        WeatherSourcePlugin(
+            type: "open-meteo", keys: ["timeout_seconds"]
+        ) { (config, context) throws(ConfigurationError) in
+            var service = context.openMeteo
+            if let timeout = try config.seconds("timeout_seconds", maximum: 120) { service.timeout = timeout }
+            return OpenMeteoSource.Settings(
+                service: service, units: context.openWeather.units, lang: context.openWeather.lang)
+        } make: { settings, context in
+            OpenMeteoSource(settings: settings, http: context.http, countCall: context.countCall)
+        }
     }
 }

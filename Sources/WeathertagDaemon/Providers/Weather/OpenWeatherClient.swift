@@ -93,16 +93,18 @@ extension OpenWeatherClient {
 }
 
 extension WeatherSourcePlugin {
-    public static let openWeather = WeatherSourcePlugin(
-        type: "openweather", keys: ["timeout_seconds"]
-    ) { (config, context) throws(ConfigurationError) in
-        guard context.openWeather.apiKey != nil else {
-            throw Configuration.missingKey(neededBy: config.fieldPath("type") + " openweather")
+    public static var openWeather: WeatherSourcePlugin {
+        WeatherSourcePlugin(
+            type: "openweather", keys: ["timeout_seconds"]
+        ) { (config, context) throws(ConfigurationError) in
+            guard context.openWeather.apiKey != nil else {
+                throw Configuration.missingKey(neededBy: config.fieldPath("type") + " openweather")
+            }
+            var configuration = context.openWeather
+            if let timeout = try config.seconds("timeout_seconds", maximum: 120) { configuration.timeout = timeout }
+            return OpenWeatherClient.Settings(configuration: configuration)
+        } make: { settings, context in
+            OpenWeatherClient(configuration: settings.configuration, http: context.http, countCall: context.countCall)
         }
-        var configuration = context.openWeather
-        if let timeout = try config.seconds("timeout_seconds", maximum: 120) { configuration.timeout = timeout }
-        return OpenWeatherClient.Settings(configuration: configuration)
-    } make: { settings, context in
-        OpenWeatherClient(configuration: settings.configuration, http: context.http, countCall: context.countCall)
     }
 }

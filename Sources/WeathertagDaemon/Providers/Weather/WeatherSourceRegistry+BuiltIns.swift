@@ -3,12 +3,14 @@ import WeathertagCore
 extension WeatherSourceRegistry {
     /// Every weather source weathertag ships. A new source is one file in this folder with its source, its
     /// `Settings` and its `WeatherSourcePlugin`, plus a line here.
-    public static let builtIns = WeatherSourceRegistry([
-        .openWeather,
-        .openMeteo,
-        .metNorway,
-        .command,
-    ])
+    public static var builtIns: WeatherSourceRegistry {
+        WeatherSourceRegistry([
+            .openWeather,
+            .openMeteo,
+            .metNorway,
+            .command,
+        ])
+    }
 }
 
 extension PluginRegistries {

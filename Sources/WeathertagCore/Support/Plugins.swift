@@ -1,0 +1,72 @@
+/// Plugin families (where positions come from, where weather comes from) share one shape: the configuration lists
+/// entries by `type`; each type's plugin validates its entry into plain settings at load, every error naming its
+/// field; a factory builds the running thing from those settings later. A family is three typealiases of these
+/// (`LocationProviderPlugin`, `WeatherSourcePlugin`, …), and a new member is one file and one registry line.
+
+/// One entry of a family's list (`location.providers[2]`, `weather.providers[0]`), decoded and validated at load:
+/// its type and its plugin's plain settings. Nothing runs until `make` builds it.
+public struct PluginSpec<Context: Sendable, Product>: Sendable {
+    public let type: String
+    /// The plugin's settings (`FixedLocationProvider.Settings`, `OpenMeteoSource.Settings`, …): plain values.
+    public let settings: any Sendable
+    private let build: @Sendable (Context) -> Product
+
+    init(type: String, settings: any Sendable, build: @escaping @Sendable (Context) -> Product) {
+        self.type = type
+        self.settings = settings
+        self.build = build
+    }
+
+    /// A running provider or source for these settings.
+    public func make(_ context: Context) -> Product {
+        self.build(context)
+    }
+}
+
+/// One kind of plugin, registered under its configuration `type`: how its entry is validated into settings (every
+/// error names its field, through `SettingsContext`: paths, files, the sections it reads), and how the running
+/// thing is built from them (with `Context`: the transport, the log, the clock).
+public struct Plugin<SettingsContext: Sendable, Context: Sendable, Product>: Sendable {
+    public typealias Decode =
+        @Sendable (ConfigObject, SettingsContext) throws(ConfigurationError) -> PluginSpec<Context, Product>
+
+    public let type: String
+    /// The keys an entry of this type understands, besides `type`; others are warned about.
+    public let keys: Set<String>
+    public let decode: Decode
+
+    public init<Settings: Sendable>(
+        type: String,
+        keys: Set<String>,
+        settings: @escaping @Sendable (ConfigObject, SettingsContext) throws(ConfigurationError) -> Settings,
+        make: @escaping @Sendable (Settings, Context) -> Product
+    ) {
+        self.type = type
+        self.keys = keys
+        self.decode = { (config, context) throws(ConfigurationError) in
+            let decoded = try settings(config, context)
+            return PluginSpec(type: type, settings: decoded) { make(decoded, $0) }
+        }
+    }
+}
+
+/// The types a family's list may name, keyed by `type`, in the order they are listed to users.
+public struct PluginRegistry<SettingsContext: Sendable, Context: Sendable, Product>: Sendable {
+    public private(set) var plugins: [Plugin<SettingsContext, Context, Product>] = []
+
+    public init(_ plugins: [Plugin<SettingsContext, Context, Product>] = []) {
+        for plugin in plugins { self.register(plugin) }
+    }
+
+    /// Adds a type, replacing one of the same name.
+    public mutating func register(_ plugin: Plugin<SettingsContext, Context, Product>) {
+        self.plugins.removeAll { $0.type == plugin.type }
+        self.plugins.append(plugin)
+    }
+
+    public func plugin(for type: String) -> Plugin<SettingsContext, Context, Product>? {
+        self.plugins.first { $0.type == type }
+    }
+
+    public var types: [String] { self.plugins.map(\.type) }
+}
