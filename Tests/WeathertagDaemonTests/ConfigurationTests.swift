@@ -132,8 +132,9 @@ final class ConfigurationTests {
 
     @Test func theKeyNeverPrints() throws {
         let config = try self.decode(#"{"openweather": {"api_key": "s3cr3t"}, "inbox": {"path": "inbox"}}"#)
-        #expect(!"\(config.openWeather.apiKey)".contains("s3cr3t"))
-        #expect(!String(reflecting: config.openWeather.apiKey).contains("s3cr3t"))
+        let key = try #require(config.openWeather.apiKey)
+        #expect(!"\(key)".contains("s3cr3t") && !"\(String(describing: config.openWeather.apiKey))".contains("s3cr3t"))
+        #expect(!String(reflecting: key).contains("s3cr3t"))
     }
 
     @Test(
