@@ -100,7 +100,8 @@ public actor WeatherService {
 
     /// When a call may go out again while every source is backing off; nil when one may be asked now.
     private var nextAttemptAt: Date? {
-        let times = self.gates.values.map(\.nextAttemptAt)
+        // The sources' gates (a geocoder's, counted on OpenWeather's ceiling, never holds weather back).
+        let times = self.sources.map { self.gates[$0.type]?.nextAttemptAt }
         guard !times.isEmpty, times.allSatisfy({ $0.map { self.now() < $0 } ?? false }) else { return nil }
         return times.compactMap { $0 }.min()
     }
