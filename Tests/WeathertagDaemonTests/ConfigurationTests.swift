@@ -165,6 +165,10 @@ final class ConfigurationTests {
                 "geocoding.geonames_directory: is required with geocoding.provider geonames"
             ),
             (
+                #"{"inbox": {"path": "inbox"}, "geocoding": {"geonames_directory": "/nonexistent/geonames"}}"#,
+                "geocoding.geonames_directory: /nonexistent/geonames is not a folder"
+            ),
+            (
                 #"{"inbox": {"path": "inbox"}, "weather": {"providers": [{"type": "met-norway"}]}}"#,
                 "met_norway.contact: is required with weather.providers[0].type met-norway"
             ),

@@ -392,6 +392,9 @@ extension Configuration {
     ) throws(ConfigurationError) -> GeocodingProvider {
         let object = try Self.section(root, "geocoding", warnings: &warnings)
         let directory = try object?.nonEmptyString("geonames_directory").map { paths.absolute($0) }
+        if let directory, files.kind(directory) != .folder {
+            throw ConfigurationError(field: "geocoding.geonames_directory", message: "\(directory) is not a folder")
+        }
         let provider = try object?.choice(
             "provider", ["openweather": "openweather", "geonames": "geonames", "none": "none"])
         if try object?.bool("enabled") == false { return .none }
@@ -406,15 +409,11 @@ extension Configuration {
                     message: "is required with geocoding.provider geonames: the folder holding cities1000.txt "
                         + "(or cities500, cities5000, cities15000) and admin1CodesASCII.txt")
             }
-            guard files.kind(directory) == .folder else {
-                throw ConfigurationError(
-                    field: "geocoding.geonames_directory", message: "\(directory) is not a folder")
-            }
             return .geoNames(directory: directory)
         case "none"?:
             return .none
         default:
-            if let directory, files.kind(directory) == .folder { return .geoNames(directory: directory) }
+            if let directory { return .geoNames(directory: directory) }
             return hasKey ? .openWeather : .none
         }
     }
