@@ -96,7 +96,12 @@ struct MemoryTests {
             // A new entry meanwhile is stamped (with the cached weather): counted apart from the restores.
             try harness.dropByRename("new.md", "Something new\n")
             _ = try await harness.waitForStamp("new.md")
-            let counts = try Self.entries(daemon)
+            // The file lands before its batch is counted (the exchange comes before the batch's report): wait
+            // for the count, then look at both.
+            let counts = try await poll("the new entry counted") { () -> [String: Int]? in
+                let counts = try Self.entries(daemon)
+                return counts["waiting"] == 0 ? counts : nil
+            }
             #expect(counts["stamped"] == 6 && counts["restored"] == 22, "\(counts)")
             for name in Self.names + ["2026/moved.md"]
             where FileManager.default.fileExists(atPath: harness.entryPath(name)) {
