@@ -168,7 +168,11 @@ struct MemoryTests {
             // Nothing was stamped anew, and nothing restored twice: a marker entry stamped after shows it.
             try harness.dropByRename("marker.md", "Marker\n")
             _ = try await harness.waitForStamp("marker.md")
-            let counts = try Self.entries(daemon)
+            // Counted once its batch reports, a moment after its file lands.
+            let counts = try await poll("the marker counted") { () -> [String: Int]? in
+                let counts = try Self.entries(daemon)
+                return counts["waiting"] == 0 ? counts : nil
+            }
             #expect(counts["stamped"] == 1 && counts["restored"] == 1, "\(counts)")
             for name in ["a.md", "b.md", "c.md"] { #expect(harness.read(name) == stamped[name]) }
             #expect(try await daemon.stop() == 0)
