@@ -38,22 +38,9 @@ extension Configuration {
         let location = try Self.section(root, "location", warnings: &warnings)
         var providers: [LocationProviderSpec] = []
         if let entries = try location?.array("providers") {
-            guard !entries.isEmpty else {
-                throw ConfigurationError(field: "location.providers", message: "must list at least one provider")
-            }
-            for (index, entry) in entries.enumerated() {
-                let config = try ConfigObject(entry, path: "location.providers[\(index)]")
-                let known = registry.types.joined(separator: ", ")
-                guard let type = try config.string("type") else {
-                    throw ConfigurationError(field: config.fieldPath("type"), message: "is required; known: \(known)")
-                }
-                guard let plugin = registry.plugin(for: type) else {
-                    throw ConfigurationError(
-                        field: config.fieldPath("type"), message: "unknown provider \"\(type)\"; known: \(known)")
-                }
-                warnings += config.unknownKeys(known: plugin.keys.union(["type"]))
-                providers.append(try plugin.decode(config, context))
-            }
+            providers = try Self.decodePlugins(
+                entries, field: "location.providers", noun: ("provider", "provider"), registry: registry,
+                context: context, warnings: &warnings)
         } else if let ip = registry.plugin(for: "ip") {
             providers.append(try ip.decode(try ConfigObject(.object([]), path: "location.providers[0]"), context))
         }
@@ -365,23 +352,38 @@ extension Configuration {
                 sources: [try plugin.decode(entry, context)],
                 origin: type == "openweather" ? .openWeatherKey : .keyless)
         }
+        let sources = try Self.decodePlugins(
+            entries, field: "weather.providers", noun: ("source", "weather source"), registry: registry,
+            context: context, warnings: &warnings)
+        return WeatherConfiguration(sources: sources, origin: .configured)
+    }
+
+    /// A plugin family's list (`location.providers`, `weather.providers`): at least one entry, each with a `type`
+    /// its registry knows, validated by its plugin; unknown keys warned about with their path. `noun` names an
+    /// entry in messages ("must list at least one source", "unknown weather source").
+    static func decodePlugins<SettingsContext, Context, Product>(
+        _ entries: [JSONValue], field: String, noun: (short: String, long: String),
+        registry: PluginRegistry<SettingsContext, Context, Product>, context: SettingsContext,
+        warnings: inout [String]
+    ) throws(ConfigurationError) -> [PluginSpec<Context, Product>] {
         guard !entries.isEmpty else {
-            throw ConfigurationError(field: "weather.providers", message: "must list at least one source")
+            throw ConfigurationError(field: field, message: "must list at least one \(noun.short)")
         }
-        var sources: [WeatherSourceSpec] = []
+        let known = registry.types.joined(separator: ", ")
+        var specs: [PluginSpec<Context, Product>] = []
         for (index, entry) in entries.enumerated() {
-            let config = try ConfigObject(entry, path: "weather.providers[\(index)]")
+            let config = try ConfigObject(entry, path: "\(field)[\(index)]")
             guard let type = try config.string("type") else {
                 throw ConfigurationError(field: config.fieldPath("type"), message: "is required; known: \(known)")
             }
             guard let plugin = registry.plugin(for: type) else {
                 throw ConfigurationError(
-                    field: config.fieldPath("type"), message: "unknown weather source \"\(type)\"; known: \(known)")
+                    field: config.fieldPath("type"), message: "unknown \(noun.long) \"\(type)\"; known: \(known)")
             }
             warnings += config.unknownKeys(known: plugin.keys.union(["type"]))
-            sources.append(try plugin.decode(config, context))
+            specs.append(try plugin.decode(config, context))
         }
-        return WeatherConfiguration(sources: sources, origin: .configured)
+        return specs
     }
 
     /// `geocoding`: who names places. `enabled: false` is `none`; without `provider`, OpenWeather when there is a key
