@@ -29,24 +29,13 @@ public enum METNorwayAPI {
         _ response: HTTPResponse, at position: RequestPosition, units: Units, lang: String,
         timeZone: TimeZone = .current
     ) throws(WeatherError) -> Weather {
-        switch response.status {
-        case 200, 203: break
-        case 403:
+        if response.status == 403 {
             throw WeatherError(
                 kind: .badResponse,
                 message: "MET Norway refused the request (HTTP 403): it wants a User-Agent with a contact "
                     + "(met_norway.contact) and at most 4 decimals")
-        case 429:
-            throw WeatherError(
-                kind: .rateLimited(retryAfter: .seconds(60)), message: "MET Norway's limit is reached (HTTP 429)")
-        case 500...599:
-            throw WeatherError(
-                kind: .serverError(status: response.status),
-                message: "MET Norway had a server error (HTTP \(response.status))")
-        default:
-            throw WeatherError(
-                kind: .badResponse, message: "MET Norway refused the request (HTTP \(response.status))")
         }
+        if let error = WeatherError.status(response.status, from: "MET Norway") { throw error }
         guard let body = Body.decodeJSON(response.body), let step = body.properties?.timeseries?.first,
             let time = step.time.flatMap(Date.init(iso8601:)), let details = step.data?.instant?.details,
             let celsius = details.air_temperature, celsius.isFinite,

@@ -102,21 +102,9 @@ public enum OpenMeteoAPI {
     /// The documented error an answer is, or nil for a 200: 400 `{"error": true, "reason": …}`, 429 when a limit is
     /// passed, 5xx.
     public static func error(for response: HTTPResponse) -> WeatherError? {
+        guard response.status != 200 else { return nil }
         let reason = ErrorBody.decodeJSON(response.body)?.reason.map { ": \($0.prefix(200))" } ?? ""
-        switch response.status {
-        case 200: return nil
-        case 429:
-            return WeatherError(
-                kind: .rateLimited(retryAfter: .seconds(60)),
-                message: "Open-Meteo's limit is reached (HTTP 429\(reason))")
-        case 500...599:
-            return WeatherError(
-                kind: .serverError(status: response.status),
-                message: "Open-Meteo had a server error (HTTP \(response.status))")
-        default:
-            return WeatherError(
-                kind: .badResponse, message: "Open-Meteo refused the request (HTTP \(response.status)\(reason))")
-        }
+        return WeatherError.status(response.status, from: "Open-Meteo", detail: reason)
     }
 
     private static func coordinate(_ value: Double) -> String { String(format: "%.5f", value) }

@@ -48,6 +48,24 @@ public struct WeatherError: RecurringFailure, Sendable, Equatable, CustomStringC
         }
     }
 
+    /// What an HTTP status from a keyless service (`service`: "Open-Meteo", "MET Norway") says, or nil for a
+    /// success: 429 is its limit (asked again in a minute at the soonest), 5xx its trouble, anything else a refusal.
+    /// `detail` is what the service said, when it said something (`: Parameter 'latitude' is out of range`).
+    public static func status(_ status: Int, from service: String, detail: String = "") -> WeatherError? {
+        switch status {
+        case 200, 203: return nil
+        case 429:
+            return WeatherError(
+                kind: .rateLimited(retryAfter: .seconds(60)),
+                message: "\(service)'s limit is reached (HTTP 429\(detail))")
+        case 500...599:
+            return WeatherError(
+                kind: .serverError(status: status), message: "\(service) had a server error (HTTP \(status))")
+        default:
+            return WeatherError(kind: .badResponse, message: "\(service) refused the request (HTTP \(status)\(detail))")
+        }
+    }
+
     /// The shortest sensible wait before asking again, on top of the exponential backoff.
     public var minimumRetryDelay: Duration {
         switch self.kind {
