@@ -138,8 +138,14 @@ struct PolybarTests {
                     !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)")
                         && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock")
                 } ?? 99
+            // -noreset: without it Xvfb resets whenever its last client leaves, and a screenshot taken before polybar
+            // was connected made the server reset under polybar's connection ("X connection error", seen in a full
+            // run).
             let xvfb = try ChildProcess(
-                [which("Xvfb") ?? "/usr/bin/Xvfb", ":\(display)", "-screen", "0", "400x60x24", "-nolisten", "tcp"],
+                [
+                    which("Xvfb") ?? "/usr/bin/Xvfb", ":\(display)", "-screen", "0", "400x60x24", "-nolisten", "tcp",
+                    "-noreset",
+                ],
                 stderrPath: harness.directory.file("xvfb.log"))
             defer { xvfb.signal(SIGTERM) }
             try await poll("Xvfb's socket") {
