@@ -1,7 +1,7 @@
 # weathertag — the two commands a newcomer needs are `make run` and `make test`.
 SWIFT ?= swift
 BUILD_FLAGS ?=
-DEBIAN_PACKAGES = libcurl4-openssl-dev libgps-dev gpsd python3 curl systemd e2fsprogs util-linux python3-jsonschema python3-seccomp vim nano tmux rsync git tar unzip zip libsqlite3-dev sway waybar grim polybar xvfb imagemagick chromium gpsd-clients
+DEBIAN_PACKAGES = locales libcurl4-openssl-dev libgps-dev gpsd python3 curl systemd e2fsprogs util-linux python3-jsonschema python3-seccomp vim nano tmux rsync git tar unzip zip libsqlite3-dev sway waybar grim polybar xvfb imagemagick chromium gpsd-clients
 
 FUZZ_TARGETS = stamper request json
 FUZZ_SECONDS ?= 60
@@ -42,6 +42,10 @@ setup:
 		if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
 		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
 	fi
+	@# Dates in the reader's language come from the C library's locales; the tests read Korean ones.
+	@locale -a 2>/dev/null | grep -qi '^ko_KR.utf-\?8$$' || { \
+		if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
+		echo "Making the ko_KR.UTF-8 locale"; $$sudo localedef -i ko_KR -f UTF-8 ko_KR.UTF-8; }
 
 build: setup
 	$(SWIFT) build $(BUILD_FLAGS)

@@ -1,5 +1,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
 #include <stdio.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -34,4 +36,11 @@ long clinux_filesystem_type(const char *path) {
         return -1;
     }
     return (long)(unsigned int)info.f_type;
+}
+
+void clinux_name_thread(const char *name) {
+    char kept[16];
+    strncpy(kept, name, sizeof kept - 1);
+    kept[sizeof kept - 1] = 0;
+    (void)pthread_setname_np(pthread_self(), kept);
 }

@@ -1,5 +1,6 @@
 import CGPS
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Logging
 import Synchronization
 import WeathertagCore
@@ -121,11 +122,10 @@ public final class GPSDLocationProvider: LocationProvider {
     private func runSessionOnThread(stop: StopFlag, onConnect: () -> Void) async throws {
         let connected = try await withCheckedThrowingContinuation {
             (continuation: CheckedContinuation<Bool, any Error>) in
-            let thread = Thread {
+            // A queue of its own: the session blocks in libgps for as long as gpsd talks.
+            DispatchQueue(label: "weathertag-gpsd").async {
                 continuation.resume(with: Result { try self.blockingSession(stop: stop) })
             }
-            thread.name = "weathertag-gpsd"
-            thread.start()
         }
         if connected { onConnect() }
     }

@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 import NIOPosix
 import Synchronization
 import WeathertagCore

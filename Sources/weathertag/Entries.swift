@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Glibc
 import WeathertagCore
 import WeathertagDaemon
@@ -112,9 +112,7 @@ enum DiarySource {
     }
 
     static func encoded(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+        percentEncoded(text)
     }
 }
 
@@ -284,7 +282,7 @@ struct Why: AsyncParsableCommand {
             file.hasPrefix("/") ? [file] : [FileManager.default.currentDirectoryPath + "/" + file, inbox + "/" + file]
         for candidate in candidates {
             let (folder, name) = (
-                (candidate as NSString).deletingLastPathComponent, (candidate as NSString).lastPathComponent
+                Paths.deletingLastComponent(candidate), Paths.lastComponent(candidate)
             )
             guard let real = resolved(folder) else { continue }
             let full = real + "/" + name

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import Logging
 import NIOPosix
@@ -78,5 +78,16 @@ enum ExitStatus {
 
 /// Prints `weathertag: message` to stderr.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data("weathertag: \(message)\n".utf8))
+    writeStandardError("weathertag: \(message)\n")
+}
+
+/// Writes `text` whole to stderr.
+func writeStandardError(_ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        bytes = bytes.dropFirst(written)
+    }
 }

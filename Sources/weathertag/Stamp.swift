@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Glibc
 import Logging
 import WeathertagCore
@@ -203,6 +203,6 @@ struct ProgressBar {
     }
 
     private static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        writeStandardError(text)
     }
 }

@@ -5,7 +5,7 @@ import WeathertagCore
 @Suite("diary entries: titles, text and weather read from the file")
 struct DiaryEntryTests {
     let modified = Date(timeIntervalSince1970: 1_795_431_600)
-    let utc = TimeZone.gmt
+    let utc = Zone.utc
 
     func read(_ text: String, name: String = "e.md") -> DiaryEntry {
         DiaryEntry.read(Array(text.utf8), fileName: name, modified: self.modified, timeZone: self.utc)
@@ -77,7 +77,7 @@ struct DiaryEntryTests {
 
 @Suite("entry queries: parameters, search words and cursors")
 struct EntryQueryTests {
-    let utc = TimeZone.gmt
+    let utc = Zone.utc
 
     @Test func parametersAreCheckedAndTheBadOneIsNamed() throws {
         let query = try EntryQuery(
@@ -201,16 +201,21 @@ struct DiaryFormattingTests {
     }
 
     @Test func datesInEnglishAndKorean() {
-        let utc = TimeZone.gmt
-        let english = DiaryFormatting(locale: Locale(identifier: "en_US"), timeZone: utc)
-        let korean = DiaryFormatting(locale: Locale(identifier: "ko_KR"), timeZone: utc)
+        let utc = Zone.utc
+        let english = DiaryFormatting(locale: DateLocale.english, timeZone: utc)
+        let korean = DiaryFormatting(locale: DateLocale(identifier: "ko_KR"), timeZone: utc)
         #expect(english.date(self.entry(time: "2025-01-05T00:00:00+00:00", dayOnly: true)) == "Jan 5, 2025")
-        #expect(korean.date(self.entry(time: "2025-01-05T00:00:00+00:00", dayOnly: true)) == "2025. 1. 5.")
-        #expect(korean.date(self.entry(time: "2025-01-05T15:30:00+00:00")).contains("오후 3:30"))
+        // Korean as the C library's ko_KR locale writes it (`make setup` makes it: `localedef -i ko_KR -f UTF-8`).
+        #expect(korean.date(self.entry(time: "2025-01-05T00:00:00+00:00", dayOnly: true)) == "2025년 01월 05일")
+        #expect(korean.date(self.entry(time: "2025-01-05T15:30:00+00:00")) == "2025년 01월 05일 15:30")
+        #expect(english.date(self.entry(time: "2025-01-05T15:30:00+00:00")) == "Jan 5, 2025, 3:30 PM")
+        // A locale the machine does not have: English, not an empty date.
+        let missing = DiaryFormatting(locale: DateLocale(identifier: "xx_XX"), timeZone: utc)
+        #expect(missing.date(self.entry(time: "2025-01-05T00:00:00+00:00", dayOnly: true)) == "Jan 5, 2025")
     }
 
     @Test func templatesAndTables() {
-        let formatting = DiaryFormatting(locale: Locale(identifier: "en_US"), timeZone: TimeZone.gmt)
+        let formatting = DiaryFormatting(locale: DateLocale.english, timeZone: .utc)
         let entry = self.entry(time: "2025-01-05T00:00:00+00:00", dayOnly: true)
         #expect(formatting.line("{date} {icon} {temperature} {title} {nope}", entry) == "Jan 5, 2025 ❄️ -2°C 산책 {nope}")
         #expect(DiaryFormatting.unknownPlaceholders(in: "{date} {nope}") == ["nope"])

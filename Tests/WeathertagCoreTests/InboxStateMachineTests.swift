@@ -450,7 +450,7 @@ struct InboxStateMachineTests {
     // MARK: The weather of a back-dated entry's time
 
     static let spring = EntryTime(
-        date: Date(timeIntervalSince1970: 1_556_668_800), dayOnly: true, source: .fileName, timeZone: .gmt)
+        date: Date(timeIntervalSince1970: 1_556_668_800), dayOnly: true, source: .fileName, timeZone: .utc)
 
     /// A diary moved in at once: eight questions open at a time, the next asked as each is answered, every entry
     /// asked once.

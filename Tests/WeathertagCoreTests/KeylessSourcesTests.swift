@@ -90,7 +90,7 @@ struct KeylessSourcesTests {
                 "lat=46.2&lon=6.14"))
         #expect(
             METNorwayAPI.userAgent(version: "0.1.0", contact: "me@example.org") == "weathertag/0.1.0 (me@example.org)")
-        let utc = try #require(TimeZone(secondsFromGMT: 3600))
+        let utc = Zone.fixed(secondsFromGMT: 3600)
         let weather = try METNorwayAPI.decode(
             HTTPResponse(status: 200, body: Array(Self.metAnswer.utf8)), at: position, units: .imperial, lang: "en",
             timeZone: utc)

@@ -76,7 +76,7 @@ final class HistoryStoreTests {
         HistoryRequest(
             time: EntryTime(
                 date: Date(timeIntervalSince1970: 1_556_712_000 + hours * 3600), dayOnly: false, source: .given,
-                timeZone: .gmt),
+                timeZone: .utc),
             position: nil)
     }
 

@@ -115,7 +115,7 @@ final class WeatherSourceServiceTests {
     }
 
     static func at(_ date: Date) -> EntryTime {
-        EntryTime(date: date, dayOnly: false, source: .given, timeZone: .gmt)
+        EntryTime(date: date, dayOnly: false, source: .given, timeZone: .utc)
     }
 
     static let metAnswer = """

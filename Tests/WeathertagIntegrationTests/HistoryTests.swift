@@ -117,6 +117,18 @@ struct HistoryTests {
             #expect(text.contains("  kind: historical\n") && text.contains("light rain"), "\(text)")
             #expect(try harness.standIn.timemachineQueries().last?.dt == Self.noon("2019-06-01"))
 
+            // A time without a zone is the machine's, summer time included: 10:00 in Oslo in June is 08:00 UTC.
+            // (The binary links no ICU: the machine's zone is the C library's, from TZ.)
+            let summer = harness.directory.file("summer.md")
+            try Data("In Oslo\n".utf8).write(to: URL(fileURLWithPath: summer))
+            var oslo = ProcessInfo.processInfo.environment
+            oslo["TZ"] = "Europe/Oslo"
+            let inOslo = try await ChildProcess.run(
+                [DaemonProcess.binary, "stamp", "--config", config, "--at", "2019-06-01 10:00", summer],
+                environment: oslo, in: harness.directory)
+            #expect(inOslo.status == 0, "\(inOslo.stdout)\(inOslo.stderr)")
+            #expect(try harness.standIn.timemachineQueries().last?.dt == 1_559_376_000)
+
             // Without history: left alone, exit 65, the reason named.
             try harness.patchConfig(Self.history(), "")
             let other = harness.directory.file("other.md")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // The socket API's documents, in one place: the daemon encodes them (`JSONValueEncoder`, keys in this order) and
 // the CLI decodes them (`JSONDecoder`). Times are ISO 8601 strings; a field without a value is null.

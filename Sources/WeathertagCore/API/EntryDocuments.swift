@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `GET /v1/entries`: a page of entries, newest first, and where the next page starts (null on the last page).
 public struct EntryListDocument: Codable, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Values the configuration and the providers' settings share: URLs, coordinates, accuracies.
 extension ConfigObject {

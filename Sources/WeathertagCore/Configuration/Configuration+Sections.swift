@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // One decoder per section of the configuration file, each warning about its unknown keys and naming its field in
 // every error. `Configuration.decode` puts them together.

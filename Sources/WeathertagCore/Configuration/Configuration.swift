@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The whole configuration, decoded and validated before the daemon touches anything.
 public struct Configuration: Sendable {
@@ -148,7 +148,7 @@ extension Configuration {
             throw ConfigurationError(field: "", message: "cannot read the configuration file \(absolute): \(reason)")
         }
         do {
-            return (try JSONParser.parse(data), (absolute as NSString).deletingLastPathComponent)
+            return (try JSONParser.parse(data), Paths.deletingLastComponent(absolute))
         } catch {
             throw ConfigurationError(field: "", message: "\(absolute): invalid JSON at \(error)")
         }

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Expands `~`, resolves relative paths against the configuration's folder and picks the default folders from
 /// systemd's and XDG's environment variables.
@@ -15,13 +19,13 @@ public struct PathResolver: Sendable {
     public func absolute(_ path: String) -> String {
         var path = path
         if path == "~" || path.hasPrefix("~/") {
-            path = (self.environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
+            path = (self.environment["HOME"] ?? Paths.home) + path.dropFirst()
         }
         if !path.hasPrefix("/") {
             let base = self.base.isEmpty ? FileManager.default.currentDirectoryPath : self.base
             path = base + "/" + path
         }
-        return (path as NSString).standardizingPath
+        return Paths.standardized(path)
     }
 
     /// `$CACHE_DIRECTORY` (systemd), else `$XDG_CACHE_HOME/weathertag`, else `~/.cache/weathertag`.

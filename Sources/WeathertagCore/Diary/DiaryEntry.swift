@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Yams
 
 /// What the diary index keeps of one entry, read from the file's bytes: its title, its time, its first lines, its
@@ -29,7 +29,7 @@ public struct DiaryEntry: Sendable, Equatable {
     /// non-empty line, trimmed (else the file's name without its extension); the time is `EntryTime`'s.
     /// A front matter that is not valid YAML gives no title or weather from it, and the text is still indexed.
     public static func read(
-        _ bytes: [UInt8], fileName: String, modified: Date, timeZone: TimeZone = .current
+        _ bytes: [UInt8], fileName: String, modified: Date, timeZone: Zone = .current
     )
         -> DiaryEntry
     {

@@ -1,26 +1,26 @@
-import Foundation
+import FoundationEssentials
 
 /// How `weathertag entries` shows entries: a table with the date in the reader's locale, or one line per entry
 /// from a template.
 public struct DiaryFormatting: Sendable {
-    public var locale: Locale
-    public var timeZone: TimeZone
+    public var locale: DateLocale
+    public var timeZone: Zone
 
-    public init(locale: Locale, timeZone: TimeZone = .current) {
+    public init(locale: DateLocale, timeZone: Zone = .current) {
         self.locale = locale
         self.timeZone = timeZone
     }
 
     /// The reader's locale for dates, as the C library picks it: `LC_ALL`, else `LC_TIME`, else `LANG`
     /// (`ko_KR.UTF-8` → `ko_KR`); `C`, `POSIX` or nothing → English.
-    public static func locale(environment: [String: String]) -> Locale {
+    public static func locale(environment: [String: String]) -> DateLocale {
         let chosen = ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
-        guard let chosen else { return Locale(identifier: "en_US") }
+        guard let chosen else { return DateLocale.english }
         let identifier = String(chosen.split(separator: ".").first ?? "").split(separator: "@").first.map(String.init)
         guard let identifier, !identifier.isEmpty, identifier != "C", identifier != "POSIX" else {
-            return Locale(identifier: "en_US")
+            return DateLocale.english
         }
-        return Locale(identifier: identifier)
+        return DateLocale(identifier: identifier)
     }
 
     /// The placeholders of `--format`.
@@ -43,12 +43,7 @@ public struct DiaryFormatting: Sendable {
     /// The date an entry was written, in the reader's locale: the day alone when only a day is known.
     public func date(_ entry: EntryDocument) -> String {
         guard let date = Date(iso8601WithOffset: entry.time) else { return entry.time }
-        let formatter = DateFormatter()
-        formatter.locale = self.locale
-        formatter.timeZone = self.timeZone
-        formatter.dateStyle = .medium
-        formatter.timeStyle = entry.dayOnly ? .none : .short
-        return formatter.string(from: date)
+        return self.locale.string(date, style: entry.dayOnly ? .day : .dayAndTime, zone: self.timeZone)
     }
 
     /// `front_matter:date` → `its front matter's date`.

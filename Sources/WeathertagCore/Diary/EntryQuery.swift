@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The order of the diary: each entry's row is keyed by its time, in milliseconds, times 256 (up to 256 entries
 /// written in the same millisecond, the next free key after). Newest first is the largest key first, a time range
@@ -83,7 +83,7 @@ public struct EntryQuery: Sendable, Equatable {
     }
 
     /// From a request's query parameters (unknown ones refused: a typo must not list everything).
-    public init(parameters: [String: String], timeZone: TimeZone = .current) throws(Invalid) {
+    public init(parameters: [String: String], timeZone: Zone = .current) throws(Invalid) {
         let known: Set = ["since", "until", "condition", "place", "q", "lane", "limit", "cursor"]
         if let unknown = parameters.keys.sorted().first(where: { !known.contains($0) }) {
             throw Invalid(
@@ -146,7 +146,7 @@ public struct EntryQuery: Sendable, Equatable {
     /// A time in the one grammar (`EntryTime.given`); a day (`2026-01-05`, in `timeZone`) is its start, or as
     /// `until` the whole day.
     public static func date(
-        _ text: String, parameter: String, timeZone: TimeZone = .current, endOfDay: Bool = false
+        _ text: String, parameter: String, timeZone: Zone = .current, endOfDay: Bool = false
     ) throws(Invalid) -> Date {
         guard let given = EntryTime.given(text, timeZone: timeZone) else {
             throw Invalid(parameter: parameter, problem: "is not \(EntryTime.grammar)")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where an entry stands. Every entry of the diary is in one lane.
 public enum Lane: String, Sendable, Equatable, CaseIterable, Codable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The diary as one self-contained HTML page (`weathertag timeline`): entries grouped by month with their date,
 /// weather icon, temperature, place, title and first lines, under a chart of the temperature over time with each
@@ -39,7 +39,7 @@ public struct TimelinePage: Sendable {
             .sorted { $0.1 > $1.1 }
         var html = """
             <!DOCTYPE html>
-            <html lang="\(Self.escaped(self.formatting.locale.language.languageCode?.identifier ?? "en"))">
+            <html lang="\(Self.escaped(self.formatting.locale.language))">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -188,33 +188,29 @@ public struct TimelinePage: Sendable {
 
     /// The first day of each month in the range, thinned to at most 12 labels.
     private func monthTicks(from start: Date, to end: Date) -> [(Date, String)] {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = self.formatting.timeZone
-        guard var month = calendar.dateInterval(of: .month, for: start)?.end else { return [] }
+        let zone = self.formatting.timeZone
+        let first = zone.calendar(at: start).dateComponents([.year, .month], from: start)
+        guard var year = first.year, var number = first.month else { return [] }
         var ticks: [Date] = []
-        while month <= end, ticks.count < 600 {
+        while ticks.count < 600 {
+            (year, number) = number == 12 ? (year + 1, 1) : (year, number + 1)
+            guard let month = zone.date(from: DateComponents(year: year, month: number, day: 1)), month <= end
+            else { break }
             ticks.append(month)
-            guard let next = calendar.date(byAdding: .month, value: 1, to: month) else { break }
-            month = next
         }
         let every = max(1, Int((Double(ticks.count) / 12).rounded(.up)))
-        let formatter = self.formatter(template: "yMMM")
         return ticks.enumerated().filter { $0.offset % every == 0 }.map {
-            ($0.element, formatter.string(from: $0.element))
+            ($0.element, self.formatting.locale.string($0.element, style: .shortMonth, zone: self.formatting.timeZone))
         }
     }
 
-    private func formatter(template: String) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = self.formatting.locale
-        formatter.timeZone = self.formatting.timeZone
-        formatter.setLocalizedDateFormatFromTemplate(template)
-        return formatter
+    private func month(_ date: Date) -> String {
+        self.formatting.locale.string(date, style: .month, zone: self.formatting.timeZone)
     }
 
-    private func month(_ date: Date) -> String { self.formatter(template: "yMMMM").string(from: date) }
-
-    private func day(_ date: Date) -> String { self.formatter(template: "yMMMd").string(from: date) }
+    private func day(_ date: Date) -> String {
+        self.formatting.locale.string(date, style: .day, zone: self.formatting.timeZone)
+    }
 
     private static func number(_ value: Double) -> String { String(format: "%.1f", value) }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A place's name, as OpenWeather's reverse geocoder gives it.
 public struct PlaceName: Sendable, Equatable, Codable {

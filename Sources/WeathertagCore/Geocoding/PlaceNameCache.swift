@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reverse-geocoded names by cell of about 1 km (2 decimals), kept 30 days; a cell that failed is not asked again
 /// for ten minutes. Pure: time is passed in. Persisted as `places.json` in the cache folder.

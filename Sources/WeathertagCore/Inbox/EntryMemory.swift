@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What is remembered of an entry: its weather block as it stood in the file, so that the entry gets the same block
 /// back (never new weather) should it return without one: an editor saving its old buffer, rsync, tar, unzip or

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What happened to one entry when it was stamped.
 public enum EntryResult: Sendable, Equatable {

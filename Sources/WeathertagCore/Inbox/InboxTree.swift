@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which folders of the inbox are part of it: the rules the watcher and the listing share. Paths are relative to
 /// the inbox (`2026/11/23.md`, `2026/11`); the inbox itself is `""`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// What one provider did most recently, for `/v1/status` and `weathertag check`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// A source of the machine's position. Adding a source is one file in `WeathertagDaemon/Providers/Location/`: a type

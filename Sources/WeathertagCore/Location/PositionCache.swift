@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Remembers a provider's last position for a while, so that frequent callers (a status bar asking every few

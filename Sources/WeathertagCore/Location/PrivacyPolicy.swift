@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How much of a position leaves the machine or is written down (`privacy`).
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a tracking service's history gives for a moment: the points around it, as a track's would.
 public enum ServiceHistory {

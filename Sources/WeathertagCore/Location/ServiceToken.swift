@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A secret a location service is asked with (an OwnTracks Recorder's password, a Home Assistant long-lived token).
 /// It is sent in a header and nowhere else: not in a URL, a log line, an error, `/v1/status`, or a `command`

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The air at a place (`air_quality.enabled`), from OpenWeather's air pollution API or Open-Meteo's air quality
 /// API.

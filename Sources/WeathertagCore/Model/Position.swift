@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where the machine is, according to one location provider.
 public struct Position: Sendable, Equatable, Codable {

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Sunrise and sunset at a place, computed (the sunrise equation, as NOAA's calculator uses: within about two
 /// minutes away from the poles), for sources that do not send them (MET Norway, a command).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns a tag into the short human line (`⛅ 12.3°C broken clouds · Seoul`) or a user's template.
 public struct TagFormatter: Sendable {

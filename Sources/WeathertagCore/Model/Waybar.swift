@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// waybar's custom-module JSON (`"return-type": "json"`, `"exec": "weathertag tag --waybar"`): `text` for the bar,
 /// `tooltip` with the details, `class` for CSS (`ok` or `stale`, the condition group in lower case, `day` or `night`) and `alt`

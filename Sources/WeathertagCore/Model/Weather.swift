@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// OpenWeather's unit systems.
 public enum Units: String, Sendable, Codable, CaseIterable {

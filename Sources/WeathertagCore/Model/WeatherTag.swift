@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything weathertag says about "the weather here, now": what is stamped into entries and served on the
 /// socket.

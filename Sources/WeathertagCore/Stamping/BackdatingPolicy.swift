@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Whether an entry is about the present: one written earlier than `stamp.backdated_after_seconds` ago (for a day
 /// without a time: any day before today) is back-dated and never gets current weather. With `history.enabled` it
@@ -6,7 +6,7 @@ import Foundation
 public struct BackdatingPolicy: Sendable {
     /// How old an entry's time may be for current weather.
     public var threshold: Duration
-    public var timeZone: TimeZone
+    public var timeZone: Zone
     /// Back-dated entries ask for the weather of their time (`history.enabled`) instead of being left alone.
     public var asksHistory: Bool
     /// The time given for the entries (`stamp --at`), instead of what each entry says.
@@ -14,7 +14,7 @@ public struct BackdatingPolicy: Sendable {
     public var now: @Sendable () -> Date
 
     public init(
-        threshold: Duration = .seconds(10_800), timeZone: TimeZone = .current, asksHistory: Bool = false,
+        threshold: Duration = .seconds(10_800), timeZone: Zone = .current, asksHistory: Bool = false,
         explicitTime: EntryTime? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.threshold = threshold
@@ -39,9 +39,7 @@ public struct BackdatingPolicy: Sendable {
     public func isBackdated(_ time: EntryTime) -> Bool {
         let now = self.now()
         if time.dayOnly {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = time.timeZone
-            return time.date < calendar.startOfDay(for: now)
+            return time.date < time.timeZone.calendar(at: now).startOfDay(for: now)
         }
         return now.timeIntervalSince(time.date) > self.threshold.seconds
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When an entry was written, as the entry itself tells, first found: its front matter's `date`, `created`,
 /// `created_at` or `time` (a YAML timestamp or date; without a zone, the machine's); a date in its file name
@@ -16,7 +16,7 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
     /// A time given by a person: weathertag's one time grammar, for `stamp --at`, `where TIME`, `?at=`, `--since`
     /// and `--until` alike. A YAML timestamp or date, as front matter takes them: `2019-05-01`, `2019-05-01 10:00`,
     /// `2019-05-01T10:00:00+02:00` (RFC 3339 is one), without a zone in `timeZone`. Nil when it is not one.
-    public static func given(_ text: String, timeZone: TimeZone = .current) -> EntryTime? {
+    public static func given(_ text: String, timeZone: Zone = .current) -> EntryTime? {
         guard let (date, dayOnly) = Self.parse(timestamp: text, timeZone: timeZone) else { return nil }
         return EntryTime(date: date, dayOnly: dayOnly, source: .given, timeZone: timeZone)
     }
@@ -35,9 +35,9 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
     /// Only a day was given, no time of day (`date` is that day's midnight in `timeZone`).
     public var dayOnly: Bool
     public var source: Source
-    public var timeZone: TimeZone
+    public var timeZone: Zone
 
-    public init(date: Date, dayOnly: Bool, source: Source, timeZone: TimeZone) {
+    public init(date: Date, dayOnly: Bool, source: Source, timeZone: Zone) {
         self.date = date
         self.dayOnly = dayOnly
         self.source = source
@@ -46,9 +46,8 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
 
     /// `2019-05-01`, or `2019-05-01 10:00` in the entry's zone.
     public var description: String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = self.timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: self.date)
+        let parts = self.timeZone.calendar(at: self.date).dateComponents(
+            [.year, .month, .day, .hour, .minute], from: self.date)
         let day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
         return self.dayOnly ? day : day + String(format: " %02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
@@ -59,7 +58,7 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
     /// The entry's time from what it holds: its front matter's fields (`frontMatterKeys`), its file name, its
     /// modification time.
     public static func of(
-        fields: [String: String], fileName: String, modified: Date, timeZone: TimeZone
+        fields: [String: String], fileName: String, modified: Date, timeZone: Zone
     ) -> EntryTime {
         for key in Self.frontMatterKeys {
             if let value = fields[key], let (date, dayOnly) = Self.parse(timestamp: value, timeZone: timeZone) {
@@ -72,27 +71,22 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
         return EntryTime(date: modified, dayOnly: false, source: .modificationTime, timeZone: timeZone)
     }
 
-    private static let timestamp = try? NSRegularExpression(
-        pattern:
-            #"^(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:[Tt]|[ \t]+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?[ \t]*(Z|[+-]\d{1,2}(?::?\d{2})?)?)?$"#
+    private static let timestamp = Pattern(
+        #"^(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:[Tt]|[ \t]+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?[ \t]*(Z|[+-]\d{1,2}(?::?\d{2})?)?)?$"#
     )
 
-    private static let nameDate = try? NSRegularExpression(
-        pattern: #"(?:^|[^0-9])(\d{4})([-_]?)(\d{2})\2(\d{2})(?:[ _T-]?(\d{2})-?(\d{2}))?(?:[^0-9]|$)"#
+    private static let nameDate = Pattern(
+        #"(?:^|[^0-9])(\d{4})([-_]?)(\d{2})\2(\d{2})(?:[ _T-]?(\d{2})-?(\d{2}))?(?:[^0-9]|$)"#
     )
 
     /// A YAML timestamp or date: `2019-05-01`, `2019-05-01 10:00`, `2019-05-01T10:00:00.5+02:00`; quotes allowed.
-    static func parse(timestamp text: String, timeZone: TimeZone) -> (Date, dayOnly: Bool)? {
+    static func parse(timestamp text: String, timeZone: Zone) -> (Date, dayOnly: Bool)? {
         var value = text.trimmingCharacters(in: .whitespaces)
         if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
             value = String(value.dropFirst().dropLast())
         }
-        guard let expression = Self.timestamp,
-            let match = expression.firstMatch(in: value, range: NSRange(value.startIndex..., in: value))
-        else { return nil }
-        func group(_ index: Int) -> String? {
-            Range(match.range(at: index), in: value).map { String(value[$0]) }
-        }
+        guard let groups = Self.timestamp?.firstMatch(in: value) else { return nil }
+        func group(_ index: Int) -> String? { groups[index] }
         var zone = timeZone
         if let offset = group(7) {
             guard let parsed = Self.zone(offset) else { return nil }
@@ -105,13 +99,9 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A date in a file name, optionally with a time of day after it.
-    static func parse(fileName: String, timeZone: TimeZone) -> (Date, dayOnly: Bool)? {
-        guard let expression = Self.nameDate,
-            let match = expression.firstMatch(in: fileName, range: NSRange(fileName.startIndex..., in: fileName))
-        else { return nil }
-        func group(_ index: Int) -> String? {
-            Range(match.range(at: index), in: fileName).map { String(fileName[$0]) }
-        }
+    static func parse(fileName: String, timeZone: Zone) -> (Date, dayOnly: Bool)? {
+        guard let groups = Self.nameDate?.firstMatch(in: fileName) else { return nil }
+        func group(_ index: Int) -> String? { groups[index] }
         let hour = group(5).flatMap { Int($0) }
         guard hour.map({ $0 < 24 }) ?? true, group(6).flatMap({ Int($0) }).map({ $0 < 60 }) ?? true else {
             return Self.date(year: group(1), month: group(3), day: group(4), zone: timeZone).map { ($0, true) }
@@ -123,29 +113,27 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
 
     private static func date(
         year: String?, month: String?, day: String?, hour: Int? = nil, minute: String? = nil, second: String? = nil,
-        zone: TimeZone
+        zone: Zone
     ) -> Date? {
         guard let year = year.flatMap({ Int($0) }), let month = month.flatMap({ Int($0) }),
             let day = day.flatMap({ Int($0) }), (1...12).contains(month), (1...31).contains(day), year >= 1000
         else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
         let parts = DateComponents(
             year: year, month: month, day: day, hour: hour ?? 0, minute: minute.flatMap { Int($0) } ?? 0,
             second: second.flatMap { Int($0) } ?? 0)
-        guard let date = calendar.date(from: parts),
+        guard let date = zone.date(from: parts), case let calendar = zone.calendar(at: date),
             calendar.component(.day, from: date) == day, calendar.component(.month, from: date) == month
         else { return nil }
         return date
     }
 
     /// `Z`, `+02`, `+0200`, `-05:30`.
-    private static func zone(_ text: String) -> TimeZone? {
-        if text == "Z" { return TimeZone(identifier: "UTC") }
+    private static func zone(_ text: String) -> Zone? {
+        if text == "Z" { return .utc }
         let sign = text.hasPrefix("-") ? -1 : 1
         let digits = text.dropFirst().filter(\.isNumber)
         guard let hours = Int(digits.prefix(2)) else { return nil }
         let minutes = digits.count > 2 ? Int(digits.dropFirst(2)) ?? 0 : 0
-        return TimeZone(secondsFromGMT: sign * (hours * 3600 + minutes * 60))
+        return .fixed(secondsFromGMT: sign * (hours * 3600 + minutes * 60))
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Yams
 
 /// What the stamper decided for one file.
@@ -245,7 +245,7 @@ public enum FrontMatterStamper {
             let text = String(decoding: Self.trimmed(original[line.content]), as: UTF8.self)
             if text == "---" || text == "..." { break }
             if let colon = text.firstIndex(of: ":"), !text.hasPrefix(" "), !text.hasPrefix("\t") {
-                let key = String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "\"' "))
+                let key = text[..<colon].trimming { "\"' ".contains($0) }
                 if EntryTime.frontMatterKeys.contains(key), fields[key] == nil {
                     var value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                     if let comment = value.range(of: " #") { value = String(value[..<comment.lowerBound]) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Renders values as YAML scalars that read back as the same type: plain where that is unambiguous,
 /// double-quoted otherwise.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// weathertag's one glob syntax, for `inbox.exclude` and a `track` provider's `path`: `*` any characters but `/`,
 /// `?` one character but `/`, `**` any number of folders (`a/**/b`, `**/x`, or at the end everything below),
@@ -6,20 +6,20 @@ import Foundation
 /// (`2019/05/walk.gpx`), `/` only where the pattern has one.
 public struct Glob: Sendable, CustomStringConvertible {
     public let description: String
-    private let expression: NSRegularExpression
+    private let expression: Pattern
 
     /// Nil when the pattern cannot be read (an unclosed class that makes no expression). With `anywhere`, it may
     /// also match below any folders (`*.md` matches `a/b/c.md`), as a `.gitignore` line without a `/` does.
     public init?(_ pattern: String, anywhere: Bool = false) {
         self.description = pattern
         let source = "^" + (anywhere ? "(?:.*/)?" : "") + Self.regex(fromGlob: pattern) + "$"
-        guard let expression = try? NSRegularExpression(pattern: source) else { return nil }
+        guard let expression = Pattern(source) else { return nil }
         self.expression = expression
     }
 
     /// Whether the whole of `path` matches.
     public func matches(_ path: String) -> Bool {
-        self.expression.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil
+        self.expression.firstMatch(in: path) != nil
     }
 
     /// Whether `text` holds a wildcard (`*`, `?` or `[`).
@@ -54,7 +54,7 @@ public struct Glob: Sendable, CustomStringConvertible {
                 } else {
                     out += "\\["
                 }
-            default: out += NSRegularExpression.escapedPattern(for: String(character))
+            default: out += Pattern.escaped(String(character))
             }
         }
         return out

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Date {
     /// `2026-11-22T09:41:00Z`: whole seconds, UTC, as stamped and served.
@@ -8,7 +8,7 @@ extension Date {
 
     /// `2026-11-22T18:41:00+09:00` (or `…Z`): the moment, whatever the offset.
     public init?(iso8601WithOffset string: String) {
-        guard let date = ISO8601DateFormatter().date(from: string) else { return nil }
+        guard let date = try? Date.ISO8601FormatStyle().parse(string) else { return nil }
         self = date
     }
 

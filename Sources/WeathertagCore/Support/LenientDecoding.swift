@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // Answers other programs write (web services, a location command) are read with `Decodable`, leniently: a field of
 // another type than expected is nil, so one odd field costs that field and not the whole answer, and an element of

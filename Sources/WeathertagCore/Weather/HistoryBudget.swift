@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The timemachine's calls of a local day (`history.max_calls_per_day`). Pure: the time and the calendar are given,
 /// and what earlier processes counted for a day comes from `countedBefore` (the state database).

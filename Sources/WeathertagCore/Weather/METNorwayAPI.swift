@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// MET Norway's `locationforecast/2.0/compact` (no key): the request, its identifying User-Agent, and the first
 /// time step of the answer into the same `Weather` OpenWeather gives (its symbol code through `METSymbolCode`).
@@ -27,7 +27,7 @@ public enum METNorwayAPI {
 
     public static func decode(
         _ response: HTTPResponse, at position: RequestPosition, units: Units, lang: String,
-        timeZone: TimeZone = .current
+        timeZone: Zone = .current
     ) throws(WeatherError) -> Weather {
         if response.status == 403 {
             throw WeatherError(

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Open-Meteo's current weather (`/v1/forecast` with `current=` and `daily=sunrise,sunset`; no key): the request
 /// and its documented answers, into the same `Weather` OpenWeather gives (its WMO code through `WMOWeatherCode`).

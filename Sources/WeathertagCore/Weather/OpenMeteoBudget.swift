@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Open-Meteo's free limits per IP address, as they publish them: calls a minute, an hour, a day and a month, where a
 /// request counts as `weight` calls (more than ten variables or more than two weeks of hours count more).

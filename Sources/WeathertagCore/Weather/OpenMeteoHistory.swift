@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The weather of past hours from Open-Meteo (`history.source` `open-meteo`, no key): the ERA5 archive
 /// (`/v1/archive`, about five days behind) for older days, the forecast API (`/v1/forecast` with `start_date` and

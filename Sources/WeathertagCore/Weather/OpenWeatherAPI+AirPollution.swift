@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension OpenWeatherAPI {
     /// `{base}/data/2.5/air_pollution?lat=&lon=&appid=`. Contains the key: never log it.

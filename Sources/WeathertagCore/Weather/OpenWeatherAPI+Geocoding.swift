@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension OpenWeatherAPI {
     /// `{base}/geo/1.0/reverse?lat=&lon=&limit=1&appid=`. Contains the key: never log it.

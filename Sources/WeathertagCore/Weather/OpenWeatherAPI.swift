@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// OpenWeather's current-weather endpoint: building the request and reading every documented answer.
 public enum OpenWeatherAPI {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One weather source's right to be asked now: no more than `maximumPerMinute` calls in any 60 seconds, and after a
 /// failure nothing until its backoff (at least the error's own minimum, such as a 429's) has passed. Pure: the time

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Weather fetched for one place.
 public struct CachedWeather: Sendable, Equatable, Codable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// A service that knows the weather at a place (`weather.providers`). Adding a source is one file in

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WeathertagCore
 
 /// One entry to index after a batch (or when it is first seen).

@@ -1,6 +1,8 @@
-import Foundation
+import FoundationEssentials
 import GRDB
+import Glibc
 import Logging
+import SystemPackage
 import WeathertagCore
 
 /// GeoNames' populated places in an R*Tree (`geonames.sqlite` in `state.directory`), built once from the cities
@@ -29,10 +31,9 @@ public final class GeoNamesIndex: Sendable {
         }
         let regions = geonamesDirectory + "/" + GeoNamesRecord.regionFile
         let signature = [cities, regions].map { path -> String in
-            let attributes = try? manager.attributesOfItem(atPath: path)
-            let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
-            let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
-            return "\(path):\(size):\(modified)"
+            var facts = stat()
+            guard stat(path, &facts) == 0 else { return "\(path):-1:-1" }
+            return "\(path):\(facts.st_size):\(facts.st_mtim.tv_sec).\(facts.st_mtim.tv_nsec)"
         }.joined(separator: "|")
         try manager.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
         let path = stateDirectory + "/" + Self.fileName
@@ -117,10 +118,12 @@ public final class GeoNamesIndex: Sendable {
 
     /// Calls `body` with each line of the file at `path` (a missing file has none), reading a megabyte at a time.
     static func lines(of path: String, _ body: (Substring) -> Void) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return }
+        guard let handle = try? FileDescriptor.open(path, .readOnly) else { return }
         defer { try? handle.close() }
         var pending = ""
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while case let count = try buffer.withUnsafeMutableBytes({ try handle.read(into: $0) }), count > 0 {
+            let chunk = buffer[..<count]
             pending += String(decoding: chunk, as: UTF8.self)
             guard let last = pending.lastIndex(of: "\n") else { continue }
             for line in pending[..<last].split(separator: "\n", omittingEmptySubsequences: true) {

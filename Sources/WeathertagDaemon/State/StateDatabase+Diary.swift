@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import GRDB
+import Glibc
 import WeathertagCore
 
 /// The diary index: every entry in the inbox with its title, time, lane and weather, and its text for full-text

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import GRDB
+import Glibc
 import Logging
 import Synchronization
 import WeathertagCore

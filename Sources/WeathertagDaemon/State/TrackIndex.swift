@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import GRDB
+import Glibc
 import WeathertagCore
 
 /// The points of the `track` provider's files, keyed by time, in SQLite: "where was I at T" is two lookups on the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WeathertagCore
 
 /// Downloads OpenWeather's `{icon}@2x.png` images (`openweather.icon_base_url`) for `icon_file`. Every source gives

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One recorded position: where a track file (GPX, an OwnTracks Recorder `.rec`) or a tracking service says the
 /// author was at a moment.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WeathertagCore
 
 /// A place given in the configuration: the last resort of a chain, or the only source of a desktop that never moves.

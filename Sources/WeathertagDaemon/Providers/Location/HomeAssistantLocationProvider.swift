@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WeathertagCore
 
 /// Where a Home Assistant device tracker (`device_tracker.phone`, a `person.`) is and was: now from
@@ -87,9 +87,8 @@ public struct HomeAssistantLocationProvider: LocationProvider {
     }
 
     private static func escape(_ part: String) -> String {
-        part.addingPercentEncoding(
-            withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/+:")))
-            ?? part
+        // A path segment: unreserved characters and the sub-delimiters but `+`, `/` and `:` stay as they are.
+        percentEncoded(part, keeping: "-._~!$&'()*,;=@")
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WeathertagCore
 
 /// City-level position from an IP geolocation service. No accuracy radius is given by any of them, so positions

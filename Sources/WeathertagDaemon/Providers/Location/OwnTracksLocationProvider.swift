@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WeathertagCore
 
 /// Where the phone is and was, from an OwnTracks Recorder's HTTP API: now from `GET /api/0/last?user=&device=`,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WeathertagCore
 
 /// Your own program as a weather source (`command`), run as the `command` location plugin runs its program

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import WeathertagCore
 
@@ -76,11 +76,16 @@ public struct METNorwaySource: WeatherSource {
 
     /// `Tue, 24 Nov 2026 10:30:00 GMT` (RFC 9110's IMF-fixdate).
     static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
+        let fields = text.split(separator: " ")
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard fields.count == 6, fields[0].hasSuffix(","), fields[5] == "GMT",
+            let day = Int(fields[1]), let month = months.firstIndex(of: String(fields[2])), let year = Int(fields[3])
+        else { return nil }
+        let clock = fields[4].split(separator: ":").compactMap { Int($0) }
+        guard clock.count == 3 else { return nil }
+        return Zone.utc.date(
+            from: DateComponents(
+                year: year, month: month + 1, day: day, hour: clock[0], minute: clock[1], second: clock[2]))
     }
 }
 

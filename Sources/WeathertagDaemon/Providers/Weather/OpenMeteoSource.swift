@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WeathertagCore
 
 /// Open-Meteo's current weather and air (`open-meteo`): no key. Its WMO codes become OpenWeather's condition, description

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WeathertagCore
 
 /// Asks OpenWeather for current weather, place names, the air and the timemachine's history (`openweather`). Counts
