@@ -26,6 +26,7 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CGPS", linkerSettings: [.linkedLibrary("gps"), .linkedLibrary("m")]),
         .target(name: "CLinux"),
+        .target(name: "CYAML", linkerSettings: [.linkedLibrary("yaml")]),
         .target(name: "CFuzzer"),
 
         // The domain: positions, weather, configuration, cache policy, stamper, formatting, routing.
@@ -33,8 +34,8 @@ let package = Package(
         .target(
             name: "WeathertagCore",
             dependencies: [
+                "CYAML",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings
         ),

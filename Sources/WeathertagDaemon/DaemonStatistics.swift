@@ -61,7 +61,7 @@ public final class DaemonStatistics: Sendable {
         var time = time_t(date.timeIntervalSince1970)
         var parts = tm()
         localtime_r(&time, &parts)
-        return String(format: "%04d-%02d-%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
+        return String(cFormat: "%04d-%02d-%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
     }
 
     public func recordError(_ message: String) {

@@ -66,8 +66,8 @@ public struct StderrLogHandler: LogHandler {
         let plain = !value.isEmpty && value.allSatisfy { !$0.isWhitespace && $0 != "\"" && $0 != "=" }
         if plain { return value }
         return "\""
-            + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n") + "\""
+            + value.replacing("\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacing("\n", with: "\\n") + "\""
     }
 
     /// `$JOURNAL_STREAM` is `device:inode` of the journal's stream; compare it with stderr's.

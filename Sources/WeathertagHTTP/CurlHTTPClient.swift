@@ -137,7 +137,7 @@ private let writeHeader: ccurl_write_callback = { data, size, count, userdata in
         sink.headers = [:]
     } else if let colon = line.firstIndex(of: ":") {
         let name = line[..<colon].lowercased()
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        let value = line[line.index(after: colon)...].trimmingWhitespaceAndNewlines()
         sink.headers[name] = value
     }
     return length

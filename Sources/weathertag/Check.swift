@@ -42,7 +42,7 @@ struct Check: AsyncParsableCommand {
                 let name = position.name.map { " (\($0))" } ?? ""
                 // The exact position, on the user's own terminal only.
                 print(
-                    "ok   \(label): \(String(format: "%.5f, %.5f", position.latitude, position.longitude))\(accuracy)\(name)"
+                    "ok   \(label): \(String(cFormat: "%.5f, %.5f", position.latitude, position.longitude))\(accuracy)\(name)"
                 )
             } catch {
                 print("FAIL \(label): \(error)")

@@ -68,7 +68,7 @@ struct Status: AsyncParsableCommand {
                     (
                         "",
                         "latest \(name): "
-                            + lane.latest.map { "\($0.path) (\($0.reason.replacingOccurrences(of: "_", with: " ")))" }
+                            + lane.latest.map { "\($0.path) (\($0.reason.replacing("_", with: " ")))" }
                             .joined(separator: " · ")
                     ))
             }
@@ -105,7 +105,7 @@ struct Status: AsyncParsableCommand {
             var text = "\(provider.ok ? "✓" : "✗") \(provider.type)"
             if let position = provider.lastPosition {
                 if let latitude = position.latitude, let longitude = position.longitude {
-                    text += String(format: " last fix %.4f, %.4f", latitude, longitude)
+                    text += String(cFormat: " last fix %.4f, %.4f", latitude, longitude)
                 } else {
                     text += " last fix in \(position.name ?? "a private place")"
                 }
@@ -133,7 +133,7 @@ struct Status: AsyncParsableCommand {
         switch total {
         case ..<60: return "\(total) s"
         case ..<3600: return "\(total / 60) min"
-        case ..<86400: return String(format: "%d h %02d min", total / 3600, total % 3600 / 60)
+        case ..<86400: return String(cFormat: "%d h %02d min", total / 3600, total % 3600 / 60)
         default: return "\(total / 86400) d \(total % 86400 / 3600) h"
         }
     }

@@ -121,7 +121,7 @@ struct OpenWeatherDecodingTests {
         )
         #expect(
             url
-                == "https://api.openweathermap.org/data/2.5/weather?lat=37.56650&lon=126.97800&appid=a%20b&units=imperial&lang=zh%5Fcn"
+                == "https://api.openweathermap.org/data/2.5/weather?lat=37.56650&lon=126.97800&appid=a%20b&units=imperial&lang=zh_cn"
         )
         #expect(
             OpenWeatherAPI.iconURL(iconBaseURL: "https://openweathermap.org/img/wn", icon: "04d")

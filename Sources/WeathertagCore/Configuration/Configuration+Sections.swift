@@ -134,7 +134,7 @@ extension Configuration {
             maximumDepth: try object.integer("max_depth", in: 0...64) ?? 8,
             excludes: excludes)
         if let bad = excludes.first(where: { pattern in
-            let text = pattern.trimmingCharacters(in: .whitespaces)
+            let text = pattern.trimmingWhitespace()
             return !text.isEmpty && !text.hasPrefix("#") && ExcludePattern(text) == nil
         }) {
             throw ConfigurationError(field: "inbox.exclude", message: "\"\(bad)\" is not a pattern")
@@ -250,7 +250,7 @@ extension Configuration {
         warnings: inout [String]
     ) throws(ConfigurationError) -> APIKey? {
         func clean(_ text: String) -> String? {
-            let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let key = text.trimmingWhitespaceAndNewlines()
             return key.isEmpty ? nil : key
         }
         if let directory = paths.environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty {

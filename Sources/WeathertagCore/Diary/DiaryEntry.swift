@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Yams
 
 /// What the diary index keeps of one entry, read from the file's bytes: its title, its time, its first lines, its
 /// text for full-text search, and the weather its block holds (weathertag's, or an older one written by hand or by
@@ -38,7 +37,7 @@ public struct DiaryEntry: Sendable, Equatable {
         var fields: [String: String] = [:]
         var title: String?
         var weather: DiaryWeather?
-        if let frontMatter, let mapping = (try? Yams.compose(yaml: frontMatter, .basic, .default, .utf8))??.mapping {
+        if let frontMatter, let mapping = (try? YAMLNode.compose(frontMatter))??.mapping {
             for (key, value) in mapping {
                 guard let key = key.string else { continue }
                 if let scalar = value.scalar { fields[key] = scalar.string }
@@ -66,13 +65,13 @@ public struct DiaryEntry: Sendable, Equatable {
     static func split(_ text: String) -> (frontMatter: String?, body: Substring) {
         let whole = text[...]
         guard let firstEnd = whole.firstIndex(where: \.isNewline),
-            whole[..<firstEnd].trimmingCharacters(in: .whitespaces) == "---"
+            whole[..<firstEnd].trimmingWhitespace() == "---"
         else { return (nil, whole) }
         let yamlStart = whole.index(after: firstEnd)
         var lineStart = yamlStart
         while lineStart < whole.endIndex {
             let lineEnd = whole[lineStart...].firstIndex(where: \.isNewline) ?? whole.endIndex
-            let line = whole[lineStart..<lineEnd].trimmingCharacters(in: .whitespaces)
+            let line = whole[lineStart..<lineEnd].trimmingWhitespace()
             if line == "---" || line == "..." {
                 let bodyStart = lineEnd < whole.endIndex ? whole.index(after: lineEnd) : lineEnd
                 return (String(whole[yamlStart..<lineStart]), whole[bodyStart...])
@@ -91,7 +90,7 @@ public struct DiaryEntry: Sendable, Equatable {
         guard hashes.count <= 6 else { return nil }
         let rest = trimmed.dropFirst(hashes.count)
         guard rest.isEmpty || rest.first == " " || rest.first == "\t" else { return nil }
-        var title = rest.trimmingCharacters(in: .whitespaces)
+        var title = rest.trimmingWhitespace()
         while title.hasSuffix("#") { title.removeLast() }
         title = Self.oneLine(title)
         return title.isEmpty ? nil : title
@@ -168,7 +167,7 @@ public struct DiaryWeather: Codable, Sendable, Equatable {
         case kind, aqi
     }
 
-    init(mapping: Node.Mapping) {
+    init(mapping: YAMLNode.Mapping) {
         func text(_ key: String) -> String? {
             guard let value = mapping[key]?.scalar?.string, !value.isEmpty else { return nil }
             return value

@@ -65,7 +65,7 @@ public struct DiaryFormatting: Sendable {
         case "standard": unit = " K"
         default: unit = "°C"
         }
-        return String(format: "%.0f", value) + unit
+        return String(cFormat: "%.0f", value) + unit
     }
 
     public func value(_ name: String, of entry: EntryDocument) -> String? {

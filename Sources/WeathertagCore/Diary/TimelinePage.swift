@@ -212,7 +212,7 @@ public struct TimelinePage: Sendable {
         self.formatting.locale.string(date, style: .day, zone: self.formatting.timeZone)
     }
 
-    private static func number(_ value: Double) -> String { String(format: "%.1f", value) }
+    private static func number(_ value: Double) -> String { String(cFormat: "%.1f", value) }
 
     /// Text and attribute values, escaped for HTML.
     public static func escaped(_ text: String) -> String {

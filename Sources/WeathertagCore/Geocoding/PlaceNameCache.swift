@@ -19,7 +19,7 @@ public struct PlaceNameCache: Sendable, Equatable, Codable {
 
     /// The cell of a (request) position: `46.20,6.14`.
     public static func cell(_ position: Position) -> String {
-        String(format: "%.2f,%.2f", position.latitude, position.longitude)
+        String(cFormat: "%.2f,%.2f", position.latitude, position.longitude)
     }
 
     public enum Lookup: Equatable {

@@ -61,7 +61,7 @@ public struct ExcludePattern: Sendable, CustomStringConvertible {
 
     /// Nil for an empty pattern or a comment (`#`).
     public init?(_ pattern: String) {
-        var text = pattern.trimmingCharacters(in: .whitespaces)
+        var text = pattern.trimmingWhitespace()
         guard !text.isEmpty, !text.hasPrefix("#") else { return nil }
         self.description = text
         self.foldersOnly = text.hasSuffix("/")

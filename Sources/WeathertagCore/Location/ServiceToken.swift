@@ -32,7 +32,7 @@ extension ConfigObject {
         _ key: String, credential: String? = nil, context: LocationSettingsContext
     ) throws(ConfigurationError) -> ServiceToken? {
         func clean(_ bytes: [UInt8]) -> String? {
-            let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespaceAndNewlines()
             return text.isEmpty ? nil : text
         }
         let files = context.files

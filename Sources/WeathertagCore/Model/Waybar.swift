@@ -41,8 +41,8 @@ public enum Waybar {
     /// ```
     /// Pango markup's special characters as entities.
     public static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+            .replacing(">", with: "&gt;")
     }
 
     static func tooltip(_ tag: WeatherTag, now: Date) -> String {
@@ -62,7 +62,7 @@ public enum Waybar {
         let source =
             tag.position.withheld
             ? tag.position.source
-            : tag.position.source + " (" + String(format: "%.4f, %.4f", tag.position.latitude, tag.position.longitude)
+            : tag.position.source + " (" + String(cFormat: "%.4f, %.4f", tag.position.latitude, tag.position.longitude)
                 + ")"
         lines.append([tag.place, source].compactMap { $0 }.joined(separator: " · "))
         let minutes = Int(max(0, now.timeIntervalSince(tag.fetchedAt)) / 60)

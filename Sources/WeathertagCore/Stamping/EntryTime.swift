@@ -48,8 +48,8 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let parts = self.timeZone.calendar(at: self.date).dateComponents(
             [.year, .month, .day, .hour, .minute], from: self.date)
-        let day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-        return self.dayOnly ? day : day + String(format: " %02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        let day = String(cFormat: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        return self.dayOnly ? day : day + String(cFormat: " %02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
 
     /// The front matter keys that say when an entry was written, in the order they are looked for.
@@ -81,7 +81,7 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
 
     /// A YAML timestamp or date: `2019-05-01`, `2019-05-01 10:00`, `2019-05-01T10:00:00.5+02:00`; quotes allowed.
     static func parse(timestamp text: String, timeZone: Zone) -> (Date, dayOnly: Bool)? {
-        var value = text.trimmingCharacters(in: .whitespaces)
+        var value = text.trimmingWhitespace()
         if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
             value = String(value.dropFirst().dropLast())
         }

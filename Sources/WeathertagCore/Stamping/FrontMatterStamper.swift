@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Yams
 
 /// What the stamper decided for one file.
 public enum StampOutcome: Sendable, Equatable {
@@ -198,11 +197,11 @@ public enum FrontMatterStamper {
     /// `"lat,lon"` as one string). Nil when it says nothing usable.
     public static func position(_ original: [UInt8]) -> Position? {
         guard let yaml = Self.yamlRange(original),
-            let mapping = (try? Self.compose(String(decoding: original[yaml], as: UTF8.self)))??.mapping
+            let mapping = (try? YAMLNode.compose(String(decoding: original[yaml], as: UTF8.self)))??.mapping
         else { return nil }
-        func number(_ node: Node?) -> Double? {
+        func number(_ node: YAMLNode?) -> Double? {
             guard case .scalar(let scalar)? = node else { return nil }
-            return Double(scalar.string.trimmingCharacters(in: .whitespaces))
+            return Double(scalar.string.trimmingWhitespace())
         }
         func pair(_ latitude: Double?, _ longitude: Double?) -> Position? {
             guard let latitude, let longitude, (-90...90).contains(latitude), (-180...180).contains(longitude) else {
@@ -211,14 +210,14 @@ public enum FrontMatterStamper {
             // Taken at the entry's time, which the caller knows.
             return Position(latitude: latitude, longitude: longitude, source: "front_matter", takenAt: .distantPast)
         }
-        func inMapping(_ mapping: Node.Mapping) -> Position? {
+        func inMapping(_ mapping: YAMLNode.Mapping) -> Position? {
             pair(
                 number(mapping["latitude"] ?? mapping["lat"]),
                 number(mapping["longitude"] ?? mapping["lon"] ?? mapping["lng"]))
         }
-        func commaSeparated(_ node: Node?) -> Position? {
+        func commaSeparated(_ node: YAMLNode?) -> Position? {
             guard case .scalar(let scalar)? = node else { return nil }
-            let parts = scalar.string.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let parts = scalar.string.split(separator: ",").map { Double($0.trimmingWhitespace()) }
             return parts.count == 2 ? pair(parts[0], parts[1]) : nil
         }
         if let position = inMapping(mapping) { return position }
@@ -247,8 +246,8 @@ public enum FrontMatterStamper {
             if let colon = text.firstIndex(of: ":"), !text.hasPrefix(" "), !text.hasPrefix("\t") {
                 let key = text[..<colon].trimming { "\"' ".contains($0) }
                 if EntryTime.frontMatterKeys.contains(key), fields[key] == nil {
-                    var value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                    if let comment = value.range(of: " #") { value = String(value[..<comment.lowerBound]) }
+                    var value = text[text.index(after: colon)...].trimmingWhitespace()
+                    if let comment = value.firstRange(of: " #") { value = String(value[..<comment.lowerBound]) }
                     if !value.isEmpty { fields[key] = value }
                 }
             }
@@ -295,11 +294,13 @@ public enum FrontMatterStamper {
     /// What the front matter holds under `weather`, or why it cannot take a block. `firstLine` is the file's line
     /// the YAML starts on, for errors.
     private static func weatherKey(in yaml: String, firstLine: Int) -> Result<WeatherKey, StampSkipReason> {
-        let node: Node?
+        let node: YAMLNode?
         do {
-            node = try Self.compose(yaml)
+            node = try YAMLNode.compose(yaml)
         } catch {
-            return .failure(.invalidFrontMatter(Self.describe(error, firstLine: firstLine)))
+            // The file's line numbers, not the front matter's.
+            return .failure(
+                .invalidFrontMatter("line \(error.line + firstLine - 1), column \(error.column): \(error.problem)"))
         }
         guard let node else { return .success(.absent) }
         guard let mapping = node.mapping else {
@@ -311,35 +312,9 @@ public enum FrontMatterStamper {
         return Self.isNull(weather) ? .success(.empty) : .failure(.weatherNotMapping)
     }
 
-    private static func isNull(_ node: Node) -> Bool {
+    private static func isNull(_ node: YAMLNode) -> Bool {
         guard case .scalar(let scalar) = node else { return false }
         return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
-    }
-
-    /// A YAML error as `line 4, column 8: <problem>`, with the file's line numbers.
-    private static func describe(_ error: any Error, firstLine: Int) -> String {
-        if let error = error as? YamlError {
-            switch error {
-            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
-                .composer(_, let problem, let mark, _):
-                return "line \(mark.line + firstLine - 1), column \(mark.column): \(problem)"
-            default: break
-            }
-        }
-        return "\(error)".split(separator: "\n").first.map(String.init) ?? "parse error"
-    }
-
-    /// Composes with the basic resolver first: the default one runs up to seven regular expressions per key to
-    /// tell `1` from `"1"` when it looks for duplicate keys, which was most of a stamp's time. Plain and quoted keys
-    /// resolve alike under the basic resolver, so it can only find more duplicates, never fewer; when it
-    /// complains, the default resolver decides. The lookup of `weather` gives the same answer under both.
-    /// (The encoding is given, not left to `Parser.Encoding.default`, which reads the environment on every call.)
-    private static func compose(_ yaml: String) throws -> Node? {
-        do {
-            return try Yams.compose(yaml: yaml, .basic, .default, .utf8)
-        } catch {
-            return try Yams.compose(yaml: yaml, .default, .default, .utf8)
-        }
     }
 
     private struct Line {

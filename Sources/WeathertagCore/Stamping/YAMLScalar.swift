@@ -11,7 +11,7 @@ public enum YAMLScalar {
         guard value.isFinite else { return ".nan" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         var text = "\(value)"
-        if text.contains("e") { text = String(format: "%.6f", value) }
+        if text.contains("e") { text = String(cFormat: "%.6f", value) }
         return text
     }
 
@@ -36,7 +36,7 @@ public enum YAMLScalar {
             case _
             where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
                 || scalar.value == 0xFEFF || scalar.value == 0x2028 || scalar.value == 0x2029:
-                out += String(format: "\\u%04X", scalar.value)
+                out += String(cFormat: "\\u%04X", scalar.value)
             default: out.unicodeScalars.append(scalar)
             }
         }

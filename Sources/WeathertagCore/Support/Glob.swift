@@ -47,7 +47,7 @@ public struct Glob: Sendable, CustomStringConvertible {
             case "?": out += "[^/]"
             case "[":
                 if let close = characters.dropFirst().firstIndex(of: "]") {
-                    var members = String(characters[..<close]).replacingOccurrences(of: "\\", with: "\\\\")
+                    var members = String(characters[..<close]).replacing("\\", with: "\\\\")
                     if members.hasPrefix("!") { members = "^" + members.dropFirst() }
                     out += "[" + members + "]"
                     characters = characters[(close + 1)...]

@@ -26,6 +26,6 @@ extension Date {
         let wall = local.iso8601.dropLast()
         let sign = seconds < 0 ? "-" : "+"
         let minutes = abs(seconds) / 60
-        return wall + sign + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+        return wall + sign + String(cFormat: "%02d:%02d", minutes / 60, minutes % 60)
     }
 }

@@ -60,3 +60,35 @@ extension StringProtocol {
         return String(self[first...last])
     }
 }
+
+extension StringProtocol {
+    /// Without spaces and tabs at either end (as `trimmingWhitespace()`).
+    public func trimmingWhitespace() -> String {
+        self.trimming { $0.isWhitespace && !$0.isNewline }
+    }
+
+    /// Without spaces, tabs and line breaks at either end.
+    public func trimmingWhitespaceAndNewlines() -> String {
+        self.trimming(while: \.isWhitespace)
+    }
+}
+
+extension String {
+    /// `printf`'s formatting (`%.5f`, `%02d`), from the C library: `String(format:)` is Foundation's, not
+    /// FoundationEssentials'.
+    public init(cFormat format: String, _ arguments: any CVarArg...) {
+        let first = Self.printed(format, arguments, capacity: 128)
+        self = first.needed < 128 ? first.text : Self.printed(format, arguments, capacity: first.needed + 1).text
+    }
+
+    private static func printed(
+        _ format: String, _ arguments: [any CVarArg], capacity: Int
+    ) -> (
+        text: String, needed: Int
+    ) {
+        var buffer = [CChar](repeating: 0, count: capacity)
+        let needed = Int(withVaList(arguments) { vsnprintf(&buffer, buffer.count, format, $0) })
+        let bytes = buffer[..<Swift.min(Swift.max(0, needed), capacity - 1)].map { UInt8(bitPattern: $0) }
+        return (String(decoding: bytes, as: UTF8.self), needed)
+    }
+}

@@ -14,7 +14,7 @@ public struct HistoryBudget: Sendable, Equatable {
     /// `2026-11-23`: the local day a call counts for.
     public static func day(of date: Date, calendar: Calendar) -> String {
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        return String(cFormat: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
 
     /// Counts a call at `now` and returns nil, or returns how long to wait when the day's calls are spent: until

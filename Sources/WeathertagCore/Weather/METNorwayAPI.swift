@@ -19,7 +19,7 @@ public enum METNorwayAPI {
 
     /// `46.2`, `6.1435`: four decimals at most, no trailing zeros.
     static func coordinate(_ value: Double) -> String {
-        var text = String(format: "%.4f", value)
+        var text = String(cFormat: "%.4f", value)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text

@@ -107,7 +107,7 @@ public enum OpenMeteoAPI {
         return WeatherError.status(response.status, from: "Open-Meteo", detail: reason)
     }
 
-    private static func coordinate(_ value: Double) -> String { String(format: "%.5f", value) }
+    private static func coordinate(_ value: Double) -> String { String(cFormat: "%.5f", value) }
 
     /// `{"error": true, "reason": "Parameter 'latitude' is out of range"}`.
     struct ErrorBody: Decodable {

@@ -79,7 +79,7 @@ public enum OpenMeteoHistory {
 
     static func dayString(_ date: Date, _ calendar: Calendar) -> String {
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        return String(cFormat: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
 
     /// The request for `fetch` at `position`, in `units`' units (Kelvin is asked as °C). Times come as Unix
@@ -91,8 +91,8 @@ public enum OpenMeteoHistory {
         let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
         let path = fetch.service == .archive ? "/v1/archive" : "/v1/forecast"
         let query = [
-            "latitude=" + String(format: "%.5f", position.latitude),
-            "longitude=" + String(format: "%.5f", position.longitude),
+            "latitude=" + String(cFormat: "%.5f", position.latitude),
+            "longitude=" + String(cFormat: "%.5f", position.longitude),
             "start_date=\(fetch.start)", "end_date=\(fetch.end)",
             "hourly=" + Self.hourlyVariables.joined(separator: ","),
             "daily=" + Self.dailyVariables.joined(separator: ","), "timezone=auto", "timeformat=unixtime",

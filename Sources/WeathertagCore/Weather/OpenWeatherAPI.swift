@@ -161,7 +161,7 @@ public enum OpenWeatherAPI {
             return WeatherError(
                 kind: .notFound, message: "OpenWeather has no weather here (HTTP 404\(Self.detail(response)))")
         case 429:
-            let retryAfter = response.headers["retry-after"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            let retryAfter = response.headers["retry-after"].flatMap { Int($0.trimmingWhitespace()) }
             return WeatherError(
                 kind: .rateLimited(retryAfter: retryAfter.map { .seconds($0) }),
                 message: "OpenWeather rate limit reached (HTTP 429)"
@@ -198,11 +198,11 @@ public enum OpenWeatherAPI {
     }
 
     private static func coordinate(_ value: Double) -> String {
-        String(format: "%.5f", value)
+        String(cFormat: "%.5f", value)
     }
 
     static func percentEncoded(_ string: String) -> String {
-        string.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        WeathertagCore.percentEncoded(string)
     }
 
     private struct TimemachineBody: Decodable {

@@ -191,7 +191,7 @@ extension StateDatabase {
             guard replacingLane else { return }
             try db.cachedStatement(
                 sql: """
-                    UPDATE diary SET \(Self.laneUpdate.replacingOccurrences(of: "excluded.", with: ":new_"))
+                    UPDATE diary SET \(Self.laneUpdate.replacing("excluded.", with: ":new_"))
                     WHERE path = :path
                     """
             ).execute(arguments: [
@@ -348,7 +348,7 @@ extension StateDatabase {
     }
 
     private static func likeEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
+        text.replacing("\\", with: "\\\\").replacing("%", with: "\\%")
+            .replacing("_", with: "\\_")
     }
 }

@@ -42,7 +42,7 @@ public struct CommandLocationProvider: LocationProvider {
     /// Runs the program about `time` (nil: now).
     private func execute(at time: Date?) async throws -> Position {
         let moment = (time ?? self.now()).iso8601
-        let argv = self.argv.map { $0.replacingOccurrences(of: Self.timePlaceholder, with: moment) }
+        let argv = self.argv.map { $0.replacing(Self.timePlaceholder, with: moment) }
         let output: ProviderProgram.Output
         do {
             // Cancellation (the chain's timeout) kills the program and its group, which closes the pipes.

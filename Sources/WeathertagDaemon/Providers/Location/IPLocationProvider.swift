@@ -79,7 +79,7 @@ public final class IPLocationProvider: LocationProvider {
             }
             (latitude, longitude) = (answer.lat, answer.lon)
         case .ipinfo:
-            let parts = answer.loc?.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let parts = answer.loc?.split(separator: ",").map { Double($0.trimmingWhitespace()) }
             (latitude, longitude) = parts?.count == 2 ? (parts?[0], parts?[1]) : (nil, nil)
         }
         guard let latitude, let longitude else {

@@ -26,7 +26,7 @@ public struct CommandWeatherSource: WeatherSource {
             "{units}": self.settings.units.rawValue, "{lang}": self.settings.lang,
         ]
         let argv = self.settings.argv.map { argument in
-            values.reduce(argument) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+            values.reduce(argument) { $0.replacing($1.key, with: $1.value) }
         }
         let program = self.settings.argv[0]
         let output: ProviderProgram.Output

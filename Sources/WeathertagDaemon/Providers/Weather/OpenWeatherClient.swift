@@ -81,7 +81,7 @@ public struct OpenWeatherClient: WeatherSource {
     /// Belt and braces: whatever a lower layer put in a message, the key does not leave this type.
     private func redacted(_ message: String) -> String {
         let key = self.apiKey
-        return key.isEmpty ? message : message.replacingOccurrences(of: key, with: "<redacted>")
+        return key.isEmpty ? message : message.replacing(key, with: "<redacted>")
     }
 }
 
