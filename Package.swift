@@ -19,7 +19,6 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // C shims: typed wrappers over variadic or macro-only C APIs.
@@ -27,6 +26,7 @@ let package = Package(
         .target(name: "CGPS", linkerSettings: [.linkedLibrary("gps"), .linkedLibrary("m")]),
         .target(name: "CLinux"),
         .target(name: "CYAML", linkerSettings: [.linkedLibrary("yaml")]),
+        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "CFuzzer"),
 
         // The domain: positions, weather, configuration, cache policy, stamper, formatting, routing.
@@ -49,6 +49,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(name: "WeathertagSQLite", dependencies: ["CSQLite"], swiftSettings: strictSettings),
         .target(
             name: "WeathertagGPSD",
             dependencies: [
@@ -60,7 +61,7 @@ let package = Package(
         .target(
             name: "WeathertagDaemon",
             dependencies: [
-                "CLinux", "WeathertagCore", "WeathertagGPSD",
+                "CLinux", "WeathertagCore", "WeathertagGPSD", "WeathertagSQLite",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -69,7 +70,6 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),

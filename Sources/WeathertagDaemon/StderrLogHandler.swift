@@ -66,7 +66,7 @@ public struct StderrLogHandler: LogHandler {
         let plain = !value.isEmpty && value.allSatisfy { !$0.isWhitespace && $0 != "\"" && $0 != "=" }
         if plain { return value }
         return "\""
-            + value.replacing("\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            + value.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
             .replacing("\n", with: "\\n") + "\""
     }
 

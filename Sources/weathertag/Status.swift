@@ -97,7 +97,7 @@ struct Status: AsyncParsableCommand {
                 "\(history.waiting) back-dated entr\(history.waiting == 1 ? "y" : "ies") waiting; "
                 + "\(history.requests) request(s) to \(history.source)"
             if let left = history.budgetLeft {
-                text += "; budget left \(left.formatted(.number.precision(.fractionLength(0...1))))"
+                text += "; budget left \(left == left.rounded() ? String(Int(left)) : String(cFormat: "%.1f", left))"
             }
             lines.append(("history", text))
         }
@@ -123,7 +123,7 @@ struct Status: AsyncParsableCommand {
         }
         let width = lines.map(\.0.count).max() ?? 0
         return lines.map { label, text in
-            label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + text + "\n"
+            label + String(repeating: " ", count: width - label.count) + "  " + text + "\n"
         }.joined()
     }
 

@@ -57,7 +57,7 @@ struct Where: AsyncParsableCommand {
             throw ExitCode(ExitStatus.temporaryFailure)
         }
         if self.json {
-            print(String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .newlines))
+            print(String(decoding: response.body, as: UTF8.self).trimming(while: \.isNewline))
             return
         }
         do {

@@ -15,3 +15,28 @@ public func percentEncoded(_ text: String, keeping: String = "-._~") -> String {
     }
     return String(decoding: bytes, as: UTF8.self)
 }
+
+/// `%XX` sequences turned back into bytes; nil when one is malformed or the bytes are not UTF-8 (as
+/// `removingPercentEncoding`, which is Foundation's).
+public func percentDecoded(_ text: some StringProtocol) -> String? {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count)
+    var iterator = text.utf8.makeIterator()
+    func hex(_ byte: UInt8?) -> UInt8? {
+        switch byte {
+        case let byte? where (0x30...0x39).contains(byte): return byte - 0x30
+        case let byte? where (0x41...0x46).contains(byte): return byte - 0x41 + 10
+        case let byte? where (0x61...0x66).contains(byte): return byte - 0x61 + 10
+        default: return nil
+        }
+    }
+    while let byte = iterator.next() {
+        guard byte == UInt8(ascii: "%") else {
+            bytes.append(byte)
+            continue
+        }
+        guard let high = hex(iterator.next()), let low = hex(iterator.next()) else { return nil }
+        bytes.append(high << 4 | low)
+    }
+    return String(validating: bytes, as: UTF8.self)
+}

@@ -62,7 +62,7 @@ public struct APIRouter: Sendable {
         }
         guard method == "GET" || method == "HEAD" else { return .refused(.error(405, "only GET is supported")) }
         if path.hasPrefix(entryPrefix) {
-            guard let entry = String(path.dropFirst(entryPrefix.count)).removingPercentEncoding, !entry.isEmpty else {
+            guard let entry = percentDecoded(path.dropFirst(entryPrefix.count)), !entry.isEmpty else {
                 return .refused(.error(400, "path: give the entry's path relative to the inbox, URL-encoded"))
             }
             return .entry(entry)
@@ -229,8 +229,8 @@ public struct APIRouter: Sendable {
         for pair in uri[uri.index(after: mark)...].split(separator: "&") {
             // Keeping empty pieces, "=" is ["", ""]: there is always a key (found by `make fuzz`: `?=` trapped).
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-            let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
+            let key = percentDecoded(parts[0]) ?? String(parts[0])
+            let value = parts.count > 1 ? (percentDecoded(parts[1]) ?? String(parts[1])) : ""
             query[key] = value
         }
         return (String(uri[..<mark]), query)

@@ -1,9 +1,9 @@
 import FoundationEssentials
-import GRDB
 import Glibc
 import Logging
 import SystemPackage
 import WeathertagCore
+import WeathertagSQLite
 
 /// GeoNames' populated places in an R*Tree (`geonames.sqlite` in `state.directory`), built once from the cities
 /// file in `geocoding.geonames_directory` and again only when that file or `admin1CodesASCII.txt` changes. A

@@ -246,7 +246,7 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
 
     /// Letters and digits, folded as FTS5's `unicode61 remove_diacritics 2` folds them.
     private static func words(_ text: String) -> [String] {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        foldedForSearch(text)
             .split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 

@@ -1,7 +1,7 @@
 import FoundationEssentials
-import GRDB
 import Glibc
 import WeathertagCore
+import WeathertagSQLite
 
 /// The diary index: every entry in the inbox with its title, time, lane and weather, and its text for full-text
 /// search (SQLite FTS5), in the state database beside the memory of blocks.
@@ -59,7 +59,7 @@ extension StateDatabase {
 
     /// A file or folder gone from the inbox: its rows go.
     static func forgetIndexed(_ db: Database, under path: String) throws {
-        // (One statement per call: GRDB gives the arguments to the first statement of several.)
+        // (One statement per call: arguments go to the statements of several in turn, easy to get wrong.)
         let under = "path = ?1 OR substr(path, 1, length(?1) + 1) = ?1 || '/'"
         try db.execute(
             sql: "DELETE FROM diary_text WHERE rowid IN (SELECT id FROM diary WHERE \(under))", arguments: [path])
@@ -287,7 +287,7 @@ extension StateDatabase {
         sql += " ORDER BY \(order) DESC LIMIT ?"
         arguments.append(query.limit + 1)
         let rows = try self.database.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments.map { $0.databaseValue }))
+            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
         }
         let entries = rows.prefix(query.limit).map(Self.indexed)
         let next = rows.count > query.limit ? entries.last.map { EntryQuery.Cursor(id: $0.id) } : nil

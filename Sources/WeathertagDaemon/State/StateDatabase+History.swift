@@ -1,8 +1,8 @@
 import FoundationEssentials
-import GRDB
 import WeathertagCore
+import WeathertagSQLite
 
-/// History's answers and calls in the state database (tables `history` and `meta`), through GRDB's asynchronous
+/// History's answers and calls in the state database (tables `history` and `meta`), through the pool's asynchronous
 /// reads and writes: the `HistoryService` actor never blocks the cooperative pool on SQLite.
 extension StateDatabase: HistoryStore {
     public func answer(cell: String, hour: Int) async -> [UInt8]? {

@@ -1,9 +1,9 @@
 import FoundationEssentials
-import GRDB
 import Glibc
 import Logging
 import Synchronization
 import WeathertagCore
+import WeathertagSQLite
 
 /// The daemon's memory, in SQLite (WAL) in `state.directory`: the weather block of every entry it stamped or found
 /// stamped, by path relative to the inbox, so that an entry coming back without its block gets the same one back.
@@ -12,7 +12,7 @@ import WeathertagCore
 /// files as the inbox is listed); a corrupt one is moved aside with a warning and created anew. Nothing here can
 /// hold a stamp back: a write that fails is logged and stamping goes on without it.
 ///
-/// Through GRDB: a writer and one reader in WAL mode, migrations, and the system's SQLite (FTS5, for the diary
+/// Through WeathertagSQLite: a writer and one reader in WAL mode, migrations, and the system's SQLite (FTS5, for the diary
 /// index).
 /// Every method is synchronous and is called from pool threads or the watcher's thread, never from the event loop.
 public final class StateDatabase: Sendable {
@@ -110,25 +110,20 @@ public final class StateDatabase: Sendable {
     /// A pool as weathertag's databases are opened (this one and the track index): WAL, a writer and `readers`
     /// readers, waiting up to 5 s for a lock.
     static func pool(path: String, readers: Int) throws -> DatabasePool {
-        var configuration = Configuration()
-        // The daemon and the `stamp` command may write at the same time.
-        configuration.busyMode = .timeout(5)
-        configuration.maximumReaderCount = readers
+        // The daemon and the `stamp` command may write at the same time: each statement waits up to 5 s for a lock.
         // WAL (the daemon and the `stamp` command read and write side by side) with synchronous NORMAL (a commit
         // survives the process being killed; only a power cut can lose the last ones): `DatabasePool` sets both on
         // its writer. Not again on every connection: a reader asking for WAL while another process was creating the
         // file (the daemon and `stamp --at` opening tracks.sqlite at once) got SQLITE_BUSY without waiting.
-        configuration.prepareDatabase { db in
-            // A 1 MiB page cache rather than SQLite's 2 holds the 50,000-entry index's hot pages.
-            try db.execute(sql: "PRAGMA cache_size = -1024")
-        }
+        // A 1 MiB page cache rather than SQLite's 2 holds the 50,000-entry index's hot pages.
+        let prepare: (Database) throws -> Void = { db in try db.execute(sql: "PRAGMA cache_size = -1024") }
         // SQLite answers a connection's WAL set-up with SQLITE_BUSY at once, without the busy timeout every other
         // statement waits out, while another connection writes (the daemon indexing a year of track while `stamp
         // --at` or a test opens the same index): an open retries for as long as a statement would wait.
         let deadline = ContinuousClock.now + .seconds(5)
         while true {
             do {
-                return try DatabasePool(path: path, configuration: configuration)
+                return try DatabasePool(path: path, readers: readers, busyTimeout: .seconds(5), prepare: prepare)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && ContinuousClock.now < deadline
             {
                 usleep(20_000)
@@ -367,7 +362,7 @@ public final class StateDatabase: Sendable {
         }
     }
 
-    /// The same, from async code: GRDB's asynchronous write, off the cooperative pool.
+    /// The same, from async code: the pool's asynchronous write, off the cooperative pool.
     func write(_ what: String, _ body: @escaping @Sendable (Database) throws -> Void) async {
         do {
             try await self.database.write { db in try body(db) }

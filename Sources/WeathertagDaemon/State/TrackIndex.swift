@@ -1,7 +1,7 @@
 import FoundationEssentials
-import GRDB
 import Glibc
 import WeathertagCore
+import WeathertagSQLite
 
 /// The points of the `track` provider's files, keyed by time, in SQLite: "where was I at T" is two lookups on the
 /// key (the last point at or before T, the first at or after), a fraction of a millisecond at 3 million points, and
@@ -170,7 +170,7 @@ public final class TrackIndex: Sendable {
 
     // MARK: Questions
 
-    /// The last point at or before `milliseconds` and the first at or after it. Asynchronous (GRDB's own reader
+    /// The last point at or before `milliseconds` and the first at or after it. Asynchronous (the pool's own reader
     /// queue): a provider asked from async code never blocks the cooperative pool on SQLite.
     public func around(_ milliseconds: Int64) async throws -> (before: TrackPoint?, after: TrackPoint?) {
         try await self.database.read { db in
@@ -194,7 +194,7 @@ public final class TrackIndex: Sendable {
         try self.database.read { db in try Self.latest(db) }
     }
 
-    /// The newest point of all, from async code (GRDB's own reader queue, not the cooperative pool).
+    /// The newest point of all, from async code (the pool's own threads, not the cooperative pool).
     public func latest() async throws -> TrackPoint? {
         try await self.database.read { db in try Self.latest(db) }
     }

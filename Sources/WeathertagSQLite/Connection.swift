@@ -1,0 +1,232 @@
+import CSQLite
+
+/// One SQLite connection. Used by one thread at a time: a `DatabasePool` hands it to one closure at a time.
+public final class Database {
+    let handle: OpaquePointer
+    private var cache: [String: Statement] = [:]
+
+    init(path: String, readOnly: Bool, busyTimeout: Duration) throws {
+        var handle: OpaquePointer?
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) }
+            sqlite3_close_v2(handle)
+            throw DatabaseError(resultCode: .init(rawValue: status), message: message)
+        }
+        self.handle = handle
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Int32(busyTimeout.components.seconds * 1000))
+    }
+
+    private var closed = false
+
+    deinit { self.close() }
+
+    /// Finalizes its statements and closes. The last connection to close checkpoints the WAL into the database.
+    func close() {
+        guard !self.closed else { return }
+        self.closed = true
+        self.cache.removeAll()
+        sqlite3_close_v2(self.handle)
+    }
+
+    /// Runs `sql`, one statement or several; the arguments are taken by each statement's `?` in turn.
+    public func execute(sql: String, arguments: StatementArguments = []) throws {
+        var remaining = arguments.values[...]
+        try sql.withCString { start in
+            var cursor: UnsafePointer<CChar>? = start
+            while let current = cursor, current.pointee != 0 {
+                var pointer: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let status = sqlite3_prepare_v2(self.handle, current, -1, &pointer, &tail)
+                guard status == SQLITE_OK else { throw self.error(status, sql: sql) }
+                cursor = tail
+                guard let pointer else { continue }  // only a comment or white space was left
+                let statement = Statement(database: self, handle: pointer, sql: sql)
+                let count = Int(sqlite3_bind_parameter_count(pointer))
+                try statement.execute(arguments: StatementArguments(values: Array(remaining.prefix(count))))
+                remaining = remaining.dropFirst(count)
+            }
+        }
+    }
+
+    /// A statement kept for this connection's life, prepared once.
+    public func cachedStatement(sql: String) throws -> Statement {
+        if let statement = self.cache[sql] { return statement }
+        let statement = try self.makeStatement(sql: sql)
+        self.cache[sql] = statement
+        return statement
+    }
+
+    /// A statement of one's own.
+    public func makeStatement(sql: String) throws -> Statement {
+        var pointer: OpaquePointer?
+        let status = sqlite3_prepare_v3(self.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
+        guard status == SQLITE_OK, let pointer else { throw self.error(status, sql: sql) }
+        return Statement(database: self, handle: pointer, sql: sql)
+    }
+
+    /// The rowid of the last row inserted on this connection.
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(self.handle) }
+
+    func error(_ status: Int32, sql: String?) -> DatabaseError {
+        DatabaseError(
+            resultCode: .init(rawValue: status), message: String(cString: sqlite3_errmsg(self.handle)), sql: sql)
+    }
+}
+
+extension StatementArguments {
+    init(values: [DatabaseValue]) {
+        self = []
+        self.values = values
+    }
+}
+
+/// A prepared statement.
+public final class Statement {
+    // Unowned: the connection keeps its cached statements, and finalizes them all before it closes.
+    private unowned let database: Database
+    let handle: OpaquePointer
+    let sql: String
+
+    init(database: Database, handle: OpaquePointer, sql: String) {
+        self.database = database
+        self.handle = handle
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(self.handle) }
+
+    /// Runs it to the end.
+    public func execute(arguments: StatementArguments = []) throws {
+        try self.rows(arguments: arguments) { _ in true }
+    }
+
+    /// Binds `arguments` and calls `body` with the statement at each row until it returns false.
+    func rows(arguments: StatementArguments, _ body: (OpaquePointer) throws -> Bool) throws {
+        sqlite3_reset(self.handle)
+        sqlite3_clear_bindings(self.handle)
+        defer { sqlite3_reset(self.handle) }
+        var bindings = arguments.values.enumerated().map { (Int32($0.offset + 1), $0.element) }
+        if !arguments.named.isEmpty {
+            for index in 1...max(1, sqlite3_bind_parameter_count(self.handle)) {
+                guard let name = sqlite3_bind_parameter_name(self.handle, index) else { continue }
+                guard let value = arguments.named[String(String(cString: name).dropFirst())] else {
+                    throw DatabaseError(
+                        resultCode: .SQLITE_ERROR, message: "no argument for \(String(cString: name))", sql: self.sql)
+                }
+                bindings.append((index, value))
+            }
+        }
+        for (index, value) in bindings {
+            let status: Int32
+            switch value {
+            case .null: status = sqlite3_bind_null(self.handle, index)
+            case .integer(let integer): status = sqlite3_bind_int64(self.handle, index, integer)
+            case .real(let real): status = sqlite3_bind_double(self.handle, index, real)
+            case .text(let text):
+                status = text.utf8CString.withUnsafeBufferPointer {
+                    csqlite_bind_text(self.handle, index, $0.baseAddress, Int32($0.count - 1))
+                }
+            case .blob(let bytes):
+                status = bytes.withUnsafeBytes {
+                    csqlite_bind_blob(self.handle, index, $0.baseAddress, Int32($0.count))
+                }
+            }
+            guard status == SQLITE_OK else { throw self.database.error(status, sql: self.sql) }
+        }
+        while true {
+            let status = sqlite3_step(self.handle)
+            switch status {
+            case SQLITE_ROW: guard try body(self.handle) else { return }
+            case SQLITE_DONE: return
+            default: throw self.database.error(status, sql: self.sql)
+            }
+        }
+    }
+
+    /// The current row's columns.
+    static func row(_ handle: OpaquePointer, names: inout [String]?) -> Row {
+        let count = sqlite3_column_count(handle)
+        let columns = names ?? (0..<count).map { String(cString: sqlite3_column_name(handle, $0)) }
+        names = columns
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(Int(count))
+        for index in 0..<count { values.append(Self.value(handle, index)) }
+        return Row(columns: columns, values: values)
+    }
+
+    static func value(_ handle: OpaquePointer, _ index: Int32) -> DatabaseValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard let text = sqlite3_column_text(handle, index) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard let bytes = sqlite3_column_blob(handle, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
+    }
+}
+
+extension Row {
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [Row] {
+        try Self.fetchAll(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments = []) throws -> [Row] {
+        var rows: [Row] = []
+        var names: [String]?
+        try statement.rows(arguments: arguments) { handle in
+            rows.append(Statement.row(handle, names: &names))
+            return true
+        }
+        return rows
+    }
+
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Row? {
+        try Self.fetchOne(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments = []) throws -> Row? {
+        var row: Row?
+        var names: [String]?
+        try statement.rows(arguments: arguments) { handle in
+            row = Statement.row(handle, names: &names)
+            return false
+        }
+        return row
+    }
+}
+
+extension DatabaseValueConvertible {
+    /// The first column of the first row; nil when there is no row or it holds NULL.
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Self? {
+        try Self.fetchOne(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments = []) throws -> Self? {
+        var value: Self?
+        try statement.rows(arguments: arguments) { handle in
+            value = Self.fromDatabaseValue(Statement.value(handle, 0))
+            return false
+        }
+        return value
+    }
+
+    /// The first column of every row (rows holding NULL left out).
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [Self] {
+        var values: [Self] = []
+        try db.makeStatement(sql: sql).rows(arguments: arguments) { handle in
+            if let value = Self.fromDatabaseValue(Statement.value(handle, 0)) { values.append(value) }
+            return true
+        }
+        return values
+    }
+}

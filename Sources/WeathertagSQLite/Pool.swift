@@ -1,0 +1,126 @@
+import CSQLite
+import Dispatch
+import Synchronization
+
+/// A writer and readers on one database in WAL mode: reads see a snapshot and never wait for the writer; writes
+/// are one at a time, each in a transaction. Synchronous calls run on the caller's thread; the `async` ones on
+/// threads of their own, never on the cooperative pool.
+public final class DatabasePool: Sendable {
+    public let path: String
+    private let writer: Exclusive
+    private let readers: [Exclusive]
+    private let free: Mutex<[Int]>
+    private let available: DispatchSemaphore
+    /// Where the `async` calls wait for a connection and run (SQLite blocks).
+    private static let queue = DispatchQueue(label: "weathertag-sqlite", attributes: .concurrent)
+
+    /// Opens (creating it if needed) the database at `path` with one writer and `readers` readers. Each statement
+    /// waits up to `busyTimeout` for another process's lock; `prepare` runs on every connection once.
+    public init(
+        path: String, readers: Int = 1, busyTimeout: Duration = .seconds(5),
+        prepare: (Database) throws -> Void = { _ in }
+    ) throws {
+        self.path = path
+        let writer = try Database(path: path, readOnly: false, busyTimeout: busyTimeout)
+        // WAL: the daemon and the `stamp` command read and write side by side. Synchronous NORMAL: a commit survives
+        // the process being killed; only a power cut can lose the last ones.
+        try writer.execute(sql: "PRAGMA journal_mode = WAL")
+        try writer.execute(sql: "PRAGMA synchronous = NORMAL")
+        try prepare(writer)
+        self.writer = Exclusive(writer)
+        self.readers = try (0..<max(1, readers)).map { _ in
+            let reader = try Database(path: path, readOnly: true, busyTimeout: busyTimeout)
+            try prepare(reader)
+            return Exclusive(reader)
+        }
+        self.free = Mutex(Array(self.readers.indices))
+        self.available = DispatchSemaphore(value: self.readers.count)
+    }
+
+    /// Readers first, then the writer: the last to close folds the WAL into the database file, and only the writer
+    /// can.
+    deinit {
+        for reader in self.readers { reader.close() }
+        self.writer.close()
+    }
+
+    /// Runs `body` in a read transaction: one snapshot for all its statements.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        self.available.wait()
+        let index = self.free.withLock { $0.removeLast() }
+        defer {
+            self.free.withLock { $0.append(index) }
+            self.available.signal()
+        }
+        return try self.readers[index].run { db in try Self.transaction(db, "BEGIN DEFERRED", body) }
+    }
+
+    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`), committed when it returns, rolled back when it throws.
+    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try self.writer.run { db in try Self.transaction(db, "BEGIN IMMEDIATE", body) }
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { done in
+            Self.queue.async { done.resume(with: Result { try self.read(body) }) }
+        }
+    }
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { done in
+            Self.queue.async { done.resume(with: Result { try self.write(body) }) }
+        }
+    }
+
+    private static func transaction<T>(_ db: Database, _ begin: String, _ body: (Database) throws -> T) throws -> T {
+        try db.execute(sql: begin)
+        do {
+            let result = try body(db)
+            try db.execute(sql: "COMMIT")
+            return result
+        } catch {
+            try? db.execute(sql: "ROLLBACK")
+            throw error
+        }
+    }
+}
+
+/// A connection and the lock that gives it to one thread at a time.
+///
+/// `@unchecked Sendable`: the connection is reached only through `run`, under the lock.
+private final class Exclusive: @unchecked Sendable {
+    private let lock = Mutex(())
+    private let database: Database
+
+    init(_ database: Database) { self.database = database }
+
+    func run<T>(_ body: (Database) throws -> T) throws -> T {
+        try self.lock.withLock { _ in try body(self.database) }
+    }
+
+    func close() { self.lock.withLock { _ in self.database.close() } }
+}
+
+/// Migrations, each applied once and in order, recorded in GRDB's table (`grdb_migrations`) so that databases made
+/// when weathertag used GRDB carry on as they are.
+public struct DatabaseMigrator {
+    private var migrations: [(identifier: String, body: (Database) throws -> Void)] = []
+
+    public init() {}
+
+    public mutating func registerMigration(_ identifier: String, migrate: @escaping (Database) throws -> Void) {
+        self.migrations.append((identifier, migrate))
+    }
+
+    public func migrate(_ pool: DatabasePool) throws {
+        try pool.write { db in
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+            let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+            for migration in self.migrations where !applied.contains(migration.identifier) {
+                try migration.body(db)
+                try db.execute(
+                    sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
+            }
+        }
+    }
+}
