@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <stdio.h>
 #include <sys/statfs.h>
@@ -11,14 +12,26 @@ int clinux_exchange(const char *first, const char *second) {
     return renameat2(AT_FDCWD, first, AT_FDCWD, second, RENAME_EXCHANGE);
 }
 
+static void clinux_lease_broken(int signal) {
+    (void)signal;
+}
+
+// A broken lease sends its owner SIGIO, whose default action ends the process. We poll the lease instead: the
+// signal gets a handler that does nothing, installed once (a handler, not SIG_IGN, so that programs we start get
+// the default back at exec).
+static void clinux_catch_lease_signal(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = clinux_lease_broken;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    (void)sigaction(SIGIO, &action, NULL);
+}
+
 int clinux_take_read_lease(int fd) {
-    if (fcntl(fd, F_SETLEASE, F_RDLCK) != 0) {
-        return -1;
-    }
-    // Taking a lease makes us the owner that gets SIGIO (default action: terminate) when a writer breaks it. We
-    // poll the lease instead; with no owner the kernel sends no signal.
-    (void)fcntl(fd, F_SETOWN, 0);
-    return 0;
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    (void)pthread_once(&once, clinux_catch_lease_signal);
+    return fcntl(fd, F_SETLEASE, F_RDLCK);
 }
 
 int clinux_read_lease_intact(int fd) {

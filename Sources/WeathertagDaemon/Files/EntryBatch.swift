@@ -60,6 +60,7 @@ enum EntryBatch {
         let remembered = fresh ? [:] : memory?.database.blocksToRestore(keys, now: Date()) ?? [:]
         // What the index holds already: a file it has read in this version is not read for it again.
         let indexed = memory?.database.indexedVersions(keys) ?? [:]
+        let locks = FolderLocks()
         for (index, name) in names.enumerated() {
             let key = memory?.key(name)
             var block: [String]?
@@ -73,7 +74,8 @@ enum EntryBatch {
                     replacing: fresh,
                     blockNow: { block = $0 },
                     contentNow: { read = ($0, $1, $2) },
-                    keepOriginal: { [count = outcome.results.count] in originals.append((count, $0)) })
+                    keepOriginal: { [count = outcome.results.count] in originals.append((count, $0)) },
+                    locks: locks)
                 outcome.results.append((name, result))
                 if let key, let lane = LaneState.of(result) {
                     indexItems.append(Self.indexItem(key, lane: lane, read: read, indexed: indexed[key]))

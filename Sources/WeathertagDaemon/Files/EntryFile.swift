@@ -10,10 +10,11 @@ import WeathertagCore
 ///    later open for writing or truncate. Where leases are not available (a file we do not own, NFS), the
 ///    `stat` comparisons below are the only guard.
 /// 3. Read, stamp, write a temp file next to it, fsync.
-/// 4. Last look: lease intact, same inode, size and modification time.
+/// 4. Last look: lease intact (without a lease: the same size and modification time), the same file under the name.
 /// 5. Exchange the temp file and the entry in one step (`RENAME_EXCHANGE`), so the original stays linked under
-///    the temp name; look once more, and if a write reached the original after all, exchange back.
-/// 6. Unlink the original, fsync the folder.
+///    the temp name; look once more, and if the name held another file by then (a save by rename), exchange back.
+/// 6. Unlink the original, fsync the folder; then, still holding the lease, see whether a writer reached the
+///    original meanwhile, and put its save back under the entry's name.
 ///
 /// At every instant the entry's name holds either the original or the original plus the stamp.
 enum EntryFile {
@@ -48,15 +49,18 @@ enum EntryFile {
         blockNow: ([String]) -> Void = { _ in },
         contentNow: ([UInt8], Date, FileVersion) -> Void = { _, _, _ in },
         keepOriginal: ((SwappedOriginal) -> Void)? = nil,
+        locks: FolderLocks? = nil,
         beforeRename: () -> Void = {},
         beforeExchange: () -> Void = {},
         afterExchange: () -> Void = {}
     ) throws -> EntryResult {
         let (directory, name) = FileIO.split(path)
-        // An editor that has the entry open keeps its swap or lock file beside it: not now.
-        for lock in EditorLock.candidates(for: name) {
-            var info = stat()
-            if lstat(directory + "/" + lock.file, &info) == 0 { return .locked(lock) }
+        // An editor that has the entry open keeps its swap or lock file beside it: not now. A batch lists each
+        // folder once for them (`FolderLocks`); one entry alone looks for each name.
+        if let lock = locks?.lock(for: name, in: directory)
+            ?? (locks == nil ? Self.probeLock(for: name, in: directory) : nil)
+        {
+            return .locked(lock)
         }
         // O_NOFOLLOW: never stamp through a symlink. O_NONBLOCK: opening a FIFO must not hang.
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -68,7 +72,9 @@ enum EntryFile {
             default: throw SystemError("open", path: path)
             }
         }
-        defer { close(fd) }
+        // Closed when this returns, unless it is handed on with the swapped-out original (which then closes it).
+        var ownsDescriptor = true
+        defer { if ownsDescriptor { close(fd) } }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw SystemError("stat", path: path) }
         let before = FileVersion(info)
@@ -91,14 +97,15 @@ enum EntryFile {
         } else {
             leased = false
         }
-        /// Nobody opened the original for writing, and it is the version we read.
+        /// Nobody opened the original for writing, and it is the version we read. Under an intact lease it cannot
+        /// be another version (nobody could open it for writing since we read it): the `fstat` is for no lease.
         func untouched() -> Bool {
-            (!leased || clinux_read_lease_intact(fd) == 1) && FileVersion.current(fd) == before
+            leased ? clinux_read_lease_intact(fd) == 1 : FileVersion.current(fd) == before
         }
 
         let original: [UInt8]
         do {
-            original = try FileIO.readAll(fd, path: path, limit: maximumSize)
+            original = try FileIO.readAll(fd, path: path, limit: maximumSize, expected: Int(info.st_size))
         } catch let error as SystemError where error.code == EFBIG {
             return .changedWhileStamping
         }
@@ -151,7 +158,7 @@ enum EntryFile {
             var created = stat()
             guard fstat(temporary.fd, &created) == 0 else { throw SystemError("stat", path: temporary.path) }
             if created.st_mode & 0o7777 != mode { _ = fchmod(temporary.fd, mode) }
-            if geteuid() == 0, created.st_uid != info.st_uid || created.st_gid != info.st_gid {
+            if Self.effectiveUserID == 0, created.st_uid != info.st_uid || created.st_gid != info.st_gid {
                 _ = fchown(temporary.fd, info.st_uid, info.st_gid)
             } else if let lockout = Self.wouldLockOutItsOwner(original: info, replacement: created) {
                 unlink(temporary.path)
@@ -187,26 +194,22 @@ enum EntryFile {
             // the lease: give it its file back. And an editor's save that renamed a new file over the entry
             // between the last look and the exchange left *that* file under the temp name, not the one we read:
             // it goes back under the entry's name, and our copy, made from the older version, is dropped.
-            guard untouched(), FileVersion.current(temporary.path)?.isSameFile(as: before) == true else {
+            // (Under the lease, a writer that reached the original since the last look broke it: `settle`, after the
+            // folder's fsync, finds that and puts its save back. Without a lease, the version is compared here.)
+            guard leased || FileVersion.current(fd) == before,
+                FileVersion.current(temporary.path)?.isSameFile(as: before) == true
+            else {
                 try Self.exchangeBack(temporary: temporary.path, path: path)
                 return .changedWhileStamping
             }
             unlink(temporary.path)
             // A writer that found the original by its name just before the exchange may reach it only now: its open
-            // waits on our lease, and what it writes would go to a file without a name. Let it finish, then put its
-            // save back under the entry's name.
-            if leased, clinux_read_lease_intact(fd) != 1 {
-                try Self.rescueLateWriter(original: fd, path: path, mode: mode, stamped: stamped)
-                return .changedWhileStamping
-            }
-            // Such a writer may also still be on its way, between finding the name and reaching the lease: let go of
-            // the lease and look at the original again once the folder's fsync has given it time.
+            // waits on our lease, and what it writes would go to a file without a name. The lease is kept, and the
+            // original with it, until the folder's fsync has given such a writer time to arrive: `settle` then lets
+            // it finish and puts its save back under the entry's name.
             if leased {
-                clinux_release_lease(fd)
-                let kept = dup(fd)
-                if kept >= 0 {
-                    swapped = SwappedOriginal(fd: kept, before: before, path: path, mode: mode, stamped: stamped)
-                }
+                ownsDescriptor = false
+                swapped = SwappedOriginal(fd: fd, path: path, mode: mode, stamped: stamped)
             }
         } else if errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP {
             // A filesystem that cannot exchange: a plain rename over; the last look above is the guard.
@@ -239,14 +242,12 @@ enum EntryFile {
     /// has given it time, and puts its save back. Owns its descriptor.
     final class SwappedOriginal: @unchecked Sendable {
         private let fd: Int32
-        private let before: FileVersion
         let path: String
         private let mode: mode_t
         private let stamped: FileVersion
 
-        init(fd: Int32, before: FileVersion, path: String, mode: mode_t, stamped: FileVersion) {
+        init(fd: Int32, path: String, mode: mode_t, stamped: FileVersion) {
             self.fd = fd
-            self.before = before
             self.path = path
             self.mode = mode
             self.stamped = stamped
@@ -254,12 +255,10 @@ enum EntryFile {
 
         deinit { close(self.fd) }
 
-        /// Whether a late writer's save was put back under the entry's name (it is to be stamped again).
+        /// Whether a late writer's save was put back under the entry's name (it is to be stamped again). The lease
+        /// is still held: a writer that reached the original broke it and waits for us.
         func settle() throws -> Bool {
-            // A read lease is refused while anyone has the file open for writing.
-            let writing = clinux_take_read_lease(self.fd) != 0 && (errno == EAGAIN || errno == EBUSY)
-            if !writing { clinux_release_lease(self.fd) }
-            guard writing || FileVersion.current(self.fd) != self.before else { return false }
+            guard clinux_read_lease_intact(self.fd) != 1 else { return false }
             try EntryFile.rescueLateWriter(original: self.fd, path: self.path, mode: self.mode, stamped: self.stamped)
             return true
         }
@@ -287,6 +286,17 @@ enum EntryFile {
         }
         let stillOurs = FileVersion.current(path)?.isSameFile(as: stamped) == true
         try FileIO.writeAtomically(content, to: stillOurs ? path : path + ".edited-while-stamping", mode: mode)
+    }
+
+    /// Asked once: `geteuid` was one system call per stamped entry.
+    private static let effectiveUserID = geteuid()
+
+    /// Looks for each of the lock files an editor keeps beside `name`.
+    private static func probeLock(for name: String, in directory: String) -> EditorLock? {
+        EditorLock.candidates(for: name).first { lock in
+            var info = stat()
+            return lstat(directory + "/" + lock.file, &info) == 0
+        }
     }
 
     /// Undoes an exchange: the edited original goes back under its name and our copy is dropped. Should even that

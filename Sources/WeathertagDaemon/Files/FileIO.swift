@@ -1,9 +1,23 @@
 import Glibc
+import Synchronization
 
 /// Small blocking POSIX helpers. Callers run them on a thread pool, never on Swift's cooperative pool.
 enum FileIO {
-    /// Reads the whole file behind `fd`, refusing more than `limit` bytes.
-    static func readAll(_ fd: Int32, path: String, limit: Int) throws -> [UInt8] {
+    /// Reads the whole file behind `fd`, refusing more than `limit` bytes. `expected` (the size `fstat` gave) sizes
+    /// the first read one byte larger, so that a file that did not grow takes one `read`: a short read of a regular
+    /// file is its end.
+    static func readAll(_ fd: Int32, path: String, limit: Int, expected: Int? = nil) throws -> [UInt8] {
+        if let expected, expected < limit {
+            var bytes = [UInt8](repeating: 0, count: expected + 1)
+            var count = -1
+            while count < 0 {
+                count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0, errno != EINTR { throw SystemError("read", path: path) }
+            }
+            if count <= expected { return Array(bytes[..<count]) }
+            // It grew: read on to its end.
+            return try bytes + Self.readAll(fd, path: path, limit: limit - bytes.count)
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
@@ -40,12 +54,19 @@ enum FileIO {
 
     static let temporarySuffix = ".weathertag-tmp"
 
+    /// Asked once: `getpid` and `getrandom` were two system calls per stamped entry.
+    static let processID = getpid()
+    private static let temporaryPrefix = String(UInt32.random(in: 0...UInt32.max), radix: 36) + "-"
+    private static let temporaryCounter = Atomic<UInt64>(0)
+
     /// Creates `.{name}.{pid}.{random}.weathertag-tmp` next to the target, exclusively and without following links.
     /// The PID tells a crashed writer's leftovers from a live one's (see `removeStaleTemporaries`).
     static func createTemporary(directory: String, name: String, mode: mode_t) throws -> (fd: Int32, path: String) {
-        let pid = getpid()
+        let pid = Self.processID
         for _ in 0..<8 {
-            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            // Unique within the process by the counter, across a reused PID by the process's random part.
+            let suffix =
+                Self.temporaryPrefix + String(Self.temporaryCounter.add(1, ordering: .relaxed).newValue, radix: 36)
             let path = "\(directory)/.\(name).\(pid).\(suffix)\(Self.temporarySuffix)"
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             if fd >= 0 { return (fd, path) }
@@ -60,7 +81,7 @@ enum FileIO {
         guard name.hasPrefix("."), name.hasSuffix(Self.temporarySuffix) else { return false }
         let parts = name.dropLast(Self.temporarySuffix.count).split(separator: ".")
         guard parts.count >= 3, let pid = pid_t(parts[parts.count - 2]), pid > 0 else { return true }
-        if pid == getpid() { return false }
+        if pid == Self.processID { return false }
         return kill(pid, 0) != 0 && errno == ESRCH
     }
 
