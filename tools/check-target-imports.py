@@ -9,6 +9,10 @@ import sys
 
 TOOLCHAIN = {"Foundation", "FoundationEssentials", "Glibc", "Dispatch", "Synchronization", "Testing", "XCTest",
              "_Concurrency"}
+# The targets linked into the `weathertag` binary import FoundationEssentials, never Foundation: Foundation brings
+# FoundationInternationalization and ICU (34 MB of data; docs/PERFORMANCE.md, issue 21).
+ESSENTIALS_ONLY = {"WeathertagCore", "WeathertagHTTP", "WeathertagGPSD", "WeathertagSQLite", "WeathertagDaemon",
+                   "weathertag"}
 # Declared for a reason other than an import, and why.
 NOT_IMPORTED = {("WeathertagIntegrationTests", "weathertag"): "so that `swift test` builds the binary it runs"}
 
@@ -47,6 +51,8 @@ def main():
             for file in files:
                 if file.endswith(".swift"):
                     imported |= imports(os.path.join(root, file))
+        if name in ESSENTIALS_ONLY and "Foundation" in imported:
+            problems.append(f"{name}: imports Foundation; the binary's targets import FoundationEssentials")
         imported -= TOOLCHAIN
         for module in sorted(imported - declared):
             problems.append(f"{name}: imports {module} but does not declare it")

@@ -94,6 +94,24 @@ final class StateDatabaseTests {
         #expect(aside.count == 1)
     }
 
+    /// A database made when weathertag used GRDB (version 0.1.0 before issue 21; `Fixtures/grdb-state.sqlite`, three
+    /// stamped entries) opens as it is: its migrations are found in GRDB's table and not run again, and what it
+    /// remembers is there.
+    @Test func aDatabaseMadeThroughGRDBOpensAsItIs() throws {
+        try FileManager.default.createDirectory(atPath: self.stateDirectory, withIntermediateDirectories: true)
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/grdb-state.sqlite").path
+        try FileManager.default.copyItem(atPath: fixture, toPath: self.stateDirectory + "/state.sqlite")
+        let database = try self.open(inbox: "/diary/inbox")
+        #expect(try database.count() == 3)
+        #expect(try database.remembered("e000001.md")?.block.first == "weather:")
+        #expect(database.checkIntegrity())
+        #expect(
+            !(try FileManager.default.contentsOfDirectory(atPath: self.stateDirectory)).contains {
+                $0.contains("corrupt")
+            })
+    }
+
     /// Damage past the header is found by the deep check the daemon runs after start-up.
     @Test func aDamagedPageIsFoundByTheIntegrityCheck() throws {
         do {
