@@ -707,6 +707,10 @@ http {
             log(json.dumps(self.track_year(days=10 if self.quick else 100, one_file=True)))
         elif figure == "burst":
             self.burst_only()
+        elif figure == "socket":
+            log(json.dumps(self.socket_only()))
+        elif figure == "startup":
+            log(json.dumps(self.startup_only()))
         elif figure == "index":
             log(json.dumps(self.diary_index(self.burst)))
         elif figure == "growth":
@@ -716,6 +720,35 @@ http {
             log(json.dumps([self.latency(200, 20) for _ in range(self.runs)]))
         else:
             log(json.dumps([self.restore_latency(200, 20) for _ in range(self.runs)]))
+
+    def socket_only(self):
+        """The socket beside nginx at 1, 8 and 64 connections, each as `run` measures it."""
+        daemon, _ = self.start(cold=False)
+        _, body = http_unix(self.socket_path(), "/v1/tag")
+        nginx, nginx_socket = self.nginx(body)
+        seconds = 2 if self.quick else 5
+        results = {}
+        try:
+            for connections in (1, 8, 64):
+                for server, path in (("weathertag", self.socket_path()), ("nginx", nginx_socket)):
+                    runs = [self.socket_throughput(path, connections, seconds) for _ in range(self.runs)]
+                    results["%s %d" % (server, connections)] = runs
+        finally:
+            nginx.terminate()
+            nginx.wait()
+            daemon.stop()
+        return results
+
+    def startup_only(self):
+        """Ten starts to READY=1 with a warm cache, in ms."""
+        self.fresh(scratch=False)
+        cache = os.path.join(self.work, "cache")
+        startups = []
+        for _ in range(10):
+            daemon = Daemon(self.binary, self.config(self.folder("inbox"), cache), self.work)
+            startups.append(round(daemon.startup * 1000, 1))
+            daemon.stop()
+        return startups
 
     def burst_only(self):
         """The burst alone, interleaved with the limit as in `run`: for trying a change to the stamping path."""
@@ -1001,7 +1034,7 @@ def main():
     parser.add_argument("--burst-runs", type=int, default=5,
                         help="runs of each burst: the noisiest figure, the disk being shared")
     parser.add_argument("--quick", action="store_true", help="small sizes, for trying the bench itself")
-    parser.add_argument("--only", choices=("burst", "index", "latency", "restore", "growth", "track", "diary"),
+    parser.add_argument("--only", choices=("burst", "index", "latency", "restore", "growth", "track", "diary", "socket", "startup"),
                         help="one figure alone, printed, docs left alone: for trying a change (index and growth "
                              "at --burst entries)")
     parser.add_argument("--work", default=None, help="where to put the temp folders (default: $TMPDIR)")

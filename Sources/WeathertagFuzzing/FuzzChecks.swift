@@ -32,11 +32,13 @@ public enum FuzzChecks {
         let channel = EmbeddedChannel()
         do {
             try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                withErrorHandling: false,
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: SocketServer.decoderLimits
             )
+            let registry = ConnectionRegistry()
             try channel.pipeline.syncOperations.addHandler(
-                RequestGuardHandler(idleTimeout: .seconds(30), registry: ConnectionRegistry())
+                RequestGuardHandler(idleTimeout: .seconds(30), connection: registry.add(channel), registry: registry)
             )
         } catch {
             preconditionFailure("pipeline set-up: \(error)")

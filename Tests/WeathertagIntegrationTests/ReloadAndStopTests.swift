@@ -49,7 +49,15 @@ struct ReloadAndStopTests {
 
     @Test func sighupAppliesAValidConfigurationKeepingTheSocketAndTheQueue() async throws {
         try await withHarness { harness in
-            try harness.writeConfig(providers: Self.fixed(10))
+            // The connection kept open across the reload waits as long as a loaded machine makes it: not the idle
+            // timeout's test (30 s by default, which a full parallel run once exceeded).
+            func write(latitude: Double) throws {
+                try harness.writeConfig(providers: Self.fixed(latitude))
+                try harness.patchConfig(
+                    #""path": "\#(harness.socketPath)""#,
+                    #""path": "\#(harness.socketPath)", "idle_timeout_seconds": 600"#)
+            }
+            try write(latitude: 10)
             let daemon = try await harness.startDaemon()
             var socketInfo = stat()
             #expect(stat(harness.socketPath, &socketInfo) == 0)
@@ -58,7 +66,7 @@ struct ReloadAndStopTests {
 
             // Entries queue up while OpenWeather fails.
             try harness.standIn.control(#"{"weather": {"mode": "503"}}"#)
-            try harness.writeConfig(providers: Self.fixed(20))
+            try write(latitude: 20)
             try harness.dropInPlace("queued.md", "Waiting through a reload\n")
 
             daemon.child.signal(SIGHUP)

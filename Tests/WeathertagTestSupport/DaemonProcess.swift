@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// The built `weathertag` binary running `serve`, with a datagram socket standing in for systemd's
 /// `$NOTIFY_SOCKET`: `start` returns once the daemon said READY=1.
@@ -10,6 +11,9 @@ public final class DaemonProcess: @unchecked Sendable {
 
     /// Every datagram the daemon sent to `$NOTIFY_SOCKET` so far.
     public var notifications: [String] { self.notify.received() }
+
+    /// Daemons started by this test process, for their notify sockets' names.
+    private static let starts = Atomic<Int>(0)
 
     /// The `weathertag` binary next to the test bundle.
     public static var binary: String {
@@ -39,7 +43,9 @@ public final class DaemonProcess: @unchecked Sendable {
         launcher: [String] = []
     ) async throws {
         self.socketPath = socketPath
-        let notifyPath = directory.file("notify-\(UInt16.random(in: 0...UInt16.max)).sock")
+        // A new name for each start: a random 16-bit one met an earlier start's file now and then (Address already
+        // in use) in a test that starts the daemon forty times in one folder.
+        let notifyPath = directory.file("notify-\(Self.starts.add(1, ordering: .relaxed).newValue).sock")
         self.notify = try DatagramSocket(path: notifyPath)
         // Sending to a socket file takes write permission on it: a launcher may run the daemon as another user.
         chmod(notifyPath, 0o666)

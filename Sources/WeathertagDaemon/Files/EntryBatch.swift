@@ -32,7 +32,8 @@ enum EntryBatch {
         backdating: BackdatingPolicy? = nil,
         memory: Memory? = nil,
         fresh: Bool = false,
-        progress: StampingProgress? = nil
+        progress: StampingProgress? = nil,
+        locks: EditorLockCache? = nil
     ) -> BatchOutcome {
         var outcome = BatchOutcome()
         var records: [StampRecord] = []
@@ -60,7 +61,8 @@ enum EntryBatch {
         let remembered = fresh ? [:] : memory?.database.blocksToRestore(keys, now: Date()) ?? [:]
         // What the index holds already: a file it has read in this version is not read for it again.
         let indexed = memory?.database.indexedVersions(keys) ?? [:]
-        let locks = FolderLocks()
+        // Without the watcher's cache, this batch's own listings.
+        let locks = locks.flatMap { $0.isKeeping ? $0 : nil } ?? EditorLockCache(keeping: false)
         for (index, name) in names.enumerated() {
             let key = memory?.key(name)
             var block: [String]?

@@ -49,14 +49,14 @@ enum EntryFile {
         blockNow: ([String]) -> Void = { _ in },
         contentNow: ([UInt8], Date, FileVersion) -> Void = { _, _, _ in },
         keepOriginal: ((SwappedOriginal) -> Void)? = nil,
-        locks: FolderLocks? = nil,
+        locks: EditorLockCache? = nil,
         beforeRename: () -> Void = {},
         beforeExchange: () -> Void = {},
         afterExchange: () -> Void = {}
     ) throws -> EntryResult {
         let (directory, name) = FileIO.split(path)
         // An editor that has the entry open keeps its swap or lock file beside it: not now. A batch lists each
-        // folder once for them (`FolderLocks`); one entry alone looks for each name.
+        // folder once for them (`EditorLockCache`); one entry alone looks for each name.
         if let lock = locks?.lock(for: name, in: directory)
             ?? (locks == nil ? Self.probeLock(for: name, in: directory) : nil)
         {

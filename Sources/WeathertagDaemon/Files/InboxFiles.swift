@@ -39,7 +39,7 @@ struct InboxFiles: Sendable {
     }
 
     /// Stamps a batch; nil when the pool is stopping and refused it (its entries are untouched and wait).
-    func stamp(_ batch: Machine.Batch) async -> BatchOutcome? {
+    func stamp(_ batch: Machine.Batch, locks: EditorLockCache? = nil) async -> BatchOutcome? {
         let (inbox, maximumSize, progress) = (self.inbox, self.configuration.maximumBytes, self.progress)
         let lines = batch.tag.stampLines(fields: self.stamp.fields)
         let keepModificationTime = self.stamp.keepModificationTime
@@ -51,7 +51,8 @@ struct InboxFiles: Sendable {
             defer { progress.end() }
             return EntryBatch.stamp(
                 batch.names, in: inbox, lines: lines, maximumSize: maximumSize,
-                keepModificationTime: keepModificationTime, backdating: backdating, memory: memory, progress: progress)
+                keepModificationTime: keepModificationTime, backdating: backdating, memory: memory, progress: progress,
+                locks: locks)
         }
     }
 

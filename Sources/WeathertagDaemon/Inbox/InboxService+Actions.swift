@@ -9,9 +9,11 @@ extension InboxService {
         _ events: AsyncStream<Event>.Continuation
     ) {
         let (files, weather, history, maximumAge) = (self.files, self.weather, self.history, self.maximumAge)
+        let editorLocks = self.editorLocks
         switch action {
         case .list(let unchanged): group.addTask { events.yield(.input(await files.list(skipping: unchanged))) }
-        case .stamp(let batch): group.addTask { events.yield(.batchFinished(batch, await files.stamp(batch))) }
+        case .stamp(let batch):
+            group.addTask { events.yield(.batchFinished(batch, await files.stamp(batch, locks: editorLocks))) }
         case .notice(let names): group.addTask { await files.notice(names) }
         case .checkIntegrity: group.addTask { events.yield(.input(await files.checkIntegrity())) }
         case .fetchWeather:

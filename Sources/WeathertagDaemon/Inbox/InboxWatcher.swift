@@ -24,6 +24,8 @@ enum InboxEvent: Sendable, Equatable {
 final class InboxWatcher: Sendable {
     private let path: String
     private let tree: InboxTree
+    /// Told when a lock or swap file comes or goes, and when the watcher cannot see every folder.
+    private let editorLocks: EditorLockCache?
     private let logger: Logger
     /// The inotify instance (internal: a test puts something else in its descriptor's place).
     let inotify: InotifyReader
@@ -37,9 +39,13 @@ final class InboxWatcher: Sendable {
         var exhausted = false
     }
 
-    init(path: String, tree: InboxTree = InboxTree(recursive: false), logger: Logger) throws {
+    init(
+        path: String, tree: InboxTree = InboxTree(recursive: false), editorLocks: EditorLockCache? = nil,
+        logger: Logger
+    ) throws {
         self.path = path
         self.tree = tree
+        self.editorLocks = editorLocks
         self.logger = logger
         self.inotify = try InotifyReader(path: path)
         // Every folder is watched before the first listing: nothing dropped in between is missed.
@@ -93,7 +99,10 @@ final class InboxWatcher: Sendable {
             return
         }
         let first = self.folders.withLock { folders in
-            defer { folders.exhausted = true }
+            defer {
+                folders.exhausted = true
+                self.editorLocks?.stopKeeping()
+            }
             return !folders.exhausted
         }
         if first {
@@ -236,6 +245,7 @@ final class InboxWatcher: Sendable {
         changes: inout Changes
     ) -> Outcome {
         if event.has(IN_Q_OVERFLOW) {
+            self.editorLocks?.changed()
             self.logger.warning("inotify queue overflowed, rescanning the inbox")
             return .rescan
         }
@@ -246,6 +256,7 @@ final class InboxWatcher: Sendable {
             return folder.isEmpty ? .inboxGone : .none
         }
         let path = InboxTree.join(folder, event.name)
+        if event.name.hasPrefix("."), EditorLock.entry(forLockFile: event.name) != nil { self.editorLocks?.changed() }
         if event.name.hasPrefix("."), event.name.hasSuffix(FileIO.temporarySuffix) {
             // A stamp's exchange moves the entry under its temp name: the entry stays where it is.
             if event.has(IN_MOVED_TO) { changes.movedFrom[event.cookie] = nil }

@@ -9,10 +9,14 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let router: CurrentRouter
+    private let connection: ConnectionRegistry.Connection
     private var head: HTTPRequestHead?
+    /// An answer is on its way (the router is working on it): a protocol error then gets no 400 of its own.
+    private var responding = false
 
-    init(router: CurrentRouter) {
+    init(router: CurrentRouter, connection: ConnectionRegistry.Connection) {
         self.router = router
+        self.connection = connection
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -25,41 +29,45 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head = self.head else { return }
             self.head = nil
-            let router = self.router.value
-            if head.method == .GET || head.method == .HEAD, let cached = router.cache.lookup(head.uri) {
-                self.write(cached.response, body: cached.body, for: head, context: context)
+            if head.method == .GET || head.method == .HEAD, let cached = self.router.cache.lookup(head.uri) {
+                let keepAlive = head.isKeepAlive
+                let response =
+                    head.version == .http1_1
+                    ? (keepAlive ? cached.keepAliveHead : cached.closingHead)
+                    : cached.response.head(
+                        version: head.version, bodyBytes: cached.body.readableBytes, keepAlive: keepAlive)
+                self.write(response, body: cached.body, for: head, keepAlive: keepAlive, context: context)
                 return
             }
+            let router = self.router.value
             let method = "\(head.method)"
             let uri = head.uri
+            self.responding = true
             let promise = context.eventLoop.makePromise(of: APIResponse.self)
             promise.completeWithTask { await router.respond(method: method, uri: uri) }
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             promise.futureResult.whenSuccess { response in
                 let (handler, context) = bound.value
-                handler.write(response, body: ByteBuffer(string: response.body), for: head, context: context)
+                let body = ByteBuffer(string: response.body)
+                let keepAlive = head.isKeepAlive
+                handler.write(
+                    response.head(version: head.version, bodyBytes: body.readableBytes, keepAlive: keepAlive),
+                    body: body, for: head, keepAlive: keepAlive, context: context)
             }
         }
     }
 
     private func write(
-        _ response: APIResponse, body: ByteBuffer, for request: HTTPRequestHead, context: ChannelHandlerContext
+        _ head: HTTPResponseHead, body: ByteBuffer, for request: HTTPRequestHead, keepAlive: Bool,
+        context: ChannelHandlerContext
     ) {
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: response.contentType)
-        headers.add(name: "Content-Length", value: String(body.readableBytes))
-        headers.add(name: "Cache-Control", value: "no-store")
-        headers.add(name: "Connection", value: request.isKeepAlive ? "keep-alive" : "close")
-        let head = HTTPResponseHead(
-            version: request.version,
-            status: HTTPResponseStatus(statusCode: response.status),
-            headers: headers
-        )
         context.write(self.wrapOutboundOut(.head(head)), promise: nil)
         if request.method != .HEAD {
             context.write(self.wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         }
-        if request.isKeepAlive {
+        self.responding = false
+        self.connection.markIdle()
+        if keepAlive {
             context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
         } else {
             let closing = context.channel
@@ -67,7 +75,16 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// A request the decoder could not read gets 400 and the connection is closed (as NIO's
+    /// `HTTPServerProtocolErrorHandler` does, without its place on every answer's way out); any other error closes it.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is HTTPParserError, !self.responding {
+            let headers = HTTPHeaders([("Connection", "close"), ("Content-Length", "0")])
+            context.write(
+                self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))),
+                promise: nil)
+            context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
+        }
         context.close(promise: nil)
     }
 }

@@ -5,43 +5,49 @@ import NIOHTTP1
 /// takes longer than `idleTimeout` to send a complete request head (idle keep-alive, slowloris) is closed, and so
 /// is one that sends a body larger than any endpoint could want. Request lines and headers are bounded by the
 /// decoder's limits (`SocketServer.decoderLimits`).
-package final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
+///
+/// Inbound only: a request marks its connection busy here, and `APIHandler` marks it idle when the answer has
+/// ended (`HTTPServerPipelineHandler`, earlier, hands on one request at a time). Each answer's three parts no longer
+/// pass through here.
+package final class RequestGuardHandler: ChannelInboundHandler, RemovableChannelHandler {
     package typealias InboundIn = HTTPServerRequestPart
     package typealias InboundOut = HTTPServerRequestPart
-    package typealias OutboundIn = HTTPServerResponsePart
-    package typealias OutboundOut = HTTPServerResponsePart
 
     /// No endpoint takes a body; a little is read and dropped, more ends the connection.
     static let maximumBodyBytes = 4096
 
     private let idleTimeout: TimeAmount
     private let registry: ConnectionRegistry
-    private var deadline: Scheduled<Void>?
+    private let connection: ConnectionRegistry.Connection
+    private var started = false
+    /// The one idle check of this connection: scheduled when it opens, and again, for what is left of the timeout,
+    /// each time it finds the connection busy or idle for less. Not once per request: rescheduling on every request
+    /// was a timer allocated and cancelled per answer.
+    private var idleCheck: Scheduled<Void>?
     private var bodyBytes = 0
-    /// Requests read whose response has not ended yet (pipelining may put several in flight).
-    private var pending = 0
 
-    package init(idleTimeout: TimeAmount, registry: ConnectionRegistry) {
+    package init(idleTimeout: TimeAmount, connection: ConnectionRegistry.Connection, registry: ConnectionRegistry) {
         self.idleTimeout = idleTimeout
+        self.connection = connection
         self.registry = registry
     }
 
     package func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { self.becomeIdle(context) }
+        if context.channel.isActive { self.open(context) }
     }
 
     package func handlerRemoved(context: ChannelHandlerContext) {
-        self.deadline?.cancel()
+        self.idleCheck?.cancel()
         self.registry.remove(context.channel)
     }
 
     package func channelActive(context: ChannelHandlerContext) {
-        self.becomeIdle(context)
+        self.open(context)
         context.fireChannelActive()
     }
 
     package func channelInactive(context: ChannelHandlerContext) {
-        self.deadline?.cancel()
+        self.idleCheck?.cancel()
         self.registry.remove(context.channel)
         context.fireChannelInactive()
     }
@@ -49,11 +55,8 @@ package final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelH
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch self.unwrapInboundIn(data) {
         case .head:
-            self.deadline?.cancel()
-            self.deadline = nil
             self.bodyBytes = 0
-            self.pending += 1
-            self.registry.markBusy(context.channel)
+            self.connection.markBusy()
         case .body(let buffer):
             self.bodyBytes += buffer.readableBytes
             if self.bodyBytes > Self.maximumBodyBytes {
@@ -66,19 +69,28 @@ package final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelH
         context.fireChannelRead(data)
     }
 
-    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = self.unwrapOutboundIn(data) {
-            self.pending = max(0, self.pending - 1)
-            if self.pending == 0 { self.becomeIdle(context) }
-        }
-        context.write(data, promise: promise)
+    /// The connection is idle from now; its idle check starts.
+    private func open(_ context: ChannelHandlerContext) {
+        guard !self.started else { return }
+        self.started = true
+        self.connection.markIdle()
+        self.scheduleIdleCheck(in: self.idleTimeout, context)
     }
 
-    private func becomeIdle(_ context: ChannelHandlerContext) {
-        self.deadline?.cancel()
-        self.registry.markIdle(context.channel)
-        self.deadline = context.eventLoop.assumeIsolated().scheduleTask(in: self.idleTimeout) {
-            context.close(promise: nil)
+    private func scheduleIdleCheck(in delay: TimeAmount, _ context: ChannelHandlerContext) {
+        self.idleCheck = context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
+            let now = NIODeadline.now()
+            guard let since = self.connection.idleSince else {
+                // Answering: a full timeout from now at the earliest.
+                self.scheduleIdleCheck(in: self.idleTimeout, context)
+                return
+            }
+            let idle = now - since
+            if idle >= self.idleTimeout {
+                context.close(promise: nil)
+            } else {
+                self.scheduleIdleCheck(in: self.idleTimeout - idle, context)
+            }
         }
     }
 }

@@ -66,14 +66,18 @@ public final class SocketServer: Service {
                         }
                         idle.close(promise: nil)
                     }
+                    // Protocol errors are answered by `APIHandler` (400), not by NIO's handler for them: that one sits
+                    // on the outbound path of every answer too, and each handler an answer passes costs.
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                        withErrorHandling: false,
                         withEncoderConfiguration: .init(),
                         withDecoderLimitConfiguration: Self.decoderLimits
                     )
+                    let connection = registry.add(channel)
                     try channel.pipeline.syncOperations.addHandler(
-                        RequestGuardHandler(idleTimeout: idleTimeout, registry: registry)
+                        RequestGuardHandler(idleTimeout: idleTimeout, connection: connection, registry: registry)
                     )
-                    try channel.pipeline.syncOperations.addHandler(APIHandler(router: router))
+                    try channel.pipeline.syncOperations.addHandler(APIHandler(router: router, connection: connection))
                 }
             }
         let server: any Channel
