@@ -357,6 +357,58 @@ class Bench:
                 "idle_total": idle_total, "peak_anon": peak[0], "peak_total": peak[1],
                 "example": stamped_example, "startup": daemon.startup}
 
+    def syscalls(self, count, header):
+        """System calls per entry during a burst of `count` (strace -c -f on the daemon, attached before the burst
+        and detached once every entry is stamped), beside the limit loop's per file (strace -c -f on it)."""
+        self.fresh(scratch=False)
+        staging, names = self.stage(count)
+        daemon, inbox = self.start(cold=True)
+        http_unix(self.socket_path(), "/v1/tag")
+        summary = os.path.join(self.work, "strace-daemon.txt")
+        tracer = subprocess.Popen(["strace", "-c", "-f", "-o", summary, "-p", str(daemon.pid)],
+                                  stderr=subprocess.DEVNULL)
+        # strace reports each thread it attaches to; give it the moment it needs before the burst.
+        time.sleep(1)
+        for name in names:
+            os.rename(os.path.join(staging, name), os.path.join(inbox, name))
+        while json.loads(http_unix(self.socket_path(), "/v1/status")[1])["entries"]["stamped"] < count:
+            time.sleep(0.05)
+        tracer.send_signal(signal.SIGINT)
+        tracer.wait()
+        daemon.stop()
+        ours = self.strace_counts(summary)
+        # The limit loop, traced whole, on the same number of files.
+        folder = self.folder("limit-trace")
+        for name in names:
+            with open(os.path.join(folder, name), "w") as handle:
+                handle.write(self.entry(int(name[1:7])))
+        header_path = os.path.join(self.work, "header")
+        with open(header_path, "w") as handle:
+            handle.write(header)
+        limit_summary = os.path.join(self.work, "strace-limit.txt")
+        subprocess.run(["strace", "-c", "-f", "-o", limit_summary, self.fslimit, folder, header_path],
+                       input="\n".join(names) + "\n", check=True, capture_output=True, text=True)
+        theirs = self.strace_counts(limit_summary)
+        return {"count": count, "weathertag": ours, "limit": theirs}
+
+    @staticmethod
+    def strace_counts(path):
+        counts = {}
+        with open(path) as handle:
+            for line in handle:
+                fields = line.split()
+                if len(fields) >= 5 and fields[0][0].isdigit() and fields[-1] != "total":
+                    counts[fields[-1]] = int(fields[3])
+        return counts
+
+    def binary_size(self):
+        """The installed binary's size (stripped, as `make install` puts it down), and whether it carries ICU."""
+        stripped = os.path.join(self.work, "weathertag-stripped")
+        subprocess.run(["strip", "-o", stripped, self.binary], check=True)
+        size = os.path.getsize(stripped)
+        symbols = subprocess.run(["nm", self.binary], capture_output=True, text=True).stdout
+        return {"bytes": size, "icu": "icudt" in symbols}
+
     def limit_burst(self, count, header, scratch=True):
         self.fresh(scratch)
         staging, names = self.stage(count)
@@ -711,6 +763,10 @@ http {
             log(json.dumps(self.socket_only()))
         elif figure == "startup":
             log(json.dumps(self.startup_only()))
+        elif figure == "syscalls":
+            header = self.weathertag_burst(10)["example"].split("# Entry 1")[0]
+            log(json.dumps(self.syscalls(500 if self.quick else 2000, header)))
+            log(json.dumps(self.binary_size()))
         elif figure == "index":
             log(json.dumps(self.diary_index(self.burst)))
         elif figure == "growth":
@@ -779,6 +835,10 @@ http {
                 weathertag.append(self.weathertag_burst(burst, scratch=False))
                 limit.append(self.limit_burst(burst, header, scratch=False))
             self.results["burst_work"] = (weathertag, limit)
+
+        log("== system calls per entry (strace -c -f), and the binary")
+        self.results["syscalls"] = self.syscalls(500 if self.quick else 2000, header)
+        self.results["binary"] = self.binary_size()
 
         script_count = 50 if self.quick else 500
         log("== the script, burst of %d" % script_count)
@@ -896,7 +956,7 @@ def report(bench):
                  "weathertag %s entries/s; filesystem limit %s files/s; ratio %.0f %%" % (
                      median_spread([r["rate"] for r in weathertag], 0), median_spread([r["rate"] for r in limit], 0),
                      100 * w_rate / l_rate),
-                 "≥ 80 %% of the limit: %s" % verdict(w_rate >= 0.8 * l_rate)))
+                 "≥ 90 %% of the limit: %s" % verdict(w_rate >= 0.9 * l_rate)))
     if "burst_work" in results:
         work_w, work_l = results["burst_work"]
         rows.append(("the same burst in %s (%s)" % (bench.work.rsplit("/", 1)[0], describe_filesystem(bench.work)),
@@ -904,7 +964,25 @@ def report(bench):
                          median_spread([r["rate"] for r in work_w], 0), median_spread([r["rate"] for r in work_l], 0),
                          100 * statistics.median(r["rate"] for r in work_w)
                          / statistics.median(r["rate"] for r in work_l)),
-                     "reference: inode allocation here depends on earlier deletions"))
+                     "≥ 90 %% of the limit: %s" % verdict(
+                         statistics.median(r["rate"] for r in work_w)
+                         >= 0.9 * statistics.median(r["rate"] for r in work_l))))
+    if "syscalls" in results:
+        traced = results["syscalls"]
+        ours, theirs = traced["weathertag"], traced["limit"]
+        per_entry = sum(ours.values()) / traced["count"]
+        top = sorted(ours.items(), key=lambda item: -item[1])[:9]
+        rows.append(("system calls per stamped entry (strace -c -f on the daemon during a %d-entry burst; "
+                     "counted, not timed)" % traced["count"],
+                     "weathertag %.1f (%s); the limit loop %.1f per file" % (
+                         per_entry, ", ".join("%s %.1f" % (name, n / traced["count"]) for name, n in top),
+                         sum(theirs.values()) / traced["count"]),
+                     "≤ 20: %s" % verdict(per_entry <= 20)))
+    if "binary" in results:
+        binary = results["binary"]
+        rows.append(("the installed binary (stripped, Swift runtime linked in)",
+                     "%.1f MB; %s" % (binary["bytes"] / 1e6, "carries ICU" if binary["icu"] else "no ICU"),
+                     "≤ 40 MB: %s" % verdict(binary["bytes"] <= 40e6 and not binary["icu"])))
     script = results["script"][0]
     calls = [r["calls"] for r in weathertag]
     rows.append(("OpenWeather calls for the burst, geocoding and air quality on",
@@ -942,9 +1020,16 @@ def report(bench):
         ratio = statistics.median(w) / statistics.median(n)
         worst = min(worst, ratio)
         rows.append(("socket throughput, %d connection%s" % (connections, "" if connections == 1 else "s"),
-                     "weathertag %s req/s; nginx %s req/s; ratio %.0f %%" % (
-                         median_spread(w, 0), median_spread(n, 0), 100 * ratio),
-                     "≥ 50 %% of nginx: %s" % verdict(ratio >= 0.5)))
+                     "weathertag %s req/s; nginx %s req/s; ratio %.0f %%%s" % (
+                         median_spread(w, 0), median_spread(n, 0), 100 * ratio,
+                         "; p99 weathertag %s µs, nginx %s µs" % (
+                             median_spread([r["p99_us"] for r in socket_results[("weathertag", 64)]], 0),
+                             median_spread([r["p99_us"] for r in socket_results[("nginx", 64)]], 0))
+                         if connections == 64 else ""),
+                     ("≥ 95 %% of nginx, p99 ≤ 1.5 ms: %s" % verdict(
+                         ratio >= 0.95 and statistics.median(
+                             r["p99_us"] for r in socket_results[("weathertag", 64)]) <= 1500)
+                      if connections == 64 else "≥ 50 %% of nginx: %s" % verdict(ratio >= 0.5))))
     eight = socket_results[("weathertag", 8)]
     eight_nginx = socket_results[("nginx", 8)]
     p99_socket = statistics.median(r["p99_us"] for r in eight) / 1000
@@ -957,7 +1042,7 @@ def report(bench):
     startup = results["startup"]
     rows.append(("start-up, exec to READY=1, warm cache",
                  "%s ms (10 starts)" % median_spread(startup, 1),
-                 "≤ 50 ms: %s" % verdict(statistics.median(startup) <= 50)))
+                 "≤ 15 ms: %s" % verdict(statistics.median(startup) <= 15)))
     idle_anon = statistics.median(r["idle_anon"] for r in weathertag) / 1024
     idle_total = statistics.median(r["idle_total"] for r in weathertag) / 1024
     peak_anon = max(r["peak_anon"] for r in weathertag) / 1024
@@ -965,11 +1050,10 @@ def report(bench):
     rows.append(("memory",
                  "private (anonymous) RSS idle %.1f MiB, peak during the burst %.1f MiB; total RSS idle %.1f MiB, "
                  "peak %.1f MiB" % (idle_anon, peak_anon, idle_total, peak_total),
-                 # Total RSS is mostly file-backed, shared pages (the binary's text, Foundation and ICU, libcurl's
-                 # TLS stack): 40 MiB until the state database, which the diary's memory needs, brought libsqlite3
-                 # (1.2 MiB resident) and GRDB (1.9 MB of code); the private budgets stay as they were.
-                 "idle ≤ 8, burst ≤ 32, total ≤ 48 MiB: %s" % verdict(
-                     idle_anon <= 8 and peak_anon <= 32 and peak_total <= 48)))
+                 # Total RSS is mostly file-backed, shared pages (the binary's text, libcurl's TLS stack, libc,
+                 # libsqlite3); issue 21 set it back to 24 MiB idle and 32 MiB at the peak, private as before.
+                 "private idle ≤ 8, burst ≤ 32; total idle ≤ 24, peak ≤ 32 MiB: %s" % verdict(
+                     idle_anon <= 8 and peak_anon <= 32 and idle_total <= 24 and peak_total <= 32)))
     index = results["index"]
     rows.append(("the diary index at %d entries (stamped earlier; the state database deleted)" % index["count"],
                  "rebuilt from the files in %.1f s (%.0f entries/s); text search p50 %.1f ms, p99 %.1f ms; a page "
@@ -1034,7 +1118,7 @@ def main():
     parser.add_argument("--burst-runs", type=int, default=5,
                         help="runs of each burst: the noisiest figure, the disk being shared")
     parser.add_argument("--quick", action="store_true", help="small sizes, for trying the bench itself")
-    parser.add_argument("--only", choices=("burst", "index", "latency", "restore", "growth", "track", "diary", "socket", "startup"),
+    parser.add_argument("--only", choices=("burst", "index", "latency", "restore", "growth", "track", "diary", "socket", "startup", "syscalls"),
                         help="one figure alone, printed, docs left alone: for trying a change (index and growth "
                              "at --burst entries)")
     parser.add_argument("--work", default=None, help="where to put the temp folders (default: $TMPDIR)")
