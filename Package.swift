@@ -22,7 +22,8 @@ let package = Package(
     ],
     targets: [
         // C shims: typed wrappers over variadic or macro-only C APIs.
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // libcurl is loaded at its first use (`CCurl.h` says why): linked with libdl's `dlopen`, not with -lcurl.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CGPS", linkerSettings: [.linkedLibrary("gps"), .linkedLibrary("m")]),
         .target(name: "CLinux"),
         .target(name: "CYAML", linkerSettings: [.linkedLibrary("yaml")]),

@@ -15,11 +15,6 @@ public final class CurlHTTPClient: HTTPClient {
     private let userAgent: String
     private let idleHandles = Mutex<[EasyHandle]>([])
 
-    /// Calls `curl_global_init`. Call once, at start-up, before any thread uses curl.
-    public static func initializeLibrary() {
-        _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-    }
-
     public init(threadPool: NIOThreadPool, userAgent: String = "weathertag") {
         self.threadPool = threadPool
         self.userAgent = userAgent
@@ -40,21 +35,28 @@ private final class EasyHandle: @unchecked Sendable {
     private let raw: UnsafeMutableRawPointer?
 
     init() {
-        self.raw = curl_easy_init()
+        self.raw = ccurl_easy_init()
     }
 
     deinit {
-        if let raw { curl_easy_cleanup(raw) }
+        if let raw { ccurl_easy_cleanup(raw) }
     }
 
     func perform(_ request: HTTPRequest, userAgent: String) throws -> HTTPResponse {
-        guard let raw else { throw HTTPClientError(kind: .other, message: "libcurl could not create a handle") }
-        curl_easy_reset(raw)
+        guard let raw else {
+            var error: UnsafePointer<CChar>?
+            let reason =
+                ccurl_load(&error) == 0
+                ? "cannot load libcurl: \(error.map { String(cString: $0) } ?? "?")"
+                : "libcurl could not create a handle"
+            throw HTTPClientError(kind: .other, message: reason)
+        }
+        ccurl_easy_reset(raw)
         let sink = ResponseSink()
         let sinkPointer = Unmanaged.passUnretained(sink).toOpaque()
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var headerList: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headerList) }
+        defer { ccurl_slist_free_all(headerList) }
 
         let code: CURLcode = withExtendedLifetime(sink) {
             errorBuffer.withUnsafeMutableBufferPointer { errorPointer in
@@ -77,18 +79,18 @@ private final class EasyHandle: @unchecked Sendable {
                     _ = ccurl_setopt_string(raw, CURLOPT_UNIX_SOCKET_PATH, socketPath)
                 }
                 for header in request.headers {
-                    headerList = curl_slist_append(headerList, header)
+                    headerList = ccurl_slist_append(headerList, header)
                 }
                 if let headerList {
                     _ = ccurl_setopt_pointer(raw, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList))
                 }
-                return curl_easy_perform(raw)
+                return ccurl_easy_perform(raw)
             }
         }
 
         guard code == CURLE_OK else {
             let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            let message = detail.isEmpty ? String(cString: ccurl_easy_strerror(code)) : detail
             throw HTTPClientError(kind: Self.kind(of: code), message: message)
         }
         var status = 0

@@ -16,15 +16,13 @@ struct Runtime {
     init(logLevel: Logger.Level) {
         // A reader that goes away (a closed log pipe, a client) must give EPIPE, not kill the daemon.
         signal(SIGPIPE, SIG_IGN)
-        // A broken file lease must never end the daemon (EntryFile also clears the lease's signal owner).
-        signal(SIGIO, SIG_IGN)
+        // (A broken file lease's SIGIO is caught where leases are taken: `clinux_take_read_lease`.)
         let environment = self.environment
         let journalSocket = StderrLogHandler.makeJournalSocket(environment: environment)
         LoggingSystem.bootstrap { label in
             StderrLogHandler(label: label, level: logLevel, environment: environment, journalSocket: journalSocket)
         }
         self.logger = Logger(label: "weathertag")
-        CurlHTTPClient.initializeLibrary()
         // The process-wide pool: blocking curl transfers and file work, off Swift's cooperative pool.
         self.threadPool = NIOThreadPool.singleton
         self.http = CurlHTTPClient(threadPool: self.threadPool)
@@ -52,10 +50,6 @@ struct Runtime {
     /// Just the HTTP client, for commands that only talk to the daemon (no logging set-up).
     static func client() -> CurlHTTPClient {
         signal(SIGPIPE, SIG_IGN)
-        // `stamp` takes file leases through the daemon's weather too: a lease broken at the wrong instant must not
-        // end it (see Runtime.init).
-        signal(SIGIO, SIG_IGN)
-        CurlHTTPClient.initializeLibrary()
         return CurlHTTPClient(threadPool: .singleton)
     }
 }
