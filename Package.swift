@@ -24,7 +24,8 @@ let package = Package(
         // C shims: typed wrappers over variadic or macro-only C APIs.
         // libcurl is loaded at its first use (`CCurl.h` says why): linked with libdl's `dlopen`, not with -lcurl.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CGPS", linkerSettings: [.linkedLibrary("gps"), .linkedLibrary("m")]),
+        // libgps too is loaded at its first use (`CGPS.c` says why).
+        .target(name: "CGPS", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("m")]),
         .target(name: "CLinux"),
         .target(name: "CYAML", linkerSettings: [.linkedLibrary("yaml")]),
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),

@@ -1,7 +1,9 @@
 #include "CGPS.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <gps.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,20 +12,64 @@ struct cgps_session {
     struct gps_data_t data;
 };
 
+// libgps is loaded when the first session opens (`dlopen("libgps.so.28")`, the soname of the headers built
+// against), not when the program starts: it brings eight more libraries (D-Bus, systemd, gcrypt, three
+// compressors) to every start, and only a configuration with a gpsd provider needs any of them.
+static struct {
+    int (*open)(const char *, const char *, struct gps_data_t *);
+    int (*stream)(struct gps_data_t *, unsigned int, void *);
+    int (*read)(struct gps_data_t *, char *, int);
+    bool (*waiting)(const struct gps_data_t *, int);
+    int (*close)(struct gps_data_t *);
+    const char *(*errstr)(const int);
+} api;
+
+static const char *load_error = NULL;
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+
+static void load(void) {
+    void *library = dlopen("libgps.so." CGPS_SONAME_VERSION, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        load_error = dlerror();
+        return;
+    }
+#define CGPS_SYMBOL(field, name)                                                                                      \
+    if (!(*(void **)&api.field = dlsym(library, name))) {                                                             \
+        load_error = "libgps lacks " name;                                                                            \
+        return;                                                                                                       \
+    }
+    CGPS_SYMBOL(open, "gps_open")
+    CGPS_SYMBOL(stream, "gps_stream")
+    CGPS_SYMBOL(read, "gps_read")
+    CGPS_SYMBOL(waiting, "gps_waiting")
+    CGPS_SYMBOL(close, "gps_close")
+    CGPS_SYMBOL(errstr, "gps_errstr")
+#undef CGPS_SYMBOL
+}
+
+const char *cgps_load_error(void) {
+    (void)pthread_once(&load_once, load);
+    return load_error;
+}
+
 cgps_session *cgps_open(const char *host, const char *port, int *error_code) {
+    if (cgps_load_error() != NULL) {
+        *error_code = CGPS_NOT_LOADED;
+        return NULL;
+    }
     cgps_session *session = calloc(1, sizeof(cgps_session));
     if (session == NULL) {
         *error_code = ENOMEM;
         return NULL;
     }
-    if (gps_open(host, port, &session->data) != 0) {
+    if (api.open(host, port, &session->data) != 0) {
         *error_code = errno;
         free(session);
         return NULL;
     }
-    if (gps_stream(&session->data, WATCH_ENABLE | WATCH_JSON, NULL) != 0) {
+    if (api.stream(&session->data, WATCH_ENABLE | WATCH_JSON, NULL) != 0) {
         *error_code = errno;
-        gps_close(&session->data);
+        api.close(&session->data);
         free(session);
         return NULL;
     }
@@ -33,7 +79,7 @@ cgps_session *cgps_open(const char *host, const char *port, int *error_code) {
 
 int cgps_waiting(cgps_session *session, int timeout_usec) {
     errno = 0;
-    if (gps_waiting(&session->data, timeout_usec)) {
+    if (api.waiting(&session->data, timeout_usec)) {
         return 1;
     }
     return errno == 0 ? 0 : -1;
@@ -47,7 +93,7 @@ int cgps_read(cgps_session *session, cgps_fix *fix) {
     fix->epy = NAN;
     fix->eph = NAN;
     fix->time = NAN;
-    int count = gps_read(&session->data, NULL, 0);
+    int count = api.read(&session->data, NULL, 0);
     if (count < 0) {
         return -1;
     }
@@ -69,11 +115,14 @@ void cgps_close(cgps_session *session) {
     if (session == NULL) {
         return;
     }
-    (void)gps_stream(&session->data, WATCH_DISABLE, NULL);
-    (void)gps_close(&session->data);
+    (void)api.stream(&session->data, WATCH_DISABLE, NULL);
+    (void)api.close(&session->data);
     free(session);
 }
 
 const char *cgps_error_string(int error_code) {
-    return gps_errstr(error_code);
+    if (error_code == CGPS_NOT_LOADED || cgps_load_error() != NULL) {
+        return cgps_load_error() ? cgps_load_error() : "libgps is not loaded";
+    }
+    return api.errstr(error_code);
 }

@@ -160,7 +160,8 @@ struct Entries: AsyncParsableCommand {
         discussion: """
             Reads the running daemon's index (GET /v1/entries); without a daemon, its state database (found \
             through --config, else the user's or the system's configuration). Dates follow LC_ALL, LC_TIME or \
-            LANG (ko_KR.UTF-8 shows them in Korean). --json prints {"entries": [...]} with every field; --format \
+            LANG, as the C library's locales write them (ko_KR.UTF-8 shows them in Korean once that locale is \
+            installed; a locale that is not falls back to English). --json prints {"entries": [...]} with every field; --format \
             prints one line per entry from a template (placeholders: \
             \(DiaryFormatting.placeholders.map { "{\($0.key)}" }.joined(separator: " "))).
 

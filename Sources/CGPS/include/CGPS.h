@@ -7,6 +7,12 @@
 /// An opaque gpsd session; owns one heap-allocated, zeroed `struct gps_data_t` whose address never moves.
 typedef struct cgps_session cgps_session;
 
+/// The libgps soname the headers describe (Debian 12: libgps.so.28).
+#define CGPS_SONAME_VERSION "28"
+
+/// `cgps_open`'s error code when libgps could not be loaded (`cgps_error_string` gives the loader's reason).
+#define CGPS_NOT_LOADED (-1000)
+
 /// The parts of a TPV report weathertag uses, copied out of libgps' large, non-Sendable struct.
 typedef struct {
     /// 0 unknown/no fix, 1 no fix, 2 2D, 3 3D (gpsd's MODE_* values).
@@ -36,7 +42,10 @@ int cgps_read(cgps_session *session, cgps_fix *fix);
 /// Disables watching, closes the connection and frees the session.
 void cgps_close(cgps_session *session);
 
-/// libgps' text for an error code returned by cgps_open.
+/// Why libgps could not be loaded (it is loaded at the first call); NULL when it is.
+const char *cgps_load_error(void);
+
+/// libgps' text for an error code returned by cgps_open (the loader's reason for CGPS_NOT_LOADED).
 const char *cgps_error_string(int error_code);
 
 #endif
