@@ -1,7 +1,7 @@
 # weathertag — the two commands a newcomer needs are `make run` and `make test`.
 SWIFT ?= swift
 BUILD_FLAGS ?=
-DEBIAN_PACKAGES = binutils locales libyaml-dev libcurl4-openssl-dev libgps-dev gpsd python3 curl systemd e2fsprogs util-linux python3-jsonschema python3-seccomp vim nano tmux rsync git tar unzip zip libsqlite3-dev sway waybar grim polybar xvfb imagemagick chromium gpsd-clients
+DEBIAN_PACKAGES = dpkg-dev debhelper debugedit lintian fakeroot binutils locales libyaml-dev libcurl4-openssl-dev libgps-dev gpsd python3 curl systemd e2fsprogs util-linux python3-jsonschema python3-seccomp vim nano tmux rsync git tar unzip zip libsqlite3-dev sway waybar grim polybar xvfb imagemagick chromium gpsd-clients
 
 FUZZ_TARGETS = stamper request json
 FUZZ_SECONDS ?= 60
@@ -28,7 +28,7 @@ ZSHCOMPLETIONDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPLETIONDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 RELEASE_BUILD = .build/install
 
-.PHONY: all setup build run test lint format clean fuzz bench install uninstall man
+.PHONY: all setup build run test test-deb deb lint format clean fuzz bench install uninstall man
 
 all: build
 
@@ -64,6 +64,13 @@ test: setup
 		grep -v "^\[" .build/test-build.log | tail -40; exit $$status
 	@! grep -n "no 'async' operations occur within 'await' expression" .build/test-build.log
 	$(SWIFT) test --disable-xctest $(BUILD_FLAGS)
+	$(MAKE) --no-print-directory test-deb
+
+# The Debian package as Debian checks it (tools/test-deb.py): built twice in two folders and compared byte for byte,
+# lintian, its contents against tools/deb-contents.txt, and, as root, installed with apt-get (no Swift on PATH),
+# run, upgraded, removed and purged.
+test-deb: setup
+	python3 tools/test-deb.py
 
 # libFuzzer: builds each fuzz target with -sanitize=fuzzer and runs it for FUZZ_SECONDS on a working copy of its
 # seed corpus (Fuzz/corpus/TARGET). Swift's backtracer is off so that libFuzzer sees a trap and saves its input. A crash leaves its input in $(FUZZ_BUILD)/crashes/TARGET; add it to the corpus
@@ -113,6 +120,11 @@ bench: setup
 	WEATHERTAG_SAVE_RACE_ROUNDS=20000 $(SWIFT) test --disable-xctest $(BUILD_FLAGS) \
 		--filter editorSavesRacingTheStampAreNeverLost
 
+# weathertag_VERSION_ARCH.deb in this folder (debian/, built from a clean copy of the tree by tools/build-deb.sh):
+# `apt install ./weathertag_*.deb` on a machine with no Swift.
+deb: setup
+	@deb=$$(tools/build-deb.sh .build/deb/package) && cp "$$deb" . && echo "$$(basename "$$deb")"
+
 # The files `make install` puts down, relative to $(DESTDIR); `make uninstall` removes the same list.
 INSTALLED = $(BINDIR)/weathertag \
 	$(SYSTEMDUNITDIR)/weathertag.service $(SYSTEMDUNITDIR)/weathertag.socket \
@@ -122,10 +134,9 @@ INSTALLED = $(BINDIR)/weathertag \
 	$(MANDIR)/man1/weathertag.1 $(MANDIR)/man5/weathertag.json.5 \
 	$(BASHCOMPLETIONDIR)/weathertag $(ZSHCOMPLETIONDIR)/_weathertag $(FISHCOMPLETIONDIR)/weathertag.fish
 
-# Installs the binary (stripped), the systemd units (ExecStart= pointing at $(BINDIR)) and the sysusers.d file for their user,
-# the example configuration and its
-# schema under $(SYSCONFDIR)/weathertag (config.json too, unless one is there), the man pages and the bash, zsh and
-# fish completions.
+# Installs the binary (stripped), the systemd units (ExecStart= pointing at $(BINDIR)) and the sysusers.d file for
+# their user, the example configuration and its schema under $(SYSCONFDIR)/weathertag (config.json too, unless one is
+# there), the man pages and the bash, zsh and fish completions (bash's without its hashbang: it is sourced, not run).
 install:
 	@set -e; binary="$(BINARY)"; \
 	if [ -z "$$binary" ]; then \
@@ -148,7 +159,7 @@ install:
 		install -m 0644 config.example.json "$$root$(SYSCONFDIR)/weathertag/config.json"; \
 	install -m 0644 docs/man/weathertag.1 "$$root$(MANDIR)/man1/"; \
 	install -m 0644 docs/man/weathertag.json.5 "$$root$(MANDIR)/man5/"; \
-	"$$binary" --generate-completion-script bash > "$$root$(BASHCOMPLETIONDIR)/weathertag"; \
+	"$$binary" --generate-completion-script bash | sed '1{/^#!/d}' > "$$root$(BASHCOMPLETIONDIR)/weathertag"; \
 	"$$binary" --generate-completion-script zsh > "$$root$(ZSHCOMPLETIONDIR)/_weathertag"; \
 	"$$binary" --generate-completion-script fish > "$$root$(FISHCOMPLETIONDIR)/weathertag.fish"; \
 	echo "installed weathertag into $${root:-/}$(PREFIX); configuration in $(SYSCONFDIR)/weathertag"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds weathertag's Debian package from a clean copy of the tree: tools/build-deb.sh FOLDER prints the path of
+# FOLDER/weathertag_VERSION_ARCH.deb. The copy holds the files git knows (committed or not, less what .gitignore
+# leaves out), so a build never sees another build's .build/; dpkg-buildpackage writes beside the copy.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: build-deb.sh FOLDER}
+version=$(dpkg-parsechangelog -l "$root/debian/changelog" -S Version)
+source="$out/weathertag-$version"
+
+rm -rf "$out"
+mkdir -p "$source"
+out=$(cd "$out" && pwd)
+source="$out/weathertag-$version"
+(cd "$root" && git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' file; do
+    [ -e "$file" ] || [ -L "$file" ] && printf '%s\0' "$file"
+done | tar --null -T - -cf -) | tar -xf - -C "$source"
+
+# -b: the binary package only (a native package's source is this repository); -us -uc: nothing to sign.
+(cd "$source" && dpkg-buildpackage -b -us -uc >"$out/build.log" 2>&1) || {
+    tail -40 "$out/build.log" >&2
+    echo "build-deb.sh: dpkg-buildpackage failed; the whole log is $out/build.log" >&2
+    exit 1
+}
+ls "$out"/weathertag_"$version"_*.deb
