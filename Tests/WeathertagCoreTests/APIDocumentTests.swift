@@ -18,7 +18,7 @@ struct APIDocumentTests {
         + #""name":null,"taken_at":"2026-11-22T09:41:00Z"},"stale":false,"fetched_at":"2026-11-22T09:41:00Z","#
         + #""age_seconds":30,"kind":"current","weather_source":null,"wind_deg":null,"wind_direction":null,"wind_gust":null,"clouds":null,"#
         + #""visibility":null,"rain_1h":null,"snow_1h":null,"utc_offset":null,"local_time":null,"sunrise":null,"#
-        + #""sunset":null,"daylight":null,"moon_phase":"waxing_gibbous","moon_illumination":0.93}"#
+        + #""sunset":null,"daylight":null,"moon_phase":"waxing_gibbous","moon_illumination":0.93,"sync_conflicts":null}"#
 
     @Test func aTagIsWrittenAsBefore() throws {
         let json = try JSONValueEncoder().encode(TagDocument(Fixtures.tag, now: Self.now)).serialized
@@ -49,7 +49,8 @@ struct APIDocumentTests {
             + #""misses":1,"last_fetched_at":null,"age_seconds":null},"openweather":{"calls":1,"calls_today":1,"#
             + #""icon_downloads":1,"last_error":null,"next_attempt_at":null},"entries":{"stamped":5,"#
             + #""restored":4,"already_stamped":2,"skipped":1,"backdated":3,"waiting":0,"last_scan_at":"2026-11-22T09:00:01Z"},"#
-            + #""last_error":"disk full","last_error_at":"2026-11-22T09:10:00Z","lanes":null,"history":null}"#
+            + #""last_error":"disk full","last_error_at":"2026-11-22T09:10:00Z","lanes":null,"history":null,"#
+            + #""conflicts":null}"#
         let json = try JSONValueEncoder().encode(status).serialized
         #expect(json == expected)
         #expect(try JSONDecoder().decode(StatusDocument.self, from: Data(json.utf8)) == status)

@@ -46,6 +46,8 @@ public struct TagDocument: Codable, Sendable, Equatable {
     public var daylight: Bool?
     public var moonPhase: String?
     public var moonIllumination: Double?
+    /// The sync tools' conflict copies in the inbox (`/v1/tag` only; `status` lists them): for a status bar's tooltip.
+    public var syncConflicts: Int?
 
     enum CodingKeys: String, CodingKey {
         case condition, description, code, icon
@@ -72,6 +74,7 @@ public struct TagDocument: Codable, Sendable, Equatable {
         case sunrise, sunset, daylight
         case moonPhase = "moon_phase"
         case moonIllumination = "moon_illumination"
+        case syncConflicts = "sync_conflicts"
     }
 }
 

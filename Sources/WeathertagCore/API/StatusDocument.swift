@@ -14,6 +14,9 @@ public struct StatusDocument: Codable, Sendable, Equatable {
     public var lanes: LanesDocument?
     /// The weather of back-dated entries (null with `history.enabled` off).
     public var history: History?
+    /// The `conflict` lane: sync tools' conflict copies in the inbox, never stamped and never listed as entries
+    /// (absent from daemons before it).
+    public var conflicts: [Conflict]?
 
     enum CodingKeys: String, CodingKey {
         case startedAt = "started_at"
@@ -21,7 +24,20 @@ public struct StatusDocument: Codable, Sendable, Equatable {
         case inbox, providers, weather, cache, openweather, entries
         case lastError = "last_error"
         case lastErrorAt = "last_error_at"
-        case lanes, history
+        case lanes, history, conflicts
+    }
+
+    /// A sync tool's conflict copy: where it is, the entry it is a version of (both relative to the inbox), which
+    /// tool made it and what to do.
+    public struct Conflict: Codable, Sendable, Equatable {
+        public var path: String
+        public var entry: String
+        public var tool: String
+        public var remedy: String
+
+        public init(path: String, entry: String, tool: String, remedy: String) {
+            (self.path, self.entry, self.tool, self.remedy) = (path, entry, tool, remedy)
+        }
     }
 
     public init(

@@ -15,7 +15,7 @@ public enum Lane: String, Sendable, Equatable, CaseIterable, Codable {
 /// An entry's lane, why it is there (a stable code, as `GET /v1/entries` and the index give it), and the words.
 public struct LaneState: Sendable, Equatable {
     public var lane: Lane
-    /// `no_weather`, `editor`, `in_use`, `settling`, `changing`, `disk_refused`, `queued`, `stamping`; `stamped`,
+    /// `no_weather`, `editor`, `syncing`, `in_use`, `settling`, `changing`, `disk_refused`, `queued`, `stamping`; `stamped`,
     /// `restored`, `found`; `waiting_for_history`, `history_disabled`, `no_position`, `history_refused`; and for
     /// `left_alone` one code per `LeftAloneReason`.
     public var reason: String
@@ -55,13 +55,18 @@ public struct LaneState: Sendable, Equatable {
         case .alreadyStamped: return LaneState(.stamped, "found")
         case .leftAlone(let reason, _): return Self.of(reason)
         case .inUse: return LaneState(.waiting, "in_use", detail: "a program has it open for writing")
-        case .locked(let lock): return LaneState(.waiting, "editor", detail: lock.file)
+        case .locked(let lock): return Self.held(by: lock)
         case .changedWhileStamping:
             return LaneState(.waiting, "changing", detail: "it changed while it was being stamped")
         case .vanished: return nil
         case .wantsHistory(let request):
             return LaneState(.backdated, "waiting_for_history", detail: "written \(request.time)")
         }
+    }
+
+    /// An entry an editor has open (`editor`), or a sync tool is bringing a new version of (`syncing`).
+    public static func held(by lock: EditorLock) -> LaneState {
+        LaneState(.waiting, lock.isSyncTool ? "syncing" : "editor", detail: lock.file)
     }
 
     public static func of(_ reason: LeftAloneReason) -> LaneState {
@@ -95,6 +100,8 @@ public struct LaneState: Sendable, Equatable {
         case (.waiting, "no_weather"): return "It waits for weather\(detail)."
         case (.waiting, "editor"):
             return "It waits for its editor to close it (\(self.detail ?? "a lock file") is beside it)."
+        case (.waiting, "syncing"):
+            return "A sync tool is bringing a new version of it in (\(self.detail ?? "a temp file") is beside it)."
         case (.waiting, "in_use"): return "It waits for the program writing it to close it."
         case (.waiting, "settling"): return "It was written a moment ago and waits for the writes to settle."
         case (.waiting, "changing"): return "It changed while it was being stamped and is tried again."
@@ -119,6 +126,9 @@ public struct LaneState: Sendable, Equatable {
         case (.waiting, "no_weather"):
             return "It is stamped as soon as OpenWeather answers; `weathertag status` shows the last error."
         case (.waiting, "editor"): return "Close the editor (or delete a lock file a crashed editor left)."
+        case (.waiting, "syncing"):
+            return "Nothing: it is stamped once the sync tool has brought its new version in and no write has reached "
+                + "it for inbox.settle_seconds."
         case (.waiting, "in_use"): return "It is stamped once the program closes it."
         case (.waiting, "settling"):
             return "Nothing: it is stamped once no write has reached it for inbox.settle_seconds."

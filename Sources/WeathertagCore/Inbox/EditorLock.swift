@@ -9,6 +9,14 @@
 /// | emacs | `.#NAME` (a dangling symbolic link) |
 /// | kate | `.NAME.kate-swp` |
 /// | LibreOffice | `.~lock.NAME#` |
+///
+/// A sync tool that is bringing a new version of the entry in holds it the same way: a stamp now would be
+/// overwritten by the version it brings, or would make a conflict of it.
+///
+/// | sync tool | file |
+/// |---|---|
+/// | Syncthing | `.syncthing.NAME.tmp`, renamed over `NAME` when complete |
+/// | Nextcloud, ownCloud | `.NAME.~XXXX` (a partial download) |
 public struct EditorLock: Sendable, Equatable, CustomStringConvertible {
     /// The lock or swap file's name, in the entry's folder.
     public var file: String
@@ -19,7 +27,15 @@ public struct EditorLock: Sendable, Equatable, CustomStringConvertible {
         self.editor = editor
     }
 
-    public var description: String { "\(self.editor) has it open (\(self.file))" }
+    /// A sync tool's temp file, not an editor's lock.
+    public var isSyncTool: Bool { Self.syncTools.contains(self.editor) }
+
+    private static let syncTools: Set = ["Syncthing", "Nextcloud or ownCloud"]
+
+    public var description: String {
+        self.isSyncTool
+            ? "\(self.editor) is bringing a new version in (\(self.file))" : "\(self.editor) has it open (\(self.file))"
+    }
 
     /// The files that would mean an editor has `name` open, most common first.
     public static func candidates(for name: String) -> [EditorLock] {
@@ -30,7 +46,16 @@ public struct EditorLock: Sendable, Equatable, CustomStringConvertible {
             EditorLock(file: ".#\(name)", editor: "emacs"),
             EditorLock(file: ".\(name).kate-swp", editor: "kate"),
             EditorLock(file: ".~lock.\(name)#", editor: "LibreOffice"),
+            EditorLock(file: ".syncthing.\(name).tmp", editor: "Syncthing"),
         ]
+    }
+
+    /// The program that holds `name`, from the hidden names of its folder (every lock file's begins with a dot).
+    public static func holding(_ name: String, among hidden: Set<String>) -> EditorLock? {
+        if let lock = Self.candidates(for: name).first(where: { hidden.contains($0.file) }) { return lock }
+        let partial = ".\(name).~"
+        return hidden.first { $0.hasPrefix(partial) && Self.entry(forLockFile: $0) == name }
+            .map { EditorLock(file: $0, editor: "Nextcloud or ownCloud") }
     }
 
     /// The entry a lock or swap file belongs to, for a file name that is one; nil otherwise. When such a file goes,
@@ -45,6 +70,10 @@ public struct EditorLock: Sendable, Equatable, CustomStringConvertible {
             name = file.dropFirst().dropLast(".kate-swp".count)
         } else if file.hasPrefix("."), [".swp", ".swo", ".swn"].contains(where: file.hasSuffix) {
             name = file.dropFirst().dropLast(4)
+        } else if file.hasPrefix(".syncthing."), file.hasSuffix(".tmp") {
+            name = file.dropFirst(".syncthing.".count).dropLast(".tmp".count)
+        } else if file.utf8.contains(UInt8(ascii: "~")), let partial = file.wholeMatch(of: #/\.(.+)\.~[0-9A-Za-z]+/#) {
+            name = partial.output.1
         } else {
             return nil
         }

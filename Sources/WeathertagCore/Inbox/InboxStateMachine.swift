@@ -98,7 +98,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     /// Why an entry the machine holds is not stamped yet, as its lane says it (`why`, `GET /v1/entries`); nil for
     /// one it does not hold (done, in a batch right now, or never seen).
     public func waitingReason(_ name: String) -> LaneState? {
-        if let lock = self.locked[name] { return LaneState(.waiting, "editor", detail: lock.file) }
+        if let lock = self.locked[name] { return .held(by: lock) }
         if self.awaitingHistory[name] != nil || self.historical.contains(where: { $0.name == name })
             || (self.deferred[name] != nil && self.historyReported[name] != nil)
         {

@@ -2,15 +2,22 @@ import FoundationEssentials
 
 /// waybar's custom-module JSON (`"return-type": "json"`, `"exec": "weathertag tag --waybar"`): `text` for the bar,
 /// `tooltip` with the details, `class` for CSS (`ok` or `stale`, the condition group in lower case, `day` or `night`) and `alt`
-/// (`ok` or `stale`) for `format-icons`.
+/// (`ok` or `stale`) for `format-icons`. Sync conflicts in the inbox add a last tooltip line (`1 sync conflict`) and the
+/// class `sync-conflict`.
 public enum Waybar {
-    public static func module(for tag: WeatherTag, text: String, now: Date) -> JSONValue {
+    public static func module(for tag: WeatherTag, text: String, now: Date, syncConflicts: Int = 0) -> JSONValue {
         let state = tag.stale ? "stale" : "ok"
+        var tooltip = Self.tooltip(tag, now: now)
+        var classes = Self.classes(tag, state: state)
+        if syncConflicts > 0 {
+            tooltip += "\n\(syncConflicts) sync conflict\(syncConflicts == 1 ? "" : "s") (weathertag status)"
+            classes.append("sync-conflict")
+        }
         // waybar reads both as Pango markup: a place or description with `&` or `<` would blank the module.
         return .object([
             ("text", .string(Self.escaped(text))),
-            ("tooltip", .string(Self.escaped(Self.tooltip(tag, now: now)))),
-            ("class", .array(Self.classes(tag, state: state).map(JSONValue.string))),
+            ("tooltip", .string(Self.escaped(tooltip))),
+            ("class", .array(classes.map(JSONValue.string))),
             ("alt", .string(state)),
         ])
     }
