@@ -73,6 +73,13 @@ struct Status: AsyncParsableCommand {
                     ))
             }
         }
+        if let conflicts = status.conflicts, !conflicts.isEmpty {
+            let count = conflicts.count
+            lines.append(("conflict", "\(count) sync conflict\(count == 1 ? "" : "s"), left as they are"))
+            for conflict in conflicts {
+                lines.append(("", "\(conflict.path) (\(conflict.tool)): \(conflict.remedy)"))
+            }
+        }
         if let weather = status.weather, let tag = try? WeatherTag(weather), let line = try? TagFormatter().format(tag)
         {
             lines.append(("weather", line + (tag.stale ? " (stale)" : "") + ", from \(tag.position.source)"))

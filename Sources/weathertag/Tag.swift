@@ -83,9 +83,13 @@ struct Tag: AsyncParsableCommand {
             return
         }
         do {
-            let tag = try WeatherTag(try DaemonConnection.decode(TagDocument.self, response))
+            let document = try DaemonConnection.decode(TagDocument.self, response)
+            let tag = try WeatherTag(document)
             let text = try TagFormatter(template: self.format ?? TagFormatter.defaultTemplate).format(tag)
-            print(self.waybar ? Waybar.module(for: tag, text: text, now: Date()).serialized : text)
+            let conflicts = document.syncConflicts ?? 0
+            print(
+                self.waybar
+                    ? Waybar.module(for: tag, text: text, now: Date(), syncConflicts: conflicts).serialized : text)
         } catch {
             self.fail("the daemon's answer could not be read: \(error)", ExitStatus.software)
         }

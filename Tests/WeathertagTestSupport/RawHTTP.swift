@@ -23,7 +23,8 @@ public enum RawHTTP {
         _ endpoint: Endpoint,
         _ method: String = "GET",
         _ path: String,
-        body: String = ""
+        body: String = "",
+        headers: [String: String] = [:]
     ) throws -> Response {
         let fd = try self.connect(endpoint)
         defer { close(fd) }
@@ -31,7 +32,7 @@ public enum RawHTTP {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let request =
             "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n"
-            + "Content-Type: application/json\r\n\r\n\(body)"
+            + "Content-Type: application/json\r\n" + headers.map { "\($0): \($1)\r\n" }.joined() + "\r\n\(body)"
         let bytes = Array(request.utf8)
         var sent = 0
         while sent < bytes.count {

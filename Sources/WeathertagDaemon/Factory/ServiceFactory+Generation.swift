@@ -23,7 +23,8 @@ extension ServiceFactory {
         let files = InboxFiles(
             configuration: configuration.inbox, stamp: configuration.stamp, memory: memory,
             asksHistory: history != nil, threadPool: self.threadPool, progress: progress,
-            reporter: InboxReporter(statistics: self.statistics, logger: self.logger))
+            reporter: InboxReporter(statistics: self.statistics, logger: self.logger),
+            conflicts: SyncConflictRegistry(tree: configuration.inbox.tree, logger: self.logger))
         let inbox = InboxService(
             files: files, weather: weather, history: history, maximumAge: configuration.stamp.maximumAge,
             statistics: self.statistics, logger: self.logger)
@@ -36,6 +37,7 @@ extension ServiceFactory {
             now: { Date() }
         )
         router.history = history
+        router.conflicts = files.conflicts
         let threadPool = self.threadPool
         router.diary = memory.map { memory in
             DiaryIndex(database: memory, live: { await inbox.waitingReasons($0) }, threadPool: threadPool)

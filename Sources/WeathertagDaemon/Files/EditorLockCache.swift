@@ -48,7 +48,7 @@ final class EditorLockCache: Sendable {
             self.listings.withLock { $0[directory] = Listing(generation: generation, hidden: hidden) }
         }
         guard !hidden.isEmpty else { return nil }
-        return EditorLock.candidates(for: name).first { hidden.contains($0.file) }
+        return EditorLock.holding(name, among: hidden)
     }
 
     /// Whether listings are kept across batches.

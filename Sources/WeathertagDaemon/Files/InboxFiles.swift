@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Logging
 import NIOPosix
 import WeathertagCore
 
@@ -17,8 +18,19 @@ struct InboxFiles: Sendable {
     let threadPool: NIOThreadPool
     let progress: StampingProgress
     let reporter: InboxReporter
+    /// The sync tools' conflict copies, as listings and the watcher find them.
+    let conflicts: SyncConflictRegistry
+    /// The editors' lock files of the inbox's folders, kept while the watcher sees them all (`EditorLockCache`).
+    let editorLocks = EditorLockCache(keeping: true)
 
     var inbox: String { self.configuration.path }
+
+    /// The inbox's watcher, telling the lock files' cache and the conflicts what it sees.
+    func watcher(logger: Logger) throws -> InboxWatcher {
+        try InboxWatcher(
+            path: self.inbox, tree: self.configuration.tree, editorLocks: self.editorLocks, conflicts: self.conflicts,
+            logger: logger)
+    }
 
     /// A listing (`InboxListing`), as the machine takes it; nothing listed when the inbox cannot be read.
     func list(skipping unchanged: [String: FileVersion]) async -> Machine.Input {
@@ -31,6 +43,7 @@ struct InboxFiles: Sendable {
                 }
             }
             self.reporter.listed(listing, inbox: inbox)
+            if let conflicts = listing.conflicts { self.conflicts.listed(conflicts) }
             return .listed(candidates: listing.candidates, present: listing.present)
         } catch {
             logger.error("cannot list the inbox", metadata: ["inbox": "\(inbox)", "error": "\(error)"])
@@ -39,8 +52,10 @@ struct InboxFiles: Sendable {
     }
 
     /// Stamps a batch; nil when the pool is stopping and refused it (its entries are untouched and wait).
-    func stamp(_ batch: Machine.Batch, locks: EditorLockCache? = nil) async -> BatchOutcome? {
-        let (inbox, maximumSize, progress) = (self.inbox, self.configuration.maximumBytes, self.progress)
+    func stamp(_ batch: Machine.Batch) async -> BatchOutcome? {
+        let (inbox, maximumSize, progress, locks) = (
+            self.inbox, self.configuration.maximumBytes, self.progress, self.editorLocks
+        )
         let lines = batch.tag.stampLines(fields: self.stamp.fields)
         let keepModificationTime = self.stamp.keepModificationTime
         let backdating = batch.backdating(

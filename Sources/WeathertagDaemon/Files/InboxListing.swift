@@ -13,6 +13,8 @@ enum InboxListing {
         var present: Set<String>?
         /// Temp files of an interrupted stamp, removed.
         var removed: [String]
+        /// The sync tools' conflict copies, by path; nil when a folder could not be read (the listing is not complete).
+        var conflicts: [String: SyncConflict]?
     }
 
     /// Throws when the inbox itself cannot be read; a folder below it that cannot is given to `failed` and passed
@@ -26,6 +28,7 @@ enum InboxListing {
         var present: Set<String> = []
         var entries: Set<String> = []
         var removed: [String] = []
+        var conflicts: [String: SyncConflict] = [:]
         var complete = true
         InboxWalk.walk(
             inbox: inbox, tree: tree,
@@ -34,7 +37,10 @@ enum InboxListing {
                 for name in contents.files {
                     let path = InboxTree.join(folder, name)
                     if !unchanged.isEmpty { present.insert(path) }
-                    guard tree.isEntry(path) else { continue }
+                    guard tree.isEntry(path) else {
+                        if let conflict = tree.conflict(path) { conflicts[path] = conflict }
+                        continue
+                    }
                     if memory != nil { entries.insert(path) }
                     if let known = unchanged[path], FileVersion.current(inbox + "/" + path) == known { continue }
                     candidates.append(path)
@@ -48,6 +54,8 @@ enum InboxListing {
         if complete { memory?.reconcile(present: entries, at: Date()) }
         // In the index from now on, read when stamped.
         memory?.notice(candidates, inbox: inbox, at: Date())
-        return Result(candidates: candidates.sorted(), present: unchanged.isEmpty ? nil : present, removed: removed)
+        return Result(
+            candidates: candidates.sorted(), present: unchanged.isEmpty ? nil : present, removed: removed,
+            conflicts: complete ? conflicts : nil)
     }
 }

@@ -9,11 +9,10 @@ extension InboxService {
         _ events: AsyncStream<Event>.Continuation
     ) {
         let (files, weather, history, maximumAge) = (self.files, self.weather, self.history, self.maximumAge)
-        let editorLocks = self.editorLocks
         switch action {
         case .list(let unchanged): group.addTask { events.yield(.input(await files.list(skipping: unchanged))) }
         case .stamp(let batch):
-            group.addTask { events.yield(.batchFinished(batch, await files.stamp(batch, locks: editorLocks))) }
+            group.addTask { events.yield(.batchFinished(batch, await files.stamp(batch))) }
         case .notice(let names): group.addTask { await files.notice(names) }
         case .checkIntegrity: group.addTask { events.yield(.input(await files.checkIntegrity())) }
         case .fetchWeather:

@@ -16,8 +16,6 @@ public final class InboxService: Service {
 
     /// The listings, batches, notices and look-overs, on the thread pool.
     let files: InboxFiles
-    /// The editors' lock files of the inbox's folders, kept while the watcher sees them all (`EditorLockCache`).
-    let editorLocks = EditorLockCache(keeping: true)
     let weather: WeatherService
     /// The weather of back-dated entries' time (nil: `history.enabled` is off, and they are left alone).
     let history: HistoryService?
@@ -49,14 +47,13 @@ public final class InboxService: Service {
 
     public func run() async throws {
         // Watch first, then list (the machine's `start`): nothing dropped in between is missed.
-        let watcher = try InboxWatcher(
-            path: self.inbox, tree: self.files.configuration.tree, editorLocks: self.editorLocks, logger: self.logger)
+        let watcher = try self.files.watcher(logger: self.logger)
         let arrivals = Arrivals()
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)
         self.running.withLock { $0 = continuation }
         let pollInterval = self.files.configuration.pollInterval(isRemote: Filesystem.isRemote(self.inbox))
         // Polled, the watcher does not see every lock file come and go.
-        if pollInterval != nil { self.editorLocks.stopKeeping() }
+        if pollInterval != nil { self.files.editorLocks.stopKeeping() }
         let machine = Machine(
             configuration: Machine.Configuration(
                 inbox: self.files.configuration, polls: pollInterval != nil, hasStore: self.files.memory != nil),

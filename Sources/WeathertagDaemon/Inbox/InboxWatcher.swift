@@ -26,6 +26,8 @@ final class InboxWatcher: Sendable {
     private let tree: InboxTree
     /// Told when a lock or swap file comes or goes, and when the watcher cannot see every folder.
     private let editorLocks: EditorLockCache?
+    /// Told when a sync tool's conflict copy comes or goes.
+    private let conflicts: SyncConflictRegistry?
     private let logger: Logger
     /// The inotify instance (internal: a test puts something else in its descriptor's place).
     let inotify: InotifyReader
@@ -41,11 +43,12 @@ final class InboxWatcher: Sendable {
 
     init(
         path: String, tree: InboxTree = InboxTree(recursive: false), editorLocks: EditorLockCache? = nil,
-        logger: Logger
+        conflicts: SyncConflictRegistry? = nil, logger: Logger
     ) throws {
         self.path = path
         self.tree = tree
         self.editorLocks = editorLocks
+        self.conflicts = conflicts
         self.logger = logger
         self.inotify = try InotifyReader(path: path)
         // Every folder is watched before the first listing: nothing dropped in between is missed.
@@ -266,10 +269,14 @@ final class InboxWatcher: Sendable {
         if event.has(IN_ISDIR) {
             if event.has(IN_MOVED_FROM) || event.has(IN_DELETE) {
                 self.unwatch(subtree: path)
+                self.conflicts?.folderGone(path)
             } else if event.has(IN_CREATE) || event.has(IN_MOVED_TO), self.tree.follows(folder: path) {
                 names += self.watch(subtree: path)
             }
             return .none
+        }
+        if event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO) || event.has(IN_MOVED_FROM) || event.has(IN_DELETE) {
+            self.conflicts?.observe(path, present: event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO))
         }
         if event.has(IN_MOVED_FROM) || event.has(IN_DELETE) {
             if event.has(IN_MOVED_FROM), event.name.hasPrefix("."), event.name.hasSuffix(FileIO.temporarySuffix) {

@@ -35,6 +35,8 @@ public struct APIRouter: Sendable {
     var diary: DiaryIndex? = nil
     /// The weather of back-dated entries, for `/v1/status` (nil with `history.enabled` off).
     var history: HistoryService? = nil
+    /// The sync tools' conflict copies in the inbox, for `/v1/status` (nil: no inbox runs).
+    var conflicts: SyncConflictRegistry? = nil
     /// Answers of this generation kept for a second (a reload brings a new router, hence a new cache).
     let cache = ResponseCache()
 
@@ -113,7 +115,9 @@ public struct APIRouter: Sendable {
                 let line = (try? TagFormatter())?.format(tag) ?? ""
                 return APIResponse(status: 200, contentType: "text/plain; charset=utf-8", body: line + "\n")
             }
-            return .json(200, TagDocument(tag, now: self.now()))
+            var document = TagDocument(tag, now: self.now())
+            document.syncConflicts = self.conflicts?.count
+            return .json(200, document)
         } catch {
             return .error(503, "no weather yet: \(error)")
         }
@@ -214,6 +218,12 @@ public struct APIRouter: Sendable {
             lastErrorAt: counters.lastErrorAt?.iso8601,
             lanes: try? await self.diary?.lanes()
         )
+        document.conflicts = (self.conflicts?.all ?? []).map { path, conflict in
+            let folder = InboxTree.split(path).folder
+            return StatusDocument.Conflict(
+                path: path, entry: InboxTree.join(folder, conflict.entry), tool: conflict.tool.rawValue,
+                remedy: conflict.remedy)
+        }
         if let history = await self.history?.snapshot {
             document.history = StatusDocument.History(
                 source: history.source, waiting: counters.entriesWaitingForHistory, requests: history.requests,
