@@ -73,6 +73,44 @@ struct SyncedDiaryTests {
         }
     }
 
+    @Test func aMergedEntryKeepsItsBlockAndTheMemoryFollowsIt() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: Self.fixed)
+            let daemon = try await harness.startDaemon()
+            try harness.dropByRename("merge.md", "Morning\n")
+            _ = try await harness.waitForStamp("merge.md")
+            // The author merges the conflict copy in, keeping the copy's block (another moment's weather).
+            let merged = """
+                ---
+                weather:
+                  condition: Rain
+                  description: light rain
+                  temperature: 5.5
+                  units: metric
+                  observed_at: 2026-11-24T07:10:00Z
+                ---
+                Morning
+                And the evening, from the phone.
+
+                """
+            try harness.directory.write("inbox/.merge.md.part", merged)
+            #expect(rename(harness.entryPath(".merge.md.part"), harness.entryPath("merge.md")) == 0)
+            let remembered = try await poll("the memory follows the entry's block", timeout: .seconds(20)) {
+                () -> [String]? in
+                let block = try DiaryTests.entry(daemon, "merge.md")?["block"] as? [String] ?? []
+                return block.contains { $0.contains("temperature: 5.5") } ? block : nil
+            }
+            #expect(!remembered.contains { $0.contains("temperature: 12.3") })
+            // No second stamp: the entry is as the author left it, found stamped.
+            #expect(harness.read("merge.md") == merged)
+            let counts = try daemon.get("/v1/status").json["entries"] as? [String: Any]
+            #expect(
+                counts?["stamped"] as? Int == 1 && counts?["already_stamped"] as? Int == 1,
+                "\(String(describing: counts))")
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
     @Test func anEntryASyncToolIsBringingInWaitsForIt() async throws {
         try await withHarness { harness in
             try harness.writeConfig(providers: Self.fixed)
