@@ -51,6 +51,11 @@ struct SyncConflictTests {
         let nextcloud = try #require(EditorLock.holding("2026-11-24.md", among: [".2026-11-24.md.~5f3a"]))
         #expect(nextcloud.file == ".2026-11-24.md.~5f3a" && nextcloud.editor == "Nextcloud or ownCloud")
         #expect(EditorLock.entry(forLockFile: ".2026-11-24.md.~5f3a") == "2026-11-24.md")
+        #expect(EditorLock.holding("2026-11-24.md", among: [".~2026-11-24.md"])?.isSyncTool == true)
+        #expect(EditorLock.entry(forLockFile: ".~2026-11-24.md") == "2026-11-24.md")
+        // LibreOffice's lock is still LibreOffice's.
+        #expect(EditorLock.entry(forLockFile: ".~lock.2026-11-24.md#") == "2026-11-24.md")
+        #expect(EditorLock.holding("2026-11-24.md", among: [".~lock.2026-11-24.md#"])?.editor == "LibreOffice")
         // Another entry's temp file holds nothing; neither does a tool's folder.
         #expect(
             EditorLock.holding("2026-11-25.md", among: [".syncthing.2026-11-24.md.tmp", ".2026-11-24.md.~5f3a"]) == nil)

@@ -16,7 +16,7 @@
 /// | sync tool | file |
 /// |---|---|
 /// | Syncthing | `.syncthing.NAME.tmp`, renamed over `NAME` when complete |
-/// | Nextcloud, ownCloud | `.NAME.~XXXX` (a partial download) |
+/// | Nextcloud, ownCloud | `.NAME.~XXXX` (a partial download), `.~NAME` |
 public struct EditorLock: Sendable, Equatable, CustomStringConvertible {
     /// The lock or swap file's name, in the entry's folder.
     public var file: String
@@ -47,6 +47,7 @@ public struct EditorLock: Sendable, Equatable, CustomStringConvertible {
             EditorLock(file: ".\(name).kate-swp", editor: "kate"),
             EditorLock(file: ".~lock.\(name)#", editor: "LibreOffice"),
             EditorLock(file: ".syncthing.\(name).tmp", editor: "Syncthing"),
+            EditorLock(file: ".~\(name)", editor: "Nextcloud or ownCloud"),
         ]
     }
 
@@ -70,6 +71,8 @@ public struct EditorLock: Sendable, Equatable, CustomStringConvertible {
             name = file.dropFirst().dropLast(".kate-swp".count)
         } else if file.hasPrefix("."), [".swp", ".swo", ".swn"].contains(where: file.hasSuffix) {
             name = file.dropFirst().dropLast(4)
+        } else if file.hasPrefix(".~") {
+            name = file.dropFirst(2)
         } else if file.hasPrefix(".syncthing."), file.hasSuffix(".tmp") {
             name = file.dropFirst(".syncthing.".count).dropLast(".tmp".count)
         } else if file.utf8.contains(UInt8(ascii: "~")), let partial = file.wholeMatch(of: #/\.(.+)\.~[0-9A-Za-z]+/#) {
