@@ -121,8 +121,7 @@ void cgps_close(cgps_session *session) {
 }
 
 const char *cgps_error_string(int error_code) {
-    if (error_code == CGPS_NOT_LOADED || cgps_load_error() != NULL) {
-        return cgps_load_error() ? cgps_load_error() : "libgps is not loaded";
-    }
-    return api.errstr(error_code);
+    // CGPS_NOT_LOADED comes only with a load error; any other code only once libgps is loaded.
+    const char *reason = cgps_load_error();
+    return reason != NULL ? reason : api.errstr(error_code);
 }

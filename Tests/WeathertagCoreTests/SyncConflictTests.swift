@@ -62,6 +62,18 @@ struct SyncConflictTests {
         #expect(EditorLock.holding("2026-11-24.md", among: [".stfolder", ".stversions", ".dropbox.cache"]) == nil)
     }
 
+    @Test func theInboxNamesACopyAndItsEntryByTheirPaths() throws {
+        let tree = InboxTree(excludes: ["drafts/"])
+        let conflict = try #require(tree.conflict("2026/11/24.sync-conflict-20261124-101010-ABCDEFG.md"))
+        #expect(conflict.copy == "2026/11/24.sync-conflict-20261124-101010-ABCDEFG.md")
+        #expect(conflict.entry == "2026/11/24.md")
+        #expect(conflict.remedy == "merge it into 2026/11/24.md and delete it")
+        // Where no entry could be, there is no conflict to show.
+        #expect(tree.conflict("drafts/24 (Case Conflict).md") == nil)
+        #expect(tree.conflict(".stversions/24 (Case Conflict).md") == nil)
+        #expect(tree.conflict("2026/11/24.md") == nil)
+    }
+
     @Test func theToolsFoldersAreNotFollowed() {
         let tree = InboxTree()
         for folder in [".stfolder", ".stversions", ".dropbox.cache", ".sync", ".stversions/2026"] {

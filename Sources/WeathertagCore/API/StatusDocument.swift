@@ -35,8 +35,10 @@ public struct StatusDocument: Codable, Sendable, Equatable {
         public var tool: String
         public var remedy: String
 
-        public init(path: String, entry: String, tool: String, remedy: String) {
-            (self.path, self.entry, self.tool, self.remedy) = (path, entry, tool, remedy)
+        public init(_ conflict: SyncConflict) {
+            (self.path, self.entry, self.tool, self.remedy) = (
+                conflict.copy, conflict.entry, conflict.tool.rawValue, conflict.remedy
+            )
         }
     }
 

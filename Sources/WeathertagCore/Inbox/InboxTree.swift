@@ -34,13 +34,15 @@ public struct InboxTree: Sendable {
         return !self.isExcluded(path, isFolder: false)
     }
 
-    /// The sync tool's conflict copy at `path` (relative), where an entry could be; nil for anything else. Such a
-    /// copy is shown, never stamped (`SyncConflict`).
+    /// The sync tool's conflict copy at `path` (relative), where an entry could be, its `copy` and `entry` relative
+    /// to the inbox too; nil for anything else. Such a copy is shown, never stamped (`SyncConflict`).
     public func conflict(_ path: String) -> SyncConflict? {
         let (folder, name) = Self.split(path)
-        guard let conflict = SyncConflict.recognize(name) else { return nil }
+        guard var conflict = SyncConflict.recognize(name) else { return nil }
         if !folder.isEmpty, !self.follows(folder: folder) { return nil }
-        return self.isExcluded(path, isFolder: false) ? nil : conflict
+        guard !self.isExcluded(path, isFolder: false) else { return nil }
+        (conflict.copy, conflict.entry) = (path, Self.join(folder, conflict.entry))
+        return conflict
     }
 
     /// `a/b/c.md` → (`a/b`, `c.md`); `c.md` → (`""`, `c.md`).

@@ -23,9 +23,9 @@ public struct SyncConflict: Sendable, Equatable, CustomStringConvertible {
         case resilio = "Resilio Sync"
     }
 
-    /// The conflict copy's name.
+    /// The conflict copy's name (its path in the inbox, from `InboxTree.conflict`).
     public var copy: String
-    /// The name of the entry it is a version of, in the same folder.
+    /// The name of the entry it is a version of, in the same folder (its path in the inbox, likewise).
     public var entry: String
     public var tool: Tool
 

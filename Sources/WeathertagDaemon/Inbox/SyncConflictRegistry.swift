@@ -15,9 +15,9 @@ final class SyncConflictRegistry: Sendable {
         self.logger = logger
     }
 
-    /// The copies, by path, in path order.
-    var all: [(path: String, conflict: SyncConflict)] {
-        self.copies.withLock { $0 }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    /// The copies, in path order.
+    var all: [SyncConflict] {
+        self.copies.withLock { $0 }.values.sorted { $0.copy < $1.copy }
     }
 
     var count: Int { self.copies.withLock { $0.count } }
@@ -28,14 +28,14 @@ final class SyncConflictRegistry: Sendable {
             defer { copies = found }
             return found.filter { copies[$0.key] == nil }
         }
-        for (path, conflict) in new.sorted(by: { $0.key < $1.key }) { self.report(path, conflict) }
+        for conflict in new.values.sorted(by: { $0.copy < $1.copy }) { self.report(conflict) }
     }
 
     /// A file came (`present`) or went at `path`; nothing happens unless its name is a conflict copy's.
     func observe(_ path: String, present: Bool) {
         guard let conflict = self.tree.conflict(path) else { return }
         if present {
-            if self.copies.withLock({ $0.updateValue(conflict, forKey: path) }) == nil { self.report(path, conflict) }
+            if self.copies.withLock({ $0.updateValue(conflict, forKey: path) }) == nil { self.report(conflict) }
         } else if self.copies.withLock({ $0.removeValue(forKey: path) }) != nil {
             self.logger.info("sync conflict copy gone", metadata: ["copy": "\(path)"])
         }
@@ -48,13 +48,12 @@ final class SyncConflictRegistry: Sendable {
         }
     }
 
-    private func report(_ path: String, _ conflict: SyncConflict) {
-        let (folder, _) = InboxTree.split(path)
+    private func report(_ conflict: SyncConflict) {
         self.logger.warning(
             "sync conflict copy, left as it is",
             metadata: [
-                "copy": "\(path)", "entry": "\(InboxTree.join(folder, conflict.entry))",
-                "tool": "\(conflict.tool.rawValue)", "remedy": "\(conflict.remedy)",
+                "copy": "\(conflict.copy)", "entry": "\(conflict.entry)", "tool": "\(conflict.tool.rawValue)",
+                "remedy": "\(conflict.remedy)",
             ])
     }
 }

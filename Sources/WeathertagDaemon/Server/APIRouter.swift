@@ -218,12 +218,7 @@ public struct APIRouter: Sendable {
             lastErrorAt: counters.lastErrorAt?.iso8601,
             lanes: try? await self.diary?.lanes()
         )
-        document.conflicts = (self.conflicts?.all ?? []).map { path, conflict in
-            let folder = InboxTree.split(path).folder
-            return StatusDocument.Conflict(
-                path: path, entry: InboxTree.join(folder, conflict.entry), tool: conflict.tool.rawValue,
-                remedy: conflict.remedy)
-        }
+        document.conflicts = (self.conflicts?.all ?? []).map(StatusDocument.Conflict.init)
         if let history = await self.history?.snapshot {
             document.history = StatusDocument.History(
                 source: history.source, waiting: counters.entriesWaitingForHistory, requests: history.requests,
