@@ -107,6 +107,25 @@ struct FrontMatterStamperTests {
         #expect(reason.hasPrefix("line 4, column 9: "), "\(reason)")
     }
 
+    /// Front matter past a bound (a 200 KB entry nesting 100,000 `[` killed the daemon) is left alone with the bound
+    /// and the file's line in the reason; the position and time readers, which compose it too, find nothing.
+    @Test func frontMatterPastABoundIsLeftAloneWithTheBound() {
+        let nested = Array(("---\ntitle: ok\nx: " + String(repeating: "[", count: 100_000) + "\n---\nBody.\n").utf8)
+        #expect(
+            FrontMatterStamper.stamp(nested, lines: ["weather:"]) == .skipped(.frontMatterOverLimit(.depth, line: 3)))
+        #expect(FrontMatterStamper.position(nested) == nil)
+        let laughs = Array(("---\n" + YAMLTests.laughs + "---\n").utf8)
+        guard case .skipped(.frontMatterOverLimit(.nodes, _)) = FrontMatterStamper.stamp(laughs, lines: ["weather:"])
+        else {
+            Issue.record("the aliases were expanded")
+            return
+        }
+        #expect(
+            LaneState.of(.content(.frontMatterOverLimit(.depth, line: 3))).detail
+                == "the front matter nests deeper than 64 levels (at line 3): weathertag reads no further (README, Limits)"
+        )
+    }
+
     /// Keys are compared as YAML's default resolver compares them, although a cheaper one is tried first.
     @Test func duplicateKeysAreJudgedByTheDefaultResolver() {
         func stamp(_ yaml: String) -> StampOutcome {

@@ -55,4 +55,95 @@ import Yams
             #expect(error.description == "line 3, column 1: found duplicate key 'a'")
         }
     }
+
+    /// Hostile front matter: nesting a recursive composer would overflow the stack on (it did: SIGSEGV), aliases that
+    /// repeat each other (the "billion laughs"), and sheer size are refused with the bound, not read.
+    @Test(arguments: [
+        (String(repeating: "[", count: 100_000), YAMLLimit.depth),
+        (String(repeating: "{a: ", count: 50_000), .depth),
+        (String(repeating: "- ", count: 5_000) + "x\n", .depth),
+        (Self.laughs, .nodes),
+        ("a: " + String(repeating: "x", count: YAMLLimit.maximumBytes) + "\n", .bytes),
+    ])
+    func boundsAreKept(yaml: String, limit: YAMLLimit) {
+        do {
+            _ = try YAMLNode.compose(yaml)
+            Issue.record("read")
+        } catch {
+            #expect(error.limit == limit, "\(error)")
+        }
+    }
+
+    /// Ten anchors, each a list of ten of the one before: 10¹⁰ nodes once expanded.
+    static let laughs =
+        "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        + (1..<10).map {
+            "a\($0): &a\($0) [" + Array(repeating: "*a\($0 - 1)", count: 10).joined(separator: ", ") + "]\n"
+        }
+        .joined()
+
+    /// Just inside the bounds, YAML reads as Yams reads it.
+    @Test func insideTheBoundsAsYams() throws {
+        let deep = String(repeating: "[", count: YAMLLimit.maximumDepth) + String(repeating: "]", count: 64)
+        let node = try #require(try YAMLNode.compose(deep))
+        var depth = 0
+        var current: YAMLNode? = node
+        while let items = current?.sequence {
+            depth += 1
+            current = items.first
+        }
+        #expect(depth == YAMLLimit.maximumDepth)
+        // Three anchors of ten: 1,000 nodes once expanded, well inside the bound.
+        let fewLaughs = Self.laughs.split(separator: "\n").prefix(3).joined(separator: "\n") + "\n"
+        #expect(try YAMLNode.compose(fewLaughs) != nil)
+        for yaml in [deep, fewLaughs, Self.everyStyle] {
+            let ours = try #require(try YAMLNode.compose(yaml))
+            let yams = try #require(try Yams.compose(yaml: yaml))
+            #expect(Self.tree(ours) == Self.tree(yams), "\(yaml)")
+        }
+    }
+
+    static let everyStyle = """
+        title: "Walk, \\"quoted\\""
+        plain: a b c
+        single: 'it''s'
+        literal: |
+          two
+          lines
+        folded: >
+          one
+          line
+        list:
+          - a
+          - [b, {c: d}]
+          - e: f
+            g: [h]
+        base: &b {x: 1}
+        copy: *b
+        empty:
+        """
+
+    /// A tree both composers can be compared by: scalars by text, collections by their items in order.
+    enum Tree: Equatable {
+        case scalar(String)
+        indirect case sequence([Tree])
+        indirect case mapping([Tree])
+    }
+
+    static func tree(_ node: YAMLNode) -> Tree {
+        switch node {
+        case .scalar(let scalar): return .scalar(scalar.string)
+        case .sequence(let items): return .sequence(items.map(Self.tree))
+        case .mapping(let mapping): return .mapping(mapping.pairs.flatMap { [Self.tree($0.key), Self.tree($0.value)] })
+        }
+    }
+
+    static func tree(_ node: Yams.Node) -> Tree {
+        switch node {
+        case .scalar(let scalar): return .scalar(scalar.string)
+        case .sequence(let sequence): return .sequence(sequence.map(Self.tree))
+        case .mapping(let mapping): return .mapping(mapping.flatMap { [Self.tree($0.key), Self.tree($0.value)] })
+        case .alias: return .scalar("*alias")
+        }
+    }
 }

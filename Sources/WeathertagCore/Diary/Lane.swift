@@ -86,6 +86,7 @@ public struct LaneState: Sendable, Equatable {
         case .noReadPermission: code = "no_read_permission"
         case .tooLarge: code = "too_large"
         case .content(.empty): code = "empty"
+        case .content(.frontMatterOverLimit): code = "over_limit"
         case .content: code = "content"
         case .ownerWouldLoseAccess: code = "owner_would_lose_access"
         case .keepsChanging: code = "keeps_changing"
@@ -157,6 +158,8 @@ public struct LaneState: Sendable, Equatable {
         case (.leftAlone, "not_regular_file"): return "Nothing: only regular files are stamped."
         case (.leftAlone, "content"):
             return "Fix its front matter as the reason says; it is looked at again when it changes."
+        case (.leftAlone, "over_limit"):
+            return "Make its front matter smaller or flatter; it is looked at again when it changes."
         case (.leftAlone, "owner_would_lose_access"): return "See the reason: change its mode or the daemon's user."
         case (.leftAlone, _): return "It is looked at again when it changes."
         }

@@ -26,6 +26,8 @@ public enum StampSkipReason: Error, Sendable, Equatable, CustomStringConvertible
     case weatherNotMapping
     /// Adding the block would not give valid YAML (a flow-style or indented mapping, say).
     case cannotAppend
+    /// The front matter goes past one of the bounds weathertag reads YAML within (`YAMLLimit`); the file's line.
+    case frontMatterOverLimit(YAMLLimit, line: Int)
 
     public var description: String {
         switch self {
@@ -39,6 +41,8 @@ public enum StampSkipReason: Error, Sendable, Equatable, CustomStringConvertible
         case .frontMatterNotMapping: return "the front matter is not a YAML mapping"
         case .weatherNotMapping: return "the front matter has a 'weather' key that is not a mapping"
         case .cannotAppend: return "a weather block cannot be appended to this front matter's style"
+        case .frontMatterOverLimit(let limit, let line):
+            return "the front matter \(limit) (at line \(line)): weathertag reads no further (README, Limits)"
         }
     }
 }
@@ -299,6 +303,9 @@ public enum FrontMatterStamper {
             node = try YAMLNode.compose(yaml)
         } catch {
             // The file's line numbers, not the front matter's.
+            if let limit = error.limit {
+                return .failure(.frontMatterOverLimit(limit, line: error.line + firstLine - 1))
+            }
             return .failure(
                 .invalidFrontMatter("line \(error.line + firstLine - 1), column \(error.column): \(error.problem)"))
         }

@@ -124,15 +124,65 @@ public struct YAMLError: Error, Sendable, Equatable, CustomStringConvertible {
     public var line: Int
     public var column: Int
     public var problem: String
+    /// The bound the text went past (it may be valid YAML, too large to read); nil for YAML that is not valid.
+    public var limit: YAMLLimit?
+
+    public init(line: Int, column: Int, problem: String, limit: YAMLLimit? = nil) {
+        (self.line, self.column, self.problem, self.limit) = (line, column, problem, limit)
+    }
 
     public var description: String { "line \(self.line), column \(self.column): \(self.problem)" }
 }
 
-/// Builds nodes from libyaml's events.
+/// How much YAML the composer reads: front matter comes from anyone's files, and nesting (`[[[[…`) or aliases
+/// (`&a [*b, *b, …]`, the "billion laughs") could otherwise take the stack or the memory. A diary's front matter
+/// nests two or three levels and holds a few dozen nodes; these bounds are far above that.
+public enum YAMLLimit: Sendable, Equatable, CustomStringConvertible {
+    /// Sequences and mappings inside one another.
+    case depth
+    /// Nodes, each alias counted as the nodes it stands for.
+    case nodes
+    /// The text itself.
+    case bytes
+
+    public static let maximumDepth = 64
+    public static let maximumNodes = 10_000
+    public static let maximumBytes = 256 << 10
+
+    public var description: String {
+        switch self {
+        case .depth: return "nests deeper than \(Self.maximumDepth) levels"
+        case .nodes: return "holds more than \(Self.maximumNodes) nodes (aliases counted as what they repeat)"
+        case .bytes: return "is larger than \(Self.maximumBytes >> 10) KiB"
+        }
+    }
+}
+
+/// Builds nodes from libyaml's events, without recursion: an open sequence or mapping is a frame on a stack of at
+/// most `YAMLLimit.maximumDepth`, so no input decides how deep the call stack goes. (libyaml's own parser keeps its
+/// state on the heap.)
 private struct Composer {
-    private var anchors: [String: YAMLNode] = [:]
+    /// What each anchor stands for, and how many nodes it counts as.
+    private var anchors: [String: (node: YAMLNode, weight: Int)] = [:]
+    /// Nodes composed so far, aliases counted as what they repeat.
+    private var nodes = 0
+
+    /// An open collection: its anchor, what it holds so far and how many nodes that is.
+    private struct Frame {
+        enum Content {
+            case sequence([YAMLNode])
+            /// The pairs, the key waiting for its value (and where it stood), and the pairs' indexes by key text.
+            case mapping([(key: YAMLNode, value: YAMLNode)], key: (YAMLNode, yaml_mark_t)?, seen: [String: [Int]])
+        }
+        var anchor: String?
+        var content: Content
+        var weight = 1
+    }
 
     mutating func compose(_ yaml: String) throws(YAMLError) -> YAMLNode? {
+        guard yaml.utf8.count <= YAMLLimit.maximumBytes else {
+            throw YAMLError(line: 1, column: 1, problem: "the text \(YAMLLimit.bytes)", limit: .bytes)
+        }
         var text = yaml
         let result: Result<YAMLNode?, YAMLError> = text.withUTF8 { bytes in
             var parser = yaml_parser_t()
@@ -153,85 +203,104 @@ private struct Composer {
 
     /// The stream's first document: its root node, or nil when the stream is empty.
     private mutating func document(_ parser: inout yaml_parser_t) throws(YAMLError) -> YAMLNode? {
+        var stack: [Frame] = []
+        var inDocument = false
         while true {
             var event = try Self.next(&parser)
             defer { yaml_event_delete(&event) }
+            let mark = event.start_mark
+            // The node this event completes, and how many nodes it counts as.
+            let completed: (node: YAMLNode, weight: Int)
             switch event.type {
-            case YAML_STREAM_END_EVENT: return nil
-            case YAML_DOCUMENT_START_EVENT:
-                var root = try Self.next(&parser)
-                defer { yaml_event_delete(&root) }
-                return try self.node(from: &root, &parser)
-            default: continue
-            }
-        }
-    }
-
-    private mutating func node(
-        from event: inout yaml_event_t, _ parser: inout yaml_parser_t
-    ) throws(YAMLError)
-        -> YAMLNode
-    {
-        switch event.type {
-        case YAML_ALIAS_EVENT:
-            let name = Self.string(event.data.alias.anchor)
-            guard let name, let node = self.anchors[name] else {
-                throw Self.error(at: event.start_mark, "found undefined alias \(name ?? "")")
-            }
-            return node
-        case YAML_SCALAR_EVENT:
-            let scalar = event.data.scalar
-            let value = String(
-                decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
-            let node = YAMLNode.scalar(
-                YAMLNode.Scalar(
-                    string: value, plain: scalar.style == YAML_PLAIN_SCALAR_STYLE, tag: Self.string(scalar.tag)))
-            self.remember(node, as: Self.string(scalar.anchor))
-            return node
-        case YAML_SEQUENCE_START_EVENT:
-            let anchor = Self.string(event.data.sequence_start.anchor)
-            var items: [YAMLNode] = []
-            while true {
-                var item = try Self.next(&parser)
-                defer { yaml_event_delete(&item) }
-                if item.type == YAML_SEQUENCE_END_EVENT { break }
-                items.append(try self.node(from: &item, &parser))
-            }
-            let node = YAMLNode.sequence(items)
-            self.remember(node, as: anchor)
-            return node
-        case YAML_MAPPING_START_EVENT:
-            let anchor = Self.string(event.data.mapping_start.anchor)
-            var pairs: [(key: YAMLNode, value: YAMLNode)] = []
-            var seen: [String: [Int]] = [:]
-            while true {
-                var keyEvent = try Self.next(&parser)
-                defer { yaml_event_delete(&keyEvent) }
-                if keyEvent.type == YAML_MAPPING_END_EVENT { break }
-                let mark = keyEvent.start_mark
-                let key = try self.node(from: &keyEvent, &parser)
-                var valueEvent = try Self.next(&parser)
-                defer { yaml_event_delete(&valueEvent) }
-                let value = try self.node(from: &valueEvent, &parser)
-                // Keys are unique as the default schema sees them: `1` (an int) and `"1"` (a string) are two keys,
-                // `a` and `"a"` one. Types are read only for keys whose texts meet.
-                let text = Self.identity(of: key)
-                for earlier in seen[text, default: []] where Self.sameKey(pairs[earlier].key, key) {
-                    throw Self.error(at: mark, "found duplicate key \(key.string.map { "'\($0)'" } ?? text)")
+            case YAML_STREAM_END_EVENT where !inDocument: return nil
+            case YAML_DOCUMENT_START_EVENT where !inDocument:
+                inDocument = true
+                continue
+            case _ where !inDocument: continue
+            case YAML_ALIAS_EVENT:
+                let name = Self.string(event.data.alias.anchor)
+                guard let name, let anchored = self.anchors[name] else {
+                    throw Self.error(at: mark, "found undefined alias \(name ?? "")")
                 }
-                seen[text, default: []].append(pairs.count)
-                pairs.append((key, value))
+                completed = anchored
+            case YAML_SCALAR_EVENT:
+                let scalar = event.data.scalar
+                let value = String(
+                    decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
+                let node = YAMLNode.scalar(
+                    YAMLNode.Scalar(
+                        string: value, plain: scalar.style == YAML_PLAIN_SCALAR_STYLE, tag: Self.string(scalar.tag)))
+                self.remember(node, weight: 1, as: Self.string(scalar.anchor))
+                completed = (node, 1)
+            case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+                guard stack.count < YAMLLimit.maximumDepth else {
+                    throw Self.error(at: mark, "the front matter \(YAMLLimit.depth)", limit: .depth)
+                }
+                let sequence = event.type == YAML_SEQUENCE_START_EVENT
+                stack.append(
+                    Frame(
+                        anchor: Self.string(
+                            sequence ? event.data.sequence_start.anchor : event.data.mapping_start.anchor),
+                        content: sequence ? .sequence([]) : .mapping([], key: nil, seen: [:])))
+                try self.count(1, at: mark)
+                continue
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                guard let frame = stack.popLast() else { throw Self.error(at: mark, "unexpected event") }
+                let node: YAMLNode
+                switch frame.content {
+                case .sequence(let items): node = .sequence(items)
+                case .mapping(let pairs, _, _): node = .mapping(YAMLNode.Mapping(pairs))
+                }
+                self.remember(node, weight: frame.weight, as: frame.anchor)
+                // Counted when it opened, with its content as it came.
+                guard !stack.isEmpty else { return node }
+                stack[stack.count - 1].weight += frame.weight
+                try Self.add(node, to: &stack[stack.count - 1], at: mark)
+                continue
+            default:
+                throw Self.error(at: mark, "unexpected event")
             }
-            let node = YAMLNode.mapping(YAMLNode.Mapping(pairs))
-            self.remember(node, as: anchor)
-            return node
-        default:
-            throw Self.error(at: event.start_mark, "unexpected event")
+            try self.count(completed.weight, at: mark)
+            guard !stack.isEmpty else { return completed.node }
+            stack[stack.count - 1].weight += completed.weight
+            try Self.add(completed.node, to: &stack[stack.count - 1], at: mark)
         }
     }
 
-    private mutating func remember(_ node: YAMLNode, as anchor: String?) {
-        if let anchor { self.anchors[anchor] = node }
+    /// Adds a node composed inside `frame`: an item, a key, or a key's value.
+    private static func add(_ node: YAMLNode, to frame: inout Frame, at mark: yaml_mark_t) throws(YAMLError) {
+        switch frame.content {
+        case .sequence(var items):
+            frame.content = .sequence([])
+            items.append(node)
+            frame.content = .sequence(items)
+        case .mapping(var pairs, nil, let seen):
+            frame.content = .mapping([], key: nil, seen: [:])
+            pairs.reserveCapacity(pairs.count + 1)
+            frame.content = .mapping(pairs, key: (node, mark), seen: seen)
+        case .mapping(var pairs, let key?, var seen):
+            frame.content = .mapping([], key: nil, seen: [:])
+            // Keys are unique as the default schema sees them: `1` (an int) and `"1"` (a string) are two keys,
+            // `a` and `"a"` one. Types are read only for keys whose texts meet.
+            let text = Self.identity(of: key.0)
+            for earlier in seen[text, default: []] where Self.sameKey(pairs[earlier].key, key.0) {
+                throw Self.error(at: key.1, "found duplicate key \(key.0.string.map { "'\($0)'" } ?? text)")
+            }
+            seen[text, default: []].append(pairs.count)
+            pairs.append((key.0, node))
+            frame.content = .mapping(pairs, key: nil, seen: seen)
+        }
+    }
+
+    private mutating func count(_ weight: Int, at mark: yaml_mark_t) throws(YAMLError) {
+        self.nodes += weight
+        guard self.nodes <= YAMLLimit.maximumNodes else {
+            throw Self.error(at: mark, "the front matter \(YAMLLimit.nodes)", limit: .nodes)
+        }
+    }
+
+    private mutating func remember(_ node: YAMLNode, weight: Int, as anchor: String?) {
+        if let anchor { self.anchors[anchor] = (node, weight) }
     }
 
     private static func identity(of node: YAMLNode) -> String {
@@ -251,13 +320,17 @@ private struct Composer {
         var event = yaml_event_t()
         guard yaml_parser_parse(&parser, &event) == 1 else {
             let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
+            // Newer libyaml (Yams' copy, linked into the tests) has a nesting bound of its own: the same bound.
+            if problem.hasPrefix("Maximum nesting level reached") {
+                throw Self.error(at: parser.problem_mark, "the front matter \(YAMLLimit.depth)", limit: .depth)
+            }
             throw Self.error(at: parser.problem_mark, problem)
         }
         return event
     }
 
-    private static func error(at mark: yaml_mark_t, _ problem: String) -> YAMLError {
-        YAMLError(line: Int(mark.line) + 1, column: Int(mark.column) + 1, problem: problem)
+    private static func error(at mark: yaml_mark_t, _ problem: String, limit: YAMLLimit? = nil) -> YAMLError {
+        YAMLError(line: Int(mark.line) + 1, column: Int(mark.column) + 1, problem: problem, limit: limit)
     }
 
     private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
