@@ -181,6 +181,10 @@ def check_installed_binary(checks, version):
     result = run(["/usr/bin/weathertag", "--version"])
     checks.check("the installed weathertag --version says the package's version (%s)" % version,
                  result.stdout.strip() == version, result.stdout + result.stderr)
+    with open("/usr/bin/weathertag", "rb") as handle:
+        binary = handle.read()
+    checks.check("the release binary holds no test fault (the debug build's WEATHERTAG_TEST_FAULTS)",
+                 b"weathertag-test-fault" not in binary and b"WEATHERTAG_TEST_FAULTS" not in binary)
 
     folder = tempfile.mkdtemp(prefix="weathertag-deb-check-")
     standin = subprocess.Popen([sys.executable, os.path.join(ROOT, "tools", "openweather-standin.py"), "--key", "k"],

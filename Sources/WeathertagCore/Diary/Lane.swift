@@ -90,6 +90,7 @@ public struct LaneState: Sendable, Equatable {
         case .content: code = "content"
         case .ownerWouldLoseAccess: code = "owner_would_lose_access"
         case .keepsChanging: code = "keeps_changing"
+        case .stoppedTheDaemon: code = "stopped_the_daemon"
         }
         return LaneState(.leftAlone, code, detail: reason.description)
     }
@@ -158,6 +159,9 @@ public struct LaneState: Sendable, Equatable {
         case (.leftAlone, "not_regular_file"): return "Nothing: only regular files are stamped."
         case (.leftAlone, "content"):
             return "Fix its front matter as the reason says; it is looked at again when it changes."
+        case (.leftAlone, "stopped_the_daemon"):
+            return "Change it (even `touch` it) to have it stamped again; if the daemon stops again, please report "
+                + "the file."
         case (.leftAlone, "over_limit"):
             return "Make its front matter smaller or flatter; it is looked at again when it changes."
         case (.leftAlone, "owner_would_lose_access"): return "See the reason: change its mode or the daemon's user."

@@ -62,6 +62,9 @@ public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
     case ownerWouldLoseAccess(OwnerLockout)
     /// It changed under every attempt; it is tried again on its next change.
     case keepsChanging
+    /// The daemon stopped (crashed, or was killed) while stamping it: it may hold what kills the daemon, so it is not
+    /// read again until it changes (`BatchMarker`).
+    case stoppedTheDaemon
     /// Written earlier than current weather can speak for (`stamp.backdated_after_seconds`), and the weather of its
     /// time cannot be had, for this reason.
     case backdated(EntryTime, WhyNoHistory = .historyDisabled)
@@ -94,6 +97,9 @@ public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
         case .content(let reason): return reason.description
         case .ownerWouldLoseAccess(let lockout): return lockout.description
         case .keepsChanging: return "it keeps changing while being stamped; waiting for its next change"
+        case .stoppedTheDaemon:
+            return "the daemon stopped while stamping this file (it may hold what stops weathertag), so it is not read "
+                + "again until it changes"
         case .backdated(let time, let why):
             let by: String
             switch time.source {

@@ -24,7 +24,8 @@ extension ServiceFactory {
             configuration: configuration.inbox, stamp: configuration.stamp, memory: memory,
             asksHistory: history != nil, threadPool: self.threadPool, progress: progress,
             reporter: InboxReporter(statistics: self.statistics, logger: self.logger),
-            conflicts: SyncConflictRegistry(tree: configuration.inbox.tree, logger: self.logger))
+            conflicts: SyncConflictRegistry(tree: configuration.inbox.tree, logger: self.logger),
+            crashGuard: CrashGuard(directory: configuration.state.directory))
         let inbox = InboxService(
             files: files, weather: weather, history: history, maximumAge: configuration.stamp.maximumAge,
             statistics: self.statistics, logger: self.logger)

@@ -33,14 +33,19 @@ enum EntryBatch {
         memory: Memory? = nil,
         fresh: Bool = false,
         progress: StampingProgress? = nil,
-        locks: EditorLockCache? = nil
+        locks: EditorLockCache? = nil,
+        crashGuard: CrashGuard? = nil
     ) -> BatchOutcome {
+        // Noted before the first file is read: should one of them kill the process, the next start sets it aside.
+        let note = crashGuard?.begin(names)
+        defer { note?.end() }
         var outcome = BatchOutcome()
         var records: [StampRecord] = []
         var indexItems: [DiaryIndexItem] = []
         var written: Set<String> = []
         var originals: [(index: Int, original: EntryFile.SwappedOriginal)] = []
         defer {
+            note?.reach(nil)
             // Durable first, then told: the folders' fsyncs come before the memory and the report.
             for directory in written.sorted() {
                 do {
@@ -64,6 +69,7 @@ enum EntryBatch {
         // Without the watcher's cache, this batch's own listings.
         let locks = locks.flatMap { $0.isKeeping ? $0 : nil } ?? EditorLockCache(keeping: false)
         for (index, name) in names.enumerated() {
+            note?.reach(index)
             let key = memory?.key(name)
             var block: [String]?
             var read: (content: [UInt8], modified: Date, version: FileVersion)?
@@ -77,7 +83,8 @@ enum EntryBatch {
                     blockNow: { block = $0 },
                     contentNow: { read = ($0, $1, $2) },
                     keepOriginal: { [count = outcome.results.count] in originals.append((count, $0)) },
-                    locks: locks)
+                    locks: locks,
+                    setAside: { crashGuard?.holds(name, $0) ?? false })
                 outcome.results.append((name, result))
                 if let key, let lane = LaneState.of(result) {
                     indexItems.append(Self.indexItem(key, lane: lane, read: read, indexed: indexed[key]))

@@ -35,6 +35,8 @@ enum EntryFile {
     ///   - blockNow: told the block the file holds when done (stamped, restored or there already), to remember.
     ///   - contentNow: told the bytes the file holds when done, its modification time and version, whenever it was read
     ///     (stamped, restored, there already, back-dated, or left alone for its content): for the diary index.
+    ///   - setAside: whether the file, in the version it has, stopped the daemon when it was last stamped
+    ///     (`CrashGuard`): it is left alone.
     ///   - keepOriginal: given the swapped-out original to `settle()` after the folder's fsync (a batch, which
     ///     fsyncs once at its end); without it the original is settled here, after this entry's fsync.
     static func stamp(
@@ -50,6 +52,7 @@ enum EntryFile {
         contentNow: ([UInt8], Date, FileVersion) -> Void = { _, _, _ in },
         keepOriginal: ((SwappedOriginal) -> Void)? = nil,
         locks: EditorLockCache? = nil,
+        setAside: (FileVersion) -> Bool = { _ in false },
         beforeRename: () -> Void = {},
         beforeExchange: () -> Void = {},
         afterExchange: () -> Void = {}
@@ -88,6 +91,8 @@ enum EntryFile {
         guard Int(info.st_size) <= maximumSize else {
             return .leftAlone(.tooLarge(limit: maximumSize), before)
         }
+        // The daemon stopped while stamping it, in this version: not read again until it changes (`CrashGuard`).
+        guard !setAside(before) else { return .leftAlone(.stoppedTheDaemon, before) }
 
         let leased: Bool
         if clinux_take_read_lease(fd) == 0 {
@@ -111,6 +116,9 @@ enum EntryFile {
         }
         // (A change during the read is caught by the last look below, before anything is written over.)
         guard original.count == Int(info.st_size) else { return .changedWhileStamping }
+        #if DEBUG
+            TestFaults.crashIfAsked(original)
+        #endif
 
         let modified = Date(
             timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)

@@ -20,6 +20,8 @@ struct InboxFiles: Sendable {
     let reporter: InboxReporter
     /// The sync tools' conflict copies, as listings and the watcher find them.
     let conflicts: SyncConflictRegistry
+    /// The entries that stopped the daemon while they were stamped, set aside until they change.
+    let crashGuard: CrashGuard
     /// The editors' lock files of the inbox's folders, kept while the watcher sees them all (`EditorLockCache`).
     let editorLocks = EditorLockCache(keeping: true)
 
@@ -53,8 +55,8 @@ struct InboxFiles: Sendable {
 
     /// Stamps a batch; nil when the pool is stopping and refused it (its entries are untouched and wait).
     func stamp(_ batch: Machine.Batch) async -> BatchOutcome? {
-        let (inbox, maximumSize, progress, locks) = (
-            self.inbox, self.configuration.maximumBytes, self.progress, self.editorLocks
+        let (inbox, maximumSize, progress, locks, crashGuard) = (
+            self.inbox, self.configuration.maximumBytes, self.progress, self.editorLocks, self.crashGuard
         )
         let lines = batch.tag.stampLines(fields: self.stamp.fields)
         let keepModificationTime = self.stamp.keepModificationTime
@@ -67,8 +69,14 @@ struct InboxFiles: Sendable {
             return EntryBatch.stamp(
                 batch.names, in: inbox, lines: lines, maximumSize: maximumSize,
                 keepModificationTime: keepModificationTime, backdating: backdating, memory: memory, progress: progress,
-                locks: locks)
+                locks: locks, crashGuard: crashGuard)
         }
+    }
+
+    /// Before the first listing: the entry an earlier run was stamping when it stopped is set aside.
+    func recoverFromCrash() async {
+        let (crashGuard, inbox, logger) = (self.crashGuard, self.inbox, self.reporter.logger)
+        _ = try? await self.threadPool.runIfActive { crashGuard.recover(inbox: inbox, logger: logger) }
     }
 
     /// Hands names that arrived to the diary index (the entries among them).

@@ -46,6 +46,8 @@ public final class InboxService: Service {
     }
 
     public func run() async throws {
+        // An entry an earlier run died stamping is set aside before anything is listed.
+        await self.files.recoverFromCrash()
         // Watch first, then list (the machine's `start`): nothing dropped in between is missed.
         let watcher = try self.files.watcher(logger: self.logger)
         let arrivals = Arrivals()

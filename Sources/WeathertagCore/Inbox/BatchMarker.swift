@@ -1,0 +1,115 @@
+/// The note the daemon keeps of the batch it is stamping, so that a file that kills it (a bug not found yet) is not
+/// taken up again by the next start: without it, systemd restarts the daemon, the listing finds the same file first,
+/// and the daemon dies again, a crash loop in which no later entry is stamped.
+///
+/// As queue consumers set aside a message that killed them (a dead-letter queue): the note is written before the
+/// batch's first file is read, the entry reached is written over a fixed field as the batch moves on (no fsync: a
+/// process that dies leaves the page cache to the kernel), and the note is removed when the batch is done. A note
+/// still there at start names the file the daemon was stamping when it stopped. A note from another boot says
+/// nothing: the machine stopped, not the daemon.
+///
+/// The file's layout: `weathertag-batch`, the boot's id and the reached field on lines of their own, then the
+/// batch's names, each ended by a NUL (a name can hold a newline; it cannot hold a NUL).
+public struct BatchMarker: Sendable, Equatable {
+    public var boot: String
+    public var names: [String]
+    /// The index in `names` of the entry being stamped; nil before the first.
+    public var reached: Int?
+
+    public init(boot: String, names: [String], reached: Int? = nil) {
+        self.boot = boot
+        self.names = names
+        self.reached = reached
+    }
+
+    private static let magic = "weathertag-batch"
+    /// Digits of the reached field: eight, as a batch holds far fewer entries.
+    public static let reachedWidth = 8
+
+    /// The note as written before the batch starts.
+    public var bytes: [UInt8] {
+        var bytes = Array("\(Self.magic)\n\(self.boot)\n".utf8) + Self.field(self.reached) + [0x0A]
+        for name in self.names { bytes += Array(name.utf8) + [0] }
+        return bytes
+    }
+
+    /// Where the reached field stands in `bytes`, to write `field(index)` over it.
+    public var reachedOffset: Int { Self.magic.utf8.count + 1 + self.boot.utf8.count + 1 }
+
+    /// The reached field's bytes for an entry's index (blanks for none).
+    public static func field(_ index: Int?) -> [UInt8] {
+        guard let index else { return Array(repeating: 0x20, count: Self.reachedWidth) }
+        let digits = Array(String(index).utf8)
+        return Array(repeating: UInt8(ascii: "0"), count: max(0, Self.reachedWidth - digits.count)) + digits
+    }
+
+    /// Reads a note back; nil for anything that is not one (a torn or foreign file).
+    public init?(_ bytes: [UInt8]) {
+        var lines = bytes.split(separator: 0x0A, maxSplits: 3, omittingEmptySubsequences: false)
+        guard lines.count == 4, String(decoding: lines[0], as: UTF8.self) == Self.magic,
+            lines[2].count == Self.reachedWidth
+        else { return nil }
+        let field = String(decoding: lines[2], as: UTF8.self)
+        let reached = field.allSatisfy { $0 == " " } ? nil : Int(field)
+        guard reached != nil || field.allSatisfy({ $0 == " " }) else { return nil }
+        let names = lines.removeLast().split(separator: 0, omittingEmptySubsequences: true).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        self.init(boot: String(decoding: lines[1], as: UTF8.self), names: names, reached: reached)
+    }
+
+    /// The name the daemon was stamping when it stopped; nil when the note is another boot's, or no entry was reached.
+    public func suspect(currentBoot: String) -> String? {
+        guard self.boot == currentBoot, let reached, self.names.indices.contains(reached) else { return nil }
+        return self.names[reached]
+    }
+}
+
+/// The entries set aside because the daemon stopped while stamping them, each with the version it had then: left
+/// alone while it has that version, taken up again once it changes. Kept in a small file beside the state database,
+/// so that a restart of any kind does not take them up either.
+public struct SetAsideEntries: Sendable, Equatable {
+    public private(set) var versions: [String: FileVersion]
+
+    public init(_ versions: [String: FileVersion] = [:]) { self.versions = versions }
+
+    /// Whether `name` is set aside in this version. A changed one is no longer (the change may be the remedy), and
+    /// `released` says it was, so the file is written again.
+    public mutating func holds(_ name: String, _ version: FileVersion) -> (held: Bool, released: Bool) {
+        guard let kept = self.versions[name] else { return (false, false) }
+        guard kept != version else { return (true, false) }
+        self.versions[name] = nil
+        return (false, true)
+    }
+
+    public mutating func setAside(_ name: String, _ version: FileVersion) { self.versions[name] = version }
+
+    public mutating func release(_ name: String) { self.versions[name] = nil }
+
+    /// One line an entry: device, inode, size, seconds and nanoseconds of its modification time, then its name,
+    /// ended by a NUL.
+    public var bytes: [UInt8] {
+        self.versions.sorted { $0.key < $1.key }.flatMap { name, version in
+            Array(
+                "\(version.device) \(version.inode) \(version.size) \(version.modifiedSeconds) \(version.modifiedNanoseconds) "
+                    .utf8) + Array(name.utf8) + [0]
+        }
+    }
+
+    /// Reads the file back; a record that does not read is dropped (its entry is taken up again).
+    public init(_ bytes: [UInt8]) {
+        var versions: [String: FileVersion] = [:]
+        for record in bytes.split(separator: 0) {
+            let parts = record.split(separator: 0x20, maxSplits: 5, omittingEmptySubsequences: false)
+            guard parts.count == 6, let device = UInt64(String(decoding: parts[0], as: UTF8.self)),
+                let inode = UInt64(String(decoding: parts[1], as: UTF8.self)),
+                let size = Int64(String(decoding: parts[2], as: UTF8.self)),
+                let seconds = Int(String(decoding: parts[3], as: UTF8.self)),
+                let nanoseconds = Int(String(decoding: parts[4], as: UTF8.self)), !parts[5].isEmpty
+            else { continue }
+            versions[String(decoding: parts[5], as: UTF8.self)] = FileVersion(
+                device: device, inode: inode, size: size, modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds)
+        }
+        self.versions = versions
+    }
+}

@@ -1,0 +1,137 @@
+import Glibc
+import Logging
+import Synchronization
+import WeathertagCore
+
+/// No crash loop, by construction: a batch is noted in a small file while it is stamped (`BatchMarker`), and the
+/// entry a note still names at start, the one the daemon was stamping when it stopped, is set aside until it changes
+/// (`SetAsideEntries`), left alone with the reason. Blocking: called on the thread pool.
+///
+/// The cost: per batch, a file created, written, closed and removed; per entry, one 8-byte `pwrite` (no fsync).
+final class CrashGuard: Sendable {
+    /// The folder the notes and the list live in (the state database's).
+    let directory: String
+    private let boot: String
+    private let setAside = Mutex(SetAsideEntries())
+    private let batches = Atomic<Int>(0)
+
+    init(directory: String) {
+        self.directory = directory
+        self.boot = Self.bootID()
+    }
+
+    private var listPath: String { self.directory + "/set-aside" }
+    private static let notePrefix = "stamping-"
+
+    /// At start: the entries earlier notes name join the list (with the version they have now), entries that
+    /// changed or went leave it, the list is written back and the notes removed. Returns the newly set aside.
+    @discardableResult
+    func recover(inbox: String, logger: Logger) -> [String] {
+        try? FileIO.makeDirectories(self.directory)
+        var entries = Self.read(self.listPath).map(SetAsideEntries.init) ?? SetAsideEntries()
+        var changed = false
+        for (name, version) in entries.versions where FileVersion.current(inbox + "/" + name) != version {
+            entries.release(name)
+            changed = true
+        }
+        var suspects: [String] = []
+        for note in Self.names(in: self.directory) where note.hasPrefix(Self.notePrefix) {
+            let path = self.directory + "/" + note
+            if let marker = Self.read(path).flatMap(BatchMarker.init),
+                let name = marker.suspect(currentBoot: self.boot),
+                let version = FileVersion.current(inbox + "/" + name)
+            {
+                entries.setAside(name, version)
+                suspects.append(name)
+                changed = true
+                logger.error(
+                    "the daemon stopped while stamping this entry; it is left alone until it changes",
+                    metadata: ["entry": "\(name)", "batch": "\(marker.names.count) entries"])
+            }
+            unlink(path)
+        }
+        if changed { self.write(entries) }
+        self.setAside.withLock { $0 = entries }
+        return suspects
+    }
+
+    /// Whether the entry is set aside in this version; a changed one leaves the list.
+    func holds(_ name: String, _ version: FileVersion) -> Bool {
+        let (held, released, entries) = self.setAside.withLock { entries in
+            let (held, released) = entries.holds(name, version)
+            return (held, released, entries)
+        }
+        if released { self.write(entries) }
+        return held
+    }
+
+    /// Notes a batch before its first file is read; nil when the note cannot be written (the batch goes on
+    /// unguarded: a full disk stops the stamps anyway).
+    func begin(_ names: [String]) -> Note? {
+        let marker = BatchMarker(boot: self.boot, names: names)
+        let path =
+            self.directory + "/" + Self.notePrefix + String(self.batches.add(1, ordering: .relaxed).newValue)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return nil }
+        guard (try? FileIO.writeAll(fd, marker.bytes, path: path)) != nil else {
+            close(fd)
+            unlink(path)
+            return nil
+        }
+        return Note(fd: fd, path: path, offset: marker.reachedOffset)
+    }
+
+    /// One batch's note.
+    struct Note {
+        let fd: Int32
+        let path: String
+        let offset: Int
+
+        /// The batch moves on to its `index`-th entry (nil: past its entries, to what it does after them).
+        func reach(_ index: Int?) {
+            _ = BatchMarker.field(index).withUnsafeBytes {
+                pwrite(self.fd, $0.baseAddress, $0.count, off_t(self.offset))
+            }
+        }
+
+        /// The batch is done (or failed as a batch, not as a process): the note goes.
+        func end() {
+            close(self.fd)
+            unlink(self.path)
+        }
+    }
+
+    private func write(_ entries: SetAsideEntries) {
+        if entries.versions.isEmpty {
+            unlink(self.listPath)
+        } else {
+            try? FileIO.writeAtomically(entries.bytes, to: self.listPath, mode: 0o600)
+        }
+    }
+
+    private static func read(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return try? FileIO.readAll(fd, path: path, limit: 1 << 20)
+    }
+
+    private static func names(in directory: String) -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// This boot's id: a note from another boot names no culprit (the machine stopped, not the daemon).
+    private static func bootID() -> String {
+        let bytes = Self.read("/proc/sys/kernel/random/boot_id") ?? []
+        return String(decoding: bytes, as: UTF8.self).trimmingWhitespaceAndNewlines()
+    }
+}
