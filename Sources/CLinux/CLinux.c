@@ -4,6 +4,8 @@
 #include <signal.h>
 #include <string.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 #include "CLinux.h"
@@ -56,4 +58,68 @@ void clinux_name_thread(const char *name) {
     strncpy(kept, name, sizeof kept - 1);
     kept[sizeof kept - 1] = 0;
     (void)pthread_setname_np(pthread_self(), kept);
+}
+
+// The crash guard's flag (see CLinux.h). Thread-local: two batches may be stamped on two threads at once, and the
+// signal is delivered to the thread that faulted.
+static _Thread_local int clinux_note_fd = -1;
+static _Thread_local long clinux_note_offset = 0;
+static _Thread_local int clinux_has_alternate_stack = 0;
+static const int clinux_fault_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE};
+#define CLINUX_FAULT_SIGNALS (sizeof clinux_fault_signals / sizeof clinux_fault_signals[0])
+static struct sigaction clinux_previous[CLINUX_FAULT_SIGNALS];
+// Room for this handler and for the Swift runtime's own crash handler, chained after it (it prints the backtrace).
+#define CLINUX_ALTERNATE_STACK (256 * 1024)
+
+static void clinux_fault(int signal, siginfo_t *info, void *context) {
+    if (clinux_note_fd >= 0) {
+        const char flag = 'C';
+        (void)pwrite(clinux_note_fd, &flag, 1, (off_t)clinux_note_offset);
+    }
+    for (size_t index = 0; index < CLINUX_FAULT_SIGNALS; index++) {
+        if (clinux_fault_signals[index] != signal) continue;
+        struct sigaction *previous = &clinux_previous[index];
+        // The handler before ours (the Swift runtime's backtracer) goes on as it would have.
+        if ((previous->sa_flags & SA_SIGINFO) && previous->sa_sigaction != NULL) {
+            previous->sa_sigaction(signal, info, context);
+            return;
+        }
+        if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN && previous->sa_handler != NULL) {
+            previous->sa_handler(signal);
+            return;
+        }
+    }
+    // No handler before ours: the default action (the process ends with this signal, and a core where allowed).
+    (void)sigaction(signal, &(struct sigaction){.sa_handler = SIG_DFL}, NULL);
+    (void)raise(signal);
+}
+
+static void clinux_install_fault_handlers(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = clinux_fault;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    for (size_t index = 0; index < CLINUX_FAULT_SIGNALS; index++) {
+        (void)sigaction(clinux_fault_signals[index], &action, &clinux_previous[index]);
+    }
+}
+
+void clinux_crash_note(int fd, long offset) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    (void)pthread_once(&once, clinux_install_fault_handlers);
+    if (fd >= 0 && !clinux_has_alternate_stack) {
+        // A stack overflow leaves no stack to run a handler on: this thread gets one of its own, once.
+        void *memory = mmap(NULL, CLINUX_ALTERNATE_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (memory != MAP_FAILED) {
+            stack_t stack = {.ss_sp = memory, .ss_size = CLINUX_ALTERNATE_STACK, .ss_flags = 0};
+            if (sigaltstack(&stack, NULL) == 0) {
+                clinux_has_alternate_stack = 1;
+            } else {
+                (void)munmap(memory, CLINUX_ALTERNATE_STACK);
+            }
+        }
+    }
+    clinux_note_fd = fd;
+    clinux_note_offset = offset;
 }

@@ -19,9 +19,16 @@ import Testing
         marker.reached = 2
         let read = try #require(BatchMarker(bytes))
         #expect(read == marker)
-        #expect(read.suspect(currentBoot: "boot-1") == "odd\nname.md")
-        #expect(read.suspect(currentBoot: "boot-2") == nil, "the machine stopped, not the daemon")
-        #expect(BatchMarker(Array("weathertag-batch\nboot\n000\n".utf8)) == nil, "torn")
+        #expect(read.stopped(currentBoot: "boot-1") == "odd\nname.md")
+        #expect(read.suspect(currentBoot: "boot-1") == nil, "a kill from outside blames no file")
+        // The signal handler's byte: a fault of the daemon's own.
+        bytes[marker.crashedOffset] = BatchMarker.crashFlag
+        marker.crashed = true
+        let crashed = try #require(BatchMarker(bytes))
+        #expect(crashed == marker)
+        #expect(crashed.suspect(currentBoot: "boot-1") == "odd\nname.md")
+        #expect(crashed.suspect(currentBoot: "boot-2") == nil, "the machine stopped, not the daemon")
+        #expect(BatchMarker(Array("weathertag-batch\nboot\n000\n \n".utf8)) == nil, "torn")
         #expect(BatchMarker(Array("something else".utf8)) == nil)
     }
 

@@ -24,4 +24,12 @@ long clinux_filesystem_type(const char *path);
 /// Names the calling thread (`pthread_setname_np`, GNU-only; at most 15 bytes are kept), as `top -H` shows it.
 void clinux_name_thread(const char *name);
 
+/// The crash guard's flag: while the calling thread stamps a batch, `fd` is that batch's note, and a fault on this
+/// thread (SIGSEGV, including a stack overflow, run on an alternate stack this gives the thread; SIGBUS, SIGILL and
+/// SIGTRAP from a Swift trap, SIGABRT from systemd's watchdog, SIGFPE) writes the byte `C` at `offset` before the
+/// handler that was there (the Swift runtime's backtracer) runs. The process dies as it would have; the note says it
+/// died of its own fault, not of an outside `kill -9`. `fd` -1: the thread stamps nothing now. Installs the handlers
+/// at its first call.
+void clinux_crash_note(int fd, long offset);
+
 #endif

@@ -4,22 +4,27 @@
 ///
 /// As queue consumers set aside a message that killed them (a dead-letter queue): the note is written before the
 /// batch's first file is read, the entry reached is written over a fixed field as the batch moves on (no fsync: a
-/// process that dies leaves the page cache to the kernel), and the note is removed when the batch is done. A note
-/// still there at start names the file the daemon was stamping when it stopped. A note from another boot says
-/// nothing: the machine stopped, not the daemon.
+/// process that dies leaves the page cache to the kernel), and the note is removed when the batch is done. A fault
+/// of the daemon's own (a trap, a stack overflow, the watchdog's SIGABRT) writes `C` into the crash field from a
+/// signal handler as the process dies. A note still there at start with that flag names the file the daemon was
+/// stamping when it crashed. Without it (a `kill -9` from outside, the OOM killer) or from another boot (the
+/// machine stopped), it blames nothing: that death was not the file's doing.
 ///
-/// The file's layout: `weathertag-batch`, the boot's id and the reached field on lines of their own, then the
-/// batch's names, each ended by a NUL (a name can hold a newline; it cannot hold a NUL).
+/// The file's layout: `weathertag-batch`, the boot's id, the reached field and the crash field on lines of their
+/// own, then the batch's names, each ended by a NUL (a name can hold a newline; it cannot hold a NUL).
 public struct BatchMarker: Sendable, Equatable {
     public var boot: String
     public var names: [String]
     /// The index in `names` of the entry being stamped; nil before the first.
     public var reached: Int?
+    /// The process died of a fault of its own while stamping.
+    public var crashed: Bool
 
-    public init(boot: String, names: [String], reached: Int? = nil) {
+    public init(boot: String, names: [String], reached: Int? = nil, crashed: Bool = false) {
         self.boot = boot
         self.names = names
         self.reached = reached
+        self.crashed = crashed
     }
 
     private static let magic = "weathertag-batch"
@@ -28,13 +33,19 @@ public struct BatchMarker: Sendable, Equatable {
 
     /// The note as written before the batch starts.
     public var bytes: [UInt8] {
-        var bytes = Array("\(Self.magic)\n\(self.boot)\n".utf8) + Self.field(self.reached) + [0x0A]
+        var bytes =
+            Array("\(Self.magic)\n\(self.boot)\n".utf8) + Self.field(self.reached) + [0x0A]
+            + [self.crashed ? Self.crashFlag : 0x20, 0x0A]
         for name in self.names { bytes += Array(name.utf8) + [0] }
         return bytes
     }
 
     /// Where the reached field stands in `bytes`, to write `field(index)` over it.
     public var reachedOffset: Int { Self.magic.utf8.count + 1 + self.boot.utf8.count + 1 }
+
+    /// Where the crash field stands: the signal handler writes `crashFlag` there.
+    public var crashedOffset: Int { self.reachedOffset + Self.reachedWidth + 1 }
+    public static let crashFlag = UInt8(ascii: "C")
 
     /// The reached field's bytes for an entry's index (blanks for none).
     public static func field(_ index: Int?) -> [UInt8] {
@@ -45,23 +56,31 @@ public struct BatchMarker: Sendable, Equatable {
 
     /// Reads a note back; nil for anything that is not one (a torn or foreign file).
     public init?(_ bytes: [UInt8]) {
-        var lines = bytes.split(separator: 0x0A, maxSplits: 3, omittingEmptySubsequences: false)
-        guard lines.count == 4, String(decoding: lines[0], as: UTF8.self) == Self.magic,
-            lines[2].count == Self.reachedWidth
+        var lines = bytes.split(separator: 0x0A, maxSplits: 4, omittingEmptySubsequences: false)
+        guard lines.count == 5, String(decoding: lines[0], as: UTF8.self) == Self.magic,
+            lines[2].count == Self.reachedWidth, lines[3].count == 1
         else { return nil }
         let field = String(decoding: lines[2], as: UTF8.self)
-        let reached = field.allSatisfy { $0 == " " } ? nil : Int(field)
-        guard reached != nil || field.allSatisfy({ $0 == " " }) else { return nil }
+        let blank = field.allSatisfy { $0 == " " }
+        let reached = blank ? nil : Int(field)
+        guard reached != nil || blank else { return nil }
         let names = lines.removeLast().split(separator: 0, omittingEmptySubsequences: true).map {
             String(decoding: $0, as: UTF8.self)
         }
-        self.init(boot: String(decoding: lines[1], as: UTF8.self), names: names, reached: reached)
+        self.init(
+            boot: String(decoding: lines[1], as: UTF8.self), names: names, reached: reached,
+            crashed: lines[3].first == Self.crashFlag)
     }
 
-    /// The name the daemon was stamping when it stopped; nil when the note is another boot's, or no entry was reached.
-    public func suspect(currentBoot: String) -> String? {
+    /// The name the daemon was stamping when it stopped in this boot (nil: no entry reached, or another boot's).
+    public func stopped(currentBoot: String) -> String? {
         guard self.boot == currentBoot, let reached, self.names.indices.contains(reached) else { return nil }
         return self.names[reached]
+    }
+
+    /// The entry to set aside: the one being stamped when the daemon crashed of its own fault in this boot.
+    public func suspect(currentBoot: String) -> String? {
+        self.crashed ? self.stopped(currentBoot: currentBoot) : nil
     }
 }
 

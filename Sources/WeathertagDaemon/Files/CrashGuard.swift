@@ -1,11 +1,13 @@
+import CLinux
 import Glibc
 import Logging
 import Synchronization
 import WeathertagCore
 
-/// No crash loop, by construction: a batch is noted in a small file while it is stamped (`BatchMarker`), and the
-/// entry a note still names at start, the one the daemon was stamping when it stopped, is set aside until it changes
-/// (`SetAsideEntries`), left alone with the reason. Blocking: called on the thread pool.
+/// No crash loop, by construction: a batch is noted in a small file while it is stamped (`BatchMarker`), a fault of
+/// the daemon's own flags the note as it dies (`clinux_crash_note`), and the entry a flagged note names at start, the
+/// one the daemon was stamping when it crashed, is set aside until it changes (`SetAsideEntries`), left alone with
+/// the reason. Blocking: called on the thread pool.
 ///
 /// The cost: per batch, a file created, written, closed and removed; per entry, one 8-byte `pwrite` (no fsync).
 final class CrashGuard: Sendable {
@@ -37,18 +39,23 @@ final class CrashGuard: Sendable {
         var suspects: [String] = []
         for note in Self.names(in: self.directory) where note.hasPrefix(Self.notePrefix) {
             let path = self.directory + "/" + note
-            if let marker = Self.read(path).flatMap(BatchMarker.init),
-                let name = marker.suspect(currentBoot: self.boot),
-                let version = FileVersion.current(inbox + "/" + name)
-            {
-                entries.setAside(name, version)
-                suspects.append(name)
-                changed = true
-                logger.error(
-                    "the daemon stopped while stamping this entry; it is left alone until it changes",
-                    metadata: ["entry": "\(name)", "batch": "\(marker.names.count) entries"])
-            }
+            let marker = Self.read(path).flatMap(BatchMarker.init)
             unlink(path)
+            guard let marker, let name = marker.stopped(currentBoot: self.boot) else { continue }
+            guard marker.suspect(currentBoot: self.boot) != nil, let version = FileVersion.current(inbox + "/" + name)
+            else {
+                // Killed from outside (`kill -9`, the OOM killer): not the file's doing, and it is stamped as usual.
+                logger.notice(
+                    "the daemon was stopped from outside while stamping this entry; it is stamped as usual",
+                    metadata: ["entry": "\(name)"])
+                continue
+            }
+            entries.setAside(name, version)
+            suspects.append(name)
+            changed = true
+            logger.error(
+                "the daemon crashed while stamping this entry; it is left alone until it changes",
+                metadata: ["entry": "\(name)", "batch": "\(marker.names.count) entries"])
         }
         if changed { self.write(entries) }
         self.setAside.withLock { $0 = entries }
@@ -65,7 +72,7 @@ final class CrashGuard: Sendable {
         return held
     }
 
-    /// Notes a batch before its first file is read; nil when the note cannot be written (the batch goes on
+    /// Notes a batch before its first file is read, on the thread that stamps it; nil when the note cannot be written (the batch goes on
     /// unguarded: a full disk stops the stamps anyway).
     func begin(_ names: [String]) -> Note? {
         let marker = BatchMarker(boot: self.boot, names: names)
@@ -78,6 +85,8 @@ final class CrashGuard: Sendable {
             unlink(path)
             return nil
         }
+        // A fault on this thread from now on flags the note.
+        clinux_crash_note(fd, marker.crashedOffset)
         return Note(fd: fd, path: path, offset: marker.reachedOffset)
     }
 
@@ -96,6 +105,7 @@ final class CrashGuard: Sendable {
 
         /// The batch is done (or failed as a batch, not as a process): the note goes.
         func end() {
+            clinux_crash_note(-1, 0)
             close(self.fd)
             unlink(self.path)
         }
