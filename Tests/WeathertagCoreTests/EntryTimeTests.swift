@@ -62,11 +62,65 @@ struct EntryTimeTests {
         #expect(LeftAloneReason.backdated(time).description.hasPrefix("written 2019-05-01 (by its file name)"))
     }
 
+    /// The stamp's reading: a time field that does not read is the entry's word, refused and explained, never
+    /// replaced by the file's name or modification time (they stamped today's weather on such entries, silently).
+    @Test(arguments: [
+        "2021-02-30", "0000-00-00", "yesterday", "2021-06-15 or so", "2021-06-15 10:75", "2021-06-15 24:00",
+        "2021-06-15T10:00:00+99:00", "[2021, 6, 15]", "a list or mapping", "2021-06-15 10:00:61",
+    ])
+    func anUnreadableTimeIsRefusedNotGuessed(value: String) {
+        let read = EntryTime.read(
+            fields: ["date": value], fileName: "2019-05-01.md", modified: Self.now, timeZone: Self.oslo)
+        #expect(read == .failure(UnreadableTime(key: "date", value: value)), "\(value)")
+        let policy = BackdatingPolicy(timeZone: Self.oslo, now: { Self.now })
+        let verdict = policy.verdict(frontMatter: ["date": value], fileName: "e.md", modified: Self.now)
+        #expect(verdict == .leftAlone(.unreadableTime(UnreadableTime(key: "date", value: value))))
+        #expect(LaneState.of(.unreadableTime(UnreadableTime(key: "date", value: value))).reason == "unreadable_time")
+        // `time: 10:30` beside no date is a time of day, not the entry's word on its date.
+        #expect(
+            EntryTime.read(
+                fields: ["time": "10:30"], fileName: "2019-05-01.md", modified: Self.now, timeZone: Self.oslo
+            )
+            .map(\.source) == .success(.fileName))
+    }
+
+    /// Ahead of now: by a few minutes it is now; by less than a day it waits (today east of here); further, it is
+    /// left alone. A modification time ahead is the machine's clock, and current.
+    @Test func aTimeAheadWaitsOrIsLeftAlone() {
+        let policy = BackdatingPolicy(timeZone: Self.oslo, now: { Self.now })
+        func verdict(
+            _ fields: [String: String] = [:], name: String = "e.md", modified: Date = Self.now
+        )
+            -> BackdatingPolicy.Verdict
+        {
+            policy.verdict(frontMatter: fields, fileName: name, modified: modified)
+        }
+        guard case .current = verdict(["date": "2026-11-23 12:04"]) else {
+            Issue.record("four minutes ahead is a clock a little apart")
+            return
+        }
+        #expect(
+            verdict(["date": "2026-11-23 20:00"])
+                == .ahead(self.time(["date": "2026-11-23 20:00"]), wait: .seconds(8 * 3600)))
+        // Tomorrow here is today in Auckland: it waits for midnight here (12 h).
+        #expect(verdict(["date": "2026-11-24"]) == .ahead(self.time(["date": "2026-11-24"]), wait: .seconds(12 * 3600)))
+        #expect(verdict(name: "2026-11-24.md") == .ahead(self.time(name: "2026-11-24.md"), wait: .seconds(12 * 3600)))
+        let far = self.time(["date": "2027-03-01"])
+        #expect(verdict(["date": "2027-03-01"]) == .leftAlone(.future(far)))
+        #expect(LeftAloneReason.future(far).description.contains("later than today anywhere on Earth"))
+        guard case .current = verdict(modified: Self.now.addingTimeInterval(86_400 * 3)) else {
+            Issue.record("a modification time ahead is the machine's clock")
+            return
+        }
+    }
+
     @Test func theFrontMatterTimeFieldsAreReadByLines() {
         let text =
             "---\ntitle: x\ndate: 2019-05-01 # the day\n\"created\": '2019-05-02'\nnested:\n  time: 10:00\n---\nB\n"
         #expect(FrontMatterStamper.timeFields(Array(text.utf8)) == ["date": "2019-05-01", "created": "'2019-05-02'"])
         #expect(FrontMatterStamper.timeFields(Array("date: 2019-05-01\n".utf8)).isEmpty, "no front matter")
+        let list = "---\ndate:\n  - 2021\n  - 6\ncreated:\n---\n"
+        #expect(FrontMatterStamper.timeFields(Array(list.utf8)) == ["date": "a list or mapping"], "a list is said")
     }
 }
 

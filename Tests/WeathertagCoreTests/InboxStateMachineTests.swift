@@ -136,6 +136,37 @@ struct InboxStateMachineTests {
         #expect(actions.wakeUps.first.map { self.clock.now.duration(to: $0) <= .seconds(1) } == true)
     }
 
+    /// An entry dated a little ahead (today east of here) waits for its time, explained, and is looked at then; the
+    /// `stamp` command, which does not wait a day, leaves it alone with the reason.
+    @Test func anEntryDatedAheadWaitsForItsTime() throws {
+        var machine = self.machine()
+        let time = try #require(EntryTime.given("2026-11-24", timeZone: .utc))
+        let batch = try #require(
+            (machine.namesArrived(["ahead.md"]) + machine.weatherArrived(Fixtures.tag)).batches.first)
+        let actions = machine.batchFinished(
+            batch, BatchOutcome(results: [("ahead.md", .datedAhead(time, wait: .seconds(3600)))]))
+        #expect(actions.wakeUps == [self.clock.now.advanced(by: .seconds(3600))])
+        #expect(machine.waitingReason("ahead.md")?.reason == "dated_ahead")
+        #expect(machine.waiting == 1)
+        self.clock.advance(by: .seconds(3599))
+        #expect(machine.wokeUp().batches.isEmpty, "not before its time")
+        self.clock.advance(by: .seconds(1))
+        let retry = machine.wokeUp()
+        #expect(retry.fetches + retry.batches.count == 1, "looked at again when its time comes")
+
+        var command = self.machine { $0.waitsForDatedEntries = false }
+        let once = try #require(
+            (command.namesArrived(["ahead.md"]) + command.weatherArrived(Fixtures.tag)).batches.first)
+        let reports = command.batchFinished(
+            once, BatchOutcome(results: [("ahead.md", .datedAhead(time, wait: .seconds(3600)))])
+        ).reports
+        guard case .leftAlone("ahead.md", .future(time, withinADay: true), _)? = reports.first else {
+            Issue.record("\(reports)")
+            return
+        }
+        #expect(command.isIdle)
+    }
+
     @Test func openWeathersOwnBackoffDecidesTheRetry() {
         var machine = self.machine()
         _ = machine.namesArrived(["a.md"])

@@ -61,7 +61,16 @@ public struct LaneState: Sendable, Equatable {
         case .vanished: return nil
         case .wantsHistory(let request):
             return LaneState(.backdated, "waiting_for_history", detail: "written \(request.time)")
+        case .datedAhead(let time, _): return Self.datedAhead(time)
         }
+    }
+
+    /// An entry dated a little ahead of now, waiting for its time.
+    public static func datedAhead(_ time: EntryTime) -> LaneState {
+        LaneState(
+            .waiting, "dated_ahead",
+            detail: "it is dated \(time), later than now here (today east of here, or a clock ahead); it is stamped "
+                + "when that time comes")
     }
 
     /// An entry an editor has open (`editor`), or a sync tool is bringing a new version of (`syncing`).
@@ -91,6 +100,8 @@ public struct LaneState: Sendable, Equatable {
         case .ownerWouldLoseAccess: code = "owner_would_lose_access"
         case .keepsChanging: code = "keeps_changing"
         case .stoppedTheDaemon: code = "stopped_the_daemon"
+        case .unreadableTime: code = "unreadable_time"
+        case .future: code = "future"
         }
         return LaneState(.leftAlone, code, detail: reason.description)
     }
@@ -109,6 +120,7 @@ public struct LaneState: Sendable, Equatable {
         case (.waiting, "changing"): return "It changed while it was being stamped and is tried again."
         case (.waiting, "disk_refused"): return "It waits because the disk refused the last write\(detail)."
         case (.waiting, "stamping"): return "It is being stamped right now."
+        case (.waiting, "dated_ahead"): return "It waits\(detail)."
         case (.waiting, "not_running"):
             return "It was waiting when the daemon last looked, and the daemon is not running."
         case (.waiting, _): return "It waits to be stamped\(detail)."
@@ -137,6 +149,7 @@ public struct LaneState: Sendable, Equatable {
         case (.waiting, "changing"): return "Nothing: it is stamped once it holds still."
         case (.waiting, "disk_refused"):
             return "Free space on the disk or make the folder writable; it is retried by itself."
+        case (.waiting, "dated_ahead"): return "Nothing: it is stamped when its time comes (or correct its date)."
         case (.waiting, "not_running"): return "Start the daemon (systemctl --user start weathertag)."
         case (.waiting, _): return "Nothing: it is stamped shortly."
         case (.stamped, _): return "Nothing. `weathertag stamp --fresh FILE` replaces its block with new weather."
@@ -162,6 +175,9 @@ public struct LaneState: Sendable, Equatable {
         case (.leftAlone, "stopped_the_daemon"):
             return "Change it (even `touch` it) to have it stamped again; if the daemon stops again, please report "
                 + "the file."
+        case (.leftAlone, "unreadable_time"), (.leftAlone, "future"):
+            return "Write its date as 2019-05-01, \"2019-05-01 10:00\" or 2019-05-01T10:00:00+02:00 (or remove it to "
+                + "use the file's name or modification time)."
         case (.leftAlone, "over_limit"):
             return "Make its front matter smaller or flatter; it is looked at again when it changes."
         case (.leftAlone, "owner_would_lose_access"): return "See the reason: change its mode or the daemon's user."

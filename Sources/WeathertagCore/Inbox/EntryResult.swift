@@ -20,6 +20,8 @@ public enum EntryResult: Sendable, Equatable {
     case vanished
     /// Back-dated, and the weather of its time is to be asked for (`history.enabled`).
     case wantsHistory(HistoryRequest)
+    /// Dated a little ahead of now (today in a zone east of here): looked at again after `wait`.
+    case datedAhead(EntryTime, wait: Duration)
 }
 
 /// What a back-dated entry needs: the weather at its time, at its place (its own, from its front matter; nil: a
@@ -62,7 +64,12 @@ public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
     case ownerWouldLoseAccess(OwnerLockout)
     /// It changed under every attempt; it is tried again on its next change.
     case keepsChanging
-    /// The daemon stopped (crashed, or was killed) while stamping it: it may hold what kills the daemon, so it is not
+    /// Its front matter says when it was written in words that cannot be read.
+    case unreadableTime(UnreadableTime)
+    /// Dated ahead of now: further than any zone's today, or (`withinADay`) by less, where nothing waits for it
+    /// (`weathertag stamp`).
+    case future(EntryTime, withinADay: Bool = false)
+    /// The daemon crashed (a fault of its own) while stamping it: it may hold what crashes the daemon, so it is not
     /// read again until it changes (`BatchMarker`).
     case stoppedTheDaemon
     /// Written earlier than current weather can speak for (`stamp.backdated_after_seconds`), and the weather of its
@@ -97,9 +104,16 @@ public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
         case .content(let reason): return reason.description
         case .ownerWouldLoseAccess(let lockout): return lockout.description
         case .keepsChanging: return "it keeps changing while being stamped; waiting for its next change"
+        case .unreadableTime(let unreadable): return unreadable.description
+        case .future(let time, withinADay: true):
+            return "it is dated \(time), later than now here (today east of here, or a clock ahead): it is stamped "
+                + "when that time comes; the daemon waits for it"
+        case .future(let time, withinADay: false):
+            return "it is dated \(time), later than today anywhere on Earth: its weather cannot be known yet, and "
+                + "current weather would be wrong (fix the date; it is looked at again when it changes)"
         case .stoppedTheDaemon:
-            return "the daemon stopped while stamping this file (it may hold what stops weathertag), so it is not read "
-                + "again until it changes"
+            return "the daemon crashed while stamping this file (it may hold what crashes weathertag), so it is not "
+                + "read again until it changes"
         case .backdated(let time, let why):
             let by: String
             switch time.source {

@@ -25,6 +25,9 @@ extension InboxStateMachine {
         /// The shell polls: remember settled entries by version so that rescans skip them (otherwise memory does not
         /// grow with the number of entries the inbox holds).
         public var remembersSettled = false
+        /// An entry dated a little ahead of now (today east of here) waits for its time; otherwise it is left alone
+        /// with the reason (`weathertag stamp` does not wait a day).
+        public var waitsForDatedEntries = true
         /// Wait out a failed write (disk full, read-only) and try again; otherwise report it and go on.
         public var retriesFailedWrites = true
         public var weatherBackoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
@@ -97,6 +100,8 @@ extension InboxStateMachine {
         /// An editor has it open; it waits for the lock file to go. Worth a log line the first time.
         case lockedByEditor(String, EditorLock, firstTime: Bool)
         case changedWhileStamping(String, attempt: Int, retryIn: Duration)
+        /// Dated ahead of now; it waits. Worth a log line the first time for this date.
+        case datedAhead(String, EntryTime, retryIn: Duration, firstTime: Bool)
         case vanished(String)
         case waitingForWeather(waiting: Int, retryIn: Duration, error: any Error)
         /// A back-dated entry waits for the weather of its time. Worth a log line the first time for this error.

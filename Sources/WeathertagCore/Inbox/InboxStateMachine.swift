@@ -51,6 +51,8 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     /// Of those, the ones asked about now (at most `configuration.historyInFlight`), and the rest in turn.
     private var historyAsked: Set<String> = []
     private var historyTurn: [String] = []
+    /// Entries dated a little ahead of now, deferred until their time (and what they are dated).
+    private var datedAhead: [String: EntryTime] = [:]
     /// Back-dated entries with the weather of their time, to stamp (they need no current weather).
     private var historical: [(name: String, tag: WeatherTag)] = []
     /// The history failure each entry was last reported waiting for, so that it is logged once.
@@ -105,6 +107,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
             return LaneState(
                 .backdated, "waiting_for_history", detail: self.historyReported[name].map { "\($0.error)" })
         }
+        if self.deferred[name] != nil, let time = self.datedAhead[name] { return .datedAhead(time) }
         if self.deferred[name] != nil {
             return (self.changedAttempts[name] ?? 0) > 0
                 ? LaneState(.waiting, "changing", detail: "it changed while it was being stamped")
@@ -370,11 +373,20 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         if result != .changedWhileStamping { self.changedAttempts[name] = nil }
         switch result {
         case .stamped, .restored, .alreadyStamped, .leftAlone, .vanished: self.lockReported[name] = nil
-        case .inUse, .locked, .changedWhileStamping, .wantsHistory: break
+        case .inUse, .locked, .changedWhileStamping, .wantsHistory, .datedAhead: break
         }
         if case .locked = result {} else { self.locked[name] = nil }
         if case .wantsHistory = result {} else { self.awaitingHistory[name] = nil }
+        if case .datedAhead = result {} else { self.datedAhead[name] = nil }
         switch result {
+        case .datedAhead(let time, _) where !self.configuration.waitsForDatedEntries:
+            return [self.leftAlone(name, .future(time, withinADay: true))]
+        case .datedAhead(let time, let wait):
+            // Today east of here: stamped when its time comes here (a new write brings it sooner).
+            let firstTime = self.datedAhead[name] != time
+            self.datedAhead[name] = time
+            self.deferred[name] = self.clock.now.advanced(by: wait)
+            return [.report(.datedAhead(name, time, retryIn: wait, firstTime: firstTime))]
         case .wantsHistory(let request):
             let known = self.awaitingHistory[name] != nil
             self.awaitingHistory[name] = request

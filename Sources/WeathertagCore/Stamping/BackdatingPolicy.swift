@@ -24,16 +24,59 @@ public struct BackdatingPolicy: Sendable {
         self.now = now
     }
 
-    /// The entry's time: the one given, else what the entry says.
+    /// The entry's time: the one given, else what the entry says (a field that cannot be read passed over).
     public func time(frontMatter fields: [String: String], fileName: String, modified: Date) -> EntryTime {
         self.explicitTime
             ?? EntryTime.of(fields: fields, fileName: fileName, modified: modified, timeZone: self.timeZone)
     }
 
+    /// What an entry's time means for its stamp.
+    public enum Verdict: Sendable, Equatable {
+        /// Written now: current weather.
+        case current(EntryTime)
+        /// Written earlier than current weather can speak for.
+        case backdated(EntryTime)
+        /// Dated later than now, by less than a day: it may be today somewhere east of here (or a clock a little
+        /// ahead); it waits this long, then it is current.
+        case ahead(EntryTime, wait: Duration)
+        /// Its time cannot be read, or lies further ahead than any zone's today: left alone, never guessed.
+        case leftAlone(LeftAloneReason)
+    }
+
+    /// How far ahead a written time may be and still be now: clocks a little apart.
+    public static let clockSkew: Duration = .seconds(300)
+    /// How far ahead it may be and wait: a day written in the zone furthest east (+14:00) is at most this far ahead
+    /// of the one furthest west (-12:00).
+    public static let widestZoneGap: Duration = .seconds(26 * 3600)
+
+    public func verdict(frontMatter fields: [String: String], fileName: String, modified: Date) -> Verdict {
+        let time: EntryTime
+        if let explicitTime {
+            time = explicitTime
+        } else {
+            switch EntryTime.read(fields: fields, fileName: fileName, modified: modified, timeZone: self.timeZone) {
+            case .success(let read): time = read
+            case .failure(let unreadable): return .leftAlone(.unreadableTime(unreadable))
+            }
+        }
+        if self.isBackdated(time) { return .backdated(time) }
+        // A modification time ahead is the machine's clock, not the author's word.
+        guard time.source != .modificationTime else { return .current(time) }
+        let now = self.now()
+        let start = time.dayOnly ? time.date : time.date.addingTimeInterval(-Self.clockSkew.seconds)
+        guard start > now else { return .current(time) }
+        let ahead = time.date.timeIntervalSince(now)
+        guard ahead <= Self.widestZoneGap.seconds else { return .leftAlone(.future(time)) }
+        return .ahead(time, wait: .milliseconds(Int64((ahead * 1000).rounded(.up))))
+    }
+
     /// Why an entry with these facts must not get current weather; nil when it may.
     public func leaveAlone(frontMatter fields: [String: String], fileName: String, modified: Date) -> LeftAloneReason? {
-        let time = self.time(frontMatter: fields, fileName: fileName, modified: modified)
-        return self.isBackdated(time) ? .backdated(time) : nil
+        switch self.verdict(frontMatter: fields, fileName: fileName, modified: modified) {
+        case .current, .ahead: return nil
+        case .backdated(let time): return .backdated(time)
+        case .leftAlone(let reason): return reason
+        }
     }
 
     public func isBackdated(_ time: EntryTime) -> Bool {

@@ -56,20 +56,46 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
     public static let frontMatterKeys = ["date", "created", "created_at", "time"]
 
     /// The entry's time from what it holds: its front matter's fields (`frontMatterKeys`), its file name, its
-    /// modification time.
+    /// modification time. A field that cannot be read is passed over: for the index's listing, which shows every
+    /// entry; the stamp asks `read`, which refuses it.
     public static func of(
         fields: [String: String], fileName: String, modified: Date, timeZone: Zone
     ) -> EntryTime {
-        for key in Self.frontMatterKeys {
-            if let value = fields[key], let (date, dayOnly) = Self.parse(timestamp: value, timeZone: timeZone) {
-                return EntryTime(date: date, dayOnly: dayOnly, source: .frontMatter(key: key), timeZone: timeZone)
+        switch Self.read(fields: fields, fileName: fileName, modified: modified, timeZone: timeZone) {
+        case .success(let time): return time
+        case .failure:
+            var readable = fields
+            for key in Self.frontMatterKeys
+            where readable[key].map({ Self.given($0, timeZone: timeZone) == nil }) ?? false {
+                readable[key] = nil
             }
+            return Self.of(fields: readable, fileName: fileName, modified: modified, timeZone: timeZone)
+        }
+    }
+
+    /// The entry's time as its author wrote it, or why it cannot be read: the first of `frontMatterKeys` it holds
+    /// decides, and one that does not read (`2021-02-30`, `yesterday`, `10:75`, `+99:00`, a list) is an error, never
+    /// replaced by the file's name or modification time, which are for entries that say nothing. (`time` alone
+    /// is passed over unless it holds a date: diaries write `time: 10:30` beside `date:`.)
+    public static func read(
+        fields: [String: String], fileName: String, modified: Date, timeZone: Zone
+    ) -> Result<EntryTime, UnreadableTime> {
+        for key in Self.frontMatterKeys {
+            guard let value = fields[key] else { continue }
+            if let (date, dayOnly) = Self.parse(timestamp: value, timeZone: timeZone) {
+                return .success(
+                    EntryTime(date: date, dayOnly: dayOnly, source: .frontMatter(key: key), timeZone: timeZone))
+            }
+            if key == "time", Self.startsLikeADate?.firstMatch(in: value) == nil { continue }
+            return .failure(UnreadableTime(key: key, value: value))
         }
         if let (date, dayOnly) = Self.parse(fileName: fileName, timeZone: timeZone) {
-            return EntryTime(date: date, dayOnly: dayOnly, source: .fileName, timeZone: timeZone)
+            return .success(EntryTime(date: date, dayOnly: dayOnly, source: .fileName, timeZone: timeZone))
         }
-        return EntryTime(date: modified, dayOnly: false, source: .modificationTime, timeZone: timeZone)
+        return .success(EntryTime(date: modified, dayOnly: false, source: .modificationTime, timeZone: timeZone))
     }
+
+    private static let startsLikeADate = Pattern(#"^["']?[0-9]{4}-"#)
 
     private static let timestamp = Pattern(
         #"^(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:[Tt]|[ \t]+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?[ \t]*(Z|[+-]\d{1,2}(?::?\d{2})?)?)?$"#
@@ -93,6 +119,11 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
             zone = parsed
         }
         let hour = group(4).flatMap { Int($0) }
+        // Out of range is refused, not rolled over: `10:75` is no time, not 11:15.
+        guard hour.map({ (0...23).contains($0) }) ?? true,
+            group(5).flatMap({ Int($0) }).map({ (0...59).contains($0) }) ?? true,
+            group(6).flatMap({ Int($0) }).map({ (0...59).contains($0) }) ?? true
+        else { return nil }
         return Self.date(
             year: group(1), month: group(2), day: group(3), hour: hour, minute: group(5), second: group(6), zone: zone
         ).map { ($0, hour == nil) }
@@ -134,6 +165,25 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
         let digits = text.dropFirst().filter(\.isNumber)
         guard let hours = Int(digits.prefix(2)) else { return nil }
         let minutes = digits.count > 2 ? Int(digits.dropFirst(2)) ?? 0 : 0
+        // The zones people live in lie between -12:00 and +14:00; `+99:00` is a typo, not a place.
+        guard hours <= 14, minutes <= 59 else { return nil }
         return .fixed(secondsFromGMT: sign * (hours * 3600 + minutes * 60))
+    }
+}
+
+/// A front matter time field that says when the entry was written in words weathertag cannot read: the entry is left
+/// alone with it, never stamped with a time guessed from elsewhere.
+public struct UnreadableTime: Error, Sendable, Equatable, CustomStringConvertible {
+    public var key: String
+    public var value: String
+
+    public init(key: String, value: String) {
+        self.key = key
+        self.value = value
+    }
+
+    public var description: String {
+        "its front matter's \(self.key) (\(self.value)) is not a date weathertag can read, such as 2019-05-01, "
+            + "\"2019-05-01 10:00\" or 2019-05-01T10:00:00+02:00; it is not replaced by a guess"
     }
 }

@@ -252,7 +252,16 @@ public enum FrontMatterStamper {
                 if EntryTime.frontMatterKeys.contains(key), fields[key] == nil {
                     var value = text[text.index(after: colon)...].trimmingWhitespace()
                     if let comment = value.firstRange(of: " #") { value = String(value[..<comment.lowerBound]) }
-                    if !value.isEmpty { fields[key] = value }
+                    if !value.isEmpty {
+                        fields[key] = value
+                    } else if line.next < original.count {
+                        // `date:` with a list or mapping under it says something, and not a time.
+                        let next = Self.line(in: original, from: line.next)
+                        let text = String(decoding: Self.trimmed(original[next.content]), as: UTF8.self)
+                        if text.hasPrefix(" ") || text.hasPrefix("\t") || text.hasPrefix("- ") {
+                            fields[key] = "a list or mapping"
+                        }
+                    }
                 }
             }
             cursor = line.next

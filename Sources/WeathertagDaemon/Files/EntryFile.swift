@@ -145,14 +145,23 @@ enum EntryFile {
             restoring = true
         }
         // Written long before now: current weather would not be the weather it was written in.
+        // A time that cannot be read, or lies ahead, is never replaced by a guess.
         if !restoring, let backdating {
-            let time = backdating.time(
+            switch backdating.verdict(
                 frontMatter: FrontMatterStamper.timeFields(original), fileName: name, modified: modified)
-            if backdating.isBackdated(time) {
+            {
+            case .current: break
+            case .backdated(let time):
                 contentNow(original, modified, before)
                 // The weather of its own time, where it was written (its front matter may say).
                 guard backdating.asksHistory else { return .leftAlone(.backdated(time), before) }
                 return .wantsHistory(HistoryRequest(time: time, position: FrontMatterStamper.position(original)))
+            case .ahead(let time, let wait):
+                contentNow(original, modified, before)
+                return .datedAhead(time, wait: wait)
+            case .leftAlone(let reason):
+                contentNow(original, modified, before)
+                return .leftAlone(reason, before)
             }
         }
 

@@ -65,6 +65,7 @@ public enum FileStamper {
         policy.batchSize = 1
         policy.batchesInFlight = 1
         policy.retriesFailedWrites = false
+        policy.waitsForDatedEntries = false
         var machine = Machine(configuration: policy, clock: ContinuousClock())
         let lines = tag.stampLines(fields: fields)
         var outcomes: [String: Outcome] = [:]
@@ -132,7 +133,8 @@ public enum FileStamper {
         case .lockedByEditor(let path, let lock, _): return (path, .lockedByEditor(lock))
         case .vanished(let path): return (path, .vanished)
         case .cannotWrite(let path, let error, _, _): return (path, .failed(error))
-        case .changedWhileStamping, .waitingForWeather, .waitingForHistory, .writingWorksAgain: return nil
+        case .changedWhileStamping, .waitingForWeather, .waitingForHistory, .writingWorksAgain, .datedAhead:
+            return nil
         }
     }
 

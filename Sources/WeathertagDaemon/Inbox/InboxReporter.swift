@@ -42,6 +42,11 @@ struct InboxReporter: Sendable {
                 "entry changed while being stamped, will retry",
                 metadata: ["entry": "\(name)", "attempt": "\(attempt)", "retry_in": "\(retryIn)"]
             )
+        case .datedAhead(let name, let time, let retryIn, let firstTime):
+            guard firstTime else { return }
+            self.logger.notice(
+                "entry is dated ahead of now, waiting for its time",
+                metadata: ["entry": "\(name)", "dated": "\(time)", "retry_in": "\(retryIn)"])
         case .vanished:
             break
         case .waitingForWeather(let waiting, let retryIn, let error):
