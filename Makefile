@@ -3,7 +3,7 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 DEBIAN_PACKAGES = dpkg-dev debhelper debugedit lintian fakeroot syncthing binutils locales libyaml-dev libcurl4-openssl-dev libgps-dev gpsd python3 curl systemd e2fsprogs util-linux python3-jsonschema python3-seccomp vim nano tmux rsync git tar unzip zip libsqlite3-dev sway waybar grim polybar xvfb imagemagick chromium gpsd-clients
 
-FUZZ_TARGETS = stamper request json
+FUZZ_TARGETS = stamper frontmatter request json
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD = .build/fuzz
 

@@ -108,6 +108,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "fuzz-frontmatter", dependencies: ["WeathertagFuzzing"], path: "Sources/Fuzz/fuzz-frontmatter",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "fuzz-json", dependencies: ["WeathertagFuzzing"], path: "Sources/Fuzz/fuzz-json",
             swiftSettings: strictSettings
         ),

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
@@ -24,6 +25,35 @@ public enum FuzzChecks {
         let inserted = output[prefix..<(output.count - suffix)]
         precondition(String(decoding: inserted, as: UTF8.self).contains("weather:"), "the insertion is the block")
         precondition(FrontMatterStamper.stamp(output, lines: Self.lines) == .alreadyStamped, "stamping is idempotent")
+    }
+
+    /// Front matter from anyone's files: the YAML composer keeps its bounds (what it reads nests at most
+    /// `YAMLLimit.maximumDepth` levels and holds at most `maximumNodes` nodes, aliases counted as what they repeat),
+    /// and every reader of front matter (the diary's, the position's, the time's) comes back without a trap.
+    public static func frontMatter(_ bytes: [UInt8]) {
+        if let node = try? YAMLNode.compose(String(decoding: bytes, as: UTF8.self)) {
+            // Walked with a stack of its own: the check must not recurse either.
+            var stack = [(node, 1)]
+            var nodes = 0
+            while let (next, depth) = stack.popLast() {
+                nodes += 1
+                precondition(nodes <= YAMLLimit.maximumNodes, "no more nodes than the bound")
+                switch next {
+                case .scalar: break
+                case .sequence(let items):
+                    precondition(depth <= YAMLLimit.maximumDepth, "no deeper than the bound")
+                    stack += items.map { ($0, depth + 1) }
+                case .mapping(let mapping):
+                    precondition(depth <= YAMLLimit.maximumDepth, "no deeper than the bound")
+                    stack += mapping.pairs.flatMap { [($0.key, depth + 1), ($0.value, depth + 1)] }
+                }
+            }
+        }
+        let file = Array("---\n".utf8) + bytes + Array("\n---\nBody\n".utf8)
+        let fields = FrontMatterStamper.timeFields(file)
+        _ = EntryTime.read(fields: fields, fileName: "entry.md", modified: Date(), timeZone: .utc)
+        _ = FrontMatterStamper.position(file)
+        _ = DiaryEntry.read(file, fileName: "entry.md", modified: Date(), timeZone: .utc)
     }
 
     /// Bytes on the socket go through the HTTP decoder with the daemon's limits, its connection guard and its

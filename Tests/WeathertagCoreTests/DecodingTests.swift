@@ -130,3 +130,28 @@ struct OpenWeatherDecodingTests {
         #expect(!OpenWeatherAPI.isValidIconCode("../x") && !OpenWeatherAPI.isValidIconCode("04x"))
     }
 }
+
+/// Every service's answer is read within bounds: nesting no JSON reader should recurse through (100,000 `[`, 50,000
+/// `{"a":`) is an error naming the source, never a crash. `JSONDecoder` (FoundationEssentials) stops at 512 levels.
+@Suite("hostile answers")
+struct HostileAnswerTests {
+    static let bodies = [
+        String(repeating: "[", count: 100_000), String(repeating: "{\"a\":", count: 50_000),
+        "{\"current\": " + String(repeating: "[", count: 100_000) + "}",
+    ]
+
+    @Test(arguments: Self.bodies)
+    func deepNestingIsABadAnswer(body: String) {
+        let response = HTTPResponse(status: 200, body: Array(body.utf8))
+        #expect(throws: WeatherError.self) { try OpenWeatherAPI.decodeCurrentWeather(response, units: .metric) }
+        #expect(throws: WeatherError.self) { try OpenWeatherAPI.decodeTimemachine(response, units: .metric) }
+        #expect(throws: WeatherError.self) {
+            try OpenMeteoAPI.decodeCurrent(response, units: .metric, lang: "en")
+        }
+        #expect(throws: WeatherError.self) { try OpenMeteoHistory.decode(Array(body.utf8)) }
+        #expect(throws: WeatherError.self) {
+            try METNorwayAPI.decode(
+                response, at: Fixtures.request(59.9, 10.7), units: .metric, lang: "en")
+        }
+    }
+}

@@ -13,13 +13,14 @@ struct FuzzCorpusTests {
         }
     }
 
-    @Test(arguments: ["stamper", "request", "json"])
+    @Test(arguments: ["stamper", "frontmatter", "request", "json"])
     func corpusPassesItsChecks(target: String) {
         let inputs = Self.inputs(target)
         #expect(inputs.count >= 5, "a seed corpus for \(target)")
         let check: ([UInt8]) -> Void =
             switch target {
             case "stamper": FuzzChecks.stamper
+            case "frontmatter": FuzzChecks.frontMatter
             case "request": FuzzChecks.request
             default: FuzzChecks.json
             }
