@@ -21,9 +21,33 @@ public enum FuzzChecks {
         while suffix < bytes.count - prefix && output[output.count - 1 - suffix] == bytes[bytes.count - 1 - suffix] {
             suffix += 1
         }
-        precondition(prefix + suffix == bytes.count, "the original's bytes are all kept, in order")
-        let inserted = output[prefix..<(output.count - suffix)]
-        precondition(String(decoding: inserted, as: UTF8.self).contains("weather:"), "the insertion is the block")
+        if prefix + suffix < bytes.count {
+            // The one thing a stamp replaces: a template's empty `weather:` line (nothing, `~` or `null` after it, a
+            // comment may follow), whose place the block takes. Every other byte is kept, in order.
+            var start = prefix
+            while start > 0 && bytes[start - 1] != 0x0A { start -= 1 }
+            var end = bytes.count - suffix - 1
+            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+            end = min(end + 1, bytes.count)
+            var value = String(decoding: bytes[start..<end], as: UTF8.self)
+            precondition(value.hasPrefix("weather:"), "only a template's empty weather line is replaced")
+            value = String(value.dropFirst("weather:".count))
+            if let comment = value.firstRange(of: " #") ?? value.firstRange(of: "\t#") {
+                value = String(value[..<comment.lowerBound])
+            }
+            let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+            let trimmed = String(value.drop(while: blank).reversed().drop(while: blank).reversed())
+            precondition(["", "~", "null", "Null", "NULL"].contains(trimmed), "the replaced line held no value")
+            precondition(
+                output.starts(with: bytes[..<start]) && output.suffix(bytes.count - end).elementsEqual(bytes[end...]),
+                "every byte outside the replaced line is kept")
+        }
+        // The block is in it whole, as one run of lines (where it meets the original, say a template's `weather:`
+        // line, the prefix and suffix above may take its first line for the original's).
+        let text = String(decoding: output, as: UTF8.self)
+        precondition(
+            text.contains(Self.lines.joined(separator: "\n") + "\n")
+                || text.contains(Self.lines.joined(separator: "\r\n") + "\r\n"), "the block is written whole")
         precondition(FrontMatterStamper.stamp(output, lines: Self.lines) == .alreadyStamped, "stamping is idempotent")
     }
 

@@ -71,7 +71,10 @@ struct FrontMatterStamperTests {
     }
 
     /// A template's `weather:` with nothing after it marks where the weather goes: that line becomes the block.
-    @Test(arguments: ["weather:", "weather: ~", "weather: null", "weather:   # filled in by weathertag"])
+    /// (`weather:  `, blanks after it, is one too: found by `fuzz-stamper`, whose check took its blanks for lost bytes.)
+    @Test(arguments: [
+        "weather:", "weather: ~", "weather: null", "weather:   # filled in by weathertag", "weather:  ", "weather:\t",
+    ])
     func anEmptyWeatherKeyIsFilledInPlace(line: String) {
         let lines = ["weather:", "  icon: 10d"]
         let original = "---\ntitle: Monday\n\(line)\ntags: [walk]\n---\nBody.\n"
@@ -87,6 +90,16 @@ struct FrontMatterStamperTests {
         #expect(
             FrontMatterStamper.stamp(Array(nested.utf8), lines: lines)
                 == .stamped(Array("---\nplace:\n  weather:\nweather:\n  icon: 10d\n---\nBody.\n".utf8)))
+    }
+
+    /// Found by `fuzz-stamper` (its check misread where the block went): a template's `weather:` right before a tagged
+    /// key at the top level is filled in place, the key kept after the block.
+    @Test func aTemplateLineBeforeATaggedKeyIsFilledInPlace() {
+        let original = "---\ntitle: done\nweather:\n! condition: Clear\n---\nBody\n"
+        let lines = ["weather:", "  icon: 10d"]
+        let expected = "---\ntitle: done\nweather:\n  icon: 10d\n! condition: Clear\n---\nBody\n"
+        #expect(FrontMatterStamper.stamp(Array(original.utf8), lines: lines) == .stamped(Array(expected.utf8)))
+        #expect(FrontMatterStamper.stamp(Array(expected.utf8), lines: lines) == .alreadyStamped)
     }
 
     @Test func jsonFrontMatterIsLeftAlone() {
