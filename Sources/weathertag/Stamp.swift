@@ -57,12 +57,23 @@ struct Stamp: AsyncParsableCommand {
             return Result { () throws(ConfigurationError) in runtime.factory(try runtime.loadConfiguration(path)) }
         }
         let factory = try? loaded?.get()
-        let (tag, origin) = try await self.currentTag(loaded)
         let configuration = factory?.configuration
         // The block the daemon would write: the configuration's fields.
         let fields = configuration?.stamp.fields ?? StampField.all
-        let lines = tag.stampLines(fields: fields)
+        // Asked once, and only when a file needs current weather: back-dated files ask history alone.
+        let current = CurrentWeather(
+            socketPath: try? self.connection.socketPath(ProcessInfo.processInfo.environment), loaded: loaded,
+            configurationPath: self.configurationPath() ?? "")
+        // Without a configuration only the daemon can give weather: no daemon, nothing to do anything with.
+        if self.dryRun || loaded == nil {
+            if case .failure(let failure) = await current.get() {
+                printError(failure.description)
+                throw ExitCode(failure.exitStatus)
+            }
+        }
         if self.dryRun {
+            let (tag, _) = try await current.get().get()
+            let lines = tag.stampLines(fields: fields)
             for file in self.files {
                 print("== \(file)")
                 switch FileStamper.preview(file, lines: lines) {
@@ -87,8 +98,8 @@ struct Stamp: AsyncParsableCommand {
         let (files, fresh) = (self.files, self.fresh)
         let stampAll = { @Sendable in
             await FileStamper.stamp(
-                files, with: tag, fields: fields, backdating: backdating, memory: memory, fresh: fresh,
-                history: history
+                files, currentWeather: { await current.get().map(\.tag).mapError { $0 } }, fields: fields,
+                backdating: backdating, memory: memory, fresh: fresh, history: history
             ) {
                 done, file in
                 progress.show(done: done, current: file)
@@ -103,26 +114,54 @@ struct Stamp: AsyncParsableCommand {
                 await stampAll()
             }
         progress.finish()
+        try await self.summarize(outcomes, current: current)
+    }
+
+    /// Counts, each problem, and what the blocks hold: the current weather once (and who gave it), a back-dated
+    /// file's own hour for each.
+    private func summarize(_ outcomes: [String: FileStamper.Outcome], current: CurrentWeather) async throws {
         var counts: [String: Int] = [:]
         var problems: [String] = []
+        var historical: [String] = []
+        var exitStatus: Int32?
         for file in self.files {
             let outcome = outcomes[file] ?? .vanished
             switch outcome {
-            case .stamped: counts["stamped", default: 0] += 1
+            case .stamped(let tag):
+                counts["stamped", default: 0] += 1
+                if tag.kind == .historical { historical.append("\(file): \(Self.describeHistorical(tag))") }
             case .restored: counts["restored", default: 0] += 1
             case .alreadyStamped: counts["already stamped", default: 0] += 1
+            case .noWeather(let error):
+                counts["waiting for weather", default: 0] += 1
+                problems.append("\(file): not stamped: \(error)")
+                exitStatus = (error as? CurrentWeather.Failure)?.exitStatus ?? ExitStatus.temporaryFailure
             default:
                 counts["left alone", default: 0] += 1
                 problems.append("\(file): \(Self.describe(outcome))")
             }
         }
         for problem in problems { printError(problem) }
-        let summary = ["stamped", "restored", "already stamped", "left alone"].compactMap { key in
-            counts[key].map { "\($0) \(key)" }
+        let summary = ["stamped", "restored", "already stamped", "left alone", "waiting for weather"].compactMap {
+            key in counts[key].map { "\($0) \(key)" }
         }
-        let weather = (try? TagFormatter().format(tag)) ?? tag.weather.description
-        print("\(summary.joined(separator: ", ")) (\(weather), weather from \(origin))")
+        // Current weather is named only when it was had (and so used).
+        if case .success(let (tag, origin))? = await current.result {
+            let weather = (try? TagFormatter().format(tag)) ?? tag.weather.description
+            print("\(summary.joined(separator: ", ")) (\(weather), weather from \(origin))")
+        } else {
+            print(summary.joined(separator: ", "))
+        }
+        for line in historical { print(line) }
+        if let exitStatus { throw ExitCode(exitStatus) }
         if !problems.isEmpty { throw ExitCode(65) }
+    }
+
+    /// `☔ 12°C light rain, the weather of 2019-05-01 14:00 there (open-meteo)`.
+    static func describeHistorical(_ tag: WeatherTag) -> String {
+        let weather = (try? TagFormatter().format(tag)) ?? tag.weather.description
+        let time = tag.weather.observedAt.iso8601(utcOffset: tag.weather.utcOffset ?? 0)
+        return "\(weather), the weather of \(time) there (from \(CurrentWeather.name(of: tag)))"
     }
 
     static func describe(_ outcome: FileStamper.Outcome) -> String {
@@ -135,50 +174,83 @@ struct Stamp: AsyncParsableCommand {
         case .lockedByEditor(let lock): return "left as it is: \(lock); try again once the editor is closed"
         case .vanished: return "no such file"
         case .failed(let reason): return "not stamped: \(reason)"
+        case .noWeather(let reason): return "not stamped: \(reason)"
         }
     }
 
     private func configurationPath() -> String? { self.connection.configurationFile() }
+}
 
-    /// The daemon's tag when one answers; otherwise one from the configured providers and weather (`loaded`).
-    private func currentTag(
-        _ loaded: Result<ServiceFactory, ConfigurationError>?
-    ) async throws -> (WeatherTag, String) {
-        let environment = ProcessInfo.processInfo.environment
-        if let socketPath = try? self.connection.socketPath(environment),
-            let response = try? await DaemonConnection.get("/v1/tag", socketPath: socketPath)
-        {
-            guard response.status == 200,
-                let tag = try? WeatherTag(try DaemonConnection.decode(TagDocument.self, response))
-            else {
-                printError("the daemon has no weather to stamp with: \(DaemonConnection.errorMessage(response))")
-                throw ExitCode(ExitStatus.temporaryFailure)
-            }
-            return (tag, "the daemon")
-        }
-        switch loaded {
-        case nil:
-            printError("no daemon answers and there is no configuration to ask OpenWeather with (give --config)")
-            throw ExitCode(ExitStatus.unavailable)
-        case .failure(let error):
-            printError("configuration error: \(error)")
-            throw ExitCode(ExitStatus.configuration)
-        case .success(let factory):
-            return (try await Self.standaloneTag(factory), "OpenWeather (\(self.configurationPath() ?? ""))")
+/// The current weather `stamp` uses, asked once and only when a file needs it: the daemon's tag when one answers,
+/// otherwise the configured providers and weather sources, with the daemon's cache.
+actor CurrentWeather {
+    /// Why there is none, with the exit status it means.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        var exitStatus: Int32
+    }
+
+    let socketPath: String?
+    let loaded: Result<ServiceFactory, ConfigurationError>?
+    let configurationPath: String
+    private(set) var result: Result<(tag: WeatherTag, origin: String), Failure>?
+
+    init(socketPath: String?, loaded: Result<ServiceFactory, ConfigurationError>?, configurationPath: String) {
+        (self.socketPath, self.loaded, self.configurationPath) = (socketPath, loaded, configurationPath)
+    }
+
+    func get() async -> Result<(tag: WeatherTag, origin: String), Failure> {
+        if let result { return result }
+        let result = await self.ask()
+        self.result = result
+        return result
+    }
+
+    /// Who answered, as people call it: a block without `weather_source` is OpenWeather's (configured alone).
+    static func name(of tag: WeatherTag) -> String {
+        switch tag.weather.source {
+        case nil, "openweather": return "OpenWeather"
+        case "open-meteo": return "Open-Meteo"
+        case "met-norway": return "MET Norway"
+        case let other?: return other
         }
     }
 
-    /// The configured providers and OpenWeather, with the daemon's cache, for one tag.
-    private static func standaloneTag(_ factory: ServiceFactory) async throws -> WeatherTag {
-        let weather = await factory.weatherService()
-        let maximumAge = factory.configuration.stamp.maximumAge
-        do {
-            return try await factory.withProvidersRunning {
-                try await weather.currentTag(maximumAge: maximumAge)
+    private func ask() async -> Result<(tag: WeatherTag, origin: String), Failure> {
+        if let socketPath, let response = try? await DaemonConnection.get("/v1/tag", socketPath: socketPath) {
+            guard response.status == 200,
+                let tag = try? WeatherTag(try DaemonConnection.decode(TagDocument.self, response))
+            else {
+                return .failure(
+                    Failure(
+                        description: "the daemon has no weather to stamp with: "
+                            + DaemonConnection.errorMessage(response),
+                        exitStatus: ExitStatus.temporaryFailure))
             }
-        } catch {
-            printError("no weather to stamp with: \(error)")
-            throw ExitCode(ExitStatus.temporaryFailure)
+            return .success((tag, "the daemon (\(Self.name(of: tag)))"))
+        }
+        switch self.loaded {
+        case nil:
+            return .failure(
+                Failure(
+                    description: "no daemon answers and there is no configuration to ask a weather source with "
+                        + "(give --config)", exitStatus: ExitStatus.unavailable))
+        case .failure(let error):
+            return .failure(
+                Failure(description: "configuration error: \(error)", exitStatus: ExitStatus.configuration))
+        case .success(let factory):
+            let weather = await factory.weatherService()
+            let maximumAge = factory.configuration.stamp.maximumAge
+            do {
+                let tag = try await factory.withProvidersRunning {
+                    try await weather.currentTag(maximumAge: maximumAge)
+                }
+                return .success((tag, "\(Self.name(of: tag)) (\(self.configurationPath))"))
+            } catch {
+                return .failure(
+                    Failure(
+                        description: "no weather to stamp with: \(error)", exitStatus: ExitStatus.temporaryFailure))
+            }
         }
     }
 }

@@ -167,6 +167,49 @@ struct InboxStateMachineTests {
         #expect(command.isIdle)
     }
 
+    /// History never waits on the present: while current weather fails, entries are read without it, back-dated
+    /// ones go on to history, current ones wait for weather (and ask for it again when its pause is over).
+    @Test func backDatedEntriesDoNotWaitForCurrentWeather() throws {
+        var machine = self.machine { $0.sortsWithoutWeather = true }
+        #expect(machine.namesArrived(["old.md", "today.md"]).fetches == 1)
+        let sorting = try #require(
+            machine.weatherFailed(Failure(description: "HTTP 500"), retryAfter: nil).batches.first)
+        #expect(sorting.tag == nil && sorting.names == ["old.md", "today.md"], "read without current weather")
+        let time = try #require(EntryTime.given("2024-01-01", timeZone: .utc))
+        let request = HistoryRequest(time: time, position: nil)
+        let after = machine.batchFinished(
+            sorting, BatchOutcome(results: [("old.md", .wantsHistory(request)), ("today.md", .needsWeather)]))
+        #expect(after.histories.map(\.0) == ["old.md"], "history is asked at once")
+        #expect(after.batches.isEmpty && after.fetches == 0, "today's waits for the pause")
+        #expect(machine.waitingReason("today.md")?.reason == "no_weather")
+        let historical = machine.historyArrived("old.md", Fixtures.tag).batches
+        #expect(historical.map(\.names) == [["old.md"]] && historical[0].historical)
+        // The pause ends: weather is asked for again for the entry that waits, and it is stamped with it.
+        self.clock.advance(by: .seconds(2))
+        #expect(machine.wokeUp().fetches == 1)
+        let stamped = machine.weatherArrived(Fixtures.tag).batches
+        #expect(stamped.map(\.names) == [["today.md"]] && stamped[0].tag == Fixtures.tag)
+    }
+
+    /// When history answers again after an outage, what waits for it is looked at now, not at the end of each
+    /// entry's deferral.
+    @Test func historyAnsweringAgainEndsEveryDeferral() throws {
+        var machine = self.machine { $0.sortsWithoutWeather = true }
+        let time = try #require(EntryTime.given("2024-01-01", timeZone: .utc))
+        let request = HistoryRequest(time: time, position: nil)
+        let batch = try #require(
+            (machine.namesArrived(["a.md", "b.md", "c.md"]) + machine.weatherArrived(Fixtures.tag)).batches.first)
+        let asked = machine.batchFinished(
+            batch, BatchOutcome(results: batch.names.map { ($0, .wantsHistory(request)) })
+        ).histories.map(\.0)
+        #expect(asked == ["a.md", "b.md", "c.md"])
+        _ = machine.historyFailed("a.md", .later(.seconds(300), Failure(description: "HTTP 500")))
+        _ = machine.historyFailed("b.md", .later(.seconds(300), Failure(description: "HTTP 500")))
+        // c.md's answer comes: a.md and b.md go now (with the fresh tag, as the batch that finds them back-dated).
+        let now = machine.historyArrived("c.md", Fixtures.tag)
+        #expect(Set(now.batches.flatMap(\.names)) == ["a.md", "b.md", "c.md"], "\(now.batches.map(\.names))")
+    }
+
     @Test func openWeathersOwnBackoffDecidesTheRetry() {
         var machine = self.machine()
         _ = machine.namesArrived(["a.md"])

@@ -210,7 +210,7 @@ final class WeatherSourceServiceTests {
         #expect(http.requests.count == 1, "one request for the year")
         #expect(
             http.requests[0].url.contains("/v1/archive?latitude=37.57000&longitude=126.98000&start_date=2018-12-31"))
-        let requests = await history.snapshot.requests
+        let requests = await history.snapshot().requests
         #expect(requests == 1)
     }
 
@@ -240,6 +240,183 @@ final class WeatherSourceServiceTests {
             return
         }
         #expect(http.requests.count == 1)
+    }
+
+    static let year2019 = HistoryRequest(
+        time: WeatherSourceServiceTests.at(Date(timeIntervalSince1970: 1_546_344_000)), position: Fixtures.position)
+
+    /// An outage is one backoff for the source, not one per waiting entry: eight entries asking at once while the
+    /// archive answers 500 make one request, every one waits for the same moment, nothing is asked before it, no
+    /// budget is spent on failures, and the first answer after the outage ends it.
+    @Test func anOutageIsOneBackoffAndItsEndIsTheFirstAnswer() async throws {
+        let down = Mutex(true)
+        let http = RecordingHTTPClient { request in
+            down.withLock { $0 } ? HTTPResponse(status: 500, body: Array("oops".utf8)) : Self.archive(request)
+        }
+        let store = InMemoryHistoryStore()
+        let history = try self.history(store: store, http: http)
+        let waits = await withTaskGroup(of: Duration?.self) { group in
+            for day in 0..<8 {
+                let moment = Date(timeIntervalSince1970: 1_546_344_000 + Double(day) * 86_400)
+                let request = HistoryRequest(time: Self.at(moment), position: Fixtures.position)
+                group.addTask {
+                    guard case .failed(.later(let wait, _)) = await history.tag(for: request) else { return nil }
+                    return wait
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(http.requests.count == 1, "one request for the outage, not one per entry")
+        let first = try #require(waits.compactMap { $0 }.max())
+        #expect(waits.allSatisfy { $0 != nil && first - $0! < .seconds(1) }, "all wait for the same moment: \(waits)")
+        #expect(first <= .seconds(3), "the first backoff is short: \(first)")
+        // Asked again before the gate opens: no request.
+        _ = await history.tag(for: Self.year2019)
+        #expect(http.requests.count == 1)
+        self.clock.advance(by: first.seconds + 0.01)
+        guard case .failed(.later(let second, _)) = await history.tag(for: Self.year2019) else {
+            Issue.record("still down")
+            return
+        }
+        #expect(http.requests.count == 2 && second > first && second <= .seconds(8), "one step of backoff: \(second)")
+        #expect(await store.spends(since: .distantPast).isEmpty, "a failed request spends nothing")
+        let left = try #require(await history.snapshot().budgetLeft)
+        #expect(left == 100_000, "nothing spent (the day's limit this test sets)")
+        // The outage ends: the next attempt answers, and what waits is stamped from the kept year.
+        down.withLock { $0 = false }
+        self.clock.advance(by: second.seconds + 0.01)
+        guard case .tag = await history.tag(for: Self.year2019) else {
+            Issue.record("answered after the outage")
+            return
+        }
+        #expect(await store.spends(since: .distantPast).count == 1)
+    }
+
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+
+    /// `Retry-After` is the service's word for how long: obeyed, whatever the backoff would say.
+    @Test(arguments: ["90", "HTTP-date"])
+    func retryAfterIsObeyed(header: String) async throws {
+        let clock = self.clock
+        let value =
+            header == "90"
+            ? "90" : Self.httpDate(clock.now().addingTimeInterval(90))
+        let http = RecordingHTTPClient { _ in
+            HTTPResponse(
+                status: 429, headers: ["retry-after": value],
+                body: Array(#"{"error": true, "reason": "Minutely API request limit exceeded"}"#.utf8))
+        }
+        let history = try self.history(store: InMemoryHistoryStore(), http: http)
+        guard case .failed(.later(let wait, let error)) = await history.tag(for: Self.year2019) else {
+            Issue.record("waits")
+            return
+        }
+        #expect(wait >= .seconds(89) && wait <= .seconds(91), "\(wait)")
+        #expect("\(error)".contains("Minutely API request limit exceeded"))
+        self.clock.advance(by: 60)
+        _ = await history.tag(for: Self.year2019)
+        #expect(http.requests.count == 1, "not before the service said")
+        self.clock.advance(by: 31)
+        _ = await history.tag(for: Self.year2019)
+        #expect(http.requests.count == 2)
+    }
+
+    /// A 400 is Open-Meteo's word on that request: final for the entry, with its reason, and not retried.
+    @Test func aFourHundredIsFinalWithTheServicesReason() async throws {
+        let http = RecordingHTTPClient(
+            status: 400, body: #"{"error": true, "reason": "Parameter 'start_date' is out of allowed range"}"#)
+        let history = try self.history(store: InMemoryHistoryStore(), http: http)
+        guard case .failed(.unavailable(.refused(let reason))) = await history.tag(for: Self.year2019) else {
+            Issue.record("final")
+            return
+        }
+        #expect(reason.contains("out of allowed range"), "\(reason)")
+        // The source is not shut for the others.
+        _ = await history.tag(for: Self.year2019)
+        #expect(http.requests.count == 2)
+        #expect(await history.snapshot().budgetLeft == 100_000, "nothing spent")
+    }
+
+    /// The archive begins on 1940-01-01: a 1940 entry asks from that day (the margin day before it would be a 400),
+    /// an earlier one is refused without a request.
+    @Test func theArchivesFirstDay() async throws {
+        let http = RecordingHTTPClient { Self.archive($0) }
+        let history = try self.history(store: InMemoryHistoryStore(), http: http)
+        let june1940 = HistoryRequest(
+            time: Self.at(Date(timeIntervalSince1970: -933_465_600)), position: Fixtures.position)
+        guard case .tag = await history.tag(for: june1940) else {
+            Issue.record("1940 answers")
+            return
+        }
+        #expect(http.requests.first?.url.contains("start_date=1940-01-01&end_date=1941-01-01") == true)
+        let before = HistoryRequest(
+            time: Self.at(Date(timeIntervalSince1970: -946_800_000)), position: Fixtures.position)
+        guard case .failed(.unavailable(.refused(let reason))) = await history.tag(for: before) else {
+            Issue.record("1939 is refused")
+            return
+        }
+        #expect(reason.contains("1940-01-01") && http.requests.count == 1)
+    }
+
+    /// A year answer with null hours: its entries wait, explained, and the gap's day is asked again later; nothing
+    /// is invented meanwhile.
+    @Test func aGapIsAskedAgainLaterNeverFilledIn() async throws {
+        let gapHour = 1_546_344_000 / 3600 + 24 * 10
+        let filled = Mutex(false)
+        let http = RecordingHTTPClient { request in
+            var answer = Self.archive(request)
+            guard !filled.withLock({ $0 }) else { return answer }
+            // Null temperatures for the gap's hour.
+            var text = String(decoding: answer.body, as: UTF8.self)
+            let times = text.split(separator: "[")[1].split(separator: "]")[0].split(separator: ",")
+            if let index = times.firstIndex(of: Substring(String(gapHour * 3600))) {
+                var temperatures = text.split(separator: "[")[2].split(separator: "]")[0].split(separator: ",").map(
+                    String.init)
+                temperatures[index] = "null"
+                let old = String(text.split(separator: "[")[2].split(separator: "]")[0])
+                text = text.replacingOccurrences(of: old, with: temperatures.joined(separator: ","))
+            }
+            answer.body = Array(text.utf8)
+            return answer
+        }
+        let history = try self.history(store: InMemoryHistoryStore(), http: http)
+        let entry = HistoryRequest(
+            time: Self.at(Date(timeIntervalSince1970: Double(gapHour) * 3600)), position: Fixtures.position)
+        guard case .failed(.later(let wait, let error)) = await history.tag(for: entry) else {
+            Issue.record("the gap is not filled in")
+            return
+        }
+        #expect(wait >= .seconds(6 * 3600 - 1) && "\(error)".contains("gap"), "\(wait) \(error)")
+        // Other hours of the year are there.
+        guard case .tag = await history.tag(for: Self.year2019) else {
+            Issue.record("the rest of the year answers")
+            return
+        }
+        _ = await history.tag(for: entry)
+        #expect(http.requests.count == 1, "not asked again at once")
+        filled.withLock { $0 = true }
+        self.clock.advance(by: 6 * 3600)
+        guard case .tag(let tag) = await history.tag(for: entry) else {
+            Issue.record("asked again after the wait, the day answers")
+            return
+        }
+        #expect(http.requests.count == 2 && http.requests[1].url.contains("start_date=2019-01-10&end_date=2019-01-12"))
+        #expect(tag.weather.temperature == Double(gapHour % 24))
+    }
+
+    /// What earlier runs spent is in the first `status`, before any request.
+    @Test func theBudgetSpentIsReadAtStart() async throws {
+        let store = InMemoryHistoryStore()
+        await store.record(OpenMeteoBudget.Spend(at: self.clock.now().addingTimeInterval(-600), weight: 37.2))
+        let history = try self.history(store: store, http: RecordingHTTPClient { Self.archive($0) })
+        let left = try #require(await history.snapshot().budgetLeft)
+        #expect(abs(left - (100_000 - 37.2)) < 0.01, "\(left)")
     }
 
     @Test func geoNamesNamesTheNearestPlaceAndIsRebuiltWhenItsFileChanges() async throws {

@@ -106,6 +106,55 @@ struct WeatherSourceTests {
         }
     }
 
+    /// History never waits on the present: with `/v1/forecast` answering 500 and the archive working, back-dated
+    /// entries are stamped with their own hours while today's entry waits (explained), in the daemon and in `stamp`;
+    /// today's is stamped once current weather comes back.
+    @Test func historyNeverWaitsOnThePresent() async throws {
+        try await withHarness { harness in
+            let config = try harness.writeConfig(
+                providers: Self.geneva, key: "", extra: #", "history": {"enabled": true}"#)
+            try harness.standIn.control(#"{"open-meteo": {"mode": "500"}}"#)
+            let daemon = try await harness.startDaemon(environment: ["OPENWEATHER_API_KEY": ""])
+            let old = (1...5).map { "2024-01-0\($0).md" }
+            for name in old { try harness.dropByRename(name, "A winter day\n") }
+            try harness.dropByRename("today.md", "Today\n")
+            for name in old {
+                let block = try await harness.waitForStamp(name)
+                #expect(block["kind"] as? String == "historical", "\(name)")
+            }
+            #expect(!harness.read("today.md").contains("weather:"))
+            let why = try await ChildProcess.run(
+                [DaemonProcess.binary, "why", harness.entryPath("today.md"), "--config", config],
+                environment: ["PATH": "/usr/bin:/bin"], in: harness.directory)
+            #expect(why.stdout.contains("waits for weather") && why.stdout.contains("HTTP 500"), "\(why.stdout)")
+            try harness.standIn.control(#"{"open-meteo": {"mode": "ok"}}"#)
+            let today = try await harness.waitForStamp("today.md", timeout: .seconds(120))
+            #expect(today["kind"] as? String == "current")
+            #expect(try await daemon.stop() == 0)
+
+            // `stamp` with no daemon: the back-dated file asks history alone, today's says why it is not stamped
+            // (the daemon's cached weather removed: stale weather within stamp.max_age_seconds would serve).
+            try harness.standIn.control(#"{"open-meteo": {"mode": "500"}}"#)
+            try FileManager.default.removeItem(atPath: harness.cache)
+            let past = harness.directory.file("past.md")
+            let now = harness.directory.file("now.md")
+            try Data("Then\n".utf8).write(to: URL(fileURLWithPath: past))
+            try Data("Now\n".utf8).write(to: URL(fileURLWithPath: now))
+            let stamp = try await ChildProcess.run(
+                [DaemonProcess.binary, "stamp", "--config", config, "--at", "2024-01-01T01:00+02:00", past],
+                environment: ["PATH": "/usr/bin:/bin", "OPENWEATHER_API_KEY": ""], in: harness.directory)
+            #expect(stamp.status == 0, "\(stamp.stderr)")
+            #expect(try String(contentsOfFile: past, encoding: .utf8).contains("kind: historical"))
+            #expect(stamp.stdout.contains("1 stamped") && stamp.stdout.contains("from Open-Meteo"), "\(stamp.stdout)")
+            #expect(!stamp.stdout.contains("OpenWeather"), "\(stamp.stdout)")
+            let current = try await ChildProcess.run(
+                [DaemonProcess.binary, "stamp", "--config", config, now],
+                environment: ["PATH": "/usr/bin:/bin", "OPENWEATHER_API_KEY": ""], in: harness.directory)
+            #expect(current.status == 75 && current.stderr.contains("HTTP 500"), "\(current)")
+            #expect(try String(contentsOfFile: now, encoding: .utf8) == "Now\n")
+        }
+    }
+
     /// The block's fields every source fills, whoever answers.
     static let common: Set<String> = [
         "condition", "description", "code", "icon", "temperature", "feels_like", "humidity", "pressure",

@@ -62,6 +62,7 @@ public struct LaneState: Sendable, Equatable {
         case .wantsHistory(let request):
             return LaneState(.backdated, "waiting_for_history", detail: "written \(request.time)")
         case .datedAhead(let time, _): return Self.datedAhead(time)
+        case .needsWeather: return LaneState(.waiting, "no_weather")
         }
     }
 

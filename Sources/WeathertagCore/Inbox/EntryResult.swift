@@ -20,6 +20,8 @@ public enum EntryResult: Sendable, Equatable {
     case vanished
     /// Back-dated, and the weather of its time is to be asked for (`history.enabled`).
     case wantsHistory(HistoryRequest)
+    /// Current, and read in a batch without current weather: it waits for weather (nothing was written).
+    case needsWeather
     /// Dated a little ahead of now (today in a zone east of here): looked at again after `wait`.
     case datedAhead(EntryTime, wait: Duration)
 }

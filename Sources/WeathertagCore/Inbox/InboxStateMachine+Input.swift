@@ -51,5 +51,6 @@ extension InboxStateMachine.Configuration {
         self.remembersSettled = polls
         self.noticeDelay = hasStore ? .seconds(1) : nil
         self.checksIntegrity = hasStore
+        self.sortsWithoutWeather = true
     }
 }

@@ -28,6 +28,12 @@ extension InboxStateMachine {
         /// An entry dated a little ahead of now (today east of here) waits for its time; otherwise it is left alone
         /// with the reason (`weathertag stamp` does not wait a day).
         public var waitsForDatedEntries = true
+        /// While current weather cannot be had, entries are read without it (`Batch.tag` nil): back-dated ones go
+        /// on to history, and only those that need current weather wait for it. Off: every entry waits for it.
+        public var sortsWithoutWeather = false
+        /// Entries that need current weather wait for it; otherwise (`weathertag stamp`), when it cannot be had,
+        /// they are reported with the reason and the rest goes on.
+        public var waitsForWeather = true
         /// Wait out a failed write (disk full, read-only) and try again; otherwise report it and go on.
         public var retriesFailedWrites = true
         public var weatherBackoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
@@ -47,11 +53,14 @@ extension InboxStateMachine {
     /// Entries to stamp together with one tag.
     public struct Batch: Sendable, Equatable {
         public var names: [String]
-        public var tag: WeatherTag
+        /// Nil while current weather cannot be had: what needs none goes on (a back-dated entry asks history, a
+        /// remembered block is given back, a file is found stamped or left alone), the rest comes back
+        /// `.needsWeather` and waits for it. History never waits on the present.
+        public var tag: WeatherTag?
         /// The weather of a back-dated entry's time: stamped without asking whether it is back-dated.
         public var historical: Bool
 
-        public init(names: [String], tag: WeatherTag, historical: Bool = false) {
+        public init(names: [String], tag: WeatherTag?, historical: Bool = false) {
             self.names = names
             self.tag = tag
             self.historical = historical
@@ -104,6 +113,8 @@ extension InboxStateMachine {
         case datedAhead(String, EntryTime, retryIn: Duration, firstTime: Bool)
         case vanished(String)
         case waitingForWeather(waiting: Int, retryIn: Duration, error: any Error)
+        /// No current weather could be had for it, and nothing waits for it (`weathertag stamp`).
+        case noWeather(String, error: any Error)
         /// A back-dated entry waits for the weather of its time. Worth a log line the first time for this error.
         case waitingForHistory(String, retryIn: Duration, error: any Error, firstTime: Bool)
         /// A write failed; the entries wait `retryIn` (nil: not retried). Worth a log line the first time.

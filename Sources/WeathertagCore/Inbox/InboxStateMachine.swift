@@ -51,6 +51,9 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     /// Of those, the ones asked about now (at most `configuration.historyInFlight`), and the rest in turn.
     private var historyAsked: Set<String> = []
     private var historyTurn: [String] = []
+    /// Current entries read while there was no current weather: they wait for it (back-dated ones went on to
+    /// history without it).
+    private var awaitingWeather: [String] = []
     /// Entries dated a little ahead of now, deferred until their time (and what they are dated).
     private var datedAhead: [String: EntryTime] = [:]
     /// Back-dated entries with the weather of their time, to stamp (they need no current weather).
@@ -84,7 +87,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     /// Entries seen and not yet done: queued, deferred, held by an editor or in a batch.
     public var waiting: Int {
         self.queue.count + self.deferred.count + self.locked.count + self.entriesInFlight + self.awaitingHistory.count
-            + self.historical.count
+            + self.historical.count + self.awaitingWeather.count
     }
 
     /// Back-dated entries waiting for the weather of their time: asked about, answered and not yet stamped, or
@@ -112,6 +115,9 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
             return (self.changedAttempts[name] ?? 0) > 0
                 ? LaneState(.waiting, "changing", detail: "it changed while it was being stamped")
                 : LaneState(.waiting, "settling")
+        }
+        if self.awaitingWeather.contains(name) {
+            return LaneState(.waiting, "no_weather", detail: self.weatherError.map { "\($0)" })
         }
         guard self.queue.contains(name) else { return nil }
         switch self.pause?.cause {
@@ -205,6 +211,8 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         self.weatherError = nil
         self.weatherBackoff.reset()
         if self.pause?.cause == .weather { self.pause = nil }
+        self.queue.insert(contentsOf: self.awaitingWeather)
+        self.awaitingWeather = []
         return self.proceed()
     }
 
@@ -215,6 +223,12 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         let delay = retryAfter ?? self.weatherBackoff.next()
         self.pause = (self.clock.now.advanced(by: delay), .weather)
         self.weatherError = error
+        guard self.configuration.waitsForWeather else {
+            // Nothing waits (`weathertag stamp`): what needs weather is reported, the rest is sorted without it.
+            let reports = self.awaitingWeather.map { Action.report(.noWeather($0, error: error)) }
+            self.awaitingWeather = []
+            return reports + self.proceed()
+        }
         let report = Report.waitingForWeather(waiting: self.waiting, retryIn: delay, error: error)
         return [.report(report)] + self.proceed()
     }
@@ -249,6 +263,11 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         guard self.awaitingHistory.removeValue(forKey: name) != nil else { return self.askHistory() + self.proceed() }
         self.historyReported[name] = nil
         self.historical.append((name, tag))
+        // History answers again: what waits for it after an outage is looked at now, not at its backoff's end.
+        for (waiting, _) in self.historyReported where self.deferred[waiting] != nil {
+            self.deferred[waiting] = nil
+            self.queue.insert(waiting)
+        }
         return self.askHistory() + self.proceed()
     }
 
@@ -338,12 +357,20 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
             self.entriesInFlight += 1
             actions.append(.stamp(Batch(names: [name], tag: tag, historical: true)))
         }
-        while !self.halted, !self.checkingIntegrity, self.pause == nil,
+        while !self.halted, !self.checkingIntegrity, self.pause?.cause != .writes,
+            self.pause == nil || self.configuration.sortsWithoutWeather,
             self.batchesInFlight < self.configuration.batchesInFlight,
             !self.queue.isEmpty
         {
             // A long burst does not stamp its last entries with the weather of its first.
-            guard let tag = self.tag, now < tag.at.advanced(by: self.configuration.tagReuse) else {
+            let fresh = self.tag.flatMap { now < $0.at.advanced(by: self.configuration.tagReuse) ? $0.tag : nil }
+            let tag: WeatherTag?
+            if let fresh, self.pause == nil {
+                tag = fresh
+            } else if self.pause?.cause == .weather, self.configuration.sortsWithoutWeather {
+                // No weather to be had now: the batch sorts out what needs none (history never waits on it).
+                tag = nil
+            } else {
                 if !self.fetchingWeather {
                     self.fetchingWeather = true
                     actions.append(.fetchWeather)
@@ -354,7 +381,12 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
             while names.count < self.configuration.batchSize, let name = self.queue.popFirst() { names.append(name) }
             self.batchesInFlight += 1
             self.entriesInFlight += names.count
-            actions.append(.stamp(Batch(names: names, tag: tag.tag)))
+            actions.append(.stamp(Batch(names: names, tag: tag)))
+        }
+        // Entries that wait for current weather ask for it again once its pause is over.
+        if !self.awaitingWeather.isEmpty, self.pause == nil, !self.fetchingWeather, !self.halted {
+            self.fetchingWeather = true
+            actions.append(.fetchWeather)
         }
         if let next = self.nextDeadline(), self.wakeUpAt.map({ next < $0 }) ?? true {
             self.wakeUpAt = next
@@ -369,16 +401,28 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     }
 
     /// What one entry's result means: counted, reported, settled, or looked at again.
-    private mutating func record(_ name: String, _ result: EntryResult, tag: WeatherTag) -> [Action] {
+    private mutating func record(_ name: String, _ result: EntryResult, tag: WeatherTag?) -> [Action] {
         if result != .changedWhileStamping { self.changedAttempts[name] = nil }
         switch result {
         case .stamped, .restored, .alreadyStamped, .leftAlone, .vanished: self.lockReported[name] = nil
-        case .inUse, .locked, .changedWhileStamping, .wantsHistory, .datedAhead: break
+        case .inUse, .locked, .changedWhileStamping, .wantsHistory, .datedAhead, .needsWeather: break
         }
         if case .locked = result {} else { self.locked[name] = nil }
         if case .wantsHistory = result {} else { self.awaitingHistory[name] = nil }
         if case .datedAhead = result {} else { self.datedAhead[name] = nil }
         switch result {
+        case .needsWeather:
+            guard self.pause?.cause == .weather || self.tag == nil else {
+                // Weather came while it was read: it goes round again with it.
+                self.queue.insert(name)
+                return []
+            }
+            guard self.configuration.waitsForWeather else {
+                let error = self.weatherError ?? WeatherError(kind: .unreachable, message: "no current weather")
+                return [.report(.noWeather(name, error: error))]
+            }
+            if !self.awaitingWeather.contains(name) { self.awaitingWeather.append(name) }
+            return []
         case .datedAhead(let time, _) where !self.configuration.waitsForDatedEntries:
             return [self.leftAlone(name, .future(time, withinADay: true))]
         case .datedAhead(let time, let wait):
@@ -396,7 +440,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         case .stamped(let version):
             self.settle(name, version)
             self.reported[name] = nil
-            return [.report(.stamped(name, tag))]
+            return tag.map { [.report(.stamped(name, $0))] } ?? []
         case .restored(let version):
             self.settle(name, version)
             self.reported[name] = nil

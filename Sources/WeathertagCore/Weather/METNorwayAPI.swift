@@ -35,7 +35,12 @@ public enum METNorwayAPI {
                 message: "MET Norway refused the request (HTTP 403): it wants a User-Agent with a contact "
                     + "(met_norway.contact) and at most 4 decimals")
         }
-        if let error = WeatherError.status(response.status, from: "MET Norway") { throw error }
+        if let error = WeatherError.status(
+            response.status, from: "MET Norway",
+            retryAfter: RetryAfter.parse(response.headers["retry-after"], now: Date()))
+        {
+            throw error
+        }
         guard let body = Body.decodeJSON(response.body), let step = body.properties?.timeseries?.first,
             let time = step.time.flatMap(Date.init(iso8601:)), let details = step.data?.instant?.details,
             let celsius = details.air_temperature, celsius.isFinite,

@@ -101,10 +101,12 @@ public enum OpenMeteoAPI {
 
     /// The documented error an answer is, or nil for a 200: 400 `{"error": true, "reason": …}`, 429 when a limit is
     /// passed, 5xx.
-    public static func error(for response: HTTPResponse) -> WeatherError? {
+    public static func error(for response: HTTPResponse, now: Date = Date()) -> WeatherError? {
         guard response.status != 200 else { return nil }
         let reason = ErrorBody.decodeJSON(response.body)?.reason.map { ": \($0.prefix(200))" } ?? ""
-        return WeatherError.status(response.status, from: "Open-Meteo", detail: reason)
+        return WeatherError.status(
+            response.status, from: "Open-Meteo", detail: reason,
+            retryAfter: RetryAfter.parse(response.headers["retry-after"], now: now))
     }
 
     private static func coordinate(_ value: Double) -> String { String(cFormat: "%.5f", value) }

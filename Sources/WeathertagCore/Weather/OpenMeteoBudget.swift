@@ -102,4 +102,11 @@ public struct OpenMeteoBudget: Sendable, Equatable {
         self.spent.append(Spend(at: now, weight: weight))
         return nil
     }
+
+    /// Gives back what `admit` spent at `at`: the request failed, and Open-Meteo counts no call it did not answer.
+    public mutating func refund(weight: Double, at: Date) {
+        if let index = self.spent.lastIndex(where: { $0.at == at && $0.weight == weight }) {
+            self.spent.remove(at: index)
+        }
+    }
 }

@@ -15,6 +15,16 @@ public enum OpenMeteoHistory {
     /// Days the archive is taken to be behind today (ERA5 is about five; the margin keeps requests off its edge).
     public static let archiveLagDays = 7
 
+    /// The archive's first day, 1940-01-01 (ERA5 starts there): an earlier `start_date` is refused with HTTP 400, and
+    /// no hour before it can be had.
+    public static let archiveStart = Date(timeIntervalSince1970: -946_771_200)
+
+    /// Why an hour cannot be had from Open-Meteo at all; nil when it can (or may, once past).
+    public static func unavailable(hour: Int) -> String? {
+        guard Double(hour) * 3600 < Self.archiveStart.timeIntervalSince1970 else { return nil }
+        return "Open-Meteo's archive begins on 1940-01-01; there is no weather of earlier hours to be had"
+    }
+
     /// Which of Open-Meteo's services answers a fetch.
     public enum Service: String, Sendable, Equatable {
         case archive, forecast
@@ -61,7 +71,8 @@ public enum OpenMeteoHistory {
             return Self.fetch(.forecast, days(-1, from: archiveEnd), days(1, from: today), calendar)
         }
         guard let year = calendar.dateInterval(of: .year, for: moment) else { return nil }
-        var start = days(-1, from: year.start)
+        // A day of margin, but never before the archive's first day (it answers 400 there).
+        var start = max(days(-1, from: year.start), Self.archiveStart)
         let end = min(year.end, archiveEnd)
         // Only what is not kept yet: after the last span kept that ends before this hour in this year.
         let startHour = Int(start.timeIntervalSince1970 / 3600)
@@ -69,6 +80,21 @@ public enum OpenMeteoHistory {
             start = max(start, calendar.startOfDay(for: Date(timeIntervalSince1970: Double(keptEnd) * 3600 - 86_400)))
         }
         return Self.fetch(.archive, start, end, calendar)
+    }
+
+    /// The day around `hour` again (a day of margin each side), from the service that has it now: for a gap in a
+    /// kept answer, asked again later. Nil for an hour not yet past.
+    public static func planDay(hour: Int, now: Date) -> Fetch? {
+        var calendar = Calendar(identifier: .gregorian)
+        guard let utc = TimeZone(secondsFromGMT: 0) else { return nil }
+        calendar.timeZone = utc
+        let moment = Date(timeIntervalSince1970: Double(hour) * 3600)
+        guard moment <= now else { return nil }
+        let day = calendar.startOfDay(for: moment)
+        let archiveEnd = calendar.startOfDay(for: now).addingTimeInterval(Double(-Self.archiveLagDays) * 86_400)
+        let start = max(day.addingTimeInterval(-86_400), Self.archiveStart)
+        let end = day.addingTimeInterval(86_400)
+        return Self.fetch(day > archiveEnd ? .forecast : .archive, start, end, calendar)
     }
 
     private static func fetch(_ service: Service, _ start: Date, _ end: Date, _ calendar: Calendar) -> Fetch {

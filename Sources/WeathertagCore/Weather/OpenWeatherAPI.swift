@@ -161,11 +161,11 @@ public enum OpenWeatherAPI {
             return WeatherError(
                 kind: .notFound, message: "OpenWeather has no weather here (HTTP 404\(Self.detail(response)))")
         case 429:
-            let retryAfter = response.headers["retry-after"].flatMap { Int($0.trimmingWhitespace()) }
+            let retryAfter = RetryAfter.parse(response.headers["retry-after"], now: Date())
             return WeatherError(
-                kind: .rateLimited(retryAfter: retryAfter.map { .seconds($0) }),
+                kind: .rateLimited(retryAfter: retryAfter),
                 message: "OpenWeather rate limit reached (HTTP 429)"
-                    + (retryAfter.map { ", retry after \($0) s" } ?? "")
+                    + (retryAfter.map { ", retry after \(Int($0.seconds.rounded(.up))) s" } ?? "")
             )
         case 500...599:
             return WeatherError(

@@ -51,13 +51,17 @@ public struct WeatherError: RecurringFailure, Sendable, Equatable, CustomStringC
     /// What an HTTP status from a keyless service (`service`: "Open-Meteo", "MET Norway") says, or nil for a
     /// success: 429 is its limit (asked again in a minute at the soonest), 5xx its trouble, anything else a refusal.
     /// `detail` is what the service said, when it said something (`: Parameter 'latitude' is out of range`).
-    public static func status(_ status: Int, from service: String, detail: String = "") -> WeatherError? {
+    ///   - retryAfter: the answer's `Retry-After` (`RetryAfter.parse`), obeyed for a 429.
+    public static func status(
+        _ status: Int, from service: String, detail: String = "", retryAfter: Duration? = nil
+    ) -> WeatherError? {
         switch status {
         case 200, 203: return nil
         case 429:
+            let wait = retryAfter ?? .seconds(60)
             return WeatherError(
-                kind: .rateLimited(retryAfter: .seconds(60)),
-                message: "\(service)'s limit is reached (HTTP 429\(detail))")
+                kind: .rateLimited(retryAfter: wait),
+                message: "\(service)'s limit is reached (HTTP 429\(detail)); asked again in \(Int(wait.seconds)) s")
         case 500...599:
             return WeatherError(
                 kind: .serverError(status: status), message: "\(service) had a server error (HTTP \(status))")
@@ -70,6 +74,7 @@ public struct WeatherError: RecurringFailure, Sendable, Equatable, CustomStringC
     public var minimumRetryDelay: Duration {
         switch self.kind {
         case .invalidAPIKey: return .seconds(600)
+        // At least a minute (OpenWeather's advice), longer when the service's `Retry-After` says so.
         case .rateLimited(let retryAfter): return max(retryAfter ?? .seconds(60), .seconds(60))
         default: return .zero
         }

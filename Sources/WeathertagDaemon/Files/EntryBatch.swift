@@ -26,7 +26,7 @@ enum EntryBatch {
     static func stamp(
         _ names: [String],
         in folder: String?,
-        lines: [String],
+        lines: [String]?,
         maximumSize: Int,
         keepModificationTime: Bool = true,
         backdating: BackdatingPolicy? = nil,

@@ -18,6 +18,9 @@ import WeathertagCore
 ///
 /// At every instant the entry's name holds either the original or the original plus the stamp.
 enum EntryFile {
+    /// What the stamper is asked with when there is no current weather, to learn what the file needs: never written.
+    private static let placeholder = ["weather:", "  pending: true"]
+
     /// - Parameters:
     ///   - beforeRename: called after the temp file is written, before the last look; tests change the original
     ///     there at the worst moment.
@@ -29,6 +32,8 @@ enum EntryFile {
     ///   - syncsFolder: the folder is fsynced before this returns. A batch passes false and fsyncs each of its
     ///     folders once, after its last exchange and before it reports or remembers anything: one journal commit
     ///     for the batch's renames instead of one per entry.
+    ///   - lines: the block of current weather; nil while none can be had: an entry that needs it comes back
+    ///     `.needsWeather` untouched, and what needs none goes on (back-dated, restored, stamped, left alone).
     ///   - restore: the remembered block of an entry that has none, written back instead of `lines` (nil: new
     ///     weather).
     ///   - replacing: an existing block is replaced by `lines` (`stamp --fresh`).
@@ -41,7 +46,7 @@ enum EntryFile {
     ///     fsyncs once at its end); without it the original is settled here, after this entry's fsync.
     static func stamp(
         path: String,
-        lines: [String],
+        lines: [String]?,
         maximumSize: Int = InboxConfiguration.defaultMaximumBytes,
         keepModificationTime: Bool = true,
         backdating: BackdatingPolicy? = nil,
@@ -123,7 +128,7 @@ enum EntryFile {
         let modified = Date(
             timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
         var content: [UInt8]
-        switch FrontMatterStamper.stamp(original, lines: lines, replacing: replacing) {
+        switch FrontMatterStamper.stamp(original, lines: lines ?? Self.placeholder, replacing: replacing) {
         case .stamped(let stamped): content = stamped
         case .alreadyStamped:
             FrontMatterStamper.weatherBlock(original, checked: true).map(blockNow)
@@ -135,7 +140,7 @@ enum EntryFile {
         }
         // Back without its block (an old buffer saved, a sync writing the unstamped version again): the same block
         // goes back, whenever the entry was written.
-        var written = lines
+        var written = lines ?? []
         var restoring = false
         if !replacing, let remembered = restore(),
             case .stamped(let restored) = FrontMatterStamper.stamp(original, lines: remembered)
@@ -163,6 +168,11 @@ enum EntryFile {
                 contentNow(original, modified, before)
                 return .leftAlone(reason, before)
             }
+        }
+        // Current, and no current weather to be had: it waits for it, untouched.
+        guard restoring || lines != nil else {
+            contentNow(original, modified, before)
+            return .needsWeather
         }
 
         let mode = info.st_mode & 0o7777

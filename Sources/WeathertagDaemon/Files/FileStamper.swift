@@ -8,7 +8,8 @@ import WeathertagCore
 /// failed write is reported and the next file tried.
 public enum FileStamper {
     public enum Outcome: Error, Sendable {
-        case stamped
+        /// Stamped with this weather: current, or (`kind: historical`) the weather of the file's own time.
+        case stamped(WeatherTag)
         /// It had no block and got the one remembered for it back.
         case restored
         case alreadyStamped
@@ -21,6 +22,8 @@ public enum FileStamper {
         case vanished
         /// Reading or writing failed (a full disk, no permission to the folder).
         case failed(any Error)
+        /// It needs current weather, and none could be had (back-dated files need none).
+        case noWeather(any Error)
     }
 
     typealias Machine = InboxStateMachine<ContinuousClock>
@@ -47,11 +50,13 @@ public enum FileStamper {
         }
     }
 
-    /// Stamps every file with `tag`; `starting(done, path)` is called before each. Returns each path's outcome.
+    /// Stamps every file; `starting(done, path)` is called before each. Returns each path's outcome. Current weather
+    /// is asked for (`currentWeather`) only when a file needs it: back-dated files ask history alone, and a failure
+    /// of current weather is reported for the files that need it while the rest go on.
     /// With `fresh`, the memory is not asked and a block already there is replaced: new weather on purpose.
     public static func stamp(
         _ paths: [String],
-        with tag: WeatherTag,
+        currentWeather: () async -> Result<WeatherTag, any Error>,
         fields: [StampField] = StampField.all,
         maximumSize: Int = InboxConfiguration.defaultMaximumBytes,
         keepModificationTime: Bool = true,
@@ -66,8 +71,9 @@ public enum FileStamper {
         policy.batchesInFlight = 1
         policy.retriesFailedWrites = false
         policy.waitsForDatedEntries = false
+        policy.waitsForWeather = false
+        policy.sortsWithoutWeather = true
         var machine = Machine(configuration: policy, clock: ContinuousClock())
-        let lines = tag.stampLines(fields: fields)
         var outcomes: [String: Outcome] = [:]
         var wakeUp: ContinuousClock.Instant?
         var actions = machine.namesArrived(paths)
@@ -76,7 +82,10 @@ public enum FileStamper {
             for action in actions {
                 switch action {
                 case .fetchWeather:
-                    next += machine.weatherArrived(tag)
+                    switch await currentWeather() {
+                    case .success(let tag): next += machine.weatherArrived(tag)
+                    case .failure(let error): next += machine.weatherFailed(error, retryAfter: nil)
+                    }
                 case .fetchHistory(let name, let request):
                     switch await history?.tag(for: request) {
                     case .tag(let tag)?: next += machine.historyArrived(name, tag)
@@ -91,7 +100,7 @@ public enum FileStamper {
                     // A back-dated file's batch carries the weather of its time. On the thread pool, as the
                     // daemon's batches: the file work and the memory's SQLite block, and the cooperative pool must
                     // not.
-                    let batchLines = batch.historical ? batch.tag.stampLines(fields: fields) : lines
+                    let batchLines = batch.tag?.stampLines(fields: fields)
                     let batchBackdating = batch.backdating(backdating)
                     let outcome = try? await NIOThreadPool.singleton.runIfActive {
                         EntryBatch.stamp(
@@ -125,7 +134,7 @@ public enum FileStamper {
 
     private static func outcome(of report: Machine.Report) -> (String, Outcome)? {
         switch report {
-        case .stamped(let path, _): return (path, .stamped)
+        case .stamped(let path, let tag): return (path, .stamped(tag))
         case .restored(let path): return (path, .restored)
         case .alreadyStamped(let path): return (path, .alreadyStamped)
         case .leftAlone(let path, let reason, _): return (path, .leftAlone(reason))
@@ -133,6 +142,7 @@ public enum FileStamper {
         case .lockedByEditor(let path, let lock, _): return (path, .lockedByEditor(lock))
         case .vanished(let path): return (path, .vanished)
         case .cannotWrite(let path, let error, _, _): return (path, .failed(error))
+        case .noWeather(let path, let error): return (path, .noWeather(error))
         case .changedWhileStamping, .waitingForWeather, .waitingForHistory, .writingWorksAgain, .datedAhead:
             return nil
         }

@@ -58,7 +58,7 @@ struct InboxFiles: Sendable {
         let (inbox, maximumSize, progress, locks, crashGuard) = (
             self.inbox, self.configuration.maximumBytes, self.progress, self.editorLocks, self.crashGuard
         )
-        let lines = batch.tag.stampLines(fields: self.stamp.fields)
+        let lines = batch.tag?.stampLines(fields: self.stamp.fields)
         let keepModificationTime = self.stamp.keepModificationTime
         let backdating = batch.backdating(
             BackdatingPolicy(threshold: self.stamp.backdatedAfter, asksHistory: self.asksHistory))

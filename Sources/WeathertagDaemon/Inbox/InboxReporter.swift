@@ -47,7 +47,7 @@ struct InboxReporter: Sendable {
             self.logger.notice(
                 "entry is dated ahead of now, waiting for its time",
                 metadata: ["entry": "\(name)", "dated": "\(time)", "retry_in": "\(retryIn)"])
-        case .vanished:
+        case .vanished, .noWeather:
             break
         case .waitingForWeather(let waiting, let retryIn, let error):
             self.logger.warning(

@@ -219,7 +219,7 @@ public struct APIRouter: Sendable {
             lanes: try? await self.diary?.lanes()
         )
         document.conflicts = (self.conflicts?.all ?? []).map(StatusDocument.Conflict.init)
-        if let history = await self.history?.snapshot {
+        if let history = await self.history?.snapshot() {
             document.history = StatusDocument.History(
                 source: history.source, waiting: counters.entriesWaitingForHistory, requests: history.requests,
                 budgetLeft: history.budgetLeft.map { ($0 * 10).rounded() / 10 })

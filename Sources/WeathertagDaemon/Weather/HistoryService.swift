@@ -50,7 +50,13 @@ public actor HistoryService {
     private let openMeteoLimits: OpenMeteoLimits
     /// OpenWeather's word that the key cannot ask for history (a 401).
     private var refusal: String?
-    private var backoff = Backoff(base: .seconds(5), ceiling: .seconds(3600))
+    /// The source's right to be asked: one backoff per outage (its `Retry-After` obeyed), not per waiting entry.
+    /// Shut, entries wait for it without asking; kept hours are read meanwhile.
+    private var gate: SourceGate
+    /// Gaps in kept answers (a `null` hour), by place cell and day, and when they were last asked about: asked
+    /// again after `gapRetry`, never filled with invented weather.
+    private var gaps: [String: Date] = [:]
+    public static let gapRetry: Duration = .seconds(6 * 3600)
     private var requests = 0
     /// The last bulk answers read, decoded (a year of hours is read once, not once per entry).
     private var decoded: [(cell: String, hours: HourlySeries)] = []
@@ -84,24 +90,67 @@ public actor HistoryService {
         limits.perHour = min(limits.perHour, limits.perDay)
         limits.perMinute = min(limits.perMinute, limits.perDay)
         self.openMeteoLimits = limits
+        let source: String
+        switch backend {
+        case .openMeteo: source = "open-meteo"
+        case .openWeather: source = "openweather"
+        }
+        self.gate = SourceGate(
+            source: source, maximumPerMinute: .max, backoff: Backoff(base: .seconds(2), ceiling: .seconds(300)))
         self.chain = chain
         self.store = store
         self.logger = logger
         self.now = now
     }
 
-    public var snapshot: Snapshot {
+    /// What history has spent and what is left, as the store remembers it from earlier runs too (read at the first
+    /// question, so that `status` right after a restart says what the database holds).
+    public func snapshot() async -> Snapshot {
+        let now = self.now()
         switch self.backend {
         case .openMeteo:
+            await self.loadBudget(now: now)
             return Snapshot(
                 source: "open-meteo", requests: self.requests,
-                budgetLeft: (self.openMeteoBudget ?? OpenMeteoBudget(limits: self.openMeteoLimits)).left(
-                    now: self.now()))
+                budgetLeft: (self.openMeteoBudget ?? OpenMeteoBudget(limits: self.openMeteoLimits)).left(now: now))
         case .openWeather:
-            let today = HistoryBudget.day(of: self.now(), calendar: .current)
-            let left = self.budget.day == today ? self.budget.maximumPerDay - self.budget.used : nil
-            return Snapshot(source: "openweather", requests: self.requests, budgetLeft: left.map(Double.init))
+            let today = HistoryBudget.day(of: now, calendar: .current)
+            let used = self.budget.day == today ? self.budget.used : await self.store.calls(day: today)
+            return Snapshot(
+                source: "openweather", requests: self.requests,
+                budgetLeft: Double(max(0, self.budget.maximumPerDay - used)))
         }
+    }
+
+    /// The spends of the last 30 days, from the store, once.
+    private func loadBudget(now: Date) async {
+        guard self.openMeteoBudget == nil else { return }
+        let spent = await self.store.spends(since: now.addingTimeInterval(-30 * 86_400))
+        // Places fetched at once all get here first: only the first load counts, or each would spend against a
+        // budget without the others' spends.
+        if self.openMeteoBudget == nil {
+            self.openMeteoBudget = OpenMeteoBudget(limits: self.openMeteoLimits, spent: spent)
+        }
+    }
+
+    /// Why the source may not be asked now, and for how long: its gate is shut after a failure.
+    private func shut(now: Date) -> Failure? {
+        guard let next = self.gate.nextAttemptAt, now < next, let error = self.gate.lastError else { return nil }
+        let wait = Duration.milliseconds(Int64((next.timeIntervalSince(now) * 1000).rounded(.up)))
+        return Failure(failure: .later(wait, error))
+    }
+
+    /// A request failed: the gate shuts for the outage's backoff (at least what the service asked for), and the
+    /// entry waits until it opens.
+    private func failed(_ error: WeatherError) -> HistoryFailure {
+        let now = self.now()
+        if self.gate.failed(error, now: now) {
+            self.logger.warning(
+                "history cannot be had for now",
+                metadata: ["source": "\(self.gate.source)", "error": "\(error.message)"])
+        }
+        let next = self.gate.nextAttemptAt ?? now
+        return .later(.milliseconds(Int64((next.timeIntervalSince(now) * 1000).rounded(.up))), error)
     }
 
     public func tag(for request: HistoryRequest) async -> Answer {
@@ -114,6 +163,9 @@ public actor HistoryService {
         // The services and the kept answers see no more than `privacy` allows; the block shows what it allows.
         let request = self.privacy.requestPosition(position)
         let hour = Int((moment.timeIntervalSince1970 / 3600).rounded(.down))
+        if case .openMeteo = self.backend, let why = OpenMeteoHistory.unavailable(hour: hour) {
+            return .failed(.unavailable(.refused(why)))
+        }
         do {
             var weather: Weather
             switch self.backend {
@@ -125,16 +177,22 @@ public actor HistoryService {
                 weather = try await self.timemachineWeather(at: request, hour: hour, moment: moment, client: client)
                 weather.source = "openweather"
             }
-            self.backoff.reset()
             let tag = WeatherTag(
                 weather: weather, position: position, iconFile: nil, fetchedAt: self.now(), kind: .historical)
             return .tag(self.privacy.shown(tag))
         } catch let failure as Failure {
             return .failed(failure.failure)
         } catch let error as WeatherError {
-            return .failed(.later(self.backoff.next(), error))
+            return .failed(self.failed(error))
         } catch {
-            return .failed(.later(self.backoff.next(), error))
+            return .failed(self.failed(WeatherError(kind: .unreachable, message: "\(error)", cause: error)))
+        }
+    }
+
+    /// The source answered: its gate opens (and the log says so once after an outage).
+    private func answered() {
+        if self.gate.succeeded() {
+            self.logger.notice("history answers again", metadata: ["source": "\(self.gate.source)"])
         }
     }
 
@@ -153,10 +211,15 @@ public actor HistoryService {
         var fetched = false
         while true {
             if let hours = await self.hours(cell: cell, hour: hour) {
-                guard let weather = hours.weather(hour: hour, units: self.units, lang: self.lang) else {
-                    throw WeatherError(kind: .notFound, message: "Open-Meteo has no weather for that hour here")
-                }
-                return weather
+                if let weather = hours.weather(hour: hour, units: self.units, lang: self.lang) { return weather }
+                // A gap in what was kept: asked again for that day later, never filled in.
+                guard !fetched,
+                    try await self.askAgainForGap(
+                        at: request, hour: hour, service: service, http: http,
+                        countCall: countCall)
+                else { throw self.gapFailure(hour: hour, cell: cell) }
+                fetched = true
+                continue
             }
             // One fetch at a time: wait for the running one, then look again (it may have brought this hour).
             // Nothing suspends between this look and taking the slot below.
@@ -167,6 +230,7 @@ public actor HistoryService {
             guard !fetched else {
                 throw WeatherError(kind: .notFound, message: "Open-Meteo has no hours yet for that time here")
             }
+            if let shut = self.shut(now: self.now()) { throw shut }
             let task = Task<Result<Void, any Error>, Never> {
                 do {
                     try await self.plannedFetch(
@@ -195,23 +259,66 @@ public actor HistoryService {
         guard let fetch = OpenMeteoHistory.plan(hour: hour, now: self.now(), kept: kept) else {
             throw WeatherError(kind: .notFound, message: "the entry's time is not past yet")
         }
-        try await self.admit(fetch)
-        let url = OpenMeteoHistory.url(
-            fetch, archiveURL: service.archiveURL, forecastURL: service.baseURL, at: request, units: self.units)
-        try await self.fetch(url, fetch, cell: cell, http: http, timeout: service.timeout, countCall: countCall)
+        try await self.spending(fetch, at: request, service: service, http: http, countCall: countCall)
     }
 
-    /// Spends the fetch's weight, or fails with how long to wait (the entry waits safely).
-    private func admit(_ fetch: OpenMeteoHistory.Fetch) async throws {
-        let now = self.now()
-        if self.openMeteoBudget == nil {
-            let spent = await self.store.spends(since: now.addingTimeInterval(-30 * 86_400))
-            // Places fetched at once all get here first: only the first load counts, or each would spend against
-            // a budget without the others' spends.
-            if self.openMeteoBudget == nil {
-                self.openMeteoBudget = OpenMeteoBudget(limits: self.openMeteoLimits, spent: spent)
-            }
+    /// Asks for `fetch` within the budget: the weight is spent before the request and given back if it fails (the
+    /// service counts no call it did not answer); only answered requests are kept as spent across restarts.
+    private func spending(
+        _ fetch: OpenMeteoHistory.Fetch, at request: RequestPosition, service: OpenMeteoConfiguration,
+        http: any HTTPClient, countCall: @escaping @Sendable () -> Void
+    ) async throws {
+        let spentAt = try await self.admit(fetch)
+        let url = OpenMeteoHistory.url(
+            fetch, archiveURL: service.archiveURL, forecastURL: service.baseURL, at: request, units: self.units)
+        do {
+            try await self.fetch(
+                url, fetch, cell: request.cell, http: http, timeout: service.timeout, countCall: countCall)
+        } catch {
+            self.openMeteoBudget?.refund(weight: fetch.weight, at: spentAt)
+            throw error
         }
+        self.answered()
+        await self.store.record(OpenMeteoBudget.Spend(at: spentAt, weight: fetch.weight))
+    }
+
+    /// A gap at `hour` in the kept answer: the first time it is found, and again each `gapRetry` after, its day is
+    /// asked for again (true: asked, look again); otherwise false, and the entry waits.
+    private func askAgainForGap(
+        at request: RequestPosition, hour: Int, service: OpenMeteoConfiguration, http: any HTTPClient,
+        countCall: @escaping @Sendable () -> Void
+    ) async throws -> Bool {
+        let now = self.now()
+        let key = "\(request.cell)#\(hour / 24)"
+        // Found now: asked again later, not at once (the answer is fresh).
+        guard let asked = self.gaps[key] else {
+            self.gaps[key] = now
+            return false
+        }
+        guard now.timeIntervalSince(asked) >= Self.gapRetry.seconds, self.shut(now: now) == nil,
+            let fetch = OpenMeteoHistory.planDay(hour: hour, now: now)
+        else { return false }
+        self.gaps[key] = now
+        try await self.spending(fetch, at: request, service: service, http: http, countCall: countCall)
+        return true
+    }
+
+    private func gapFailure(hour: Int, cell: String) -> Failure {
+        let key = "\(cell)#\(hour / 24)"
+        if self.gaps[key] == nil { self.gaps[key] = self.now() }
+        let asked = self.gaps[key] ?? self.now()
+        let wait = max(Self.gapRetry.seconds - self.now().timeIntervalSince(asked), 1)
+        let error = WeatherError(
+            kind: .notFound,
+            message: "Open-Meteo's answer has a gap at that hour here (no weather); its day is asked again in "
+                + "\(Int((wait / 3600).rounded(.up))) h, and nothing is invented meanwhile")
+        return Failure(failure: .later(.seconds(Int64(wait.rounded(.up))), error))
+    }
+
+    /// Spends the fetch's weight and returns when, or fails with how long to wait (the entry waits safely).
+    private func admit(_ fetch: OpenMeteoHistory.Fetch) async throws -> Date {
+        let now = self.now()
+        await self.loadBudget(now: now)
         if let wait = self.openMeteoBudget?.admit(weight: fetch.weight, now: now) {
             let error = WeatherError(
                 kind: .rateLimited(retryAfter: wait),
@@ -219,14 +326,14 @@ public actor HistoryService {
                     + "asked again in \(Int(wait.seconds.rounded(.up))) s")
             throw Failure(failure: .later(wait, error))
         }
-        await self.store.record(OpenMeteoBudget.Spend(at: now, weight: fetch.weight))
+        return now
     }
 
     /// One request; its hours are kept under their span.
     private func fetch(
         _ url: String, _ fetch: OpenMeteoHistory.Fetch, cell: String, http: any HTTPClient, timeout: Duration,
         countCall: @Sendable () -> Void
-    ) async throws(WeatherError) {
+    ) async throws {
         countCall()
         self.requests += 1
         let response: HTTPResponse
@@ -235,7 +342,12 @@ public actor HistoryService {
         } catch {
             throw WeatherError(kind: .unreachable, message: "Open-Meteo unreachable: \(error)", cause: error)
         }
-        if let error = OpenMeteoAPI.error(for: response) { throw error }
+        if let error = OpenMeteoAPI.error(for: response, now: self.now()) {
+            // A 400 is Open-Meteo's word on this request (a date it has no data for, a parameter out of range): final
+            // for the entry, with its reason, and not the source's outage.
+            if response.status == 400 { throw Failure(failure: .unavailable(.refused(error.message))) }
+            throw error
+        }
         var hours = try OpenMeteoHistory.decode(response.body)
         // The forecast API's hours after now are forecasts, not what happened: not kept as history.
         if fetch.service == .forecast {
@@ -288,10 +400,12 @@ public actor HistoryService {
                         + "(history.max_calls_per_day) are spent; asked again tomorrow")
                 throw Failure(failure: .later(wait, error))
             }
+            if let shut = self.shut(now: now) { throw shut }
             await self.store.countCall(day: self.budget.day)
             self.requests += 1
             do {
                 body = try await client.timemachineAnswer(at: request, time: moment)
+                self.answered()
             } catch {
                 if case .invalidAPIKey = error.kind {
                     self.refusal = error.message
