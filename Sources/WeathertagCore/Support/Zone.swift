@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -16,6 +17,8 @@ public struct Zone: Sendable, Equatable, CustomStringConvertible {
         case fixed(Int)
         /// A Foundation time zone, named ones included where the program links their data (the tests do).
         case foundation(TimeZone)
+        /// A zone of the system's tz database (`/usr/share/zoneinfo`), by its IANA name.
+        case named(String, TZif)
     }
 
     let kind: Kind
@@ -30,6 +33,47 @@ public struct Zone: Sendable, Equatable, CustomStringConvertible {
 
     public init(_ timeZone: TimeZone) { self.kind = .foundation(timeZone) }
 
+    /// The zone of the system's tz database named `identifier` (`Europe/Berlin`, `Asia/Seoul`, `UTC`), read from
+    /// `$TZDIR` or `/usr/share/zoneinfo` once and kept; nil for a name that is not one there. The name comes from
+    /// answers and files, so it is checked to be a name, not a path.
+    public static func named(_ identifier: String) -> Zone? {
+        if let known = Self.loaded.withLock({ $0[identifier] }) { return known }
+        guard !identifier.isEmpty, identifier.utf8.count <= 64, !identifier.hasPrefix("/"),
+            !identifier.split(separator: "/").contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }),
+            identifier.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "/_+-".contains($0)) })
+        else { return nil }
+        let directory = getenv("TZDIR").map { String(cString: $0) } ?? "/usr/share/zoneinfo"
+        guard let bytes = Self.read(directory + "/" + identifier), let zone = TZif(bytes) else { return nil }
+        let named = Zone(kind: .named(identifier, zone))
+        Self.loaded.withLock { $0[identifier] = named }
+        return named
+    }
+
+    /// The zones read so far: a few per diary.
+    private static let loaded = Mutex<[String: Zone]>([:])
+
+    private static func read(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: TZif.maximumBytes + 1)
+        var count = 0
+        while count < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
+            if read < 0, errno == EINTR { continue }
+            guard read > 0 else { break }
+            count += read
+        }
+        guard count <= TZif.maximumBytes else { return nil }
+        return Array(bytes[..<count])
+    }
+
+    /// The IANA name, for a zone of the tz database.
+    public var identifier: String? {
+        if case .named(let name, _) = self.kind { return name }
+        return nil
+    }
+
     init(kind: Kind) { self.kind = kind }
 
     /// The offset from UTC in force at `date`, in seconds.
@@ -37,6 +81,7 @@ public struct Zone: Sendable, Equatable, CustomStringConvertible {
         switch self.kind {
         case .fixed(let seconds): return seconds
         case .foundation(let timeZone): return timeZone.secondsFromGMT(for: date)
+        case .named(_, let zone): return zone.offset(at: Int64(date.timeIntervalSince1970.rounded(.down)))
         case .system:
             var time = time_t(date.timeIntervalSince1970.rounded(.down))
             var parts = tm()
@@ -73,6 +118,7 @@ public struct Zone: Sendable, Equatable, CustomStringConvertible {
         case .fixed(let seconds):
             return "UTC\(seconds < 0 ? "-" : "+")\(abs(seconds) / 3600):\(abs(seconds) % 3600 / 60)"
         case .foundation(let timeZone): return timeZone.identifier
+        case .named(let name, _): return name
         }
     }
 }
