@@ -59,7 +59,9 @@ public struct Zone: Sendable, Equatable, CustomStringConvertible {
         var bytes = [UInt8](repeating: 0, count: TZif.maximumBytes + 1)
         var count = 0
         while count < bytes.count {
-            let read = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(fd, buffer.baseAddress.map { $0 + count }, buffer.count - count)
+            }
             if read < 0, errno == EINTR { continue }
             guard read > 0 else { break }
             count += read
