@@ -14,6 +14,12 @@ Listens on 127.0.0.1:0 (or --port) and prints {"port": N} on its first stdout li
   GET  /v1/forecast?…&hourly=…&start_date=&end_date=      Open-Meteo's last days, hour by hour ("open-meteo")
   GET  /v1/archive?…&hourly=…&start_date=&end_date=       Open-Meteo's ERA5 archive ("open-meteo-archive"): null
                                                           for the last 5 days, 400 for an end before the start
+                                                          and for a start before 1940-01-01. As Open-Meteo: the
+                                                          days are the place's (`timezone=auto` names the zone of
+                                                          the tests' places, else GMT), ONE utc_offset_seconds for
+                                                          the answer, times as Unix seconds with
+                                                          `timeformat=unixtime` (else local ISO 8601), `is_day` by
+                                                          the sun at the place
   GET  /v1/air-quality?latitude=&longitude=&current=…     Open-Meteo air quality ("open-meteo-air")
   GET  /weatherapi/locationforecast/2.0/compact?lat=&lon= MET Norway ("met-norway"): 403 without an identifying
                                                           User-Agent or with more than 4 decimals; Expires,
@@ -33,7 +39,8 @@ Control keys, per service: "mode" (ok | 401 | 404 | 429 | 500 | 503 | nonjson | 
 "id", "temp_c" (mode 401 is the answer to a key without a One Call 3.0 subscription); for geo "name",
 "local_names", "state", "country" (mode "empty": no place there); for air "aqi", "pm2_5", "pm10", "o3", "no2";
 for open-meteo "weather_code", "temp_c", "is_day"; for open-meteo-archive "weather_code", "temp_c" (an hour's
-temperature is temp_c + (hour of the day) / 10, so a test can tell hours apart); for open-meteo-air
+temperature is temp_c + (hour of the day) / 10, so a test can tell hours apart), "null_hours" (Unix seconds whose
+values are null: a gap), "no_is_day" (answer without it); for open-meteo-air
 "european_aqi", "pm2_5", "pm10", "ozone", "nitrogen_dioxide"; for met-norway "symbol_code", "temp_c". Open-Meteo
 modes 400 and 429 answer with their {"error": true, "reason": ...} body.
 """
@@ -47,6 +54,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
+import zoneinfo
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
@@ -99,32 +107,90 @@ def hour_temperature(conf, t):
     return round(conf["temp_c"] + ((t // 3600) % 24) / 10, 2)
 
 
+# Where the tests' places are, as Open-Meteo's `timezone=auto` names them (it looks the coordinates up; a table is
+# enough for the places the tests use). Anywhere else: GMT, as Open-Meteo answers without `timezone`.
+PLACES = [((46.2, 6.14), "Europe/Zurich"), ((37.57, 126.98), "Asia/Seoul"), ((52.52, 13.4), "Europe/Berlin"),
+          ((59.91, 10.75), "Europe/Oslo"), ((40.71, -74.01), "America/New_York"), ((-33.87, 151.21), "Australia/Sydney")]
+ARCHIVE_START = 1940
+
+
+def place_zone(query):
+    """The zone `timezone` asks for: auto (the place's), a name, or GMT."""
+    asked = query.get("timezone", "GMT")
+    if asked != "auto":
+        try:
+            return zoneinfo.ZoneInfo(asked), asked
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo("UTC"), "GMT"
+    lat, lon = float(query["latitude"]), float(query["longitude"])
+    for (plat, plon), name in PLACES:
+        if abs(plat - lat) < 0.5 and abs(plon - lon) < 0.5:
+            return zoneinfo.ZoneInfo(name), name
+    return zoneinfo.ZoneInfo("UTC"), "GMT"
+
+
+def local_midnight(day_text, zone):
+    """The instant a local day begins (`start_date` and `end_date` are the place's days)."""
+    day = datetime.datetime.strptime(day_text, "%Y-%m-%d")
+    return int(day.replace(tzinfo=zone).timestamp())
+
+
+def solar_day(t, lon):
+    """Whether the sun is up, near enough: the place's solar hour between 6 and 18 (is_day is the place's)."""
+    solar = ((t % 86400) / 3600 + lon / 15) % 24
+    return 1 if 6 <= solar < 18 else 0
+
+
 def open_meteo_hours(conf, query, archive):
-    """Hour by hour from start_date to end_date (UTC days); the archive has nothing for the last 5 days."""
-    start, end = day_start(query["start_date"]), day_start(query["end_date"]) + 86400
+    """Hour by hour over the place's days from start_date to end_date; the archive has nothing for the last 5 days
+    and nothing before 1940. Times as Unix seconds (`timeformat=unixtime`) or local ISO 8601 (the default)."""
+    zone, zone_name = place_zone(query)
+    start = local_midnight(query["start_date"], zone)
+    end = local_midnight((datetime.datetime.strptime(query["end_date"], "%Y-%m-%d")
+                          + datetime.timedelta(days=1)).strftime("%Y-%m-%d"), zone)
+    lon = float(query["longitude"])
     hourly_names = [n for n in query.get("hourly", "").split(",") if n]
     fahrenheit = query.get("temperature_unit") == "fahrenheit"
     latest = int(time.time()) - 5 * 86400 if archive else None
     times = list(range(start, end, 3600))
+    gaps = set(conf.get("null_hours", []))
     def value(name, t):
-        if latest is not None and t > latest:
+        if (latest is not None and t > latest) or t in gaps:
             return None
         if name in ("temperature_2m", "apparent_temperature"):
             c = hour_temperature(conf, t) - (1.0 if name == "apparent_temperature" else 0)
             return round(c * 9 / 5 + 32, 2) if fahrenheit else c
-        return {"relative_humidity_2m": 81, "is_day": 1 if 6 <= (t // 3600) % 24 < 18 else 0,
+        return {"relative_humidity_2m": 81, "is_day": solar_day(t, lon),
                 "weather_code": conf["weather_code"], "cloud_cover": 88, "pressure_msl": 1008.4,
                 "wind_speed_10m": 4.2, "wind_direction_10m": 225, "wind_gusts_10m": 9.1, "rain": 0.4,
                 "snowfall": 0.0, "precipitation": 0.4}.get(name, 0)
-    hourly = {"time": times}
+    unix = query.get("timeformat") == "unixtime"
+    def stamp(t, fmt):
+        if unix:
+            return t
+        return datetime.datetime.fromtimestamp(t, zone).strftime(fmt)
+    hourly = {"time": [stamp(t, "%Y-%m-%dT%H:%M") for t in times]}
     for name in hourly_names:
+        if name == "is_day" and conf.get("no_is_day"):
+            continue
         hourly[name] = [value(name, t) for t in times]
-    days = list(range(start, end, 86400))
+    days = []
+    day = start
+    while day < end:
+        days.append(day)
+        day = local_midnight((datetime.datetime.fromtimestamp(day, zone) + datetime.timedelta(days=1))
+                             .strftime("%Y-%m-%d"), zone)
+    # One offset for the whole answer, as Open-Meteo gives it: the one in force at its start.
+    offset = int(datetime.datetime.fromtimestamp(start, zone).utcoffset().total_seconds())
     body = {"latitude": float(query["latitude"]), "longitude": float(query["longitude"]), "generationtime_ms": 0.5,
-            "utc_offset_seconds": 0, "timezone": "GMT", "timezone_abbreviation": "GMT", "elevation": 38.0,
+            "utc_offset_seconds": offset, "timezone": zone_name,
+            "timezone_abbreviation": datetime.datetime.fromtimestamp(start, zone).tzname(), "elevation": 38.0,
             "hourly_units": {n: "" for n in hourly_names}, "hourly": hourly}
     if query.get("daily"):
-        body["daily"] = {"time": days, "sunrise": [d + 7 * 3600 for d in days], "sunset": [d + 17 * 3600 for d in days]}
+        noon = [d + 12 * 3600 - int(lon / 15 * 3600) for d in days]
+        body["daily"] = {"time": [stamp(d, "%Y-%m-%d") for d in days],
+                         "sunrise": [stamp(n - 6 * 3600, "%Y-%m-%dT%H:%M") for n in noon],
+                         "sunset": [stamp(n + 6 * 3600, "%Y-%m-%dT%H:%M") for n in noon]}
     return body
 
 
@@ -218,6 +284,10 @@ class Handler(BaseHTTPRequestHandler):
                         return open_meteo_error(self, "400", "Parameter 'end_date' must be after 'start_date'")
                     if service == "open-meteo" and day_start(query["start_date"]) < time.time() - 93 * 86400:
                         return open_meteo_error(self, "400", "Parameter 'start_date' is out of allowed range")
+                    if service == "open-meteo-archive" and int(query["start_date"][:4]) < ARCHIVE_START:
+                        return open_meteo_error(
+                            self, "400", "Parameter 'start_date' is out of allowed range from 1940-01-01 to %s"
+                            % time.strftime("%Y-%m-%d", time.gmtime(time.time() - 5 * 86400)))
                 except (KeyError, ValueError):
                     return open_meteo_error(self, "400", "Invalid date format, expected YYYY-MM-DD")
                 return self.send(200, json.dumps(open_meteo_hours(conf, query, service == "open-meteo-archive")))
@@ -232,9 +302,12 @@ class Handler(BaseHTTPRequestHandler):
                        "wind_gusts_10m": 7.9}
             wanted = [n for n in query.get("current", "").split(",") if n]
             day = now // 86400 * 86400
+            zone, zone_name = place_zone(query)
+            local = datetime.datetime.fromtimestamp(now, zone)
             return self.send(200, json.dumps({
-                "latitude": lat, "longitude": lon, "generationtime_ms": 0.1, "utc_offset_seconds": 0,
-                "timezone": "GMT", "timezone_abbreviation": "GMT", "elevation": 38.0,
+                "latitude": lat, "longitude": lon, "generationtime_ms": 0.1,
+                "utc_offset_seconds": int(local.utcoffset().total_seconds()),
+                "timezone": zone_name, "timezone_abbreviation": local.tzname(), "elevation": 38.0,
                 "current_units": {n: "" for n in wanted}, "current": {k: v for k, v in current.items()
                                                                       if k in wanted or k in ("time", "interval")},
                 "daily": {"time": [day], "sunrise": [day + 7 * 3600], "sunset": [day + 17 * 3600]}}))

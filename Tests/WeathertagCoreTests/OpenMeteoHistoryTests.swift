@@ -81,6 +81,43 @@ struct OpenMeteoHistoryTests {
         #expect(HourlySeries(encoded: Array(Self.answer.utf8)) == nil)
         #expect(series.ending(at: 432_418)?.span == 432_418...432_418)
         #expect(series.ending(at: 432_417) == nil)
+        #expect(HourlySeries(encoded: bytes)?.zone == "Europe/Zurich", "the zone is kept with the hours")
+        // Kept before zones were (`WTH1`): still read, its local times in the one offset.
+        var old = Array("WTH1".utf8)
+        for value in [Int64(432_418), 1, 3600, 0] { withUnsafeBytes(of: value.littleEndian) { old += $0 } }
+        for _ in 0..<12 {
+            withUnsafeBytes(of: Float(4).bitPattern.littleEndian) { old += $0 }
+        }
+        let kept = try #require(HourlySeries(encoded: old))
+        #expect(kept.zone == nil && kept.utcOffset == 3600 && kept.span == 432_418...432_418)
+    }
+
+    /// A real answer's hours without `is_day` (the variable not asked for, or not given): the sun at the answer's
+    /// grid point says day or night, not "day" for every hour (a January night at 01:00 got `04d`).
+    @Test func withoutIsDayTheSunSays() throws {
+        let answer = Self.answer.replacingOccurrences(of: #""is_day": [1, 1, 0, null],"#, with: "")
+        let series = try OpenMeteoHistory.decode(Array(answer.utf8))
+        // 2019-05-01 10:00 and 12:00 in Geneva (UTC+2): day; the same series at 01:00 local is not asked here, so
+        // a night hour is built: 2019-01-15 00:00Z (01:00 in Geneva).
+        #expect(series.weather(hour: 432_419, units: .metric, lang: "en")?.icon.hasSuffix("d") == true)
+        let night = Self.answer.replacingOccurrences(
+            of: "1556704800, 1556708400, 1556712000, 1556715600", with: "1547510400, 1547514000, 1547517600, 1547521200"
+        )
+        .replacingOccurrences(of: #""is_day": [1, 1, 0, null],"#, with: "")
+        let january = try OpenMeteoHistory.decode(Array(night.utf8))
+        #expect(january.weather(hour: 1_547_510_400 / 3600, units: .metric, lang: "en")?.icon.hasSuffix("n") == true)
+    }
+
+    /// Each local time in the offset of its own instant: one answer's offset (winter's, at its start) is not
+    /// summer's.
+    @Test func localTimesAreTheZonesForTheirInstant() throws {
+        // The answer says 3600 (winter's), as one offset for a year does.
+        let series = try OpenMeteoHistory.decode(Array(Self.answer.utf8))
+        let weather = try #require(series.weather(hour: 432_419, units: .metric, lang: "en"))
+        #expect(weather.zone == "Europe/Zurich" && weather.utcOffset(at: weather.observedAt) == 7200, "May: CEST")
+        let tag = WeatherTag(
+            weather: weather, position: Fixtures.position, iconFile: nil, fetchedAt: weather.observedAt)
+        #expect(tag.stampLines(fields: [.localTime]) == ["weather:", "  local_time: 2019-05-01T13:00:00+02:00"])
     }
 
     @Test func documentedErrorsAndOtherShapesAreNamed() {

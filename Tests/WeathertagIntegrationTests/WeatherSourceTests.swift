@@ -155,6 +155,35 @@ struct WeatherSourceTests {
         }
     }
 
+    /// The place's own clock: a Berlin entry of a summer afternoon and one of a winter night, asked of an archive
+    /// that answers as Open-Meteo does (the place's zone by name, one offset for the year, no `is_day` here): each
+    /// block's local times in the offset of its own instant, and the night's icon a night's, whatever the
+    /// machine's zone.
+    @Test func blocksKeepThePlacesOwnClock() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: Self.geneva, key: "", extra: #", "history": {"enabled": true}"#)
+            try harness.standIn.control(#"{"open-meteo-archive": {"no_is_day": true}}"#)
+            let daemon = try await harness.startDaemon(environment: ["OPENWEATHER_API_KEY": "", "TZ": "Asia/Seoul"])
+            try harness.dropByRename(
+                "summer.md", "---\ndate: 2019-07-01T14:00:00+02:00\nlocation: [52.52, 13.40]\n---\nA walk\n")
+            try harness.dropByRename(
+                "winter.md", "---\ndate: 2019-01-15T01:00:00+01:00\nlocation: [52.52, 13.40]\n---\nAwake\n")
+            let summer = try await harness.waitForStamp("summer.md")
+            let winter = try await harness.waitForStamp("winter.md")
+            // As written (Yams would read them as dates).
+            let summerText = harness.read("summer.md")
+            let winterText = harness.read("winter.md")
+            #expect(summerText.contains("\n  local_time: 2019-07-01T14:00:00+02:00\n"), "\(summerText)")
+            #expect(summerText.contains("\n  sunrise: 2019-07-01T") && summerText.contains("+02:00\n  sunset:"))
+            #expect(winterText.contains("\n  local_time: 2019-01-15T01:00:00+01:00\n"), "\(winterText)")
+            #expect((winter["icon"] as? String)?.hasSuffix("n") == true, "a January night: \(winter)")
+            #expect((summer["icon"] as? String)?.hasSuffix("d") == true, "a July afternoon: \(summer)")
+            let asked = try harness.standIn.keylessQueries("open-meteo-archive")
+            #expect(asked.allSatisfy { $0["timezone"] == "auto" && $0["timeformat"] == "unixtime" }, "\(asked)")
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
     /// The block's fields every source fills, whoever answers.
     static let common: Set<String> = [
         "condition", "description", "code", "icon", "temperature", "feels_like", "humidity", "pressure",

@@ -155,7 +155,7 @@ extension TagDocument {
             fetchedAt: tag.fetchedAt.iso8601,
             ageSeconds: max(0, now.timeIntervalSince(tag.fetchedAt)).rounded()
         )
-        let offset = weather.utcOffset
+        let offset = weather.utcOffset(at: weather.observedAt)
         let moon = MoonPhase(at: weather.observedAt)
         self.kind = tag.kind.rawValue
         self.weatherSource = weather.source
@@ -168,8 +168,8 @@ extension TagDocument {
         self.snow1h = weather.snow1h
         self.utcOffset = offset
         self.localTime = offset.map { weather.observedAt.iso8601(utcOffset: $0) }
-        self.sunrise = weather.sunrise.map { $0.iso8601(utcOffset: offset ?? 0) }
-        self.sunset = weather.sunset.map { $0.iso8601(utcOffset: offset ?? 0) }
+        self.sunrise = weather.sunrise.map { $0.iso8601(utcOffset: weather.utcOffset(at: $0) ?? 0) }
+        self.sunset = weather.sunset.map { $0.iso8601(utcOffset: weather.utcOffset(at: $0) ?? 0) }
         self.daylight = weather.daylight
         self.moonPhase = moon.name.rawValue
         self.moonIllumination = (moon.illumination * 100).rounded() / 100

@@ -102,9 +102,9 @@ public struct TagFormatter: Sendable {
         case "source": return tag.position.source
         case "observed_at": return weather.observedAt.iso8601
         case "stale": return tag.stale ? "stale" : ""
-        case "sunrise": return Self.localClock(weather.sunrise, weather.utcOffset)
-        case "sunset": return Self.localClock(weather.sunset, weather.utcOffset)
-        case "local_time": return Self.localClock(weather.observedAt, weather.utcOffset)
+        case "sunrise": return Self.localClock(weather.sunrise, weather.sunrise.flatMap(weather.utcOffset(at:)))
+        case "sunset": return Self.localClock(weather.sunset, weather.sunset.flatMap(weather.utcOffset(at:)))
+        case "local_time": return Self.localClock(weather.observedAt, weather.utcOffset(at: weather.observedAt))
         case "daylight": return weather.daylight.map { $0 ? "day" : "night" } ?? ""
         case "moon": return MoonPhase(at: weather.observedAt).name.emoji
         case "moon_phase": return MoonPhase(at: weather.observedAt).name.rawValue

@@ -55,6 +55,10 @@ public struct Weather: Sendable, Equatable, Codable {
     /// Which source answered (`weather.providers`' type: `open-meteo`, `openweather`, …); nil when OpenWeather is
     /// the only source of a configuration without `weather.providers`, whose blocks stay as they always were.
     public var source: String?
+    /// The place's zone in the tz database (`Europe/Berlin`), when the source names it (Open-Meteo's `timezone`
+    /// with `timezone=auto`): local times are read in it for their own instant, whatever one offset an answer
+    /// carries (a year of hours spans summer and winter).
+    public var zone: String?
 
     public init(
         condition: String,
@@ -78,7 +82,8 @@ public struct Weather: Sendable, Equatable, Codable {
         visibility: Int? = nil,
         rain1h: Double? = nil,
         snow1h: Double? = nil,
-        source: String? = nil
+        source: String? = nil,
+        zone: String? = nil
     ) {
         self.condition = condition
         self.description = description
@@ -102,6 +107,14 @@ public struct Weather: Sendable, Equatable, Codable {
         self.rain1h = rain1h
         self.snow1h = snow1h
         self.source = source
+        self.zone = zone
+    }
+
+    /// The place's offset from UTC at `date`: its zone's (`zone`) for that instant when known, else the one offset
+    /// the source gave (`utcOffset`); nil when neither is known.
+    public func utcOffset(at date: Date) -> Int? {
+        if let zone = self.zone.flatMap(Zone.named) { return zone.secondsFromGMT(for: date) }
+        return self.utcOffset
     }
 
     /// Whether it was day where and when it was observed (between sunrise and sunset); nil when unknown.

@@ -60,11 +60,13 @@ extension WeatherTag {
         case .units: value = weather.units.rawValue
         case .observedAt: value = weather.observedAt.iso8601
         // The place's own clock and its day, from the answer already fetched.
-        case .localTime: value = weather.utcOffset.map { weather.observedAt.iso8601(utcOffset: $0) }
+        // Each in the offset of its own instant: the place's zone when the source names it.
+        case .localTime:
+            value = weather.utcOffset(at: weather.observedAt).map { weather.observedAt.iso8601(utcOffset: $0) }
         case .sunrise:
-            value = weather.utcOffset.flatMap { offset in weather.sunrise.map { $0.iso8601(utcOffset: offset) } }
+            value = weather.sunrise.flatMap { date in weather.utcOffset(at: date).map { date.iso8601(utcOffset: $0) } }
         case .sunset:
-            value = weather.utcOffset.flatMap { offset in weather.sunset.map { $0.iso8601(utcOffset: offset) } }
+            value = weather.sunset.flatMap { date in weather.utcOffset(at: date).map { date.iso8601(utcOffset: $0) } }
         case .daylight: value = weather.daylight.map { $0 ? "true" : "false" }
         // The moon, computed here for the time of the weather.
         case .moonPhase: value = MoonPhase(at: weather.observedAt).name.rawValue

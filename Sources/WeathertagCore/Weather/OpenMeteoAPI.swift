@@ -45,7 +45,12 @@ public enum OpenMeteoAPI {
             condition: code.condition,
             description: code.description(in: lang),
             code: code.openWeatherID,
-            icon: code.icon(isDay: (current.is_day ?? 1) != 0),
+            // Without `is_day`, the sun at the answer's grid point says whether it is night.
+            icon: code.icon(
+                isDay: current.is_day.map { $0 != 0 }
+                    ?? Sun.isUp(
+                        latitude: body.latitude ?? 0, longitude: body.longitude ?? 0,
+                        at: Date(timeIntervalSince1970: time))),
             temperature: temperature + kelvin,
             feelsLike: current.apparent_temperature.map { $0 + kelvin },
             humidity: current.relative_humidity_2m.map { Int($0.rounded()) },
@@ -61,7 +66,8 @@ public enum OpenMeteoAPI {
             clouds: current.cloud_cover.map { Int($0.rounded()) },
             // Of the last interval (15 minutes), only when it rained or snowed; snowfall comes in cm.
             rain1h: current.rain.flatMap { $0 > 0 ? $0 : nil },
-            snow1h: current.snowfall.flatMap { $0 > 0 ? $0 * 10 : nil }
+            snow1h: current.snowfall.flatMap { $0 > 0 ? $0 * 10 : nil },
+            zone: body.timezone
         )
     }
 
@@ -146,6 +152,10 @@ public enum OpenMeteoAPI {
         }
 
         var utc_offset_seconds: Int?
+        /// The place's zone (`timezone=auto`).
+        var timezone: String?
+        var latitude: Double?
+        var longitude: Double?
         var current: Current?
         var daily: Daily?
     }

@@ -176,6 +176,10 @@ public enum OpenMeteoHistory {
         }
 
         var utc_offset_seconds: Int?
+        /// The place's zone (`timezone=auto`): its local times, hour by hour, come from its rules.
+        var timezone: String?
+        var latitude: Double?
+        var longitude: Double?
         var hourly: Hourly
         var daily: Daily?
     }
@@ -189,13 +193,20 @@ public struct HourlySeries: Sendable, Equatable {
     public private(set) var start: Int
     public private(set) var count: Int
     public private(set) var utcOffset: Int?
+    /// The place's zone, as the answer named it.
+    public private(set) var zone: String?
+    /// The answer's grid point: where the sun is asked whether it is day, for an hour without `is_day`.
+    public private(set) var latitude: Double?
+    public private(set) var longitude: Double?
     /// `variables × count` values, variable by variable.
     private var values: [Float]
     /// Each day's start, sunrise and sunset (Unix seconds; 0 for none).
     private var days: [(start: Int64, sunrise: Int64, sunset: Int64)]
 
     static let variables = OpenMeteoHistory.hourlyVariables.count
-    static let magic: [UInt8] = Array("WTH1".utf8)
+    static let magic: [UInt8] = Array("WTH2".utf8)
+    /// Kept before the zone and grid point were: still read (their local times take the one offset).
+    static let previousMagic: [UInt8] = Array("WTH1".utf8)
 
     init?(_ answer: OpenMeteoHistory.Answer) {
         let times = answer.hourly.time
@@ -204,6 +215,9 @@ public struct HourlySeries: Sendable, Equatable {
         self.count = Int((last / 3600).rounded(.down)) - self.start + 1
         guard self.count > 0, self.count <= 400 * 24 else { return nil }
         self.utcOffset = answer.utc_offset_seconds
+        self.zone = answer.timezone.flatMap { Zone.named($0) == nil ? nil : $0 }
+        self.latitude = answer.latitude
+        self.longitude = answer.longitude
         self.values = [Float](repeating: .nan, count: Self.variables * self.count)
         for (variable, series) in answer.hourly.series.enumerated() {
             guard let series else { continue }
@@ -284,7 +298,14 @@ public struct HourlySeries: Sendable, Equatable {
             condition: code.condition,
             description: code.description(in: lang),
             code: code.openWeatherID,
-            icon: code.icon(isDay: (self.value(3, index) ?? 1) != 0),
+            // Without `is_day`, the sun at the answer's grid point (else day, as before there was one).
+            icon: code.icon(
+                isDay: self.value(3, index).map { $0 != 0 }
+                    ?? self.latitude.flatMap { latitude in
+                        self.longitude.map {
+                            Sun.isUp(latitude: latitude, longitude: $0, at: Date(timeIntervalSince1970: Double(time)))
+                        }
+                    } ?? true),
             temperature: rounded(temperature + kelvin) as Double,
             feelsLike: rounded(self.value(2, index).map { $0 + kelvin }),
             humidity: self.value(1, index).map { Int($0.rounded()) },
@@ -300,7 +321,8 @@ public struct HourlySeries: Sendable, Equatable {
             clouds: self.value(5, index).map { Int($0.rounded()) },
             // The hour's rain and snow (snowfall comes in cm), only when it rained or snowed.
             rain1h: rounded(self.value(10, index)).flatMap { $0 > 0 ? $0 : nil },
-            snow1h: rounded(self.value(11, index)).flatMap { $0 > 0 ? $0 * 10 : nil }
+            snow1h: rounded(self.value(11, index)).flatMap { $0 > 0 ? $0 * 10 : nil },
+            zone: self.zone
         )
     }
 
@@ -310,14 +332,20 @@ public struct HourlySeries: Sendable, Equatable {
 
     // MARK: Kept as bytes
 
-    /// `WTH1`, then little-endian: start, count, UTC offset (Int64 each; the offset Int64.min for none), the day
-    /// count, each day's start, sunrise and sunset, then the values.
+    /// `WTH2`, then little-endian: start, count, UTC offset (Int64 each; the offset Int64.min for none), the zone's
+    /// name (its length, then its bytes), latitude and longitude (Float64 bit patterns; NaN for none), the day
+    /// count, each day's start, sunrise and sunset, then the values. (`WTH1`: no zone, no grid point.)
     public var encoded: [UInt8] {
         var bytes = Self.magic
         func append(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
         append(Int64(self.start))
         append(Int64(self.count))
         append(self.utcOffset.map(Int64.init) ?? .min)
+        let zone = Array((self.zone ?? "").utf8)
+        append(Int64(zone.count))
+        bytes += zone
+        append(Int64(bitPattern: (self.latitude ?? .nan).bitPattern))
+        append(Int64(bitPattern: (self.longitude ?? .nan).bitPattern))
         append(Int64(self.days.count))
         for day in self.days {
             append(day.start)
@@ -330,7 +358,8 @@ public struct HourlySeries: Sendable, Equatable {
     }
 
     public init?(encoded bytes: [UInt8]) {
-        guard bytes.starts(with: Self.magic) else { return nil }
+        let current = bytes.starts(with: Self.magic)
+        guard current || bytes.starts(with: Self.previousMagic) else { return nil }
         var offset = Self.magic.count
         func int64() -> Int64? {
             guard offset + 8 <= bytes.count else { return nil }
@@ -339,9 +368,26 @@ public struct HourlySeries: Sendable, Equatable {
                 Int64(littleEndian: $0.loadUnaligned(as: Int64.self))
             }
         }
-        guard let start = int64(), let count = int64(), let utcOffset = int64(), let dayCount = int64(),
-            count >= 0, count <= 400 * 24, dayCount >= 0, dayCount <= 400
-        else { return nil }
+        guard let start = int64(), let count = int64(), let utcOffset = int64() else { return nil }
+        var zone: String?
+        var latitude: Double?
+        var longitude: Double?
+        if current {
+            guard let length = int64(), length >= 0, length <= 64, offset + Int(length) <= bytes.count else {
+                return nil
+            }
+            let name = String(decoding: bytes[offset..<(offset + Int(length))], as: UTF8.self)
+            offset += Int(length)
+            zone = name.isEmpty ? nil : name
+            guard let north = int64(), let east = int64() else { return nil }
+            let (lat, lon) = (
+                Double(bitPattern: UInt64(bitPattern: north)), Double(bitPattern: UInt64(bitPattern: east))
+            )
+            (latitude, longitude) = (lat.isNaN ? nil : lat, lon.isNaN ? nil : lon)
+        }
+        guard let dayCount = int64(), count >= 0, count <= 400 * 24, dayCount >= 0, dayCount <= 400 else {
+            return nil
+        }
         var days: [(start: Int64, sunrise: Int64, sunset: Int64)] = []
         for _ in 0..<dayCount {
             guard let start = int64(), let sunrise = int64(), let sunset = int64() else { return nil }
@@ -357,6 +403,7 @@ public struct HourlySeries: Sendable, Equatable {
         self.start = Int(start)
         self.count = Int(count)
         self.utcOffset = utcOffset == .min ? nil : Int(utcOffset)
+        (self.zone, self.latitude, self.longitude) = (zone, latitude, longitude)
         self.days = days
     }
 }
