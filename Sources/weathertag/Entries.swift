@@ -239,11 +239,18 @@ struct Why: AsyncParsableCommand {
         }
         guard let entry = try await source.entry(path) else {
             let exists = FileManager.default.fileExists(atPath: source.inbox + "/" + path)
-            printError(
-                exists
-                    ? "\(path) is not in the diary index: not an entry (only *.md and *.markdown files outside "
-                        + "hidden and excluded folders are), or not seen yet"
-                    : "\(path): no such entry in the inbox")
+            // Every file of the inbox is explained, entries or not, by the configuration's rules for folders.
+            let tree =
+                self.connection.configurationFile().flatMap { try? Runtime.quiet.loadConfiguration($0).inbox.tree }
+                ?? InboxTree()
+            if exists, let what = tree.explain(path) {
+                print("\(path) is not an entry: \(what).")
+            } else {
+                printError(
+                    exists
+                        ? "\(path) is not in the diary index yet: the daemon has not seen it (is it running?)"
+                        : "\(path): no such entry in the inbox")
+            }
             throw ExitCode(ExitStatus.noInput)
         }
         if self.json {

@@ -109,7 +109,10 @@ struct Status: AsyncParsableCommand {
             lines.append(("history", text))
         }
         for (index, provider) in status.providers.enumerated() {
-            var text = "\(provider.ok ? "✓" : "✗") \(provider.type)"
+            // A provider the chain never reached (one before it answered) has not failed: it is not tried yet.
+            let mark = provider.attempts == 0 && provider.lastError == nil ? "·" : provider.ok ? "✓" : "✗"
+            var text = "\(mark) \(provider.type)"
+            if provider.attempts == 0, provider.lastError == nil, provider.lastPosition == nil { text += " not tried" }
             if let position = provider.lastPosition {
                 if let latitude = position.latitude, let longitude = position.longitude {
                     text += String(cFormat: " last fix %.4f, %.4f", latitude, longitude)

@@ -59,4 +59,31 @@ struct InboxPollingTests {
         inbox.pollInterval = .seconds(5)
         #expect(inbox.pollInterval(isRemote: false) == .seconds(5))
     }
+
+}
+
+/// `why` explains every file of the inbox, not only entries: what it is and whose it is.
+@Suite("files of the inbox that are not entries")
+struct InboxNonEntryTests {
+    @Test(arguments: [
+        ("2026/11/today.sync-conflict-20261123-101010-ABCDEF1.md", "Syncthing conflict copy of 2026/11/today.md"),
+        ("today (conflicted copy 2026-11-23 101010).md", "conflict copy of today.md"),
+        (".today.md.swp", "vim or nano's lock or swap file for today.md"),
+        ("2026/.#today.md", "emacs's lock or swap file for 2026/today.md"),
+        (".syncthing.today.md.tmp", "Syncthing's temp file for today.md"),
+        ("today.md~", "a temporary name"),
+        (".obsidian/notes.md", "in the hidden folder .obsidian"),
+        ("drafts/idea.md", "in a folder inbox.exclude leaves out ('drafts/')"),
+        ("secret.private.md", "left out by inbox.exclude ('*.private.md')"),
+        (".hidden.md", "a hidden file"),
+        ("photo.jpg", "not Markdown"),
+        ("a/b/c/d/deep.md", "deeper than inbox.max_depth (3 folders)"),
+    ])
+    func everyFileOfTheInboxIsExplained(path: String, words: String) throws {
+        let tree = InboxTree(maximumDepth: 3, excludes: ["drafts/", "*.private.md"])
+        let what = try #require(tree.explain(path), "\(path)")
+        #expect(what.contains(words), "\(path): \(what)")
+        #expect(tree.explain("2026/11/today.md") == nil, "an entry")
+        #expect(InboxTree(recursive: false).explain("2026/x.md")?.contains("inbox.recursive is off") == true)
+    }
 }

@@ -153,4 +153,21 @@ struct HostileInputTests {
             #expect(try await running.stop() == 0)
         }
     }
+
+    /// A provider the chain never reached (the one before it answered) is shown as not tried, not as failed.
+    @Test func statusSaysNotTriedNotFailed() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(
+                providers: "[" + #"{"type": "fixed", "latitude": 46.2, "longitude": 6.15}, "# + harness.ipProvider + "]"
+            )
+            let daemon = try await harness.startDaemon()
+            try harness.dropByRename("today.md", "Today\n")
+            _ = try await harness.waitForStamp("today.md")
+            let status = try await Self.cli(["status"], harness)
+            #expect(status.stdout.contains("✓ fixed") && status.stdout.contains("· ip not tried"), "\(status.stdout)")
+            #expect(!status.stdout.contains("✗"), "\(status.stdout)")
+            #expect(try harness.standIn.calls("ip") == 0)
+            #expect(try await daemon.stop() == 0)
+        }
+    }
 }

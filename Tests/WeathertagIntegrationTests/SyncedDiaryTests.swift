@@ -52,6 +52,14 @@ struct SyncedDiaryTests {
                     "walk (Case Conflict).md (Dropbox): merge it into walk.md and delete it"),
                 "\(status.stdout)")
 
+            // `why` explains a copy as what it is (it used to say "not in the diary index … or not seen yet").
+            let why = try await DiaryTests.cli(["why", harness.entryPath(copies[1])], harness)
+            #expect(why.status == 66, "not an entry")
+            #expect(
+                why.stdout.contains(
+                    "is not an entry: a Nextcloud or ownCloud conflict copy of walk.md, never stamped: "
+                        + "merge it into walk.md and delete it"), "\(why.stdout) \(why.stderr)")
+
             // waybar's tooltip says so, and the module gets a class for it.
             let waybar = try await DiaryTests.cli(["tag", "--waybar"], harness)
             let module = try JSONSerialization.jsonObject(with: Data(waybar.stdout.utf8)) as? [String: Any]

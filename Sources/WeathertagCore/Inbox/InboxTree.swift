@@ -45,6 +45,53 @@ public struct InboxTree: Sendable {
         return conflict
     }
 
+    /// What a file of the inbox at `path` (relative) is when it is not an entry, in words for `why`: a sync tool's
+    /// conflict copy (its entry and the remedy), an editor's lock or swap file or a sync tool's temp file (whose
+    /// entry), a temporary, a hidden file, a file in a hidden, excluded or too deep folder, an excluded file, or not
+    /// Markdown. Nil for an entry.
+    public func explain(_ path: String) -> String? {
+        guard !self.isEntry(path) else { return nil }
+        let (folder, name) = Self.split(path)
+        if let conflict = self.conflict(path) {
+            return "a \(conflict.tool.rawValue) conflict copy of \(conflict.entry), never stamped: \(conflict.remedy)"
+        }
+        if let entry = EditorLock.entry(forLockFile: name) {
+            let lock = EditorLock.candidates(for: entry).first { $0.file == name }
+                ?? EditorLock(file: name, editor: name.hasPrefix(".~") ? "Nextcloud or ownCloud" : "an editor")
+            let entryPath = Self.join(folder, entry)
+            return lock.isSyncTool
+                ? "\(lock.editor)'s temp file for \(entryPath): it is renamed over the entry when complete, and the "
+                    + "entry waits for it meanwhile"
+                : "\(lock.editor)'s lock or swap file for \(entryPath): the entry waits while it is there"
+        }
+        let components = folder.split(separator: "/")
+        if let hidden = components.first(where: { $0.hasPrefix(".") }) {
+            return "in the hidden folder \(hidden), which is not part of the diary"
+        }
+        if !folder.isEmpty, !self.recursive {
+            return "in a folder, and inbox.recursive is off: only the inbox's own files are entries"
+        }
+        if components.count > self.maximumDepth {
+            return "deeper than inbox.max_depth (\(self.maximumDepth) folders)"
+        }
+        if !folder.isEmpty, let pattern = self.excludes.first(where: { $0.matches(folder, isFolder: true) }) {
+            return "in a folder inbox.exclude leaves out ('\(pattern)')"
+        }
+        if let pattern = self.excludes.first(where: { $0.matches(path, isFolder: false) }) {
+            return "left out by inbox.exclude ('\(pattern)')"
+        }
+        if name.hasPrefix(".") { return "a hidden file, which is not part of the diary" }
+        let lower = name.lowercased()
+        let temporary =
+            name.hasSuffix("~") || name == "4913" || name.hasPrefix("~syncthing~")
+            || [".swp", ".swx", ".tmp", ".part", ".crdownload"].contains(where: lower.hasSuffix)
+        if temporary || lower.hasSuffix(".md") || lower.hasSuffix(".markdown") {
+            return "a temporary name (an editor's, a sync tool's or a download's), stamped once it is renamed to "
+                + "its final name"
+        }
+        return "not Markdown: only .md and .markdown files are entries"
+    }
+
     /// `a/b/c.md` → (`a/b`, `c.md`); `c.md` → (`""`, `c.md`).
     public static func split(_ path: String) -> (folder: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return ("", path) }
