@@ -9,9 +9,11 @@ struct Stamp: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Stamp Markdown files anywhere with the current weather, as the daemon stamps its inbox.",
         discussion: """
-            The weather comes from the running daemon (its cache and call budget); when no daemon answers, from \
-            OpenWeather directly with --config (else $XDG_CONFIG_HOME/weathertag/config.json or \
-            /etc/weathertag/config.json), sharing the daemon's cache. Each file gets the same treatment as an \
+            Current weather comes from the running daemon (its cache and call budget); when no daemon answers, \
+            from the configured weather sources directly with --config (else $XDG_CONFIG_HOME/weathertag/config.json \
+            or /etc/weathertag/config.json), sharing the daemon's cache. It is asked for only when a file needs it: \
+            back-dated files get the weather of their own hour from history alone. The summary names the source \
+            that answered and, for each back-dated file, the hour its block holds. Each file gets the same treatment as an \
             entry in the inbox: stamped once, atomically, every byte kept; files already stamped, not text, or \
             with front matter it must not edit are left as they are. A progress bar shows on a terminal; a \
             summary follows. --dry-run prints the front matter each file would get and writes nothing.
