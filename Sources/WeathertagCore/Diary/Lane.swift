@@ -139,7 +139,7 @@ public struct LaneState: Sendable, Equatable {
     public var remedy: String {
         switch (self.lane, self.reason) {
         case (.waiting, "no_weather"):
-            return "It is stamped as soon as OpenWeather answers; `weathertag status` shows the last error."
+            return "It is stamped as soon as a weather source answers; `weathertag status` shows the last error."
         case (.waiting, "editor"): return "Close the editor (or delete a lock file a crashed editor left)."
         case (.waiting, "syncing"):
             return "Nothing: it is stamped once the sync tool has brought its new version in and no write has reached "

@@ -73,7 +73,12 @@ public enum Waybar {
                 + ")"
         lines.append([tag.place, source].compactMap { $0 }.joined(separator: " · "))
         let minutes = Int(max(0, now.timeIntervalSince(tag.fetchedAt)) / 60)
-        lines.append("fetched \(minutes) min ago" + (tag.stale ? " (stale: OpenWeather cannot be reached)" : ""))
+        lines.append(
+            "fetched \(minutes) min ago"
+                + (tag.stale
+                    ? tag.weather.source == nil
+                        ? " (stale: OpenWeather cannot be reached)" : " (stale: no weather source can be reached)"
+                    : ""))
         return lines.joined(separator: "\n")
     }
 }
