@@ -292,21 +292,13 @@ final class WeatherSourceServiceTests {
         #expect(await store.spends(since: .distantPast).count == 1)
     }
 
-    static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
-    }
-
     /// `Retry-After` is the service's word for how long: obeyed, whatever the backoff would say.
     @Test(arguments: ["90", "HTTP-date"])
     func retryAfterIsObeyed(header: String) async throws {
         let clock = self.clock
         let value =
             header == "90"
-            ? "90" : Self.httpDate(clock.now().addingTimeInterval(90))
+            ? "90" : httpDate(clock.now().addingTimeInterval(90))
         let http = RecordingHTTPClient { _ in
             HTTPResponse(
                 status: 429, headers: ["retry-after": value],

@@ -50,3 +50,12 @@ public enum Fixtures {
         return url.path
     }()
 }
+
+/// An HTTP date (IMF-fixdate, RFC 9110 §5.6.7), as a service writes one in `Retry-After`.
+public func httpDate(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "GMT")
+    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+    return formatter.string(from: date)
+}

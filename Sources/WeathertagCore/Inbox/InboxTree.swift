@@ -56,7 +56,8 @@ public struct InboxTree: Sendable {
             return "a \(conflict.tool.rawValue) conflict copy of \(conflict.entry), never stamped: \(conflict.remedy)"
         }
         if let entry = EditorLock.entry(forLockFile: name) {
-            let lock = EditorLock.candidates(for: entry).first { $0.file == name }
+            let lock =
+                EditorLock.candidates(for: entry).first { $0.file == name }
                 ?? EditorLock(file: name, editor: name.hasPrefix(".~") ? "Nextcloud or ownCloud" : "an editor")
             let entryPath = Self.join(folder, entry)
             return lock.isSyncTool

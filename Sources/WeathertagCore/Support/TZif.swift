@@ -283,26 +283,8 @@ public struct PosixRule: Sendable, Equatable {
 
     private static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
 
-    /// Days from 1970-01-01 to the first of `month` of `year` (Howard Hinnant's days_from_civil).
-    static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
     static func year(of time: Int64) -> Int {
-        let days = Int((time >= 0 ? time : time - 86_399) / 86_400)
-        // civil_from_days, year only.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        return yearOfEra + era * 400 + (monthIndex >= 10 ? 1 : 0)
+        CivilCalendar.year(ofDay: Int((time >= 0 ? time : time - 86_399) / 86_400))
     }
 
     /// The local wall-clock instant (seconds since 1970 as if local were UTC) the rule's day and time stand for.
@@ -310,20 +292,21 @@ public struct PosixRule: Sendable, Equatable {
         let date: Int
         switch day.kind {
         case .month(let month, let week, let weekday):
-            let first = Self.days(year: year, month: month, day: 1)
+            let first = CivilCalendar.days(year: year, month: month, day: 1)
             // 1970-01-01 was a Thursday (weekday 4).
             let firstWeekday = ((first % 7) + 11) % 7
             var day = first + (weekday - firstWeekday + 7) % 7 + (week - 1) * 7
             let next =
                 month == 12
-                ? Self.days(year: year + 1, month: 1, day: 1) : Self.days(year: year, month: month + 1, day: 1)
+                ? CivilCalendar.days(year: year + 1, month: 1, day: 1)
+                : CivilCalendar.days(year: year, month: month + 1, day: 1)
             while day >= next { day -= 7 }
             date = day
         case .julian(let number):
             let leapShift = Self.isLeap(year) && number >= 60 ? 1 : 0
-            date = Self.days(year: year, month: 1, day: 1) + number - 1 + leapShift
+            date = CivilCalendar.days(year: year, month: 1, day: 1) + number - 1 + leapShift
         case .zeroBased(let number):
-            date = Self.days(year: year, month: 1, day: 1) + number
+            date = CivilCalendar.days(year: year, month: 1, day: 1) + number
         }
         return Int64(date) * 86_400 + Int64(day.time)
     }
