@@ -411,6 +411,23 @@ final class WeatherSourceServiceTests {
         #expect(abs(left - (100_000 - 37.2)) < 0.01, "\(left)")
     }
 
+    /// GeoNames files are read in megabyte chunks: a name whose letters straddle a chunk's edge stays whole, a line
+    /// past the bound (a file with no line ends) is skipped instead of held, and CRLF ends are taken off.
+    @Test func geoNamesLinesAreReadWithinBoundsAndWhole() throws {
+        let path = self.directory.file("cities.txt")
+        // "Zürich" placed so that its two-byte "ü" falls across the first megabyte's edge.
+        // 1 MiB - 2 bytes of short lines: 10,485 of 100 bytes, then one of 74.
+        let filler =
+            String(repeating: String(repeating: "x", count: 99) + "\n", count: 10_485)
+            + String(repeating: "x", count: 73) + "\n"
+        let overlong = String(repeating: "y", count: 100 << 10) + "\n"
+        try Data((filler + "Zürich\r\n" + overlong + "Genève").utf8).write(to: URL(fileURLWithPath: path))
+        var lines: [String] = []
+        try GeoNamesIndex.lines(of: path) { lines.append(String($0)) }
+        #expect(lines.count == 10_488, "\(lines.count)")
+        #expect(lines.suffix(2) == ["Zürich", "Genève"], "\(lines.suffix(3).map(\.count))")
+    }
+
     @Test func geoNamesNamesTheNearestPlaceAndIsRebuiltWhenItsFileChanges() async throws {
         let folder = try self.directory.makeDirectory("geonames")
         func write(_ places: [(Int, String, Double, Double, String, String)]) throws {

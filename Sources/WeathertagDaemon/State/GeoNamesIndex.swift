@@ -116,22 +116,45 @@ public final class GeoNamesIndex: Sendable {
         }
     }
 
+    /// A GeoNames line is a few hundred bytes (its alternate names the most); a longer one is not GeoNames': skipped.
+    static let longestLine = 64 << 10
+
     /// Calls `body` with each line of the file at `path` (a missing file has none), reading a megabyte at a time.
+    /// Lines are split as bytes and decoded whole (a chunk's edge may fall inside a character); a line longer than
+    /// `longestLine` is skipped, so a file without line ends cannot grow memory to its size.
     static func lines(of path: String, _ body: (Substring) -> Void) throws {
         guard let handle = try? FileDescriptor.open(path, .readOnly) else { return }
         defer { try? handle.close() }
-        var pending = ""
+        var pending: [UInt8] = []
+        var overlong = false
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while case let count = try buffer.withUnsafeMutableBytes({ try handle.read(into: $0) }), count > 0 {
-            let chunk = buffer[..<count]
-            pending += String(decoding: chunk, as: UTF8.self)
-            guard let last = pending.lastIndex(of: "\n") else { continue }
-            for line in pending[..<last].split(separator: "\n", omittingEmptySubsequences: true) {
-                body(line.hasSuffix("\r") ? line.dropLast() : line)
-            }
-            pending = String(pending[pending.index(after: last)...])
+        func emit(_ line: ArraySlice<UInt8>) {
+            let text = String(decoding: line.last == 13 ? line.dropLast() : line, as: UTF8.self)
+            if !text.isEmpty { body(Substring(text)) }
         }
-        if !pending.isEmpty { body(Substring(pending)) }
+        while case let count = try buffer.withUnsafeMutableBytes({ try handle.read(into: $0) }), count > 0 {
+            var start = 0
+            for index in 0..<count where buffer[index] == 10 {
+                if overlong || pending.count + index - start > Self.longestLine {
+                    overlong = false
+                } else if pending.isEmpty {
+                    emit(buffer[start..<index])
+                } else {
+                    pending += buffer[start..<index]
+                    emit(pending[...])
+                }
+                pending.removeAll(keepingCapacity: true)
+                start = index + 1
+            }
+            guard start < count, !overlong else { continue }
+            if pending.count + count - start > Self.longestLine {
+                overlong = true
+                pending.removeAll()
+            } else {
+                pending += buffer[start..<count]
+            }
+        }
+        if !pending.isEmpty, !overlong { emit(pending[...]) }
     }
 
     /// The populated place nearest the position: searched in a box of about 5 km, widened up to about 500 km.
