@@ -103,6 +103,17 @@ final class WeatherSourceServiceTests {
             weather.humidity == 91 && weather.sunrise != nil
                 && weather.observedAt == Date(timeIntervalSince1970: 1_795_338_000))
 
+        // The place's zone, when the program names it: each local time in the offset of its own instant.
+        try self.directory.write(
+            "station",
+            """
+            #!/bin/sh
+            printf '{"temperature": 3.5, "wmo_code": 3, "timezone": "Asia/Seoul", "observed_at": "2019-07-01T05:00:00Z"}'
+
+            """)
+        let seoul = try await source.currentWeather(at: request)
+        #expect(seoul.zone == "Asia/Seoul" && seoul.utcOffset(at: seoul.observedAt) == 32_400)
+
         // Late: killed, and said so.
         try self.directory.write("station", "#!/bin/sh\nexec sleep 30\n")
         let late = CommandWeatherSource(

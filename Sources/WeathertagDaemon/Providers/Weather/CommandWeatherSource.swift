@@ -101,6 +101,8 @@ extension CommandWeatherSource {
         var observedAt: String?
         var place: String?
         var utcOffset: Int?
+        /// The place's zone in the tz database (`Europe/Berlin`): its local times, each for its own instant.
+        var timezone: String?
 
         enum CodingKeys: String, CodingKey {
             case temperature, code, icon, condition, description, humidity, pressure, clouds, visibility, place
@@ -114,6 +116,7 @@ extension CommandWeatherSource {
             case snow1h = "snow_1h"
             case observedAt = "observed_at"
             case utcOffset = "utc_offset"
+            case timezone
         }
 
         init(from decoder: any Decoder) throws {
@@ -138,6 +141,7 @@ extension CommandWeatherSource {
             self.observedAt = fields.lenient(String.self, forKey: .observedAt)
             self.place = fields.lenient(String.self, forKey: .place)
             self.utcOffset = fields.lenient(Int.self, forKey: .utcOffset)
+            self.timezone = fields.lenient(String.self, forKey: .timezone)
         }
 
         func weather(
@@ -177,10 +181,13 @@ extension CommandWeatherSource {
                 temperature: temperature, feelsLike: self.feelsLike, humidity: self.humidity.map { Int($0.rounded()) },
                 pressure: self.pressure.map { Int($0.rounded()) }, windSpeed: self.windSpeed, units: units,
                 observedAt: observedAt, place: self.place, sunrise: sunrise, sunset: sunset,
-                utcOffset: self.utcOffset ?? TimeZone.current.secondsFromGMT(for: observedAt),
+                // The program's word on the place's clock; else the machine's (the C library's zone: Foundation's
+                // here knows no names).
+                utcOffset: self.utcOffset ?? Zone.system.secondsFromGMT(for: observedAt),
                 windDegrees: self.windDeg.map { Int($0.rounded()) }, windGust: self.windGust,
                 clouds: self.clouds.map { Int($0.rounded()) }, visibility: self.visibility.map { Int($0.rounded()) },
-                rain1h: self.rain1h, snow1h: self.snow1h)
+                rain1h: self.rain1h, snow1h: self.snow1h,
+                zone: self.timezone.flatMap { Zone.named($0) == nil ? nil : $0 })
         }
     }
 }
