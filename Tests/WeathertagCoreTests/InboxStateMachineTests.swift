@@ -191,6 +191,19 @@ struct InboxStateMachineTests {
         #expect(stamped.map(\.names) == [["today.md"]] && stamped[0].tag == Fixtures.tag)
     }
 
+    /// An entry waiting for weather that is written again is read again, and is in one place, not two.
+    @Test func anEntryWaitingForWeatherWrittenAgainIsInOnePlace() throws {
+        var machine = self.machine { $0.sortsWithoutWeather = true }
+        _ = machine.namesArrived(["today.md"])
+        let sorting = try #require(
+            machine.weatherFailed(Failure(description: "HTTP 500"), retryAfter: nil).batches.first)
+        _ = machine.batchFinished(sorting, BatchOutcome(results: [("today.md", .needsWeather)]))
+        #expect(machine.waiting == 1)
+        let again = machine.namesArrived(["today.md"])
+        #expect(again.batches.map(\.names) == [["today.md"]], "read again without weather")
+        #expect(machine.waiting == 1, "in the batch only, not also held for weather")
+    }
+
     /// When history answers again after an outage, what waits for it is looked at now, not at the end of each
     /// entry's deferral.
     @Test func historyAnsweringAgainEndsEveryDeferral() throws {

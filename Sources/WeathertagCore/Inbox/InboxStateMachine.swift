@@ -154,6 +154,11 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
             if self.noticeDue == nil { self.noticeDue = now.advanced(by: delay) }
             self.unnoticed += names
         }
+        // Written again: read again, not held for weather as it was (one place at a time).
+        if !self.awaitingWeather.isEmpty {
+            let arrived = Set(names)
+            self.awaitingWeather.removeAll { arrived.contains($0) }
+        }
         for name in names {
             if self.remembersSettled { self.settled[name] = nil }
             let wait =
