@@ -361,11 +361,16 @@ struct WeatherSourceTests {
             try harness.writeConfig(
                 providers: Self.geneva,
                 extra: #", "geocoding": {"provider": "geonames", "geonames_directory": "\#(folder)"}"#)
-            let daemon = try await harness.startDaemon()
+            let daemon = try await harness.startDaemon(environment: ["TZ": "Asia/Seoul"])
             try harness.dropByRename("lake.md", "By the lake\n")
             let block = try await harness.waitForStamp("lake.md")
             #expect(block["place"] as? String == "Genève" && block["region"] as? String == "Geneva")
             #expect(block["country"] as? String == "CH")
+            // The place's zone from GeoNames: Geneva's clock, not the machine's (Seoul) nor the stand-in's one offset
+            // (Seoul's too).
+            let zurich = (TimeZone(identifier: "Europe/Zurich")?.secondsFromGMT() ?? 0) / 3600
+            let text = harness.read("lake.md")
+            #expect(text.contains(String(format: "+%02d:00\n  sunrise:", zurich)), "\(text)")
             #expect(try harness.standIn.calls("geo") == 0, "no geocoder was asked")
             #expect(FileManager.default.fileExists(atPath: harness.state + "/geonames.sqlite"))
             #expect(try await daemon.stop() == 0)

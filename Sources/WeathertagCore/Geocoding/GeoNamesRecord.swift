@@ -9,6 +9,8 @@ public struct GeoNamesRecord: Sendable, Equatable {
     public var country: String
     public var admin1: String
     public var population: Int
+    /// The place's zone in the tz database (`Europe/Zurich`); nil when the line has none.
+    public var zone: String?
 
     /// The record of a line, or nil for one that is not a populated place's (too few columns, no valid
     /// coordinates).
@@ -25,6 +27,7 @@ public struct GeoNamesRecord: Sendable, Equatable {
         self.country = String(columns[8])
         self.admin1 = String(columns[10])
         self.population = Int(columns[14]) ?? 0
+        self.zone = columns.count > 17 && !columns[17].isEmpty ? String(columns[17]) : nil
     }
 
     /// `KR.11<TAB>Seoul<TAB>Seoul<TAB>1835847` (`admin1CodesASCII.txt`): the region code and its name.

@@ -9,12 +9,19 @@ public struct PlaceName: Sendable, Equatable, Codable {
     public var region: String?
     /// ISO 3166 country code.
     public var country: String?
+    /// The place's zone in the tz database, when the geocoder knows it (GeoNames does): local times of a source
+    /// that names no zone (MET Norway, a `command`) are read in it.
+    public var zone: String?
 
-    public init(name: String, localNames: [String: String] = [:], region: String? = nil, country: String? = nil) {
+    public init(
+        name: String, localNames: [String: String] = [:], region: String? = nil, country: String? = nil,
+        zone: String? = nil
+    ) {
         self.name = name
         self.localNames = localNames
         self.region = region
         self.country = country
+        self.zone = zone
     }
 
     /// The name in `lang` (`openweather.lang`) when the geocoder has it, else its own.

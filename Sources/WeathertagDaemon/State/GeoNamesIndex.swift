@@ -78,6 +78,10 @@ public final class GeoNamesIndex: Sendable {
                     CREATE VIRTUAL TABLE place_box USING rtree(id, min_lat, max_lat, min_lon, max_lon);
                     """)
         }
+        migrator.registerMigration("v2: each place's zone") { db in
+            // Filled by the next build, which forgetting the source makes happen.
+            try db.execute(sql: "ALTER TABLE place ADD COLUMN zone TEXT; DELETE FROM meta")
+        }
         try migrator.migrate(database)
         return database
     }
@@ -92,7 +96,8 @@ public final class GeoNamesIndex: Sendable {
             try db.execute(sql: "DELETE FROM place; DELETE FROM place_box; DELETE FROM meta")
             let place = try db.makeStatement(
                 sql:
-                    "INSERT OR REPLACE INTO place (id, name, region, country, latitude, longitude) VALUES (?, ?, ?, ?, ?, ?)"
+                    "INSERT OR REPLACE INTO place (id, name, region, country, latitude, longitude, zone) "
+                    + "VALUES (?, ?, ?, ?, ?, ?, ?)"
             )
             let box = try db.makeStatement(
                 sql: "INSERT OR REPLACE INTO place_box (id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)")
@@ -104,6 +109,7 @@ public final class GeoNamesIndex: Sendable {
                     try place.execute(
                         arguments: [
                             record.id, record.name, region, record.country, record.latitude, record.longitude,
+                            record.zone,
                         ])
                     try box.execute(
                         arguments: [record.id, record.latitude, record.latitude, record.longitude, record.longitude])
@@ -166,7 +172,7 @@ public final class GeoNamesIndex: Sendable {
                     try Row.fetchAll(
                         db,
                         sql: """
-                            SELECT place.name, place.region, place.country, place.latitude, place.longitude
+                            SELECT place.name, place.region, place.country, place.latitude, place.longitude, place.zone
                             FROM place_box JOIN place ON place.id = place_box.id
                             WHERE min_lat >= ? AND max_lat <= ? AND min_lon >= ? AND max_lon <= ?
                             """,
@@ -179,7 +185,7 @@ public final class GeoNamesIndex: Sendable {
                         Position.distance(latitude, longitude, a[3], a[4])
                             < Position.distance(latitude, longitude, b[3], b[4])
                     }
-                    return nearest.map { PlaceName(name: $0[0], region: $0[1], country: $0[2]) }
+                    return nearest.map { PlaceName(name: $0[0], region: $0[1], country: $0[2], zone: $0[5]) }
                 }
                 return nil
             }

@@ -221,6 +221,8 @@ public actor WeatherService {
             tag.geocodedPlace = place.name(in: self.lang)
             tag.region = place.region
             tag.country = place.country
+            // A source that names no zone (MET Norway, a `command`) gets the place's, where the geocoder knows it.
+            if tag.weather.zone == nil, let zone = place.zone, Zone.named(zone) != nil { tag.weather.zone = zone }
         }
         tag = self.privacy.shown(tag)
         self.lastTag = tag
