@@ -129,7 +129,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],
-            exclude: ["Golden"],
+            exclude: ["Golden", "Recorded"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -35,7 +35,9 @@ struct WaybarTests {
 
             let run = try harness.directory.makeDirectory("run")
             #expect(chown(run, Self.nobody.uid, Self.nobody.gid) == 0 && chmod(run, 0o700) == 0)
-            let command = "\(binary) tag --waybar --socket \(harness.socketPath) --timeout 1"
+            // The timeout is generous: at the start of a full run two cores serve ninety suites, and a bar that timed out
+            // draws "unavailable", which kept the ok state from showing within the wait (seen in CI).
+            let command = "\(binary) tag --waybar --socket \(harness.socketPath) --timeout 10"
             try harness.directory.write(
                 "waybar.json",
                 """
@@ -79,9 +81,23 @@ struct WaybarTests {
                 guard grim.status == 0, let data = FileManager.default.contents(atPath: shot) else { return 0 }
                 return Self.count(Self.colors[state] ?? [], inTopRows: 30, of: [UInt8](data))
             }
+            /// Waits for the module in `state`'s color; a long deadline costs nothing when the bar is quick, and a
+            /// timeout says what the bar showed and what sway and waybar logged.
             func waitFor(_ state: String) async throws {
-                try await poll("waybar drawing the module \(state)", timeout: .seconds(30), every: .milliseconds(200)) {
-                    try await pixels(state) > 300 ? true : nil
+                var seen: [String: Int] = [:]
+                do {
+                    try await poll(
+                        "waybar drawing the module \(state)", timeout: .seconds(120), every: .milliseconds(250)
+                    ) {
+                        let count = try await pixels(state)
+                        seen[state] = count
+                        return count > 300 ? true : nil
+                    }
+                } catch {
+                    for other in Self.colors.keys where other != state { seen[other] = try await pixels(other) }
+                    let log = (try? String(contentsOfFile: harness.directory.file("sway.log"), encoding: .utf8)) ?? ""
+                    Issue.record("the bar showed \(seen); sway and waybar logged: \(log.suffix(2000))")
+                    throw error
                 }
             }
 

@@ -11,6 +11,15 @@ enum CivilCalendar {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// Days in `month` of `year` (February 29 in leap years).
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
     /// The year of the day `days` after 1970-01-01.
     static func year(ofDay days: Int) -> Int {
         let z = days + 719_468

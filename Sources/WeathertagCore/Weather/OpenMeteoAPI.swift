@@ -34,11 +34,13 @@ public enum OpenMeteoAPI {
     {
         if let error = Self.error(for: response) { throw error }
         guard let body = Body.decodeJSON(response.body), let current = body.current,
-            let temperature = current.temperature_2m, temperature.isFinite, let time = current.time,
+            let temperature = current.temperature_2m, temperature.isFinite,
+            let time = current.time?.unix(offset: body.utc_offset_seconds),
             let code = current.weather_code.flatMap({ WMOWeatherCode(Int($0)) })
         else {
             throw WeatherError(kind: .badResponse, message: "Open-Meteo's answer is not the documented JSON shape")
         }
+        let offset = body.utc_offset_seconds
         // Kelvin is not one of Open-Meteo's units: asked in °C.
         let kelvin = units == .standard ? 273.15 : 0
         return Weather(
@@ -58,8 +60,8 @@ public enum OpenMeteoAPI {
             windSpeed: current.wind_speed_10m,
             units: units,
             observedAt: Date(timeIntervalSince1970: time),
-            sunrise: body.daily?.sunrise?.first.map(Date.init(timeIntervalSince1970:)),
-            sunset: body.daily?.sunset?.first.map(Date.init(timeIntervalSince1970:)),
+            sunrise: body.daily?.sunrise?.first.map { Date(timeIntervalSince1970: $0.unix(offset: offset)) },
+            sunset: body.daily?.sunset?.first.map { Date(timeIntervalSince1970: $0.unix(offset: offset)) },
             utcOffset: body.utc_offset_seconds,
             windDegrees: current.wind_direction_10m.map { Int($0.rounded()) },
             windGust: current.wind_gusts_10m,
@@ -131,7 +133,7 @@ public enum OpenMeteoAPI {
     // The answer's own names, as Open-Meteo spells them.
     struct Body: Decodable {
         struct Current: Decodable {
-            var time: Double?
+            var time: OpenMeteoTime?
             var temperature_2m: Double?
             var relative_humidity_2m: Double?
             var apparent_temperature: Double?
@@ -147,8 +149,8 @@ public enum OpenMeteoAPI {
         }
 
         struct Daily: Decodable {
-            var sunrise: [Double]?
-            var sunset: [Double]?
+            var sunrise: [OpenMeteoTime]?
+            var sunset: [OpenMeteoTime]?
         }
 
         var utc_offset_seconds: Int?

@@ -130,8 +130,9 @@ public enum OpenMeteoHistory {
 
     /// The hours of an answer, checked to be the documented shape and to hold at least one hour of weather.
     public static func decode(_ body: [UInt8]) throws(WeatherError) -> HourlySeries {
-        guard let answer = Answer.decodeJSON(body), let first = answer.hourly.time.first,
-            let last = answer.hourly.time.last, first <= last,
+        guard let answer = Answer.decodeJSON(body),
+            let first = answer.hourly.time.first?.unix(offset: answer.utc_offset_seconds),
+            let last = answer.hourly.time.last?.unix(offset: answer.utc_offset_seconds), first <= last,
             answer.hourly.temperature_2m.count == answer.hourly.time.count
         else {
             throw WeatherError(kind: .badResponse, message: "Open-Meteo's history is not the documented JSON shape")
@@ -145,7 +146,7 @@ public enum OpenMeteoHistory {
     /// The answer as Open-Meteo spells it: one array per variable, `null` where it has none.
     struct Answer: Decodable {
         struct Hourly: Decodable {
-            var time: [Double]
+            var time: [OpenMeteoTime]
             var temperature_2m: [Double?]
             var relative_humidity_2m: [Double?]?
             var apparent_temperature: [Double?]?
@@ -170,9 +171,9 @@ public enum OpenMeteoHistory {
         }
 
         struct Daily: Decodable {
-            var time: [Double]?
-            var sunrise: [Double?]?
-            var sunset: [Double?]?
+            var time: [OpenMeteoTime]?
+            var sunrise: [OpenMeteoTime?]?
+            var sunset: [OpenMeteoTime?]?
         }
 
         var utc_offset_seconds: Int?
@@ -209,7 +210,7 @@ public struct HourlySeries: Sendable, Equatable {
     static let previousMagic: [UInt8] = Array("WTH1".utf8)
 
     init?(_ answer: OpenMeteoHistory.Answer) {
-        let times = answer.hourly.time
+        let times = answer.hourly.time.map { $0.unix(offset: answer.utc_offset_seconds) }
         guard let first = times.first, let last = times.last else { return nil }
         self.start = Int((first / 3600).rounded(.down))
         self.count = Int((last / 3600).rounded(.down)) - self.start + 1
@@ -230,12 +231,15 @@ public struct HourlySeries: Sendable, Equatable {
             }
         }
         let daily = answer.daily
+        let offset = answer.utc_offset_seconds
         self.days = (daily?.time ?? []).enumerated().map { index, start in
-            func at(_ series: [Double?]?) -> Int64 {
-                guard let series, index < series.count, let value = series[index], value.isFinite else { return 0 }
+            func at(_ series: [OpenMeteoTime?]?) -> Int64 {
+                guard let series, index < series.count, let value = series[index]?.unix(offset: offset),
+                    value.isFinite
+                else { return 0 }
                 return Int64(value)
             }
-            return (Int64(start), at(daily?.sunrise), at(daily?.sunset))
+            return (Int64(start.unix(offset: offset)), at(daily?.sunrise), at(daily?.sunset))
         }
         // Only the hours with a temperature count: the archive's last days may still be empty.
         let temperatures = self.values[0..<self.count]
