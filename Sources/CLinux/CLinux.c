@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <malloc.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -123,3 +124,7 @@ void clinux_crash_note(int fd, long offset) {
     clinux_note_fd = fd;
     clinux_note_offset = offset;
 }
+
+void clinux_limit_malloc_arenas(int count) { mallopt(M_ARENA_MAX, count); }
+
+void clinux_trim_malloc(void) { malloc_trim(0); }

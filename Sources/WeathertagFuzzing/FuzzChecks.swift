@@ -124,5 +124,14 @@ public enum FuzzChecks {
             preconditionFailure("the serialised form of an accepted document parses")
         }
         precondition(again == value, "parse ∘ serialise is the identity")
+        Self.history(bytes)
+    }
+
+    /// Open-Meteo's history read as it is parsed (`JSONPullReader`) never traps, and what it keeps is bounded and
+    /// survives being kept.
+    public static func history(_ bytes: [UInt8]) {
+        guard let series = try? OpenMeteoHistory.decode(bytes) else { return }
+        precondition(series.count <= 400 * 24, "at most 400 days of hours")
+        precondition(HourlySeries(encoded: series.encoded) == series, "kept and read back unchanged")
     }
 }

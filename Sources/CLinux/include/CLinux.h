@@ -32,4 +32,11 @@ void clinux_name_thread(const char *name);
 /// at its first call.
 void clinux_crash_note(int fd, long offset);
 
+/// At most `count` malloc arenas (`mallopt(M_ARENA_MAX)`; <malloc.h> is not in the Glibc module). Call before
+/// threads start.
+void clinux_limit_malloc_arenas(int count);
+
+/// Gives freed heap pages back to the system (`malloc_trim(0)`), in every arena.
+void clinux_trim_malloc(void);
+
 #endif

@@ -128,12 +128,12 @@ public enum OpenMeteoHistory {
         return trimmed + path + "?" + query.joined(separator: "&")
     }
 
-    /// The hours of an answer, checked to be the documented shape and to hold at least one hour of weather.
+    /// The hours of an answer, checked to be the documented shape and to hold at least one hour of weather. Read as
+    /// it is parsed (`JSONPullReader`): each hour's values go straight into the kept floats, and no tree of the
+    /// document is built.
     public static func decode(_ body: [UInt8]) throws(WeatherError) -> HourlySeries {
-        guard let answer = Answer.decodeJSON(body),
-            let first = answer.hourly.time.first?.unix(offset: answer.utc_offset_seconds),
-            let last = answer.hourly.time.last?.unix(offset: answer.utc_offset_seconds), first <= last,
-            answer.hourly.temperature_2m.count == answer.hourly.time.count
+        guard let answer = Answer(body), let first = answer.times.first, let last = answer.times.last, first <= last,
+            answer.columns[0]?.count == answer.times.count
         else {
             throw WeatherError(kind: .badResponse, message: "Open-Meteo's history is not the documented JSON shape")
         }
@@ -143,46 +143,121 @@ public enum OpenMeteoHistory {
         return series
     }
 
-    /// The answer as Open-Meteo spells it: one array per variable, `null` where it has none.
-    struct Answer: Decodable {
-        struct Hourly: Decodable {
-            var time: [OpenMeteoTime]
-            var temperature_2m: [Double?]
-            var relative_humidity_2m: [Double?]?
-            var apparent_temperature: [Double?]?
-            var is_day: [Double?]?
-            var weather_code: [Double?]?
-            var cloud_cover: [Double?]?
-            var pressure_msl: [Double?]?
-            var wind_speed_10m: [Double?]?
-            var wind_direction_10m: [Double?]?
-            var wind_gusts_10m: [Double?]?
-            var rain: [Double?]?
-            var snowfall: [Double?]?
-
-            /// In `OpenMeteoHistory.hourlyVariables`' order.
-            var series: [[Double?]?] {
-                [
-                    self.temperature_2m, self.relative_humidity_2m, self.apparent_temperature, self.is_day,
-                    self.weather_code, self.cloud_cover, self.pressure_msl, self.wind_speed_10m,
-                    self.wind_direction_10m, self.wind_gusts_10m, self.rain, self.snowfall,
-                ]
-            }
-        }
-
-        struct Daily: Decodable {
-            var time: [OpenMeteoTime]?
-            var sunrise: [OpenMeteoTime?]?
-            var sunset: [OpenMeteoTime?]?
-        }
-
-        var utc_offset_seconds: Int?
+    /// An answer as Open-Meteo spells it (one array per variable, `null` where it has none), read into what is
+    /// kept: each known variable's values as floats (NaN for `null`), in `hourlyVariables`' order, its times as
+    /// Unix seconds. Unknown members are skipped.
+    struct Answer {
+        var times: [Double] = []
+        var columns: [[Float]?] = Array(repeating: nil, count: OpenMeteoHistory.hourlyVariables.count)
+        var dayStarts: [Double] = []
+        var sunrises: [Double?] = []
+        var sunsets: [Double?] = []
+        var utcOffset: Int?
         /// The place's zone (`timezone=auto`): its local times, hour by hour, come from its rules.
-        var timezone: String?
+        var zone: String?
         var latitude: Double?
         var longitude: Double?
-        var hourly: Hourly
-        var daily: Daily?
+
+        /// At most a year and a margin of hours (and of days) per answer: more is not an answer to what is asked.
+        static let maximumHours = 400 * 24
+
+        init?(_ body: [UInt8]) {
+            var reader = JSONPullReader(body)
+            var times: [OpenMeteoTime] = []
+            var days: [OpenMeteoTime] = []
+            var rises: [OpenMeteoTime?] = []
+            var sets: [OpenMeteoTime?] = []
+            var columns = self.columns
+            var offset: Int?
+            var zone: String?
+            var latitude: Double?
+            var longitude: Double?
+            func timeList(_ reader: inout JSONPullReader) throws(JSONPullReader.Malformed) -> [OpenMeteoTime?] {
+                var list: [OpenMeteoTime?] = []
+                try reader.array { (reader: inout JSONPullReader) throws(JSONPullReader.Malformed) in
+                    guard list.count < Self.maximumHours else { throw JSONPullReader.Malformed() }
+                    if try reader.null() {
+                        list.append(nil)
+                    } else if let seconds = try reader.number() {
+                        list.append(OpenMeteoTime(unix: seconds))
+                    } else {
+                        guard let local = OpenMeteoTime(local: try reader.string()) else {
+                            throw JSONPullReader.Malformed()
+                        }
+                        list.append(local)
+                    }
+                }
+                return list
+            }
+            do {
+                try reader.object { (reader: inout JSONPullReader, key) throws(JSONPullReader.Malformed) in
+                    switch key {
+                    case "utc_offset_seconds":
+                        offset = try reader.number().flatMap { abs($0) <= 86_400 ? Int($0) : nil }
+                        if offset == nil { try reader.skip() }
+                    case "timezone":
+                        if reader.peek() == UInt8(ascii: "\"") { zone = try reader.string() } else { try reader.skip() }
+                    case "latitude":
+                        latitude = try reader.number()
+                        if latitude == nil { try reader.skip() }
+                    case "longitude":
+                        longitude = try reader.number()
+                        if longitude == nil { try reader.skip() }
+                    case "hourly":
+                        try reader.object { (reader: inout JSONPullReader, name) throws(JSONPullReader.Malformed) in
+                            if name == "time" {
+                                times = try timeList(&reader).map { (time) throws(JSONPullReader.Malformed) in
+                                    guard let time else { throw JSONPullReader.Malformed() }
+                                    return time
+                                }
+                                return
+                            }
+                            guard let variable = OpenMeteoHistory.hourlyVariables.firstIndex(of: name) else {
+                                try reader.skip()
+                                return
+                            }
+                            var values: [Float] = []
+                            try reader.array { (reader: inout JSONPullReader) throws(JSONPullReader.Malformed) in
+                                guard values.count < Self.maximumHours else { throw JSONPullReader.Malformed() }
+                                if try reader.null() {
+                                    values.append(.nan)
+                                } else if let value = try reader.number() {
+                                    values.append(Float(value))
+                                } else {
+                                    // Another type: that value is unknown, not the whole answer wrong.
+                                    try reader.skip()
+                                    values.append(.nan)
+                                }
+                            }
+                            columns[variable] = values
+                        }
+                    case "daily":
+                        try reader.object { (reader: inout JSONPullReader, name) throws(JSONPullReader.Malformed) in
+                            switch name {
+                            case "time": days = try timeList(&reader).compactMap { $0 }
+                            case "sunrise": rises = try timeList(&reader)
+                            case "sunset": sets = try timeList(&reader)
+                            default: try reader.skip()
+                            }
+                        }
+                    default:
+                        try reader.skip()
+                    }
+                }
+                guard reader.atEnd() else { return nil }
+            } catch {
+                return nil
+            }
+            self.utcOffset = offset
+            self.zone = zone
+            self.latitude = latitude
+            self.longitude = longitude
+            self.columns = columns
+            self.times = times.map { $0.unix(offset: offset) }
+            self.dayStarts = days.map { $0.unix(offset: offset) }
+            self.sunrises = rises.map { $0?.unix(offset: offset) }
+            self.sunsets = sets.map { $0?.unix(offset: offset) }
+        }
     }
 }
 
@@ -210,36 +285,33 @@ public struct HourlySeries: Sendable, Equatable {
     static let previousMagic: [UInt8] = Array("WTH1".utf8)
 
     init?(_ answer: OpenMeteoHistory.Answer) {
-        let times = answer.hourly.time.map { $0.unix(offset: answer.utc_offset_seconds) }
+        let times = answer.times
         guard let first = times.first, let last = times.last else { return nil }
         self.start = Int((first / 3600).rounded(.down))
         self.count = Int((last / 3600).rounded(.down)) - self.start + 1
         guard self.count > 0, self.count <= 400 * 24 else { return nil }
-        self.utcOffset = answer.utc_offset_seconds
-        self.zone = answer.timezone.flatMap { Zone.named($0) == nil ? nil : $0 }
+        self.utcOffset = answer.utcOffset
+        self.zone = answer.zone.flatMap { Zone.named($0) == nil ? nil : $0 }
         self.latitude = answer.latitude
         self.longitude = answer.longitude
         self.values = [Float](repeating: .nan, count: Self.variables * self.count)
-        for (variable, series) in answer.hourly.series.enumerated() {
+        for (variable, series) in answer.columns.enumerated() {
             guard let series else { continue }
             // Placed by their time, not their index: a gap or a repeated hour cannot shift the rest.
             for (index, time) in times.enumerated() where index < series.count {
-                guard let value = series[index], value.isFinite else { continue }
+                let value = series[index]
+                guard value.isFinite else { continue }
                 let hour = Int((time / 3600).rounded(.down)) - self.start
                 guard hour >= 0, hour < self.count else { continue }
-                self.values[variable * self.count + hour] = Float(value)
+                self.values[variable * self.count + hour] = value
             }
         }
-        let daily = answer.daily
-        let offset = answer.utc_offset_seconds
-        self.days = (daily?.time ?? []).enumerated().map { index, start in
-            func at(_ series: [OpenMeteoTime?]?) -> Int64 {
-                guard let series, index < series.count, let value = series[index]?.unix(offset: offset),
-                    value.isFinite
-                else { return 0 }
+        self.days = answer.dayStarts.enumerated().map { index, start in
+            func at(_ series: [Double?]) -> Int64 {
+                guard index < series.count, let value = series[index], value.isFinite else { return 0 }
                 return Int64(value)
             }
-            return (Int64(start.unix(offset: offset)), at(daily?.sunrise), at(daily?.sunset))
+            return (Int64(start), at(answer.sunrises), at(answer.sunsets))
         }
         // Only the hours with a temperature count: the archive's last days may still be empty.
         let temperatures = self.values[0..<self.count]

@@ -12,6 +12,13 @@ public struct OpenMeteoTime: Decodable, Sendable, Equatable {
         self.isLocal = false
     }
 
+    /// Local time as Open-Meteo writes it; nil when it is not one.
+    init?(local text: String) {
+        guard let seconds = Self.localSeconds(text) else { return nil }
+        self.seconds = seconds
+        self.isLocal = true
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let seconds = try? container.decode(Double.self) {

@@ -359,6 +359,8 @@ public actor HistoryService {
             metadata: ["cell": "\(cell)", "fetch": "\(fetch)", "weight": "\(fetch.weight)", "hours": "\(hours.count)"])
         await self.store.keep(period: hours.encoded, cell: cell, span: hours.span)
         self.remember(cell, hours)
+        // The answer's megabyte and its parse are freed: give the pages back rather than keep them for the next.
+        ProcessMemory.trim()
     }
 
     /// The hours kept for `cell` that hold `hour`: decoded ones first, else read from the store.
