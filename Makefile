@@ -201,7 +201,7 @@ uninstall:
 	rmdir "$$root$(SYSCONFDIR)/weathertag" 2>/dev/null || echo "kept $(SYSCONFDIR)/weathertag/config.json (changed)"
 
 # Regenerates the man pages: weathertag(1) from the commands' help (swift-argument-parser's generate-manual
-# plugin), weathertag.json(5) from README.md's configuration reference.
+# plugin), weathertag.json(5) from the configuration reference in docs/.
 man:
 	$(SWIFT) package generate-manual
 	cp .build/plugins/GenerateManual/outputs/weathertag/weathertag.1 docs/man/weathertag.1

@@ -135,7 +135,7 @@ struct FrontMatterStamperTests {
         }
         #expect(
             LaneState.of(.content(.frontMatterOverLimit(.depth, line: 3))).detail
-                == "the front matter nests deeper than 64 levels (at line 3): weathertag reads no further (README, Limits)"
+                == "the front matter nests deeper than 64 levels (at line 3): weathertag reads no further (Limits, in docs/stamp.md)"
         )
     }
 

@@ -56,7 +56,7 @@ struct ConfigSchemaTests {
         }
     }
 
-    /// weathertag.json(5), generated from the README's reference, describes every key.
+    /// weathertag.json(5), generated from the reference in docs/, describes every key.
     @Test func manPageDescribesEveryKey() throws {
         let page = try String(
             contentsOfFile: Fixtures.repositoryRoot + "/docs/man/weathertag.json.5", encoding: .utf8)

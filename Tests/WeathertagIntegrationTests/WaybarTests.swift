@@ -3,7 +3,7 @@ import Glibc
 import Testing
 import WeathertagTestSupport
 
-/// A real waybar, under a headless sway, running `weathertag tag --waybar` as its README recipe says: the module is
+/// A real waybar, under a headless sway, running `weathertag tag --waybar` as its recipe in docs/status-bars.md says: the module is
 /// drawn (checked in grim's screenshots) in its ok, stale and unavailable states.
 ///
 /// sway refuses to run as root, so sway, waybar and the daemon run as `nobody`; each state's CSS gives the module a
@@ -139,7 +139,7 @@ struct WaybarTests {
     }
 }
 
-/// A real polybar under Xvfb, running the README's recipe with the daemon down: the module shows the short
+/// A real polybar under Xvfb, running the recipe in docs/status-bars.md with the daemon down: the module shows the short
 /// fallback, and the module after it (a clock) stays on the bar.
 @Suite("A real polybar", .serialized)
 struct PolybarTests {
@@ -167,7 +167,7 @@ struct PolybarTests {
             try await poll("Xvfb's socket") {
                 FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)") ? true : nil
             }
-            // No daemon answers on the socket: the README's recipe, as it stands. (polybar puts what a script writes to
+            // No daemon answers on the socket: the recipe, as it stands. (polybar puts what a script writes to
             // stderr on the bar too: without `2>/dev/null` the reason fills it and pushes the clock off, seen here.)
             let command =
                 "\(DaemonProcess.binary) tag --socket \(harness.socketPath) --format \"{icon} {temperature}\" --fallback n/a 2>/dev/null"

@@ -42,7 +42,7 @@ public enum StampSkipReason: Error, Sendable, Equatable, CustomStringConvertible
         case .weatherNotMapping: return "the front matter has a 'weather' key that is not a mapping"
         case .cannotAppend: return "a weather block cannot be appended to this front matter's style"
         case .frontMatterOverLimit(let limit, let line):
-            return "the front matter \(limit) (at line \(line)): weathertag reads no further (README, Limits)"
+            return "the front matter \(limit) (at line \(line)): weathertag reads no further (Limits, in docs/stamp.md)"
         }
     }
 }

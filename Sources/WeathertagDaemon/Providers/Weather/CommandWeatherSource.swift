@@ -5,7 +5,7 @@ import WeathertagCore
 /// (`ProviderProgram`: argv only, no shell, stdin from /dev/null, no secrets in its environment, its own process
 /// group, killed when late or too talkative). `{latitude}` and `{longitude}` in `argv` become the position as
 /// `privacy` lets it leave (`46.2`, `6.14`), `{units}` and `{lang}` the configured ones. It prints one JSON object:
-/// `{"temperature": 7.5, "wmo_code": 61, "humidity": 81, …}` (the README has every field).
+/// `{"temperature": 7.5, "wmo_code": 61, "humidity": 81, …}` (docs/weather-sources.md has every field).
 public struct CommandWeatherSource: WeatherSource {
     public static let maximumOutput = 64 << 10
 
