@@ -72,8 +72,11 @@ struct DocumentationTests {
                     checked += 1
                     let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
                     let file = String(parts[0])
-                    let path = file.isEmpty ? page : ((folder as NSString).appendingPathComponent(file) as NSString)
-                        .standardizingPath
+                    let path =
+                        file.isEmpty
+                        ? page
+                        : ((folder as NSString).appendingPathComponent(file) as NSString)
+                            .standardizingPath
                     #expect(
                         FileManager.default.fileExists(atPath: Self.root + "/" + path),
                         "\(page): \(target) names no file")
