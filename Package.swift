@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(
             name: "WeathertagDaemonTests",
             dependencies: [
-                "WeathertagDaemon", "WeathertagCore", "WeathertagFuzzing", "WeathertagTestSupport",
+                "WeathertagDaemon", "WeathertagCore", "WeathertagFuzzing", "WeathertagSQLite", "WeathertagTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -6,10 +6,8 @@ import Synchronization
 public final class DaemonStatistics: Sendable {
     public struct Counters: Sendable {
         public var startedAt = Date()
-        public var openWeatherCalls = 0
-        /// Calls since local midnight, and the day they count for (`2026-11-22`).
-        public var openWeatherCallsToday = 0
-        public var openWeatherCallsDay = ""
+        /// Every weather service's calls, by source type (`open-meteo`, `openweather`, `met-norway`, …).
+        public var calls: [String: Calls] = [:]
         public var iconDownloads = 0
         public var cacheHits = 0
         public var cacheMisses = 0
@@ -29,6 +27,13 @@ public final class DaemonStatistics: Sendable {
         public var lastErrorAt: Date?
     }
 
+    /// One source's calls: since start, and since local midnight with the day they count for (`2026-11-22`).
+    public struct Calls: Sendable, Equatable {
+        public var total = 0
+        public var today = 0
+        public var day = ""
+    }
+
     private let counters = Mutex(Counters())
 
     public init() {}
@@ -39,22 +44,27 @@ public final class DaemonStatistics: Sendable {
         self.counters.withLock { body(&$0) }
     }
 
-    /// One OpenWeather call, counted in all and for today (the free plan's limit is per day).
-    public func recordCall(now: Date = Date()) {
+    /// One call to `source`'s service, counted in all and for today (free plans' limits are per day).
+    public func recordCall(source: String, now: Date = Date()) {
         let day = Self.day(now)
         self.counters.withLock {
-            $0.openWeatherCalls += 1
-            if $0.openWeatherCallsDay != day {
-                $0.openWeatherCallsDay = day
-                $0.openWeatherCallsToday = 0
+            var calls = $0.calls[source] ?? Calls()
+            calls.total += 1
+            if calls.day != day {
+                calls.day = day
+                calls.today = 0
             }
-            $0.openWeatherCallsToday += 1
+            calls.today += 1
+            $0.calls[source] = calls
         }
     }
 
-    /// Today's calls: zero once the day of the last call is over.
-    public func callsToday(now: Date = Date()) -> Int {
-        self.counters.withLock { $0.openWeatherCallsDay == Self.day(now) ? $0.openWeatherCallsToday : 0 }
+    /// Each source's calls since start and today (zero once the day of its last call is over).
+    public func calls(now: Date = Date()) -> [String: (total: Int, today: Int)] {
+        let day = Self.day(now)
+        return self.counters.withLock { counters in
+            counters.calls.mapValues { ($0.total, $0.day == day ? $0.today : 0) }
+        }
     }
 
     static func day(_ date: Date) -> String {

@@ -4,7 +4,8 @@ import WeathertagCore
 
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show the running daemon's state: entries, weather, cache, OpenWeather calls and providers.",
+        abstract:
+            "Show the running daemon's state: entries, weather, cache, the weather services' calls and providers.",
         discussion: """
             Reads the daemon's /v1/status. --json prints that document as it is, for scripts.
 
@@ -93,11 +94,17 @@ struct Status: AsyncParsableCommand {
                 "\(cache.places) place(s), last fetched \(ago(cache.lastFetchedAt)); \(cache.hits) hits, "
                     + "\(cache.misses) misses"
             ))
-        let openWeather = status.openweather
-        var calls = "\(openWeather.callsToday) calls today, \(openWeather.calls) since start"
-        if let error = openWeather.lastError { calls += "; last error: \(error)" }
-        if let next = openWeather.nextAttemptAt { calls += "; next attempt at \(next)" }
-        // Every weather service's calls (the document keeps OpenWeather's name for the scripts that read it).
+        // A daemon before `services` said the same totals as `openweather`.
+        let services = status.services ?? status.openweather
+        var calls = "\(services.callsToday) calls today, \(services.calls) since start"
+        let bySource = (services.bySource ?? [:]).sorted { $0.key < $1.key }
+        if bySource.count > 1 {
+            calls += " (" + bySource.map { "\($0.key) \($0.value.callsToday) today" }.joined(separator: ", ") + ")"
+        } else if let only = bySource.first {
+            calls += " (\(only.key))"
+        }
+        if let error = services.lastError { calls += "; last error: \(error)" }
+        if let next = services.nextAttemptAt { calls += "; next attempt at \(next)" }
         lines.append(("calls", calls))
         if let history = status.history {
             var text =

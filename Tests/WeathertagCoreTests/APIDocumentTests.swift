@@ -35,7 +35,9 @@ struct APIDocumentTests {
             startedAt: "2026-11-22T09:00:00Z", uptimeSeconds: 2460, inbox: "/srv/diary", providers: [provider],
             weather: nil,
             cache: .init(places: 1, hits: 4, misses: 1, lastFetchedAt: nil, ageSeconds: nil),
-            openweather: .init(calls: 1, callsToday: 1, iconDownloads: 1, lastError: nil, nextAttemptAt: nil),
+            services: .init(
+                bySource: ["openweather": .init(calls: 1, callsToday: 1)], iconDownloads: 1, lastError: nil,
+                nextAttemptAt: nil),
             entries: .init(
                 stamped: 5, restored: 4, alreadyStamped: 2, skipped: 1, backdated: 3, waiting: 0,
                 lastScanAt: "2026-11-22T09:00:01Z"),

@@ -89,7 +89,7 @@ struct OpenWeatherDecodingTests {
             if case .failure(let error) = self.decode(status, body, headers: headers) { return error.kind }
             return nil
         }
-        #expect(kind(401, #"{"cod":401,"message":"Invalid API key."}"#) == .invalidAPIKey)
+        #expect(kind(401, #"{"cod":401,"message":"Invalid API key."}"#) == .unauthorized)
         #expect(kind(404, #"{"cod":"404","message":"city not found"}"#) == .notFound)
         #expect(kind(429, #"{"cod":429}"#, headers: ["retry-after": "120"]) == .rateLimited(retryAfter: .seconds(120)))
         #expect(kind(429, #"{"cod":429}"#) == .rateLimited(retryAfter: nil))

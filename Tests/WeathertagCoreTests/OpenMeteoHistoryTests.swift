@@ -133,11 +133,11 @@ struct OpenMeteoHistoryTests {
     }
 
     @Test func theBudgetWeighsRequestsAndWaitsForTheWindowThatIsFull() throws {
-        #expect(OpenMeteoLimits.weight(variables: 15, days: 14) == 1.5)
-        #expect(OpenMeteoLimits.weight(variables: 15, days: 28) == 3.0)
-        #expect(OpenMeteoLimits.weight(variables: 5, days: 3) == 1.0)
+        #expect(OpenMeteoHistory.weight(variables: 15, days: 14) == 1.5)
+        #expect(OpenMeteoHistory.weight(variables: 15, days: 28) == 3.0)
+        #expect(OpenMeteoHistory.weight(variables: 5, days: 3) == 1.0)
         let start = Self.date("2026-11-25T00:00:00Z")
-        var budget = OpenMeteoBudget(limits: .init(perMinute: 100, perHour: 120, perDay: 200, perMonth: 1000))
+        var budget = CallBudget(limits: .init(perMinute: 100, perHour: 120, perDay: 200, perMonth: 1000))
         func admit(_ weight: Double, after seconds: TimeInterval) -> Duration? {
             budget.admit(weight: weight, now: start.addingTimeInterval(seconds))
         }
@@ -152,11 +152,11 @@ struct OpenMeteoHistoryTests {
         #expect(hour > .seconds(3537) && hour <= .seconds(3539))
         #expect(budget.left(now: start.addingTimeInterval(62)) == 80)
         // What earlier processes spent counts the same.
-        var restarted = OpenMeteoBudget(limits: budget.limits, spent: budget.spent)
+        var restarted = CallBudget(limits: budget.limits, spent: budget.spent)
         let afterRestart = restarted.admit(weight: 10, now: start.addingTimeInterval(63))
         #expect(afterRestart != nil)
         // A request heavier than a whole window waits for it to empty, then goes.
-        var heavy = OpenMeteoBudget(limits: .init(perMinute: 10, perHour: 1000, perDay: 1000, perMonth: 1000))
+        var heavy = CallBudget(limits: .init(perMinute: 10, perHour: 1000, perDay: 1000, perMonth: 1000))
         let light = heavy.admit(weight: 1, now: start)
         let tooHeavy = heavy.admit(weight: 40, now: start)
         let emptied = heavy.admit(weight: 40, now: start.addingTimeInterval(60))

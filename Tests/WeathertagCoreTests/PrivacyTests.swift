@@ -163,24 +163,25 @@ struct WaybarMarkupTests {
     }
 }
 
-/// The timemachine's calls of a day: pure, with a given clock and calendar.
+/// The timemachine's calls of a day (`history.max_calls_per_day`): the one budget every history source has, with a
+/// day's limit alone. Pure, with a given clock.
 @Suite("history's budget")
 struct HistoryBudgetTests {
-    @Test func aDaysCallsThenAWaitUntilTheNextDay() throws {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = try #require(TimeZone(identifier: "Europe/Oslo"))
-        // 2026-11-23 22:00 in Oslo (21:00Z), two hours before its midnight.
+    @Test func aDaysCallsThenAWaitUntilTheFirstAgesOut() throws {
+        // 2026-11-23 21:00Z.
         let evening = Date(timeIntervalSince1970: 1_795_467_600)
-        var budget = HistoryBudget(maximumPerDay: 3)
-        // Another process counted one call today already.
-        #expect(budget.admit(now: evening, calendar: calendar, countedBefore: { $0 == "2026-11-23" ? 1 : 0 }) == nil)
-        #expect(budget.admit(now: evening, calendar: calendar, countedBefore: { _ in 99 }) == nil, "counted once a day")
-        #expect(budget.used == 3 && budget.day == "2026-11-23")
-        #expect(
-            budget.admit(now: evening, calendar: calendar, countedBefore: { _ in 0 }) == .seconds(7260), "2 h + 1 min")
-        // The next local day starts anew.
-        let morning = evening.addingTimeInterval(3 * 3600)
-        #expect(budget.admit(now: morning, calendar: calendar, countedBefore: { _ in 0 }) == nil)
-        #expect(budget.day == "2026-11-24" && budget.used == 1)
+        // Another process made one call two hours ago.
+        var budget = CallBudget(limits: .perDay(3), spent: [.init(at: evening.addingTimeInterval(-7200), weight: 1)])
+        #expect(budget.admit(weight: 1, now: evening) == nil)
+        #expect(budget.admit(weight: 1, now: evening) == nil)
+        #expect(budget.left(now: evening) == 0)
+        // The fourth waits until the first is 24 hours old: 22 hours (and a millisecond).
+        #expect(budget.admit(weight: 1, now: evening) == .milliseconds(22 * 3600 * 1000 + 1))
+        let later = evening.addingTimeInterval(22 * 3600)
+        #expect(budget.admit(weight: 1, now: later) == nil)
+        #expect(budget.left(now: later) == 0)
+        // A failed call is given back.
+        budget.refund(weight: 1, at: later)
+        #expect(budget.left(now: later) == 1)
     }
 }

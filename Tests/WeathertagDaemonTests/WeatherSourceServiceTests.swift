@@ -290,7 +290,8 @@ final class WeatherSourceServiceTests {
             return
         }
         #expect(http.requests.count == 2 && second > first && second <= .seconds(8), "one step of backoff: \(second)")
-        #expect(await store.spends(since: .distantPast).isEmpty, "a failed request spends nothing")
+        #expect(
+            await store.spends(source: "open-meteo", since: .distantPast).isEmpty, "a failed request spends nothing")
         let left = try #require(await history.snapshot().budgetLeft)
         #expect(left == 100_000, "nothing spent (the day's limit this test sets)")
         // The outage ends: the next attempt answers, and what waits is stamped from the kept year.
@@ -300,7 +301,7 @@ final class WeatherSourceServiceTests {
             Issue.record("answered after the outage")
             return
         }
-        #expect(await store.spends(since: .distantPast).count == 1)
+        #expect(await store.spends(source: "open-meteo", since: .distantPast).count == 1)
     }
 
     /// `Retry-After` is the service's word for how long: obeyed, whatever the backoff would say.
@@ -416,7 +417,8 @@ final class WeatherSourceServiceTests {
     /// What earlier runs spent is in the first `status`, before any request.
     @Test func theBudgetSpentIsReadAtStart() async throws {
         let store = InMemoryHistoryStore()
-        await store.record(OpenMeteoBudget.Spend(at: self.clock.now().addingTimeInterval(-600), weight: 37.2))
+        await store.record(
+            CallBudget.Spend(at: self.clock.now().addingTimeInterval(-600), weight: 37.2), source: "open-meteo")
         let history = try self.history(store: store, http: RecordingHTTPClient { Self.archive($0) })
         let left = try #require(await history.snapshot().budgetLeft)
         #expect(abs(left - (100_000 - 37.2)) < 0.01, "\(left)")

@@ -6,7 +6,11 @@ public struct StatusDocument: Codable, Sendable, Equatable {
     public var providers: [Provider]
     public var weather: TagDocument?
     public var cache: Cache
-    public var openweather: OpenWeather
+    /// Every weather service's calls, in all and by source type (absent from daemons before it).
+    public var services: Services?
+    /// The same totals under the name they had when OpenWeather was the only service: kept for the scripts that
+    /// read it (deprecated: read `services`).
+    public var openweather: Services
     public var entries: Entries
     public var lastError: String?
     public var lastErrorAt: String?
@@ -21,7 +25,7 @@ public struct StatusDocument: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case startedAt = "started_at"
         case uptimeSeconds = "uptime_seconds"
-        case inbox, providers, weather, cache, openweather, entries
+        case inbox, providers, weather, cache, services, openweather, entries
         case lastError = "last_error"
         case lastErrorAt = "last_error_at"
         case lanes, history, conflicts
@@ -44,7 +48,7 @@ public struct StatusDocument: Codable, Sendable, Equatable {
 
     public init(
         startedAt: String, uptimeSeconds: Double, inbox: String, providers: [Provider], weather: TagDocument?,
-        cache: Cache, openweather: OpenWeather, entries: Entries, lastError: String?, lastErrorAt: String?,
+        cache: Cache, services: Services, entries: Entries, lastError: String?, lastErrorAt: String?,
         lanes: LanesDocument? = nil
     ) {
         self.startedAt = startedAt
@@ -53,7 +57,10 @@ public struct StatusDocument: Codable, Sendable, Equatable {
         self.providers = providers
         self.weather = weather
         self.cache = cache
-        self.openweather = openweather
+        self.services = services
+        var totals = services
+        totals.bySource = nil
+        self.openweather = totals
         self.entries = entries
         self.lastError = lastError
         self.lastErrorAt = lastErrorAt
@@ -189,12 +196,32 @@ public struct StatusDocument: Codable, Sendable, Equatable {
         }
     }
 
-    public struct OpenWeather: Codable, Sendable, Equatable {
+    /// The weather services' calls (current weather, history, place names, the air) since start and today, in all
+    /// and by source type; OpenWeather's icon downloads; the last error of current weather and when it is asked again.
+    public struct Services: Codable, Sendable, Equatable {
         public var calls: Int
         public var callsToday: Int
         public var iconDownloads: Int
         public var lastError: String?
         public var nextAttemptAt: String?
+        /// By source type: `{"open-meteo": {"calls": 3, "calls_today": 3}}`.
+        public var bySource: [String: SourceCalls]?
+
+        /// One source's calls.
+        public struct SourceCalls: Codable, Sendable, Equatable {
+            public var calls: Int
+            public var callsToday: Int
+
+            enum CodingKeys: String, CodingKey {
+                case calls
+                case callsToday = "calls_today"
+            }
+
+            public init(calls: Int, callsToday: Int) {
+                self.calls = calls
+                self.callsToday = callsToday
+            }
+        }
 
         enum CodingKeys: String, CodingKey {
             case calls
@@ -202,14 +229,18 @@ public struct StatusDocument: Codable, Sendable, Equatable {
             case iconDownloads = "icon_downloads"
             case lastError = "last_error"
             case nextAttemptAt = "next_attempt_at"
+            case bySource = "by_source"
         }
 
-        public init(calls: Int, callsToday: Int, iconDownloads: Int, lastError: String?, nextAttemptAt: String?) {
-            self.calls = calls
-            self.callsToday = callsToday
+        public init(
+            bySource: [String: SourceCalls], iconDownloads: Int, lastError: String?, nextAttemptAt: String?
+        ) {
+            self.calls = bySource.values.reduce(0) { $0 + $1.calls }
+            self.callsToday = bySource.values.reduce(0) { $0 + $1.callsToday }
             self.iconDownloads = iconDownloads
             self.lastError = lastError
             self.nextAttemptAt = nextAttemptAt
+            self.bySource = bySource
         }
     }
 

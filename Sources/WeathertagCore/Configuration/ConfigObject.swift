@@ -3,6 +3,8 @@
 public struct ConfigObject: Sendable {
     public let path: String
     private let members: [(key: String, value: JSONValue)]
+    /// An entry given by its type alone (`history.source: "open-meteo"`): its `type` is the field at `path`.
+    private let typeOnly: Bool
 
     public init(_ value: JSONValue, path: String) throws(ConfigurationError) {
         guard case .object(let members) = value else {
@@ -10,11 +12,20 @@ public struct ConfigObject: Sendable {
         }
         self.path = path
         self.members = members
+        self.typeOnly = false
+    }
+
+    /// A plugin entry named by its type alone, at `path` (`history.source`): errors about its `type` name `path`.
+    public init(type: String, path: String) {
+        self.path = path
+        self.members = [("type", .string(type))]
+        self.typeOnly = true
     }
 
     /// The path of one of this object's fields.
     public func fieldPath(_ key: String) -> String {
-        self.path.isEmpty ? key : "\(self.path).\(key)"
+        if self.typeOnly, key == "type" { return self.path }
+        return self.path.isEmpty ? key : "\(self.path).\(key)"
     }
 
     public func contains(_ key: String) -> Bool {

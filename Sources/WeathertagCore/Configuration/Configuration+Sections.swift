@@ -61,18 +61,28 @@ extension Configuration {
         return cache
     }
 
+    /// `history`: on or off, the source asked (a weather source whose plugin knows the past, validated as its plugin
+    /// validates it), and its daily ceiling.
     static func decodeHistory(
-        _ root: ConfigObject, warnings: inout [String]
+        _ root: ConfigObject, registry: WeatherSourceRegistry, context: WeatherSettingsContext,
+        warnings: inout [String]
     ) throws(ConfigurationError) -> HistoryConfiguration {
         let object = try Self.section(root, "history", warnings: &warnings)
         var history = HistoryConfiguration()
         if let enabled = try object?.bool("enabled") { history.enabled = enabled }
-        if let source = try object?.choice(
-            "source", ["open-meteo": HistoryConfiguration.Source.openMeteo, "openweather": .openWeather])
-        {
+        let pastSources = registry.plugins.filter(\.knowsThePast).map(\.type).sorted()
+        if let source = try object?.nonEmptyString("source") {
+            guard let plugin = registry.plugin(for: source), plugin.knowsThePast else {
+                throw ConfigurationError(
+                    field: "history.source",
+                    message: "unknown value \"\(source)\"; expected one of: \(pastSources.joined(separator: ", "))")
+            }
             history.source = source
         }
         if let calls = try object?.integer("max_calls_per_day", in: 1...100_000) { history.maximumCallsPerDay = calls }
+        if history.enabled, let plugin = registry.plugin(for: history.source) {
+            history.sourceSpec = try plugin.decode(ConfigObject(type: history.source, path: "history.source"), context)
+        }
         return history
     }
 

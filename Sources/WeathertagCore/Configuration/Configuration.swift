@@ -92,16 +92,13 @@ public struct Configuration: Sendable {
             root, registry: plugins.location, context: context, warnings: &warnings)
         let openMeteo = try Self.decodeOpenMeteo(root, warnings: &warnings)
         let metNorway = try Self.decodeMETNorway(root, warnings: &warnings)
+        let weatherContext = WeatherSettingsContext(
+            openWeather: openWeather, openMeteo: openMeteo, metNorway: metNorway, paths: paths)
         let weather = try Self.decodeWeather(
-            root, registry: plugins.weather,
-            context: WeatherSettingsContext(
-                openWeather: openWeather, openMeteo: openMeteo, metNorway: metNorway, paths: paths),
-            warnings: &warnings)
+            root, registry: plugins.weather, context: weatherContext, warnings: &warnings)
         let cache = try Self.decodeCache(root, paths: paths, warnings: &warnings)
-        let history = try Self.decodeHistory(root, warnings: &warnings)
-        if history.enabled, history.source == .openWeather, openWeather.apiKey == nil {
-            throw Self.missingKey(neededBy: "history.source openweather")
-        }
+        let history = try Self.decodeHistory(
+            root, registry: plugins.weather, context: weatherContext, warnings: &warnings)
         let privacy = try Self.decodePrivacy(root, warnings: &warnings)
         let geocoding = try Self.decodeGeocoding(
             root, paths: paths, hasKey: openWeather.apiKey != nil, files: files, warnings: &warnings)

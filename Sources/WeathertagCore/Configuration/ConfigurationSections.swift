@@ -115,19 +115,16 @@ public struct StateConfiguration: Sendable {
 
 /// The weather of back-dated entries' own time (`history`).
 public struct HistoryConfiguration: Sendable {
-    /// Who knows the weather of the past.
-    public enum Source: String, Sendable, Equatable {
-        /// Open-Meteo's ERA5 archive and its forecast API's last days: no key, whole years of hours per request.
-        case openMeteo = "open-meteo"
-        /// OpenWeather's One Call 3.0 timemachine: a subscription, one call per entry.
-        case openWeather = "openweather"
-    }
-
     /// Off by default: the daemon asks for back-dated entries' weather only when told to.
     public var enabled = false
-    public var source = Source.openMeteo
-    /// Calls a day at most: the timemachine's per local day (nil: 900; One Call 3.0 is free up to 1,000 a day), or
-    /// Open-Meteo's weighted calls in any 24 hours (nil: half of their free 10,000).
+    /// The weather source asked about the past (`history.source`, a type whose plugin `knowsThePast`): Open-Meteo by
+    /// default (no key, whole years of hours per request), or OpenWeather's One Call 3.0 timemachine (a
+    /// subscription, one call per entry).
+    public var source = "open-meteo"
+    /// That source as its plugin validated it, with the services' own sections; nil while history is off.
+    public var sourceSpec: WeatherSourceSpec?
+    /// Calls in any 24 hours at most: the timemachine's (nil: 900; One Call 3.0 is free up to 1,000 a day), or
+    /// Open-Meteo's weighted calls (nil: half of their free 10,000).
     public var maximumCallsPerDay: Int?
 
     public init() {}

@@ -33,16 +33,21 @@ public struct Plugin<SettingsContext: Sendable, Context: Sendable, Product>: Sen
     public let type: String
     /// The keys an entry of this type understands, besides `type`; others are warned about.
     public let keys: Set<String>
+    /// Whether what it builds can also answer for the past (a weather source that is a `HistorySource`, named by
+    /// `history.source`).
+    public let knowsThePast: Bool
     public let decode: Decode
 
     public init<Settings: Sendable>(
         type: String,
         keys: Set<String>,
+        knowsThePast: Bool = false,
         settings: @escaping @Sendable (ConfigObject, SettingsContext) throws(ConfigurationError) -> Settings,
         make: @escaping @Sendable (Settings, Context) -> Product
     ) {
         self.type = type
         self.keys = keys
+        self.knowsThePast = knowsThePast
         self.decode = { (config, context) throws(ConfigurationError) in
             let decoded = try settings(config, context)
             return PluginSpec(type: type, settings: decoded) { make(decoded, $0) }

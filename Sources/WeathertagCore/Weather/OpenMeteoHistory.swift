@@ -25,13 +25,23 @@ public enum OpenMeteoHistory {
         return "Open-Meteo's archive begins on 1940-01-01; there is no weather of earlier hours to be had"
     }
 
+    /// Open-Meteo's free limits per IP address, as they publish them: 600 calls a minute, 5,000 an hour, 10,000 a day,
+    /// 300,000 a month.
+    public static let freeLimits = CallLimits(perMinute: 600, perHour: 5000, perDay: 10_000, perMonth: 300_000)
+
+    /// What one request counts as, the way Open-Meteo counts: max(variables / 10, 1) × max(days / 14, 1) ×
+    /// locations (their examples: 15 variables over 14 days weigh 1.5; over 28 days, 3.0).
+    public static func weight(variables: Int, days: Int, locations: Int = 1) -> Double {
+        max(Double(variables) / 10, 1) * max(Double(days) / 14, 1) * Double(max(locations, 1))
+    }
+
     /// Which of Open-Meteo's services answers a fetch.
     public enum Service: String, Sendable, Equatable {
         case archive, forecast
     }
 
     /// One request: a service and a span of days (`YYYY-MM-DD`, inclusive; the place's own days).
-    public struct Fetch: Sendable, Equatable, CustomStringConvertible {
+    public struct Fetch: HistoryFetch, Equatable {
         public var service: Service
         public var start: String
         public var end: String
@@ -46,7 +56,7 @@ public enum OpenMeteoHistory {
 
         /// What Open-Meteo counts it as.
         public var weight: Double {
-            OpenMeteoLimits.weight(
+            OpenMeteoHistory.weight(
                 variables: OpenMeteoHistory.hourlyVariables.count + OpenMeteoHistory.dailyVariables.count,
                 days: self.days)
         }
@@ -264,7 +274,7 @@ public enum OpenMeteoHistory {
 /// A place's hours as kept: every variable of `OpenMeteoHistory.hourlyVariables` as 32-bit floats (NaN where
 /// Open-Meteo had none), hour by hour from `start`, and each day's sunrise and sunset. A year is about 420 KB, read
 /// back with a copy, so an entry costs no JSON parsing however its diary's places and years interleave.
-public struct HourlySeries: Sendable, Equatable {
+public struct HourlySeries: HistoryHours, Equatable {
     /// The first hour (Unix time / 3600).
     public private(set) var start: Int
     public private(set) var count: Int

@@ -49,7 +49,7 @@ public enum OpenWeatherAPI {
     public static func decodeTimemachine(_ response: HTTPResponse, units: Units) throws(WeatherError) -> Weather {
         if response.status == 401 {
             throw WeatherError(
-                kind: .invalidAPIKey,
+                kind: .unauthorized,
                 message: "OpenWeather refused the history call (HTTP 401\(Self.detail(response))): this key has no "
                     + "One Call 3.0 subscription")
         }
@@ -153,7 +153,7 @@ public enum OpenWeatherAPI {
             return nil
         case 401:
             return WeatherError(
-                kind: .invalidAPIKey,
+                kind: .unauthorized,
                 message: "OpenWeather rejected the API key (HTTP 401\(Self.detail(response))): check the key; "
                     + "a new key can take a couple of hours to become active"
             )
@@ -273,4 +273,57 @@ public enum OpenWeatherAPI {
             case oneHour = "1h"
         }
     }
+}
+
+/// One hour of OpenWeather's timemachine (One Call 3.0): the answer for one moment, kept as it came and read with
+/// the units it is read in, so that the hour is never asked again.
+public struct TimemachineHour: HistoryHours, Equatable {
+    public let hour: Int
+    /// The answer, as it came.
+    public let body: [UInt8]
+
+    static let magic: [UInt8] = Array("WTM1".utf8)
+
+    public init(hour: Int, body: [UInt8]) {
+        self.hour = hour
+        self.body = body
+    }
+
+    public var span: ClosedRange<Int> { self.hour...self.hour }
+
+    /// `WTM1`, the hour (Int64, little-endian), then the answer's bytes.
+    public var encoded: [UInt8] {
+        var bytes = Self.magic
+        withUnsafeBytes(of: Int64(self.hour).littleEndian) { bytes += $0 }
+        return bytes + self.body
+    }
+
+    public init?(encoded bytes: [UInt8]) {
+        guard bytes.starts(with: Self.magic), bytes.count >= Self.magic.count + 8 else { return nil }
+        let hour = bytes[Self.magic.count..<(Self.magic.count + 8)].withUnsafeBytes {
+            Int64(littleEndian: $0.loadUnaligned(as: Int64.self))
+        }
+        self.hour = Int(hour)
+        self.body = Array(bytes[(Self.magic.count + 8)...])
+    }
+
+    public func weather(hour: Int, units: Units, lang: String) -> Weather? {
+        guard hour == self.hour else { return nil }
+        return try? OpenWeatherAPI.decodeTimemachine(HTTPResponse(status: 200, body: self.body), units: units)
+    }
+}
+
+/// A timemachine request: the moment an entry was written (its hour is what is kept).
+public struct TimemachineFetch: HistoryFetch, Equatable {
+    public var moment: Date
+    public var hour: Int
+    /// One call.
+    public var weight: Double { 1 }
+
+    public init(moment: Date, hour: Int) {
+        self.moment = moment
+        self.hour = hour
+    }
+
+    public var description: String { "timemachine \(Int(self.moment.timeIntervalSince1970))" }
 }

@@ -1,14 +1,18 @@
-/// Why there is no weather from OpenWeather. Messages never contain the API key.
+/// Why a weather source gave no weather; its message names the source. Messages never contain a key or token.
 public struct WeatherError: RecurringFailure, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
-        /// 401: the key is wrong or not active yet. Retrying soon will not help.
-        case invalidAPIKey
+        /// 401: the source refused the key (wrong, not active yet, or without the subscription asked for). Retrying
+        /// soon will not help.
+        case unauthorized
         /// 429: over the plan's rate; wait at least `retryAfter`.
         case rateLimited(retryAfter: Duration?)
-        /// 404: OpenWeather has no data for the place.
+        /// 404: the source has no data for the place.
         case notFound
-        /// 5xx: OpenWeather's trouble; transient.
+        /// 5xx: the source's trouble; transient.
         case serverError(status: Int)
+        /// The source refused this request for a reason of its own (Open-Meteo's 400 for a date it has nothing for):
+        /// final for the entry, not an outage.
+        case requestRefused
         /// Another status, or a body that is not the documented shape.
         case badResponse
         /// Nothing came back: refused, DNS, timeout.
@@ -39,7 +43,8 @@ public struct WeatherError: RecurringFailure, Sendable, Equatable, CustomStringC
     /// a message may name a time or a count).
     public var recurrenceKey: String {
         switch self.kind {
-        case .invalidAPIKey: return "invalid API key"
+        case .unauthorized: return "unauthorized"
+        case .requestRefused: return "request refused"
         case .rateLimited: return "rate limited"
         case .notFound: return "not found"
         case .serverError: return "server error"
@@ -73,7 +78,7 @@ public struct WeatherError: RecurringFailure, Sendable, Equatable, CustomStringC
     /// The shortest sensible wait before asking again, on top of the exponential backoff.
     public var minimumRetryDelay: Duration {
         switch self.kind {
-        case .invalidAPIKey: return .seconds(600)
+        case .unauthorized: return .seconds(600)
         // At least a minute (OpenWeather's advice), longer when the service's `Retry-After` says so.
         case .rateLimited(let retryAfter): return max(retryAfter ?? .seconds(60), .seconds(60))
         default: return .zero

@@ -48,10 +48,15 @@ public struct ServiceFactory: Sendable {
     /// The running sources of `weather.providers`, in order, counted in this factory's statistics. They take only
     /// positions `privacy` made.
     public func weatherSources() -> [any WeatherSource] {
+        self.configuration.weather.sources.map { $0.makeSource(self.weatherSourceContext(for: $0.type)) }
+    }
+
+    /// What a running source of `type` is built with: the transport, the log, the clock, and this factory's count
+    /// of its calls.
+    func weatherSourceContext(for type: String) -> WeatherSourceContext {
         let statistics = self.statistics
-        let context = WeatherSourceContext(
-            http: self.http, logger: self.logger, now: self.now, countCall: { statistics.recordCall() })
-        return self.configuration.weather.sources.map { $0.makeSource(context) }
+        return WeatherSourceContext(
+            http: self.http, logger: self.logger, now: self.now, countCall: { statistics.recordCall(source: type) })
     }
 
     /// OpenWeather (its geocoder, its timemachine), or nil without a key.
@@ -59,7 +64,8 @@ public struct ServiceFactory: Sendable {
         guard self.configuration.openWeather.apiKey != nil else { return nil }
         let statistics = self.statistics
         return OpenWeatherClient(
-            configuration: self.configuration.openWeather, http: self.http, countCall: { statistics.recordCall() })
+            configuration: self.configuration.openWeather, http: self.http,
+            countCall: { statistics.recordCall(source: "openweather") })
     }
 
     /// The weather here: the chain, the sources, the cache on disk, each source's gate and the privacy rules.
@@ -130,25 +136,19 @@ public struct ServiceFactory: Sendable {
         }
     }
 
-    /// The weather of back-dated entries' time, or nil with `history.enabled` off. Its answers and calls are kept
-    /// in `store` (the state database), else in the process.
+    /// The weather of back-dated entries' time, or nil with `history.enabled` off: the weather source
+    /// `history.source` names, built as `weather.providers` builds its sources. Its answers and spends are kept in
+    /// `store` (the state database), else in the process.
     public func historyService(store: (any HistoryStore)?, chain: LocationChain? = nil) -> HistoryService? {
         let configuration = self.configuration
-        guard configuration.history.enabled else { return nil }
-        let backend: HistoryService.Backend
-        switch configuration.history.source {
-        case .openMeteo:
-            let statistics = self.statistics
-            backend = .openMeteo(configuration.openMeteo, http: self.http, countCall: { statistics.recordCall() })
-        case .openWeather:
-            // The configuration refuses `history.source` openweather without a key.
-            guard let client = self.openWeatherClient() else { return nil }
-            backend = .openWeather(client)
-        }
+        guard configuration.history.enabled, let spec = configuration.history.sourceSpec,
+            let source = spec.makeSource(self.weatherSourceContext(for: spec.type)) as? any HistorySource
+        else { return nil }
         return HistoryService(
-            configuration: configuration.history, backend: backend, units: configuration.openWeather.units,
-            lang: configuration.openWeather.lang, chain: chain ?? self.locationChain(),
-            store: store ?? InMemoryHistoryStore(), logger: self.logger, privacy: configuration.privacy, now: self.now)
+            source: source, maximumCallsPerDay: configuration.history.maximumCallsPerDay,
+            units: configuration.openWeather.units, lang: configuration.openWeather.lang,
+            chain: chain ?? self.locationChain(), store: store ?? InMemoryHistoryStore(), logger: self.logger,
+            privacy: configuration.privacy, now: self.now)
     }
 
     /// The memory `stamp` shares with the daemon (through `database`) for files in its inbox.

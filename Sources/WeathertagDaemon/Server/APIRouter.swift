@@ -198,9 +198,10 @@ public struct APIRouter: Sendable {
                 lastFetchedAt: weather.lastFetchedAt?.iso8601,
                 ageSeconds: weather.lastFetchedAt.map { max(0, now.timeIntervalSince($0)).rounded() }
             ),
-            openweather: StatusDocument.OpenWeather(
-                calls: counters.openWeatherCalls,
-                callsToday: self.statistics.callsToday(now: now),
+            services: StatusDocument.Services(
+                bySource: self.statistics.calls(now: now).mapValues {
+                    StatusDocument.Services.SourceCalls(calls: $0.total, callsToday: $0.today)
+                },
                 iconDownloads: counters.iconDownloads,
                 lastError: weather.lastError,
                 nextAttemptAt: weather.nextAttemptAt?.iso8601

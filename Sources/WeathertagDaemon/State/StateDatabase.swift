@@ -194,7 +194,57 @@ public final class StateDatabase: Sendable {
                     );
                     """)
         }
+        migrator.registerMigration("v5: every history source's hours and spends") { db in
+            try Self.migrateHistoryToSources(db)
+        }
         return migrator
+    }
+
+    /// One table of kept hours and one of spends for every history source (`HistorySource`): Open-Meteo's years move
+    /// over as they are; each timemachine answer becomes its `TimemachineHour`; a day's timemachine calls become
+    /// that many spends now (they count against the next 24 hours, never less than before).
+    private static func migrateHistoryToSources(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE history_hours (
+                    source TEXT NOT NULL,        -- the weather source's type (open-meteo, openweather, …)
+                    place TEXT NOT NULL,         -- latitude,longitude to 2 decimals (about 1 km)
+                    first_hour INTEGER NOT NULL, -- Unix time / 3600, the first and last hour held
+                    last_hour INTEGER NOT NULL,
+                    body BLOB NOT NULL,          -- the hours as the source keeps them (HistoryHours.encoded)
+                    PRIMARY KEY (source, place, first_hour, last_hour)
+                ) WITHOUT ROWID;
+                CREATE TABLE history_spend (
+                    source TEXT NOT NULL,
+                    at REAL NOT NULL,            -- Unix time of the request
+                    weight REAL NOT NULL         -- what the source counts it as
+                );
+                INSERT INTO history_hours SELECT 'open-meteo', place, first_hour, last_hour, body FROM history_period;
+                INSERT INTO history_spend SELECT 'open-meteo', at, weight FROM open_meteo_spend;
+                """)
+        for row in try Row.fetchAll(db, sql: "SELECT place, hour, body FROM history") {
+            let place: String = row[0]
+            let hour: Int = row[1]
+            let body: Data = row[2]
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO history_hours VALUES ('openweather', ?, ?, ?, ?)",
+                arguments: [place, hour, hour, Data(TimemachineHour(hour: hour, body: [UInt8](body)).encoded)])
+        }
+        let now = Date().timeIntervalSince1970
+        for row in try Row.fetchAll(db, sql: "SELECT value FROM meta WHERE key LIKE 'history_calls:%'") {
+            let value: String = row[0]
+            for _ in 0..<min(Int(value) ?? 0, 100_000) {
+                try db.execute(
+                    sql: "INSERT INTO history_spend VALUES ('openweather', ?, 1)", arguments: [now])
+            }
+        }
+        try db.execute(
+            sql: """
+                DELETE FROM meta WHERE key LIKE 'history_calls:%';
+                DROP TABLE history;
+                DROP TABLE history_period;
+                DROP TABLE open_meteo_spend;
+                """)
     }
 
     // MARK: Reading

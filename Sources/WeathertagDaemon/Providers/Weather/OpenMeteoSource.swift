@@ -54,7 +54,7 @@ extension OpenMeteoSource {
 extension WeatherSourcePlugin {
     public static var openMeteo: WeatherSourcePlugin {
         WeatherSourcePlugin(
-            type: "open-meteo", keys: ["timeout_seconds"]
+            type: "open-meteo", keys: ["timeout_seconds"], knowsThePast: true
         ) { (config, context) throws(ConfigurationError) in
             var service = context.openMeteo
             if let timeout = try config.seconds("timeout_seconds", maximum: 120) { service.timeout = timeout }
@@ -64,4 +64,54 @@ extension WeatherSourcePlugin {
             OpenMeteoSource(settings: settings, http: context.http, countCall: context.countCall)
         }
     }
+}
+
+/// The past from Open-Meteo: the ERA5 archive for older days, the forecast API for the last ones, a whole calendar
+/// year of a place per request (`OpenMeteoHistory`), kept as compact `HourlySeries`.
+extension OpenMeteoSource: HistorySource {
+    public var name: String { "Open-Meteo" }
+
+    /// Half of Open-Meteo's free limits (`open_meteo.max_calls_per_minute` and `history.max_calls_per_day` when set);
+    /// no window allows more than the day.
+    public func historyLimits(maximumPerDay: Int?) -> HistoryLimits {
+        var limits = OpenMeteoHistory.freeLimits.share
+        if let perMinute = self.settings.service.maximumCallsPerMinute { limits.perMinute = Double(perMinute) }
+        if let maximumPerDay { limits.perDay = Double(maximumPerDay) }
+        return HistoryLimits(
+            calls: limits.clampedToTheDay,
+            name: "Open-Meteo's free limits (history's half of them"
+                + (maximumPerDay == nil ? ")" : ", and history.max_calls_per_day)"))
+    }
+
+    public func unavailable(hour: Int) -> String? { OpenMeteoHistory.unavailable(hour: hour) }
+
+    public func plan(hour: Int, moment: Date, now: Date, kept: [ClosedRange<Int>]) -> (any HistoryFetch)? {
+        OpenMeteoHistory.plan(hour: hour, now: now, kept: kept)
+    }
+
+    public func planAgain(hour: Int, now: Date) -> (any HistoryFetch)? {
+        OpenMeteoHistory.planDay(hour: hour, now: now)
+    }
+
+    public func history(
+        _ fetch: any HistoryFetch, at position: RequestPosition, now: Date
+    ) async throws(WeatherError) -> (any HistoryHours)? {
+        guard let fetch = fetch as? OpenMeteoHistory.Fetch else { return nil }
+        let url = OpenMeteoHistory.url(
+            fetch, archiveURL: self.settings.service.archiveURL, forecastURL: self.settings.service.baseURL,
+            at: position, units: self.settings.units)
+        let response = try await self.get(url)
+        if let error = OpenMeteoAPI.error(for: response, now: now) {
+            // A 400 is Open-Meteo's word on this request (a date it has no data for, a parameter out of range): final
+            // for the entry, with its reason, and not the source's outage.
+            if response.status == 400 { throw WeatherError(kind: .requestRefused, message: error.message) }
+            throw error
+        }
+        let hours = try OpenMeteoHistory.decode(response.body)
+        // The forecast API's hours after now are forecasts, not what happened: not kept as history.
+        guard fetch.service == .forecast else { return hours }
+        return hours.ending(at: Int(now.timeIntervalSince1970 / 3600) - 1)
+    }
+
+    public func hours(kept: [UInt8]) -> (any HistoryHours)? { HourlySeries(encoded: kept) }
 }

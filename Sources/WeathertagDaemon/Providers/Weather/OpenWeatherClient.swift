@@ -95,7 +95,7 @@ extension OpenWeatherClient {
 extension WeatherSourcePlugin {
     public static var openWeather: WeatherSourcePlugin {
         WeatherSourcePlugin(
-            type: "openweather", keys: ["timeout_seconds"]
+            type: "openweather", keys: ["timeout_seconds"], knowsThePast: true
         ) { (config, context) throws(ConfigurationError) in
             guard context.openWeather.apiKey != nil else {
                 throw Configuration.missingKey(neededBy: config.fieldPath("type") + " openweather")
@@ -107,4 +107,36 @@ extension WeatherSourcePlugin {
             OpenWeatherClient(configuration: settings.configuration, http: context.http, countCall: context.countCall)
         }
     }
+}
+
+/// The past from OpenWeather's One Call 3.0 timemachine (a subscription): one call per place and hour, the answer
+/// kept as it came (`TimemachineHour`).
+extension OpenWeatherClient: HistorySource {
+    public var name: String { "OpenWeather" }
+
+    /// `history.max_calls_per_day` (900 unless set; One Call 3.0 is free up to 1,000 a day) in any 24 hours.
+    public func historyLimits(maximumPerDay: Int?) -> HistoryLimits {
+        let calls = maximumPerDay ?? 900
+        return HistoryLimits(
+            calls: .perDay(Double(calls)), name: "the \(calls) history calls a day (history.max_calls_per_day)")
+    }
+
+    public func unavailable(hour: Int) -> String? { nil }
+
+    public func plan(hour: Int, moment: Date, now: Date, kept: [ClosedRange<Int>]) -> (any HistoryFetch)? {
+        moment <= now ? TimemachineFetch(moment: moment, hour: hour) : nil
+    }
+
+    /// Its answers have no gaps: an answer without the hour's weather is refused when it comes.
+    public func planAgain(hour: Int, now: Date) -> (any HistoryFetch)? { nil }
+
+    public func history(
+        _ fetch: any HistoryFetch, at position: RequestPosition, now: Date
+    ) async throws(WeatherError) -> (any HistoryHours)? {
+        guard let fetch = fetch as? TimemachineFetch else { return nil }
+        return TimemachineHour(
+            hour: fetch.hour, body: try await self.timemachineAnswer(at: position, time: fetch.moment))
+    }
+
+    public func hours(kept: [UInt8]) -> (any HistoryHours)? { TimemachineHour(encoded: kept) }
 }

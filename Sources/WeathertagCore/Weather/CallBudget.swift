@@ -1,8 +1,8 @@
 import FoundationEssentials
 
-/// Open-Meteo's free limits per IP address, as they publish them: calls a minute, an hour, a day and a month, where a
-/// request counts as `weight` calls (more than ten variables or more than two weeks of hours count more).
-public struct OpenMeteoLimits: Sendable, Equatable {
+/// What a source lets be asked of it: calls a minute, an hour, a day (any 24 hours) and a month (any 30 days), where a
+/// request may count as more than one call (its `weight`). Infinity where the source sets no limit.
+public struct CallLimits: Sendable, Equatable {
     public var perMinute: Double
     public var perHour: Double
     public var perDay: Double
@@ -15,27 +15,32 @@ public struct OpenMeteoLimits: Sendable, Equatable {
         self.perMonth = perMonth
     }
 
-    /// The published free tier: 600 a minute, 5,000 an hour, 10,000 a day, 300,000 a month.
-    public static let free = OpenMeteoLimits(perMinute: 600, perHour: 5000, perDay: 10_000, perMonth: 300_000)
+    /// Only so many calls in any 24 hours (OpenWeather's timemachine: `history.max_calls_per_day`).
+    public static func perDay(_ calls: Double) -> CallLimits {
+        CallLimits(perMinute: .infinity, perHour: .infinity, perDay: calls, perMonth: .infinity)
+    }
 
-    /// What weathertag's history allows itself: half of each, so that current weather, the air, and other programs
-    /// behind the same address keep the other half.
-    public var share: OpenMeteoLimits {
-        OpenMeteoLimits(
+    /// Half of each: what weathertag's history allows itself of a service's free limits, so that current weather,
+    /// the air, and other programs behind the same address keep the other half.
+    public var share: CallLimits {
+        CallLimits(
             perMinute: self.perMinute / 2, perHour: self.perHour / 2, perDay: self.perDay / 2,
             perMonth: self.perMonth / 2)
     }
 
-    /// What one request counts as, the way Open-Meteo counts: max(variables / 10, 1) × max(days / 14, 1) ×
-    /// locations (their examples: 15 variables over 14 days weigh 1.5; over 28 days, 3.0).
-    public static func weight(variables: Int, days: Int, locations: Int = 1) -> Double {
-        max(Double(variables) / 10, 1) * max(Double(days) / 14, 1) * Double(max(locations, 1))
+    /// No window allows more than the day.
+    public var clampedToTheDay: CallLimits {
+        CallLimits(
+            perMinute: min(self.perMinute, self.perDay), perHour: min(self.perHour, self.perDay), perDay: self.perDay,
+            perMonth: self.perMonth)
     }
 }
 
-/// Open-Meteo calls spent, by weight, in rolling windows of a minute, an hour, a day and 30 days. Pure: the time is
-/// given, and what earlier processes spent is handed in (the state database keeps it across restarts).
-public struct OpenMeteoBudget: Sendable, Equatable {
+/// Calls spent, by weight, in rolling windows of a minute, an hour, a day and 30 days: every history source's budget.
+/// Pure: the time is given, and what earlier processes spent is handed in (the state database keeps it across
+/// restarts). Rolling windows never allow more in a calendar day than the day's limit, however the service counts
+/// its days.
+public struct CallBudget: Sendable, Equatable {
     /// One request: when it was made and what it weighed.
     public struct Spend: Sendable, Equatable {
         public var at: Date
@@ -47,13 +52,13 @@ public struct OpenMeteoBudget: Sendable, Equatable {
         }
     }
 
-    public var limits: OpenMeteoLimits
+    public var limits: CallLimits
     /// The requests of the last 30 days, oldest first.
     public private(set) var spent: [Spend]
 
     static let month: TimeInterval = 30 * 86_400
 
-    public init(limits: OpenMeteoLimits, spent: [Spend] = []) {
+    public init(limits: CallLimits, spent: [Spend] = []) {
         self.limits = limits
         self.spent = spent.sorted { $0.at < $1.at }
     }
@@ -77,7 +82,7 @@ public struct OpenMeteoBudget: Sendable, Equatable {
 
     /// Spends `weight` at `now` and returns nil, or returns how long to wait until every window has room for it. A
     /// request heavier than a whole window's limit is let through when that window is empty: it cannot ever fit,
-    /// and Open-Meteo decides.
+    /// and the service decides.
     public mutating func admit(weight: Double, now: Date) -> Duration? {
         self.spent.removeAll { now.timeIntervalSince($0.at) >= Self.month }
         var wait: TimeInterval = 0
@@ -103,7 +108,7 @@ public struct OpenMeteoBudget: Sendable, Equatable {
         return nil
     }
 
-    /// Gives back what `admit` spent at `at`: the request failed, and Open-Meteo counts no call it did not answer.
+    /// Gives back what `admit` spent at `at`: the request failed, and a service counts no call it did not answer.
     public mutating func refund(weight: Double, at: Date) {
         if let index = self.spent.lastIndex(where: { $0.at == at && $0.weight == weight }) {
             self.spent.remove(at: index)
