@@ -48,7 +48,9 @@ struct APIDocumentTests {
             + #""last_error":"exit 1","last_error_at":null,"skipped_until":null,"last_position":{"latitude":37.5665,"#
             + #""longitude":126.978,"accuracy_m":17,"source":"gpsd","name":null,"taken_at":"2026-11-22T09:41:00Z"},"#
             + #""won":true,"accuracy_m":17,"age_seconds":60,"accuracy":"city","program":"/usr/bin/where"}],"weather":null,"cache":{"places":1,"hits":4,"#
-            + #""misses":1,"last_fetched_at":null,"age_seconds":null},"openweather":{"calls":1,"calls_today":1,"#
+            + #""misses":1,"last_fetched_at":null,"age_seconds":null},"#
+            + #""services":{"calls":1,"calls_today":1,"icon_downloads":1,"last_error":null,"next_attempt_at":null,"#
+            + #""by_source":{"openweather":{"calls":1,"calls_today":1}}},"openweather":{"calls":1,"calls_today":1,"#
             + #""icon_downloads":1,"last_error":null,"next_attempt_at":null},"entries":{"stamped":5,"#
             + #""restored":4,"already_stamped":2,"skipped":1,"backdated":3,"waiting":0,"last_scan_at":"2026-11-22T09:00:01Z"},"#
             + #""last_error":"disk full","last_error_at":"2026-11-22T09:10:00Z","lanes":null,"history":null,"#

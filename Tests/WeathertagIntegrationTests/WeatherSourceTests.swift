@@ -259,6 +259,13 @@ struct WeatherSourceTests {
             #expect(try harness.standIn.calls("open-meteo") >= 1)
             // One request to MET Norway (WeatherSourceServiceTests covers its Expires and If-Modified-Since).
             #expect(try harness.standIn.calls("met-norway") == 1)
+            // `/v1/status` counts each source's calls under its own name, as the stand-in received them.
+            let services = try daemon.get("/v1/status").json["services"] as? [String: Any]
+            let bySource = services?["by_source"] as? [String: [String: Any]]
+            #expect(bySource?["met-norway"]?["calls"] as? Int == 1)
+            #expect(bySource?["open-meteo"]?["calls"] as? Int == (try harness.standIn.calls("open-meteo")))
+            #expect(bySource?["openweather"] == nil, "nothing asked OpenWeather")
+            #expect(services?["calls"] as? Int == 1 + (try harness.standIn.calls("open-meteo")))
             #expect(try await daemon.stop() == 0)
         }
     }

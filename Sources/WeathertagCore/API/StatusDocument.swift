@@ -232,6 +232,18 @@ public struct StatusDocument: Codable, Sendable, Equatable {
             case bySource = "by_source"
         }
 
+        /// `by_source` only where there is one: `openweather` is written as it always was.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.calls, forKey: .calls)
+            try container.encode(self.callsToday, forKey: .callsToday)
+            try container.encode(self.iconDownloads, forKey: .iconDownloads)
+            try container.encode(self.lastError, forKey: .lastError)
+            try container.encode(self.nextAttemptAt, forKey: .nextAttemptAt)
+            // (Our encoder writes a nil optional as null: the key is left out by hand.)
+            if let bySource = self.bySource { try container.encode(bySource, forKey: .bySource) }
+        }
+
         public init(
             bySource: [String: SourceCalls], iconDownloads: Int, lastError: String?, nextAttemptAt: String?
         ) {
