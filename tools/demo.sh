@@ -35,7 +35,8 @@ fi
 
 cat > "$demo/config.json" <<JSON
 {
-  "openweather": {"base_url": "$base", "icon_base_url": "$icons", "units": "metric", "lang": "en"},
+  "openweather": {"base_url": "$base", "icon_base_url": "$icons"},
+  "weather": {"units": "metric", "lang": "en"},
   "open_meteo": {"base_url": "$meteo", "archive_url": "$archive", "air_quality_url": "$air"},
   "history": {"enabled": true},
   "location": {"providers": [

@@ -63,6 +63,30 @@ final class ConfigurationTests {
         #expect(config.warnings.isEmpty)
     }
 
+    /// `weather.units` and `weather.lang` are every source's; `openweather.units` and `.lang` are still read where
+    /// the `weather` ones are not given, with a line saying where they go now.
+    @Test func unitsAndLanguageAreTheWeatherSections() throws {
+        let neutral = try self.decode(
+            #"{"inbox": {"path": "inbox"}, "weather": {"units": "imperial", "lang": "ko"}}"#)
+        #expect(neutral.weather.units == .imperial && neutral.weather.lang == "ko")
+        #expect(neutral.openWeather.units == .imperial && neutral.openWeather.lang == "ko", "OpenWeather asks in them")
+        #expect(neutral.warnings.isEmpty)
+        let old = try self.decode(#"{"inbox": {"path": "inbox"}, "openweather": {"units": "standard", "lang": "de"}}"#)
+        #expect(old.weather.units == .standard && old.weather.lang == "de")
+        #expect(
+            old.warnings == [
+                "openweather.units: deprecated, read as weather.units, which every weather source reads; move it there",
+                "openweather.lang: deprecated, read as weather.lang, which every weather source reads; move it there",
+            ])
+        let both = try self.decode(
+            #"{"inbox": {"path": "inbox"}, "openweather": {"units": "standard"}, "weather": {"units": "metric"}}"#)
+        #expect(both.weather.units == .metric, "the weather section wins")
+        #expect(both.warnings == ["openweather.units: ignored: weather.units is given"])
+        #expect(
+            self.error(#"{"inbox": {"path": "inbox"}, "weather": {"lang": "not a language"}}"#)
+                == #"weather.lang: "not a language" is not a language code such as en, de, zh_cn"#)
+    }
+
     @Test func systemdDirectoriesWin() throws {
         let config = try self.decode(
             #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}}"#,

@@ -218,6 +218,48 @@ extension Configuration {
         return privacy
     }
 
+    /// `weather.units` and `weather.lang`: every source's units and language. `openweather.units` and
+    /// `openweather.lang`, where they were when OpenWeather was the only source, are still read when the `weather`
+    /// ones are not given, with a line (in `check` and the log) saying where they go now.
+    static func decodeUnitsAndLanguage(
+        _ root: ConfigObject, warnings: inout [String]
+    ) throws(ConfigurationError) -> (units: Units, lang: String) {
+        let weather = try root.object("weather")
+        let old = try root.object("openweather")
+        let choices: KeyValuePairs<String, Units> = [
+            "standard": Units.standard, "metric": Units.metric, "imperial": Units.imperial,
+        ]
+        func lang(_ object: ConfigObject?) throws(ConfigurationError) -> String? {
+            guard let lang = try object?.nonEmptyString("lang") else { return nil }
+            guard lang.count <= 8, lang.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "_" || $0 == "-") }) else {
+                throw ConfigurationError(
+                    field: object?.fieldPath("lang") ?? "lang",
+                    message: "\"\(lang)\" is not a language code such as en, de, zh_cn")
+            }
+            return lang
+        }
+        var result: (units: Units, lang: String) = (.metric, "en")
+        if let units = try weather?.choice("units", choices) {
+            result.units = units
+            if old?.contains("units") == true { warnings.append("openweather.units: ignored: weather.units is given") }
+        } else if let units = try old?.choice("units", choices) {
+            result.units = units
+            warnings.append(Self.moved("openweather.units", to: "weather.units"))
+        }
+        if let given = try lang(weather) {
+            result.lang = given
+            if old?.contains("lang") == true { warnings.append("openweather.lang: ignored: weather.lang is given") }
+        } else if let given = try lang(old) {
+            result.lang = given
+            warnings.append(Self.moved("openweather.lang", to: "weather.lang"))
+        }
+        return result
+    }
+
+    static func moved(_ old: String, to new: String) -> String {
+        "\(old): deprecated, read as \(new), which every weather source reads; move it there"
+    }
+
     static func decodeOpenWeather(
         _ root: ConfigObject,
         paths: PathResolver,
@@ -232,21 +274,7 @@ extension Configuration {
         )
         if let url = try object.url("base_url") { config.baseURL = url }
         if let url = try object.url("icon_base_url") { config.iconBaseURL = url }
-        if let units = try object.choice(
-            "units",
-            ["standard": Units.standard, "metric": Units.metric, "imperial": Units.imperial]
-        ) {
-            config.units = units
-        }
-        if let lang = try object.nonEmptyString("lang") {
-            guard lang.count <= 8, lang.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "_" || $0 == "-") }) else {
-                throw ConfigurationError(
-                    field: "openweather.lang",
-                    message: "\"\(lang)\" is not a language code such as en, de, zh_cn"
-                )
-            }
-            config.lang = lang
-        }
+        // `units` and `lang` are every source's: `decodeUnitsAndLanguage` reads them here too, as it used to.
         if let timeout = try object.seconds("timeout_seconds", maximum: 120) { config.timeout = timeout }
         if let calls = try object.integer("max_calls_per_minute", in: 1...3000) { config.maximumCallsPerMinute = calls }
         return config

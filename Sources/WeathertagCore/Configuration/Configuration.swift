@@ -46,7 +46,7 @@ public struct Configuration: Sendable {
         ],
         "open_meteo": ["base_url", "archive_url", "air_quality_url", "timeout_seconds", "max_calls_per_minute"],
         "met_norway": ["base_url", "contact", "timeout_seconds"],
-        "weather": ["providers"],
+        "weather": ["providers", "units", "lang"],
         "location": ["providers", "strategy"],
         "cache": ["directory", "ttl_seconds", "max_stale_seconds"],
         "state": ["directory", "enabled", "forget_after_seconds"],
@@ -83,7 +83,9 @@ public struct Configuration: Sendable {
         let root = try ConfigObject(json, path: "")
         let paths = PathResolver(environment: environment, base: configDirectory)
         var warnings = root.unknownKeys(known: Self.knownKeys)
-        let openWeather = try Self.decodeOpenWeather(root, paths: paths, files: files, warnings: &warnings)
+        var openWeather = try Self.decodeOpenWeather(root, paths: paths, files: files, warnings: &warnings)
+        let (units, lang) = try Self.decodeUnitsAndLanguage(root, warnings: &warnings)
+        (openWeather.units, openWeather.lang) = (units, lang)
         let state = try Self.decodeState(root, paths: paths, warnings: &warnings)
         // What providers' settings may need besides their own keys: paths, tokens, the state directory.
         let context = LocationSettingsContext(
@@ -93,9 +95,11 @@ public struct Configuration: Sendable {
         let openMeteo = try Self.decodeOpenMeteo(root, warnings: &warnings)
         let metNorway = try Self.decodeMETNorway(root, warnings: &warnings)
         let weatherContext = WeatherSettingsContext(
-            openWeather: openWeather, openMeteo: openMeteo, metNorway: metNorway, paths: paths)
-        let weather = try Self.decodeWeather(
+            units: units, lang: lang, openWeather: openWeather, openMeteo: openMeteo, metNorway: metNorway,
+            paths: paths)
+        var weather = try Self.decodeWeather(
             root, registry: plugins.weather, context: weatherContext, warnings: &warnings)
+        (weather.units, weather.lang) = (units, lang)
         let cache = try Self.decodeCache(root, paths: paths, warnings: &warnings)
         let history = try Self.decodeHistory(
             root, registry: plugins.weather, context: weatherContext, warnings: &warnings)

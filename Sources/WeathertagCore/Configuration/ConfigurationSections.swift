@@ -69,6 +69,9 @@ public struct WeatherConfiguration: Sendable {
 
     public var sources: [WeatherSourceSpec]
     public var origin: Origin
+    /// Every source's units and language (`weather.units`, `weather.lang`).
+    public var units = Units.metric
+    public var lang = "en"
 
     public init(sources: [WeatherSourceSpec], origin: Origin) {
         self.sources = sources

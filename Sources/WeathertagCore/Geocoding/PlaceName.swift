@@ -24,7 +24,7 @@ public struct PlaceName: Sendable, Equatable, Codable {
         self.zone = zone
     }
 
-    /// The name in `lang` (`openweather.lang`) when the geocoder has it, else its own.
+    /// The name in `lang` (`weather.lang`) when the geocoder has it, else its own.
     public func name(in lang: String) -> String {
         let code = lang.split(separator: "_").first.map { $0.lowercased() } ?? lang
         return self.localNames[code].flatMap { $0.isEmpty ? nil : $0 } ?? self.name

@@ -12,7 +12,7 @@ public struct WeatherTag: Sendable, Equatable {
     /// True when a refresh failed and this is older weather served rather than nothing.
     public var stale: Bool
     public var kind: Kind
-    /// The place by name from OpenWeather's reverse geocoder (in `openweather.lang` when it has it), its region
+    /// The place by name from OpenWeather's reverse geocoder (in `weather.lang` when it has it), its region
     /// and ISO country code; nil when geocoding is off or failed.
     public var geocodedPlace: String?
     public var region: String?

@@ -29,7 +29,7 @@ public struct WMOWeatherCode: Sendable, Equatable {
     /// The icon code, day or night.
     public func icon(isDay: Bool) -> String { self.iconNumber + (isDay ? "d" : "n") }
 
-    /// The description in `lang` (`openweather.lang`): Korean for `ko`, else English.
+    /// The description in `lang` (`weather.lang`): Korean for `ko`, else English.
     public func description(in lang: String) -> String {
         lang.lowercased().hasPrefix("ko") ? self.korean : self.english
     }

@@ -19,18 +19,23 @@ extension WeatherSource {
     public func airQuality(at position: RequestPosition) async throws(WeatherError) -> AirQuality? { nil }
 }
 
-/// What a source's settings may use at load besides its own entry: the services' own sections (`openweather`,
-/// `open_meteo`, `met_norway`), decoded, and where relative paths start.
+/// What a source's settings may use at load besides its own entry: every source's units and language
+/// (`weather.units`, `weather.lang`), the services' own sections (`openweather`, `open_meteo`, `met_norway`),
+/// decoded, and where relative paths start.
 public struct WeatherSettingsContext: Sendable {
+    public var units: Units
+    public var lang: String
     public var openWeather: OpenWeatherConfiguration
     public var openMeteo: OpenMeteoConfiguration
     public var metNorway: METNorwayConfiguration
     public var paths: PathResolver
 
     public init(
-        openWeather: OpenWeatherConfiguration, openMeteo: OpenMeteoConfiguration, metNorway: METNorwayConfiguration,
-        paths: PathResolver
+        units: Units, lang: String, openWeather: OpenWeatherConfiguration, openMeteo: OpenMeteoConfiguration,
+        metNorway: METNorwayConfiguration, paths: PathResolver
     ) {
+        self.units = units
+        self.lang = lang
         self.openWeather = openWeather
         self.openMeteo = openMeteo
         self.metNorway = metNorway

@@ -92,7 +92,7 @@ public struct ServiceFactory: Sendable {
             logger: self.logger,
             privacy: configuration.privacy,
             geocoder: self.geocoder(),
-            lang: configuration.openWeather.lang,
+            lang: configuration.weather.lang,
             airQuality: configuration.airQuality,
             icons: icons,
             now: self.now
@@ -146,7 +146,7 @@ public struct ServiceFactory: Sendable {
         else { return nil }
         return HistoryService(
             source: source, maximumCallsPerDay: configuration.history.maximumCallsPerDay,
-            units: configuration.openWeather.units, lang: configuration.openWeather.lang,
+            units: configuration.weather.units, lang: configuration.weather.lang,
             chain: chain ?? self.locationChain(), store: store ?? InMemoryHistoryStore(), logger: self.logger,
             privacy: configuration.privacy, now: self.now)
     }

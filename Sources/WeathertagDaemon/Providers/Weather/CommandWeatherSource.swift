@@ -200,7 +200,7 @@ extension WeatherSourcePlugin {
             CommandWeatherSource.Settings(
                 argv: try ProviderProgram.argv(config, base: context.paths.base),
                 timeout: try config.seconds("timeout_seconds", maximum: 300) ?? .seconds(10),
-                units: context.openWeather.units, lang: context.openWeather.lang)
+                units: context.units, lang: context.lang)
         } make: { settings, context in
             CommandWeatherSource(settings: settings, now: context.now)
         }

@@ -112,7 +112,7 @@ extension WeatherSourcePlugin {
             var service = context.metNorway
             if let timeout = try config.seconds("timeout_seconds", maximum: 120) { service.timeout = timeout }
             return METNorwaySource.Settings(
-                service: service, units: context.openWeather.units, lang: context.openWeather.lang)
+                service: service, units: context.units, lang: context.lang)
         } make: { settings, context in
             METNorwaySource(settings: settings, http: context.http, countCall: context.countCall, now: context.now)
         }

@@ -43,7 +43,7 @@ public struct OpenMeteoSource: WeatherSource {
 
 extension OpenMeteoSource {
     /// `{"type": "open-meteo", "timeout_seconds": 10}`; the addresses are in `open_meteo`, the units and the
-    /// language in `openweather` (shared by every source).
+    /// language in `weather` (`weather.units`, `weather.lang`: every source's).
     public struct Settings: Sendable {
         public var service: OpenMeteoConfiguration
         public var units: Units
@@ -59,7 +59,7 @@ extension WeatherSourcePlugin {
             var service = context.openMeteo
             if let timeout = try config.seconds("timeout_seconds", maximum: 120) { service.timeout = timeout }
             return OpenMeteoSource.Settings(
-                service: service, units: context.openWeather.units, lang: context.openWeather.lang)
+                service: service, units: context.units, lang: context.lang)
         } make: { settings, context in
             OpenMeteoSource(settings: settings, http: context.http, countCall: context.countCall)
         }
