@@ -124,7 +124,7 @@ struct EntryFilters: ParsableArguments {
     @Option(help: "Entries written up to this day (the whole day) or time.")
     var until: String?
 
-    @Option(help: "OpenWeather's condition (Snow, Rain, Clear …) or a word of its description.")
+    @Option(help: "A condition group (Snow, Rain, Clear …) or a word of the description.")
     var condition: String?
 
     @Option(help: "A place, region or country as the weather block names it.")

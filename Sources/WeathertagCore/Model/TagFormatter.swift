@@ -5,7 +5,7 @@ public struct TagFormatter: Sendable {
     /// The placeholders a template may use, with what each stands for.
     public static let placeholders: KeyValuePairs<String, String> = [
         "icon": "an emoji for the condition (☀️ ⛅ ☁️ 🌧️ …)",
-        "icon_code": "OpenWeather's icon code (04d)",
+        "icon_code": "the icon code, in OpenWeather's scheme whoever answered (04d)",
         "temperature": "temperature with its unit (12.3°C)",
         "temp": "temperature without unit (12.3)",
         "feels_like": "felt temperature with its unit",
@@ -19,7 +19,7 @@ public struct TagFormatter: Sendable {
         "aqi": "air quality index 1–5, with air_quality.enabled (2)",
         "air": "air quality in words: good, fair, moderate, poor, very_poor",
         "source": "where the position came from (gpsd, ip, command, fixed)",
-        "observed_at": "when OpenWeather observed it (ISO 8601)",
+        "observed_at": "when the source observed it (ISO 8601)",
         "stale": "\"stale\" when the weather is old, otherwise empty",
         "sunrise": "sunrise at the place, its local time (07:21)",
         "sunset": "sunset at the place, its local time (17:02)",
