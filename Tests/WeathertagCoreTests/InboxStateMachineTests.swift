@@ -39,23 +39,23 @@ struct InboxStateMachineTests {
 
     @Test func aBurstIsStampedInFullBatchesTwoInFlight() throws {
         var machine = self.machine()
-        #expect(machine.start().lists.count == 1)
+        #expect(machine.receive(.start).lists.count == 1)
         // No tag yet: one request for weather, however many names come.
-        #expect(machine.listed(candidates: Self.names(40, "a"), present: nil).fetches == 1)
-        #expect(machine.namesArrived(Self.names(30, "b")).fetches == 0)
-        let first = machine.weatherArrived(Fixtures.tag).batches
+        #expect(machine.receive(.listed(candidates: Self.names(40, "a"), present: nil)).fetches == 1)
+        #expect(machine.receive(.arrived(Self.names(30, "b"))).fetches == 0)
+        let first = machine.receive(.weatherArrived(Fixtures.tag)).batches
         #expect(first.map(\.names.count) == [32, 32])
         #expect(first[0].names == Self.names(32, "a"))
         #expect(first.allSatisfy { $0.tag == Fixtures.tag })
         #expect(machine.waiting == 70)
 
-        let after = machine.batchFinished(first[0], Self.stamped(first[0]))
+        let after = machine.receive(.batchFinished(first[0], Self.stamped(first[0]), arrivedMeanwhile: []))
         #expect(after.batches.map(\.names.count) == [6], "the rest, while the second batch is in flight")
         #expect(after.reports.filter { if case .stamped = $0 { true } else { false } }.count == 32)
         #expect(machine.waiting == 38)
-        _ = machine.batchFinished(first[1], Self.stamped(first[1]))
+        _ = machine.receive(.batchFinished(first[1], Self.stamped(first[1]), arrivedMeanwhile: []))
         let last = try #require(after.batches.first)
-        _ = machine.batchFinished(last, Self.stamped(last))
+        _ = machine.receive(.batchFinished(last, Self.stamped(last), arrivedMeanwhile: []))
         #expect(machine.waiting == 0)
         #expect(machine.isIdle)
     }
@@ -63,56 +63,61 @@ struct InboxStateMachineTests {
     /// What `why` and `GET /v1/entries` say of an entry that waits comes from here.
     @Test func eachWaitingEntrySaysWhy() throws {
         var machine = self.machine { $0.settle = .seconds(2) }
-        _ = machine.start()
-        _ = machine.listed(candidates: ["queued.md"], present: nil)
+        _ = machine.receive(.start)
+        _ = machine.receive(.listed(candidates: ["queued.md"], present: nil))
         #expect(machine.waitingReason("queued.md")?.reason == "no_weather")
-        _ = machine.weatherFailed(Failure(description: "HTTP 500"), retryAfter: nil)
+        _ = machine.receive(.weatherFailed(Failure(description: "HTTP 500"), retryAfter: nil))
         #expect(machine.waitingReason("queued.md") == LaneState(.waiting, "no_weather", detail: "HTTP 500"))
-        _ = machine.namesArrived(["new.md"])
+        _ = machine.receive(.arrived(["new.md"]))
         #expect(machine.waitingReason("new.md")?.reason == "settling")
         self.clock.advance(by: .seconds(30))
-        let batches = machine.weatherArrived(Fixtures.tag).batches
+        let batches = machine.receive(.weatherArrived(Fixtures.tag)).batches
         let batch = try #require(batches.first)
         #expect(machine.waitingReason("queued.md") == nil, "in a batch")
         let lock = EditorLock(file: ".queued.md.swp", editor: "vim")
-        _ = machine.batchFinished(batch, BatchOutcome(results: batch.names.map { ($0, .locked(lock)) }))
+        _ = machine.receive(
+            .batchFinished(batch, BatchOutcome(results: batch.names.map { ($0, .locked(lock)) }), arrivedMeanwhile: []))
         #expect(machine.waitingReason("queued.md") == LaneState(.waiting, "editor", detail: ".queued.md.swp"))
         #expect(machine.waitingReason("never-seen.md") == nil)
     }
 
     @Test func aNameQueuedTwiceIsStampedOnce() {
         var machine = self.machine()
-        _ = machine.namesArrived(["a.md", "b.md", "a.md"])
-        _ = machine.listed(candidates: ["b.md", "a.md"], present: nil)
-        #expect(machine.weatherArrived(Fixtures.tag).batches.map(\.names) == [["a.md", "b.md"]])
+        _ = machine.receive(.arrived(["a.md", "b.md", "a.md"]))
+        _ = machine.receive(.listed(candidates: ["b.md", "a.md"], present: nil))
+        #expect(machine.receive(.weatherArrived(Fixtures.tag)).batches.map(\.names) == [["a.md", "b.md"]])
     }
 
     @Test func aLongBurstAsksForWeatherAgainOnceTheTagIsASecondOld() {
         var machine = self.machine { $0.batchesInFlight = 1 }
-        _ = machine.namesArrived(Self.names(64))
-        let first = machine.weatherArrived(Fixtures.tag).batches
+        _ = machine.receive(.arrived(Self.names(64)))
+        let first = machine.receive(.weatherArrived(Fixtures.tag)).batches
         #expect(first.count == 1)
         self.clock.advance(by: .milliseconds(999))
-        #expect(machine.batchFinished(first[0], Self.stamped(first[0])).batches.count == 1, "the tag still serves")
+        #expect(
+            machine.receive(.batchFinished(first[0], Self.stamped(first[0]), arrivedMeanwhile: [])).batches.count == 1,
+            "the tag still serves")
         self.clock.advance(by: .milliseconds(1))
-        _ = machine.namesArrived(["late.md"])
+        _ = machine.receive(.arrived(["late.md"]))
         var fresh = Fixtures.tag
         fresh.weather.temperature = -3
-        let actions = machine.batchFinished(
-            Machine.Batch(names: Self.names(64)[32...].map { $0 }, tag: Fixtures.tag),
-            Self.stamped(Machine.Batch(names: Self.names(64)[32...].map { $0 }, tag: Fixtures.tag)))
+        let actions = machine.receive(
+            .batchFinished(
+                Machine.Batch(names: Self.names(64)[32...].map { $0 }, tag: Fixtures.tag),
+                Self.stamped(Machine.Batch(names: Self.names(64)[32...].map { $0 }, tag: Fixtures.tag)),
+                arrivedMeanwhile: []))
         #expect(actions.fetches == 1 && actions.batches.isEmpty, "a tag 1 s old is not reused")
-        #expect(machine.weatherArrived(fresh).batches.first?.tag == fresh)
+        #expect(machine.receive(.weatherArrived(fresh)).batches.first?.tag == fresh)
     }
 
     // MARK: Waiting for weather
 
     @Test func withoutWeatherEntriesWaitWithAGrowingBackoff() throws {
         var machine = self.machine()
-        #expect(machine.namesArrived(["a.md"]).fetches == 1)
+        #expect(machine.receive(.arrived(["a.md"])).fetches == 1)
         var previous = Duration.zero
         for attempt in 0..<4 {
-            let actions = machine.weatherFailed(Failure(description: "no position"), retryAfter: nil)
+            let actions = machine.receive(.weatherFailed(Failure(description: "no position"), retryAfter: nil))
             let wait = try #require(
                 actions.reports.compactMap { report -> Duration? in
                     if case .waitingForWeather(let waiting, let retryIn, _) = report, waiting >= 1 { return retryIn }
@@ -124,15 +129,15 @@ struct InboxStateMachineTests {
             previous = wait
             #expect(actions.wakeUps == [self.clock.now.advanced(by: wait)])
             // New entries wait too: nothing is stamped and weather is not asked for before the wake-up.
-            #expect(machine.namesArrived(["b.md"]).isEmpty)
+            #expect(machine.receive(.arrived(["b.md"])).isEmpty)
             self.clock.advance(by: wait)
-            #expect(machine.wokeUp().fetches == 1)
+            #expect(machine.receive(.wokeUp).fetches == 1)
         }
         // Weather again: the backoff starts over.
-        #expect(machine.weatherArrived(Fixtures.tag).batches.map(\.names) == [["a.md", "b.md"]])
+        #expect(machine.receive(.weatherArrived(Fixtures.tag)).batches.map(\.names) == [["a.md", "b.md"]])
         self.clock.advance(by: .seconds(5))
-        _ = machine.namesArrived(["c.md"])
-        let actions = machine.weatherFailed(Failure(description: "down"), retryAfter: nil)
+        _ = machine.receive(.arrived(["c.md"]))
+        let actions = machine.receive(.weatherFailed(Failure(description: "down"), retryAfter: nil))
         #expect(actions.wakeUps.first.map { self.clock.now.duration(to: $0) <= .seconds(1) } == true)
     }
 
@@ -142,23 +147,27 @@ struct InboxStateMachineTests {
         var machine = self.machine()
         let time = try #require(EntryTime.given("2026-11-24", timeZone: .utc))
         let batch = try #require(
-            (machine.namesArrived(["ahead.md"]) + machine.weatherArrived(Fixtures.tag)).batches.first)
-        let actions = machine.batchFinished(
-            batch, BatchOutcome(results: [("ahead.md", .datedAhead(time, wait: .seconds(3600)))]))
+            (machine.receive(.arrived(["ahead.md"])) + machine.receive(.weatherArrived(Fixtures.tag))).batches.first)
+        let actions = machine.receive(
+            .batchFinished(
+                batch, BatchOutcome(results: [("ahead.md", .datedAhead(time, wait: .seconds(3600)))]),
+                arrivedMeanwhile: []))
         #expect(actions.wakeUps == [self.clock.now.advanced(by: .seconds(3600))])
         #expect(machine.waitingReason("ahead.md")?.reason == "dated_ahead")
         #expect(machine.waiting == 1)
         self.clock.advance(by: .seconds(3599))
-        #expect(machine.wokeUp().batches.isEmpty, "not before its time")
+        #expect(machine.receive(.wokeUp).batches.isEmpty, "not before its time")
         self.clock.advance(by: .seconds(1))
-        let retry = machine.wokeUp()
+        let retry = machine.receive(.wokeUp)
         #expect(retry.fetches + retry.batches.count == 1, "looked at again when its time comes")
 
         var command = self.machine { $0.waitsForDatedEntries = false }
         let once = try #require(
-            (command.namesArrived(["ahead.md"]) + command.weatherArrived(Fixtures.tag)).batches.first)
-        let reports = command.batchFinished(
-            once, BatchOutcome(results: [("ahead.md", .datedAhead(time, wait: .seconds(3600)))])
+            (command.receive(.arrived(["ahead.md"])) + command.receive(.weatherArrived(Fixtures.tag))).batches.first)
+        let reports = command.receive(
+            .batchFinished(
+                once, BatchOutcome(results: [("ahead.md", .datedAhead(time, wait: .seconds(3600)))]),
+                arrivedMeanwhile: [])
         ).reports
         guard case .leftAlone("ahead.md", .future(time, withinADay: true), _)? = reports.first else {
             Issue.record("\(reports)")
@@ -171,35 +180,38 @@ struct InboxStateMachineTests {
     /// ones go on to history, current ones wait for weather (and ask for it again when its pause is over).
     @Test func backDatedEntriesDoNotWaitForCurrentWeather() throws {
         var machine = self.machine { $0.sortsWithoutWeather = true }
-        #expect(machine.namesArrived(["old.md", "today.md"]).fetches == 1)
+        #expect(machine.receive(.arrived(["old.md", "today.md"])).fetches == 1)
         let sorting = try #require(
-            machine.weatherFailed(Failure(description: "HTTP 500"), retryAfter: nil).batches.first)
+            machine.receive(.weatherFailed(Failure(description: "HTTP 500"), retryAfter: nil)).batches.first)
         #expect(sorting.tag == nil && sorting.names == ["old.md", "today.md"], "read without current weather")
         let time = try #require(EntryTime.given("2024-01-01", timeZone: .utc))
         let request = HistoryRequest(time: time, position: nil)
-        let after = machine.batchFinished(
-            sorting, BatchOutcome(results: [("old.md", .wantsHistory(request)), ("today.md", .needsWeather)]))
+        let after = machine.receive(
+            .batchFinished(
+                sorting, BatchOutcome(results: [("old.md", .wantsHistory(request)), ("today.md", .needsWeather)]),
+                arrivedMeanwhile: []))
         #expect(after.histories.map(\.0) == ["old.md"], "history is asked at once")
         #expect(after.batches.isEmpty && after.fetches == 0, "today's waits for the pause")
         #expect(machine.waitingReason("today.md")?.reason == "no_weather")
-        let historical = machine.historyArrived("old.md", Fixtures.tag).batches
+        let historical = machine.receive(.historyArrived("old.md", Fixtures.tag)).batches
         #expect(historical.map(\.names) == [["old.md"]] && historical[0].historical)
         // The pause ends: weather is asked for again for the entry that waits, and it is stamped with it.
         self.clock.advance(by: .seconds(2))
-        #expect(machine.wokeUp().fetches == 1)
-        let stamped = machine.weatherArrived(Fixtures.tag).batches
+        #expect(machine.receive(.wokeUp).fetches == 1)
+        let stamped = machine.receive(.weatherArrived(Fixtures.tag)).batches
         #expect(stamped.map(\.names) == [["today.md"]] && stamped[0].tag == Fixtures.tag)
     }
 
     /// An entry waiting for weather that is written again is read again, and is in one place, not two.
     @Test func anEntryWaitingForWeatherWrittenAgainIsInOnePlace() throws {
         var machine = self.machine { $0.sortsWithoutWeather = true }
-        _ = machine.namesArrived(["today.md"])
+        _ = machine.receive(.arrived(["today.md"]))
         let sorting = try #require(
-            machine.weatherFailed(Failure(description: "HTTP 500"), retryAfter: nil).batches.first)
-        _ = machine.batchFinished(sorting, BatchOutcome(results: [("today.md", .needsWeather)]))
+            machine.receive(.weatherFailed(Failure(description: "HTTP 500"), retryAfter: nil)).batches.first)
+        _ = machine.receive(
+            .batchFinished(sorting, BatchOutcome(results: [("today.md", .needsWeather)]), arrivedMeanwhile: []))
         #expect(machine.waiting == 1)
-        let again = machine.namesArrived(["today.md"])
+        let again = machine.receive(.arrived(["today.md"]))
         #expect(again.batches.map(\.names) == [["today.md"]], "read again without weather")
         #expect(machine.waiting == 1, "in the batch only, not also held for weather")
     }
@@ -211,51 +223,54 @@ struct InboxStateMachineTests {
         let time = try #require(EntryTime.given("2024-01-01", timeZone: .utc))
         let request = HistoryRequest(time: time, position: nil)
         let batch = try #require(
-            (machine.namesArrived(["a.md", "b.md", "c.md"]) + machine.weatherArrived(Fixtures.tag)).batches.first)
-        let asked = machine.batchFinished(
-            batch, BatchOutcome(results: batch.names.map { ($0, .wantsHistory(request)) })
+            (machine.receive(.arrived(["a.md", "b.md", "c.md"])) + machine.receive(.weatherArrived(Fixtures.tag)))
+                .batches.first)
+        let asked = machine.receive(
+            .batchFinished(
+                batch, BatchOutcome(results: batch.names.map { ($0, .wantsHistory(request)) }), arrivedMeanwhile: [])
         ).histories.map(\.0)
         #expect(asked == ["a.md", "b.md", "c.md"])
-        _ = machine.historyFailed("a.md", .later(.seconds(300), Failure(description: "HTTP 500")))
-        _ = machine.historyFailed("b.md", .later(.seconds(300), Failure(description: "HTTP 500")))
+        _ = machine.receive(.historyFailed("a.md", .later(.seconds(300), Failure(description: "HTTP 500"))))
+        _ = machine.receive(.historyFailed("b.md", .later(.seconds(300), Failure(description: "HTTP 500"))))
         // c.md's answer comes: a.md and b.md go now (with the fresh tag, as the batch that finds them back-dated).
-        let now = machine.historyArrived("c.md", Fixtures.tag)
+        let now = machine.receive(.historyArrived("c.md", Fixtures.tag))
         #expect(Set(now.batches.flatMap(\.names)) == ["a.md", "b.md", "c.md"], "\(now.batches.map(\.names))")
     }
 
     @Test func openWeathersOwnBackoffDecidesTheRetry() {
         var machine = self.machine()
-        _ = machine.namesArrived(["a.md"])
-        let actions = machine.weatherFailed(Failure(description: "429"), retryAfter: .seconds(61))
+        _ = machine.receive(.arrived(["a.md"]))
+        let actions = machine.receive(.weatherFailed(Failure(description: "429"), retryAfter: .seconds(61)))
         #expect(actions.wakeUps == [self.clock.now.advanced(by: .seconds(61))])
         self.clock.advance(by: .seconds(60))
-        #expect(machine.wokeUp().isEmpty, "not before its time")
+        #expect(machine.receive(.wokeUp).isEmpty, "not before its time")
         self.clock.advance(by: .seconds(1))
-        #expect(machine.wokeUp().fetches == 1)
+        #expect(machine.receive(.wokeUp).fetches == 1)
     }
 
     // MARK: Writes failing
 
     @Test func aFailedWriteRequeuesTheBatchAndPausesWithItsOwnBackoff() throws {
         var machine = self.machine { $0.batchesInFlight = 1 }
-        _ = machine.namesArrived(["a.md", "b.md", "c.md"])
-        var batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
+        _ = machine.receive(.arrived(["a.md", "b.md", "c.md"]))
+        var batch = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
         var waits: [Duration] = []
         var firstTimes: [Bool] = []
         for attempt in 0..<3 {
             let stamped: [(String, EntryResult)] = attempt == 0 ? [("a.md", .stamped(Self.version))] : []
-            let actions = machine.batchFinished(
-                batch,
-                BatchOutcome(
-                    results: stamped,
-                    // Each attempt writes a temp file of another name, and the error names it.
-                    failure: (
-                        "b.md",
-                        WriteFailure(
-                            description: "write .b.md.\(attempt).weathertag-tmp: No space left on device",
-                            recurrenceKey: "write 28")
-                    ),
-                    unprocessed: ["c.md"]))
+            let actions = machine.receive(
+                .batchFinished(
+                    batch,
+                    BatchOutcome(
+                        results: stamped,
+                        // Each attempt writes a temp file of another name, and the error names it.
+                        failure: (
+                            "b.md",
+                            WriteFailure(
+                                description: "write .b.md.\(attempt).weathertag-tmp: No space left on device",
+                                recurrenceKey: "write 28")
+                        ),
+                        unprocessed: ["c.md"]), arrivedMeanwhile: []))
             #expect(actions.batches.isEmpty, "paused")
             for case .cannotWrite(let name, _, let retryIn, let firstTime) in actions.reports {
                 #expect(name == "b.md")
@@ -264,14 +279,14 @@ struct InboxStateMachineTests {
             }
             #expect(machine.waiting == 2)
             self.clock.advance(by: waits.last ?? .zero)
-            var woken = machine.wokeUp()
-            if woken.fetches == 1 { woken = machine.weatherArrived(Fixtures.tag) }
+            var woken = machine.receive(.wokeUp)
+            if woken.fetches == 1 { woken = machine.receive(.weatherArrived(Fixtures.tag)) }
             batch = try #require(woken.batches.first)
             #expect(batch.names == ["b.md", "c.md"], "the failed entry first, then those after it")
         }
         #expect(firstTimes == [true, false, false], "the same error, in other words each time, is logged once")
         #expect(waits[2] >= .seconds(2) && waits[2] <= .seconds(4))
-        let recovered = machine.batchFinished(batch, Self.stamped(batch))
+        let recovered = machine.receive(.batchFinished(batch, Self.stamped(batch), arrivedMeanwhile: []))
         #expect(recovered.reports.contains { if case .writingWorksAgain = $0 { true } else { false } })
     }
 
@@ -281,9 +296,10 @@ struct InboxStateMachineTests {
             $0.batchesInFlight = 1
             $0.retriesFailedWrites = false
         }
-        _ = machine.namesArrived(["a.md", "b.md"])
-        let first = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
-        let actions = machine.batchFinished(first, BatchOutcome(failure: ("a.md", Failure(description: "EROFS"))))
+        _ = machine.receive(.arrived(["a.md", "b.md"]))
+        let first = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
+        let actions = machine.receive(
+            .batchFinished(first, BatchOutcome(failure: ("a.md", Failure(description: "EROFS"))), arrivedMeanwhile: []))
         #expect(actions.batches.map(\.names) == [["b.md"]], "no pause")
         guard case .cannotWrite("a.md", _, nil, _) = actions.reports.first else {
             Issue.record("\(actions)")
@@ -296,24 +312,27 @@ struct InboxStateMachineTests {
 
     @Test func anEntryThatChangesWhileStampedIsRetriedLaterThenLeftForItsNextChange() throws {
         var machine = self.machine()
-        _ = machine.namesArrived(["busy.md"])
-        var batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
+        _ = machine.receive(.arrived(["busy.md"]))
+        var batch = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
         for attempt in 1...5 {
-            let actions = machine.batchFinished(batch, BatchOutcome(results: [("busy.md", .changedWhileStamping)]))
+            let actions = machine.receive(
+                .batchFinished(batch, BatchOutcome(results: [("busy.md", .changedWhileStamping)]), arrivedMeanwhile: [])
+            )
             let delay = Duration.milliseconds(100 << attempt)
             #expect(actions.wakeUps == [self.clock.now.advanced(by: delay)], "attempt \(attempt)")
             #expect(machine.waiting == 1)
             // Its own events do not bring it back before its time.
-            #expect(machine.namesArrived(["busy.md"]).batches.isEmpty)
+            #expect(machine.receive(.arrived(["busy.md"])).batches.isEmpty)
             self.clock.advance(by: delay - .milliseconds(1))
-            #expect(machine.wokeUp().batches.isEmpty)
+            #expect(machine.receive(.wokeUp).batches.isEmpty)
             self.clock.advance(by: .milliseconds(1))
-            var woken = machine.wokeUp()
+            var woken = machine.receive(.wokeUp)
             // Past a second the tag is asked for again.
-            if woken.fetches == 1 { woken = machine.weatherArrived(Fixtures.tag) }
+            if woken.fetches == 1 { woken = machine.receive(.weatherArrived(Fixtures.tag)) }
             batch = try #require(woken.batches.first)
         }
-        let last = machine.batchFinished(batch, BatchOutcome(results: [("busy.md", .changedWhileStamping)]))
+        let last = machine.receive(
+            .batchFinished(batch, BatchOutcome(results: [("busy.md", .changedWhileStamping)]), arrivedMeanwhile: []))
         guard case .leftAlone("busy.md", .keepsChanging, firstTime: true) = last.reports.first else {
             Issue.record("\(last)")
             return
@@ -324,42 +343,45 @@ struct InboxStateMachineTests {
 
     @Test func otherEntriesAreNotHeldUpByOneThatChanges() throws {
         var machine = self.machine { $0.batchSize = 1 }
-        _ = machine.namesArrived(["busy.md", "calm.md"])
-        let batches = machine.weatherArrived(Fixtures.tag).batches
-        _ = machine.batchFinished(batches[0], BatchOutcome(results: [("busy.md", .changedWhileStamping)]))
-        #expect(machine.namesArrived(["new.md"]).batches.map(\.names) == [["new.md"]])
+        _ = machine.receive(.arrived(["busy.md", "calm.md"]))
+        let batches = machine.receive(.weatherArrived(Fixtures.tag)).batches
+        _ = machine.receive(
+            .batchFinished(
+                batches[0], BatchOutcome(results: [("busy.md", .changedWhileStamping)]), arrivedMeanwhile: []))
+        #expect(machine.receive(.arrived(["new.md"])).batches.map(\.names) == [["new.md"]])
     }
 
     // MARK: Settling and editors
 
     @Test func aWrittenEntryWaitsUntilNoWriteHasReachedItForTheSettleTime() throws {
         var machine = self.machine { $0.settle = .seconds(2) }
-        _ = machine.weatherArrived(Fixtures.tag)
-        let first = machine.namesArrived(["a.md"])
+        _ = machine.receive(.weatherArrived(Fixtures.tag))
+        let first = machine.receive(.arrived(["a.md"]))
         #expect(first.batches.isEmpty && first.wakeUps == [self.clock.now.advanced(by: .seconds(2))])
         #expect(machine.waiting == 1)
         self.clock.advance(by: .milliseconds(1500))
-        #expect(machine.namesArrived(["a.md"]).isEmpty, "another save: the time moves on")
+        #expect(machine.receive(.arrived(["a.md"])).isEmpty, "another save: the time moves on")
         self.clock.advance(by: .milliseconds(600))
-        let early = machine.wokeUp()
+        let early = machine.receive(.wokeUp)
         #expect(early.batches.isEmpty, "2.1 s after the first save, 0.6 s after the last")
         #expect(early.wakeUps == [self.clock.now.advanced(by: .milliseconds(1400))])
         self.clock.advance(by: .milliseconds(1400))
-        var woken = machine.wokeUp()
-        if woken.fetches == 1 { woken = machine.weatherArrived(Fixtures.tag) }
+        var woken = machine.receive(.wokeUp)
+        if woken.fetches == 1 { woken = machine.receive(.weatherArrived(Fixtures.tag)) }
         #expect(woken.batches.map(\.names) == [["a.md"]])
         // What a listing finds (at start, a rescan) is not held back.
-        var listed = machine.listed(candidates: ["b.md"], present: nil)
-        if listed.fetches == 1 { listed = machine.weatherArrived(Fixtures.tag) }
+        var listed = machine.receive(.listed(candidates: ["b.md"], present: nil))
+        if listed.fetches == 1 { listed = machine.receive(.weatherArrived(Fixtures.tag)) }
         #expect(listed.batches.map(\.names) == [["b.md"]])
     }
 
     @Test func anEntryAnEditorHasOpenWaitsForItsLockToGo() throws {
         var machine = self.machine()
         let lock = EditorLock(file: ".a.md.swp", editor: "vim or nano")
-        _ = machine.namesArrived(["a.md"])
-        var batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
-        var actions = machine.batchFinished(batch, BatchOutcome(results: [("a.md", .locked(lock))]))
+        _ = machine.receive(.arrived(["a.md"]))
+        var batch = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
+        var actions = machine.receive(
+            .batchFinished(batch, BatchOutcome(results: [("a.md", .locked(lock))]), arrivedMeanwhile: []))
         guard case .lockedByEditor("a.md", lock, firstTime: true) = actions.reports.first else {
             Issue.record("\(actions)")
             return
@@ -368,14 +390,15 @@ struct InboxStateMachineTests {
         #expect(machine.waiting == 1)
         // A save while vim stays open: looked at after the lock grace, still locked, not logged again.
         batch = try self.lookedAtAfterTheLockGrace(&machine, "a.md")
-        actions = machine.batchFinished(batch, BatchOutcome(results: [("a.md", .locked(lock))]))
+        actions = machine.receive(
+            .batchFinished(batch, BatchOutcome(results: [("a.md", .locked(lock))]), arrivedMeanwhile: []))
         guard case .lockedByEditor("a.md", lock, firstTime: false) = actions.reports.first else {
             Issue.record("\(actions)")
             return
         }
         // vim quits: the swap file goes, the watcher reports the entry, and it is stamped.
         batch = try self.lookedAtAfterTheLockGrace(&machine, "a.md")
-        _ = machine.batchFinished(batch, Self.stamped(batch))
+        _ = machine.receive(.batchFinished(batch, Self.stamped(batch), arrivedMeanwhile: []))
         #expect(machine.waiting == 0)
     }
 
@@ -385,23 +408,24 @@ struct InboxStateMachineTests {
     @Test func aLockFileThatIsRewrittenDoesNotLetAStampIn() throws {
         var machine = self.machine { $0.lockGrace = .seconds(1) }
         let lock = EditorLock(file: ".a.md.swp", editor: "vim or nano")
-        _ = machine.namesArrived(["a.md"])
-        let batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
-        _ = machine.batchFinished(batch, BatchOutcome(results: [("a.md", .locked(lock))]))
-        let unlinked = machine.namesArrived(["a.md"])
+        _ = machine.receive(.arrived(["a.md"]))
+        let batch = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
+        _ = machine.receive(
+            .batchFinished(batch, BatchOutcome(results: [("a.md", .locked(lock))]), arrivedMeanwhile: []))
+        let unlinked = machine.receive(.arrived(["a.md"]))
         #expect(unlinked.batches.isEmpty, "looked at in the middle of nano's rewrite")
         #expect(unlinked.wakeUps == [self.clock.now.advanced(by: .seconds(1))])
         #expect(machine.waitingReason("a.md")?.reason == "settling")
         // An entry no editor had is still stamped at once.
-        #expect(machine.namesArrived(["b.md"]).batches.map(\.names) == [["b.md"]])
+        #expect(machine.receive(.arrived(["b.md"])).batches.map(\.names) == [["b.md"]])
     }
 
     /// An entry that was locked comes back through `namesArrived` and, after the lock grace, in a batch.
     func lookedAtAfterTheLockGrace(_ machine: inout Machine, _ name: String) throws -> Machine.Batch {
-        #expect(machine.namesArrived([name]).batches.isEmpty)
+        #expect(machine.receive(.arrived([name])).batches.isEmpty)
         self.clock.advance(by: machine.configuration.lockGrace)
-        var woken = machine.wokeUp()
-        if woken.fetches == 1 { woken = machine.weatherArrived(Fixtures.tag) }
+        var woken = machine.receive(.wokeUp)
+        if woken.fetches == 1 { woken = machine.receive(.weatherArrived(Fixtures.tag)) }
         return try #require(woken.batches.first)
     }
 
@@ -409,13 +433,15 @@ struct InboxStateMachineTests {
     @Test func aLockThatGoesWhileItsBatchIsOutDoesNotHoldTheEntry() throws {
         var machine = self.machine { $0.batchesInFlight = 1 }
         let lock = EditorLock(file: ".a.md.swp", editor: "vim or nano")
-        _ = machine.namesArrived(["a.md"])
-        let batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
-        #expect(machine.namesArrived(["a.md"]).batches.isEmpty, "one batch at a time")
+        _ = machine.receive(.arrived(["a.md"]))
+        let batch = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
+        #expect(machine.receive(.arrived(["a.md"])).batches.isEmpty, "one batch at a time")
         let again = try #require(
-            machine.batchFinished(batch, BatchOutcome(results: [("a.md", .locked(lock))])).batches.first)
+            machine.receive(
+                .batchFinished(batch, BatchOutcome(results: [("a.md", .locked(lock))]), arrivedMeanwhile: [])
+            ).batches.first)
         #expect(machine.waiting == 1)
-        _ = machine.batchFinished(again, Self.stamped(again))
+        _ = machine.receive(.batchFinished(again, Self.stamped(again), arrivedMeanwhile: []))
         #expect(machine.waiting == 0)
     }
 
@@ -436,13 +462,13 @@ struct InboxStateMachineTests {
 
     @Test func resultsAreReportedAndALeftAloneEntryIsReportedOncePerReason() throws {
         var machine = self.machine()
-        _ = machine.namesArrived(["a.md", "b.md", "c.md", "d.md", "e.md"])
-        let batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
+        _ = machine.receive(.arrived(["a.md", "b.md", "c.md", "d.md", "e.md"]))
+        let batch = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
         let outcome = BatchOutcome(results: [
             ("a.md", .stamped(Self.version)), ("b.md", .alreadyStamped(Self.version)),
             ("c.md", .leftAlone(.readOnly, Self.version)), ("d.md", .inUse), ("e.md", .vanished),
         ])
-        let reports = machine.batchFinished(batch, outcome).reports.map { "\($0)" }
+        let reports = machine.receive(.batchFinished(batch, outcome, arrivedMeanwhile: [])).reports.map { "\($0)" }
         #expect(reports.count == 5)
         #expect(reports[0].hasPrefix("stamped(\"a.md\""))
         #expect(reports[1] == "alreadyStamped(\"b.md\")")
@@ -453,8 +479,9 @@ struct InboxStateMachineTests {
 
         // Found again by a rescan: counted again, but not worth another log line; a new reason is.
         for (reason, firstTime) in [(LeftAloneReason.readOnly, false), (.hardLinks(2), true)] {
-            let again = try #require(machine.namesArrived(["c.md"]).batches.first)
-            let reported = machine.batchFinished(again, BatchOutcome(results: [("c.md", .leftAlone(reason, nil))]))
+            let again = try #require(machine.receive(.arrived(["c.md"])).batches.first)
+            let reported = machine.receive(
+                .batchFinished(again, BatchOutcome(results: [("c.md", .leftAlone(reason, nil))]), arrivedMeanwhile: []))
             guard case .leftAlone("c.md", reason, firstTime) = reported.reports.first else {
                 Issue.record("\(reported)")
                 continue
@@ -473,64 +500,65 @@ struct InboxStateMachineTests {
 
     @Test func stoppingFinishesTheBatchesInHandAndStartsNoOther() throws {
         var machine = self.machine { $0.batchSize = 1 }
-        _ = machine.namesArrived(["a.md", "b.md", "c.md"])
-        let batches = machine.weatherArrived(Fixtures.tag).batches
+        _ = machine.receive(.arrived(["a.md", "b.md", "c.md"]))
+        let batches = machine.receive(.weatherArrived(Fixtures.tag)).batches
         #expect(batches.count == 2)
-        #expect(machine.stop().isEmpty, "two batches in flight")
-        #expect(machine.batchFinished(batches[0], Self.stamped(batches[0])).batches.isEmpty)
-        let last = machine.batchFinished(batches[1], Self.stamped(batches[1]))
+        #expect(machine.receive(.stop).isEmpty, "two batches in flight")
+        #expect(
+            machine.receive(.batchFinished(batches[0], Self.stamped(batches[0]), arrivedMeanwhile: [])).batches.isEmpty)
+        let last = machine.receive(.batchFinished(batches[1], Self.stamped(batches[1]), arrivedMeanwhile: []))
         #expect(last.finishes && last.batches.isEmpty)
         #expect(machine.waiting == 1, "c.md waits in the inbox for the next start")
     }
 
     @Test func aRefusedBatchIsPutBackAndNothingMoreStarts() throws {
         var machine = self.machine { $0.batchSize = 1 }
-        _ = machine.namesArrived(["a.md", "b.md", "c.md"])
-        let batches = machine.weatherArrived(Fixtures.tag).batches
-        #expect(machine.batchFinished(batches[0], nil).batches.isEmpty)
+        _ = machine.receive(.arrived(["a.md", "b.md", "c.md"]))
+        let batches = machine.receive(.weatherArrived(Fixtures.tag)).batches
+        #expect(machine.receive(.batchFinished(batches[0], nil, arrivedMeanwhile: [])).batches.isEmpty)
         #expect(machine.waiting == 3)
-        #expect(machine.stop().isEmpty)
-        #expect(machine.batchFinished(batches[1], Self.stamped(batches[1])).finishes)
+        #expect(machine.receive(.stop).isEmpty)
+        #expect(machine.receive(.batchFinished(batches[1], Self.stamped(batches[1]), arrivedMeanwhile: [])).finishes)
     }
 
     // MARK: Rescans and settled entries
 
     @Test func rescansAreCoalescedAndSkipSettledEntriesWhenPolling() throws {
         var machine = self.machine { $0.remembersSettled = true }
-        #expect(machine.start().lists == [[:]])
-        #expect(machine.rescanRequested().isEmpty, "one listing at a time")
-        #expect(machine.rescanRequested().isEmpty)
-        _ = machine.namesArrived(["a.md"])
-        let batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
-        _ = machine.batchFinished(batch, Self.stamped(batch))
+        #expect(machine.receive(.start).lists == [[:]])
+        #expect(machine.receive(.rescan).isEmpty, "one listing at a time")
+        #expect(machine.receive(.rescan).isEmpty)
+        _ = machine.receive(.arrived(["a.md"]))
+        let batch = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
+        _ = machine.receive(.batchFinished(batch, Self.stamped(batch), arrivedMeanwhile: []))
         // The listing asked for meanwhile runs once, after the first, and skips what is settled.
-        let actions = machine.listed(candidates: [], present: nil)
+        let actions = machine.receive(.listed(candidates: [], present: nil))
         #expect(actions.lists == [["a.md": Self.version]])
         // A write brings it back; a listing without it forgets it.
-        _ = machine.namesArrived(["a.md"])
+        _ = machine.receive(.arrived(["a.md"]))
         #expect(machine.settled.isEmpty)
-        _ = machine.listed(candidates: [], present: [])
-        #expect(machine.rescanRequested().lists == [[:]])
+        _ = machine.receive(.listed(candidates: [], present: []))
+        #expect(machine.receive(.rescan).lists == [[:]])
     }
 
     /// Out of inotify watches, the shell starts polling once, and settled entries are remembered from then on.
     @Test func exhaustedWatchesStartPollingOnce() throws {
         var machine = self.machine()
-        #expect(machine.watchesExhausted().contains { if case .startPolling = $0 { true } else { false } })
-        #expect(machine.watchesExhausted().isEmpty, "once")
-        _ = machine.namesArrived(["a.md"])
-        let batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
-        _ = machine.batchFinished(batch, Self.stamped(batch))
+        #expect(machine.receive(.watchesExhausted).contains { if case .startPolling = $0 { true } else { false } })
+        #expect(machine.receive(.watchesExhausted).isEmpty, "once")
+        _ = machine.receive(.arrived(["a.md"]))
+        let batch = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
+        _ = machine.receive(.batchFinished(batch, Self.stamped(batch), arrivedMeanwhile: []))
         #expect(machine.settled == ["a.md": Self.version])
         var polling = self.machine { $0.remembersSettled = true }
-        #expect(polling.watchesExhausted().isEmpty, "the shell polls already")
+        #expect(polling.receive(.watchesExhausted).isEmpty, "the shell polls already")
     }
 
     @Test func withoutPollingNothingIsRemembered() throws {
         var machine = self.machine()
-        _ = machine.namesArrived(["a.md"])
-        let batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
-        _ = machine.batchFinished(batch, Self.stamped(batch))
+        _ = machine.receive(.arrived(["a.md"]))
+        let batch = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
+        _ = machine.receive(.batchFinished(batch, Self.stamped(batch), arrivedMeanwhile: []))
         #expect(machine.settled.isEmpty)
     }
 
@@ -544,24 +572,27 @@ struct InboxStateMachineTests {
     @Test func historyIsAskedEightAtATime() throws {
         var machine = self.machine()
         let names = (0..<20).map { "day-\($0).md" }
-        _ = machine.namesArrived(names)
+        _ = machine.receive(.arrived(names))
         let request = HistoryRequest(time: Self.spring, position: nil)
         var asked: [String] = []
-        while let batch = machine.weatherArrived(Fixtures.tag).batches.first {
-            asked += machine.batchFinished(
-                batch, BatchOutcome(results: batch.names.map { ($0, .wantsHistory(request)) })
+        while let batch = machine.receive(.weatherArrived(Fixtures.tag)).batches.first {
+            asked += machine.receive(
+                .batchFinished(
+                    batch, BatchOutcome(results: batch.names.map { ($0, .wantsHistory(request)) }), arrivedMeanwhile: []
+                )
             ).histories.map(\.0)
         }
         #expect(asked == Array(names.prefix(8)))
         #expect(machine.waitingForHistory == 20)
         var historical = Fixtures.tag
         historical.kind = .historical
-        asked += machine.historyArrived(asked[0], historical).histories.map(\.0)
-        asked += machine.historyFailed(asked[1], .later(.seconds(60), Failure(description: "429"))).histories.map(\.0)
-        asked += machine.historyFailed(asked[2], .unavailable(.noPosition)).histories.map(\.0)
+        asked += machine.receive(.historyArrived(asked[0], historical)).histories.map(\.0)
+        asked += machine.receive(.historyFailed(asked[1], .later(.seconds(60), Failure(description: "429")))).histories
+            .map(\.0)
+        asked += machine.receive(.historyFailed(asked[2], .unavailable(.noPosition))).histories.map(\.0)
         #expect(asked == Array(names.prefix(11)), "one more for each answer")
         for name in names.dropFirst(3) {
-            asked += machine.historyArrived(name, historical).histories.map(\.0)
+            asked += machine.receive(.historyArrived(name, historical)).histories.map(\.0)
         }
         #expect(asked == names, "each asked once, in turn")
     }
@@ -570,38 +601,39 @@ struct InboxStateMachineTests {
     /// even while current weather is failing; failures leave it alone or bring it back later, said once.
     @Test func backDatedEntriesAskForHistoryAndAreStampedWithIt() throws {
         var machine = self.machine()
-        _ = machine.namesArrived(["old.md", "older.md", "none.md"])
-        let batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
+        _ = machine.receive(.arrived(["old.md", "older.md", "none.md"]))
+        let batch = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
         let request = HistoryRequest(time: Self.spring, position: nil)
-        let asked = machine.batchFinished(
-            batch,
-            BatchOutcome(results: [
-                ("old.md", .wantsHistory(request)), ("older.md", .wantsHistory(request)),
-                ("none.md", .wantsHistory(request)),
-            ]))
+        let asked = machine.receive(
+            .batchFinished(
+                batch,
+                BatchOutcome(results: [
+                    ("old.md", .wantsHistory(request)), ("older.md", .wantsHistory(request)),
+                    ("none.md", .wantsHistory(request)),
+                ]), arrivedMeanwhile: []))
         #expect(asked.histories.map(\.0) == ["old.md", "older.md", "none.md"])
         #expect(machine.waiting == 3, "waiting for the weather of their time")
         #expect(request.moment == Date(timeIntervalSince1970: 1_556_668_800 + 12 * 3600), "noon of a bare day")
 
         // Current weather failing does not hold back the weather of an earlier time.
-        _ = machine.weatherFailed(Failure(description: "503"), retryAfter: .seconds(60))
+        _ = machine.receive(.weatherFailed(Failure(description: "503"), retryAfter: .seconds(60)))
         var historical = Fixtures.tag
         historical.kind = .historical
-        let stamp = machine.historyArrived("old.md", historical).batches
+        let stamp = machine.receive(.historyArrived("old.md", historical)).batches
         #expect(stamp == [Machine.Batch(names: ["old.md"], tag: historical, historical: true)])
         // Its weather is that entry's own: the batch does not ask again whether it is back-dated.
         #expect(stamp[0].backdating(BackdatingPolicy()) == nil)
         #expect(batch.backdating(BackdatingPolicy()) != nil, "a batch of current weather asks")
-        let done = machine.batchFinished(stamp[0], Self.stamped(stamp[0]))
+        let done = machine.receive(.batchFinished(stamp[0], Self.stamped(stamp[0]), arrivedMeanwhile: []))
         #expect(done.reports.contains { if case .stamped("old.md", historical) = $0 { true } else { false } })
 
         // Not now: looked at again later, said once.
-        let later = machine.historyFailed("older.md", .later(.seconds(30), Failure(description: "500")))
+        let later = machine.receive(.historyFailed("older.md", .later(.seconds(30), Failure(description: "500"))))
         #expect(
             later.reports.contains { if case .waitingForHistory("older.md", _, _, true) = $0 { true } else { false } })
         #expect(later.wakeUps.count <= 1)
         // Not to be had: left alone with the reason, counted as back-dated.
-        let alone = machine.historyFailed("none.md", .unavailable(.noPosition))
+        let alone = machine.receive(.historyFailed("none.md", .unavailable(.noPosition)))
         #expect(
             alone.reports.contains {
                 if case .leftAlone("none.md", .backdated(Self.spring, .noPosition), true) = $0 { true } else { false }
@@ -610,7 +642,7 @@ struct InboxStateMachineTests {
         #expect(machine.waitingForHistory == 1, "and it is history it waits for")
         #expect(machine.waitingReason("older.md")?.reason == "waiting_for_history")
         self.clock.advance(by: .seconds(60))
-        _ = machine.wokeUp()
+        _ = machine.receive(.wokeUp)
         #expect(machine.waiting == 1)
     }
 
@@ -618,8 +650,8 @@ struct InboxStateMachineTests {
     /// said once; another kind of failure is said again. The machine compares kinds, not text.
     @Test func aHistoryFailureInOtherWordsIsSaidOnce() throws {
         var machine = self.machine()
-        _ = machine.namesArrived(["old.md"])
-        let batch = try #require(machine.weatherArrived(Fixtures.tag).batches.first)
+        _ = machine.receive(.arrived(["old.md"]))
+        let batch = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
         let request = HistoryRequest(time: Self.spring, position: nil)
         var firstTimes: [Bool] = []
         let failures = [
@@ -628,20 +660,26 @@ struct InboxStateMachineTests {
             WeatherError(kind: .serverError(status: 502), message: "HTTP 502"),
             WeatherError(kind: .serverError(status: 503), message: "HTTP 503"),
         ]
-        var actions = machine.batchFinished(batch, BatchOutcome(results: [("old.md", .wantsHistory(request))]))
+        var actions = machine.receive(
+            .batchFinished(batch, BatchOutcome(results: [("old.md", .wantsHistory(request))]), arrivedMeanwhile: []))
         for failure in failures {
             #expect(actions.histories.map(\.0) == ["old.md"])
-            for case .waitingForHistory("old.md", _, _, let firstTime) in machine.historyFailed(
-                "old.md", .later(.seconds(30), failure)
+            for case .waitingForHistory("old.md", _, _, let firstTime) in machine.receive(
+                .historyFailed(
+                    "old.md", .later(.seconds(30), failure)
+                )
             ).reports {
                 firstTimes.append(firstTime)
             }
             self.clock.advance(by: .seconds(30))
-            actions = machine.wokeUp()
+            actions = machine.receive(.wokeUp)
             if actions.histories.isEmpty {
                 // Asked again once the entry's batch comes back wanting history.
-                let again = try #require(actions.batches.first ?? machine.weatherArrived(Fixtures.tag).batches.first)
-                actions = machine.batchFinished(again, BatchOutcome(results: [("old.md", .wantsHistory(request))]))
+                let again = try #require(
+                    actions.batches.first ?? machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
+                actions = machine.receive(
+                    .batchFinished(
+                        again, BatchOutcome(results: [("old.md", .wantsHistory(request))]), arrivedMeanwhile: []))
             }
         }
         #expect(firstTimes == [true, false, true, false])
@@ -662,26 +700,26 @@ struct InboxIndexDecisionTests {
                 configuration.settle = .seconds(5)
                 return configuration
             }(), clock: self.clock)
-        _ = machine.start()
-        _ = machine.listed(candidates: [], present: nil)
-        let first = machine.namesArrived(["a.md"])
+        _ = machine.receive(.start)
+        _ = machine.receive(.listed(candidates: [], present: nil))
+        let first = machine.receive(.arrived(["a.md"]))
         let due = self.clock.now.advanced(by: .seconds(1))
         #expect(first.wakeUps == [due], "woken when the notice is due, before the settle time")
         self.clock.advance(by: .milliseconds(400))
-        #expect(machine.namesArrived(["b.md", "a.md"]).wakeUps.isEmpty, "the same list, the same time")
+        #expect(machine.receive(.arrived(["b.md", "a.md"])).wakeUps.isEmpty, "the same list, the same time")
         self.clock.advance(by: .milliseconds(599))
-        #expect(machine.wokeUp().notices.isEmpty)
+        #expect(machine.receive(.wokeUp).notices.isEmpty)
         self.clock.advance(by: .milliseconds(1))
-        #expect(machine.wokeUp().notices == [["a.md", "b.md", "a.md"]])
+        #expect(machine.receive(.wokeUp).notices == [["a.md", "b.md", "a.md"]])
         self.clock.advance(by: .seconds(10))
-        #expect(machine.wokeUp().notices.isEmpty, "once")
+        #expect(machine.receive(.wokeUp).notices.isEmpty, "once")
         // A new arrival starts a new list; a machine without an index notices nothing.
-        _ = machine.namesArrived(["c.md"])
+        _ = machine.receive(.arrived(["c.md"]))
         self.clock.advance(by: .seconds(1))
-        #expect(machine.wokeUp().notices == [["c.md"]])
+        #expect(machine.receive(.wokeUp).notices == [["c.md"]])
         var plain = Machine(configuration: Machine.Configuration(), clock: self.clock)
-        _ = plain.start()
-        #expect(plain.namesArrived(["d.md"]).notices.isEmpty)
+        _ = plain.receive(.start)
+        #expect(plain.receive(.arrived(["d.md"])).notices.isEmpty)
     }
 
     /// The daemon's machine from its inbox configuration, and its one entry point.
@@ -695,7 +733,7 @@ struct InboxIndexDecisionTests {
         #expect(!plain.remembersSettled && !plain.checksIntegrity && plain.noticeDelay == nil)
 
         var machine = Machine(configuration: configuration, clock: self.clock)
-        #expect(machine.start().checksIntegrity)
+        #expect(machine.receive(.start).checksIntegrity)
         #expect(machine.receive(.integrityChecked).lists.count == 1)
         _ = machine.receive(.listed(candidates: [], present: []))
         #expect(machine.receive(.arrived(["a.md"])).fetches == 1)
@@ -715,13 +753,13 @@ struct InboxIndexDecisionTests {
                 configuration.checksIntegrity = true
                 return configuration
             }(), clock: self.clock)
-        let start = machine.start()
+        let start = machine.receive(.start)
         #expect(start.checksIntegrity && start.lists.isEmpty)
-        #expect(machine.namesArrived(["a.md"]).fetches == 0, "an arrival waits for the look-over")
-        #expect(machine.rescanRequested().lists.isEmpty, "so does a rescan")
-        let checked = machine.integrityChecked()
+        #expect(machine.receive(.arrived(["a.md"])).fetches == 0, "an arrival waits for the look-over")
+        #expect(machine.receive(.rescan).lists.isEmpty, "so does a rescan")
+        let checked = machine.receive(.integrityChecked)
         #expect(checked.lists.count == 1 && checked.fetches == 1, "the first listing, and the arrival")
-        #expect(machine.integrityChecked().lists.isEmpty, "answered once")
+        #expect(machine.receive(.integrityChecked).lists.isEmpty, "answered once")
     }
 }
 

@@ -2,6 +2,8 @@ extension InboxStateMachine {
     /// Everything that happens to the inbox, as the shell hands it in: one entry point (`receive`), as swift-nio's
     /// state machines take their events.
     public enum Input: Sendable {
+        /// The service starts: the first listing (after the store's look-over, with `checksIntegrity`).
+        case start
         /// Names were written and closed, moved in, or their editor's lock went.
         case arrived([String])
         /// Look at everything (a poll, a queue overflow, the folder back).
@@ -20,25 +22,6 @@ extension InboxStateMachine {
         case wokeUp
         case integrityChecked
         case stop
-    }
-
-    /// Takes one input and returns what the shell must do.
-    public mutating func receive(_ input: Input) -> [Action] {
-        switch input {
-        case .arrived(let names): return self.namesArrived(names)
-        case .rescan: return self.rescanRequested()
-        case .watchesExhausted: return self.watchesExhausted()
-        case .listed(let candidates, let present): return self.listed(candidates: candidates, present: present)
-        case .weatherArrived(let tag): return self.weatherArrived(tag)
-        case .weatherFailed(let error, let retryAfter): return self.weatherFailed(error, retryAfter: retryAfter)
-        case .historyArrived(let name, let tag): return self.historyArrived(name, tag)
-        case .historyFailed(let name, let failure): return self.historyFailed(name, failure)
-        case .batchFinished(let batch, let outcome, let arrived):
-            return self.namesArrived(arrived) + self.batchFinished(batch, outcome)
-        case .wokeUp: return self.wokeUp()
-        case .integrityChecked: return self.integrityChecked()
-        case .stop: return self.stop()
-        }
     }
 }
 

@@ -76,24 +76,24 @@ public enum FileStamper {
         var machine = Machine(configuration: policy, clock: ContinuousClock())
         var outcomes: [String: Outcome] = [:]
         var wakeUp: ContinuousClock.Instant?
-        var actions = machine.namesArrived(paths)
+        var actions = machine.receive(.arrived(paths))
         while true {
             var next: [Machine.Action] = []
             for action in actions {
                 switch action {
                 case .fetchWeather:
                     switch await currentWeather() {
-                    case .success(let tag): next += machine.weatherArrived(tag)
-                    case .failure(let error): next += machine.weatherFailed(error, retryAfter: nil)
+                    case .success(let tag): next += machine.receive(.weatherArrived(tag))
+                    case .failure(let error): next += machine.receive(.weatherFailed(error, retryAfter: nil))
                     }
                 case .fetchHistory(let name, let request):
                     switch await history?.tag(for: request) {
-                    case .tag(let tag)?: next += machine.historyArrived(name, tag)
+                    case .tag(let tag)?: next += machine.receive(.historyArrived(name, tag))
                     case .failed(.later(_, let error))?:
                         // A command does not wait for tomorrow's calls or a failing service: it says why.
-                        next += machine.historyFailed(name, .unavailable(.refused("\(error)")))
-                    case .failed(let failure)?: next += machine.historyFailed(name, failure)
-                    case nil: next += machine.historyFailed(name, .unavailable(.historyDisabled))
+                        next += machine.receive(.historyFailed(name, .unavailable(.refused("\(error)"))))
+                    case .failed(let failure)?: next += machine.receive(.historyFailed(name, failure))
+                    case nil: next += machine.receive(.historyFailed(name, .unavailable(.historyDisabled)))
                     }
                 case .stamp(let batch):
                     starting(outcomes.count, batch.names[0])
@@ -111,7 +111,7 @@ public enum FileStamper {
                             },
                             fresh: fresh)
                     }
-                    next += machine.batchFinished(batch, outcome)
+                    next += machine.receive(.batchFinished(batch, outcome, arrivedMeanwhile: []))
                 case .wakeUp(let deadline):
                     wakeUp = deadline
                 case .report(let report):
@@ -128,7 +128,7 @@ public enum FileStamper {
             guard !machine.isIdle, let deadline = wakeUp else { return outcomes }
             try? await Task.sleep(until: deadline, clock: .continuous)
             wakeUp = nil
-            actions = machine.wokeUp()
+            actions = machine.receive(.wokeUp)
         }
     }
 

@@ -107,7 +107,7 @@ public final class InboxService: Service {
                 group.cancelAll()
             }
             try await withGracefulShutdownHandler {
-                var actions = machine.start()
+                var actions = machine.receive(.start)
                 var iterator = events.makeAsyncIterator()
                 while true {
                     for action in actions {

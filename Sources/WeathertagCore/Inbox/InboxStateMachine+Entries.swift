@@ -1,0 +1,136 @@
+extension InboxStateMachine {
+    /// One entry as the machine holds it: where it is (one place at a time; nil: not held, settled until it changes)
+    /// and what the machine told about it, so that each thing is told once.
+    struct EntryState {
+        enum Place {
+            /// To stamp now, in queue order.
+            case queued(ticket: Int)
+            /// To look at again at a time: settling after a write, after it changed under a stamp, dated ahead of
+            /// now, or until history can be asked again (its notes say which).
+            case deferred(until: C.Instant)
+            /// An editor or a sync tool has it open; the lock file's going brings it back as an arrival.
+            case locked(EditorLock)
+            /// In a batch now; `again`: written again meanwhile, so looked at again once the batch is back.
+            case inBatch(again: Again?)
+            /// Read while there was no current weather: it waits for it, in order.
+            case awaitingWeather(ticket: Int)
+            /// Back-dated: the weather of its time is asked for (`asked`) or waits its turn (`HistoryTurns`).
+            indirect case awaitingHistory(HistoryRequest, asked: Bool)
+            /// The weather of its time came: to stamp with it, in order.
+            indirect case historical(WeatherTag, ticket: Int)
+        }
+
+        var place: Place?
+        /// Its version once settled (stamped, already stamped, left alone), kept while the shell polls.
+        var settled: FileVersion?
+        /// Why it was last left alone: a rescan does not tell it again.
+        var leftAlone: LeftAloneReason?
+        /// The lock it was last told waiting for, until it is stamped: a save while the editor stays open is looked
+        /// at again, but not told again.
+        var reportedLock: EditorLock?
+        /// How often in a row it changed under a stamp.
+        var changedAttempts = 0
+        /// What it is dated, while dated ahead of now.
+        var datedAhead: EntryTime?
+        /// The history failure it waits out (told once per kind).
+        var historyFailure: (error: any Error, kind: FailureKind)?
+
+        /// Holds nothing and remembers nothing: forgotten.
+        var isEmpty: Bool {
+            self.place == nil && self.settled == nil && self.leftAlone == nil && self.reportedLock == nil
+                && self.changedAttempts == 0 && self.datedAhead == nil && self.historyFailure == nil
+        }
+    }
+
+    /// When an entry written again while in a batch is looked at again.
+    enum Again {
+        case now
+        case at(C.Instant)
+
+        var instant: C.Instant? {
+            if case .at(let instant) = self { return instant }
+            return nil
+        }
+    }
+
+    /// How many entries are in each kind of place (kept in step by `update`, so the shell's questions after every
+    /// event cost nothing).
+    struct Counts {
+        var held = 0
+        var queued = 0
+        var deferred = 0
+        var deferredForHistory = 0
+        var awaitingWeather = 0
+        /// Back-dated entries waiting for their weather: asked about, answered, or deferred after a failure.
+        var history = 0
+
+        mutating func add(_ entry: EntryState) { self.count(entry, 1) }
+        mutating func remove(_ entry: EntryState) { self.count(entry, -1) }
+
+        private mutating func count(_ entry: EntryState, _ change: Int) {
+            guard let place = entry.place else { return }
+            self.held += change
+            switch place {
+            case .queued: self.queued += change
+            case .deferred:
+                self.deferred += change
+                if entry.historyFailure != nil {
+                    self.deferredForHistory += change
+                    self.history += change
+                }
+            case .awaitingWeather: self.awaitingWeather += change
+            case .awaitingHistory, .historical: self.history += change
+            case .locked, .inBatch: break
+            }
+        }
+    }
+}
+
+/// History's turn, a sub-machine of the inbox's: back-dated entries are asked about in the order they came, at most
+/// `limit` at a time (a diary of thousands moved in does not hold thousands of questions open). Which entries still
+/// wait is the inbox's map's to say; this keeps only the order and the asks out.
+struct HistoryTurns: Sendable {
+    let limit: Int
+    private(set) var asked = 0
+    private var turn = TicketOrder()
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    var hasRoom: Bool { self.asked < self.limit }
+
+    /// `name` waits for its turn.
+    mutating func join(_ name: String) { self.turn.append(name, ticket: 0) }
+
+    /// Whose turn it is (the inbox checks it still waits).
+    mutating func next() -> String? { self.turn.popFirst()?.name }
+
+    /// One more ask is out.
+    mutating func asking() { self.asked += 1 }
+
+    /// An ask came back (answered or failed).
+    mutating func answered() { self.asked = max(0, self.asked - 1) }
+}
+
+/// Names in the order they took a place, each with the ticket of that place: an index over the inbox's map, read
+/// lazily (a name whose state no longer holds the ticket is skipped), so it can never disagree with the map.
+struct TicketOrder: Sendable {
+    private var items: [(name: String, ticket: Int)] = []
+    private var head = 0
+
+    mutating func append(_ name: String, ticket: Int) {
+        self.items.append((name, ticket))
+    }
+
+    mutating func popFirst() -> (name: String, ticket: Int)? {
+        guard self.head < self.items.count else { return nil }
+        let item = self.items[self.head]
+        self.head += 1
+        if self.head > 1024 && self.head * 2 > self.items.count {
+            self.items.removeFirst(self.head)
+            self.head = 0
+        }
+        return item
+    }
+}
