@@ -684,6 +684,56 @@ struct InboxStateMachineTests {
         }
         #expect(firstTimes == [true, false, true, false])
     }
+
+    // MARK: One place at a time
+
+    /// A back-dated entry written again while its history is asked for is read again (its date may have changed):
+    /// the answer to the old question is not stamped, the new one is, and it is counted once meanwhile.
+    @Test func anEntryWrittenAgainWhileAskingHistoryIsReadAgainAndStampedOnce() throws {
+        var machine = self.machine()
+        _ = machine.receive(.arrived(["old.md"]))
+        let batch = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
+        let request = HistoryRequest(time: Self.spring, position: nil)
+        let asked = machine.receive(
+            .batchFinished(batch, BatchOutcome(results: [("old.md", .wantsHistory(request))]), arrivedMeanwhile: []))
+        #expect(asked.histories.map(\.0) == ["old.md"])
+        #expect(machine.waiting == 1 && machine.waitingForHistory == 1)
+        // Written again: read again, no longer waiting for the old answer.
+        let reread = try #require(machine.receive(.arrived(["old.md"])).batches.first)
+        #expect(reread.names == ["old.md"] && !reread.historical)
+        #expect(machine.waiting == 1 && machine.waitingForHistory == 0, "in one place: its batch")
+        // The old answer comes: nothing is stamped with it.
+        #expect(machine.receive(.historyArrived("old.md", Fixtures.tag)).batches.isEmpty)
+        // The new reading asks again, and that answer is stamped.
+        let again = machine.receive(
+            .batchFinished(reread, BatchOutcome(results: [("old.md", .wantsHistory(request))]), arrivedMeanwhile: []))
+        #expect(again.histories.map(\.0) == ["old.md"])
+        let stamp = try #require(machine.receive(.historyArrived("old.md", Fixtures.tag)).batches.first)
+        #expect(stamp.names == ["old.md"] && stamp.historical)
+        _ = machine.receive(.batchFinished(stamp, Self.stamped(stamp), arrivedMeanwhile: []))
+        #expect(machine.isIdle)
+    }
+
+    /// An entry written again while its batch is out is looked at again once the batch is back (its settle time
+    /// after the last write), and is in one place meanwhile.
+    @Test func anEntryWrittenDuringItsBatchIsLookedAtAgainAfterIt() throws {
+        var machine = self.machine { $0.settle = .seconds(2) }
+        _ = machine.receive(.listed(candidates: ["a.md"], present: nil))
+        let batch = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
+        let back = machine.receive(.batchFinished(batch, Self.stamped(batch), arrivedMeanwhile: ["a.md"]))
+        #expect(back.batches.isEmpty, "not before its settle time")
+        #expect(machine.waiting == 1)
+        #expect(machine.waitingReason("a.md") == LaneState(.waiting, "settling"))
+        self.clock.advance(by: .seconds(2))
+        // Due: it asks for fresh weather (the last tag is older than `tagReuse`), then goes.
+        #expect(machine.receive(.wokeUp).fetches == 1)
+        let look = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
+        #expect(look.names == ["a.md"])
+        _ = machine.receive(
+            .batchFinished(look, BatchOutcome(results: [("a.md", .alreadyStamped(Self.version))]), arrivedMeanwhile: [])
+        )
+        #expect(machine.isIdle)
+    }
 }
 
 /// What the inbox tells its diary index, and when it looks its store over: the machine's decisions, not the shell's.
