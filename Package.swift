@@ -51,7 +51,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "WeathertagSQLite", dependencies: ["CSQLite"], swiftSettings: strictSettings),
+        .target(
+            name: "WeathertagSQLite",
+            dependencies: ["CSQLite", .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "WeathertagGPSD",
             dependencies: [
@@ -118,7 +122,7 @@ let package = Package(
 
         .target(
             name: "WeathertagTestSupport",
-            dependencies: ["WeathertagCore"],
+            dependencies: ["WeathertagCore", "WeathertagDaemon"],
             path: "Tests/WeathertagTestSupport",
             swiftSettings: strictSettings
         ),
@@ -129,7 +133,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],
-            exclude: ["Golden", "Recorded"],
+            exclude: ["Golden", "Recorded", "YAMLSuite"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -141,6 +145,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WeathertagSQLiteTests",
+            dependencies: ["WeathertagSQLite", .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -17,7 +17,9 @@ public final class Database {
         }
         self.handle = handle
         sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, Int32(busyTimeout.components.seconds * 1000))
+        // In milliseconds, fractions of a second included (a timeout under a second was once taken as none).
+        let (seconds, attoseconds) = busyTimeout.components
+        sqlite3_busy_timeout(handle, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000))
     }
 
     private var closed = false

@@ -19,6 +19,7 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         public static let SQLITE_ERROR = ResultCode(rawValue: 1)
         public static let SQLITE_BUSY = ResultCode(rawValue: 5)
         public static let SQLITE_CORRUPT = ResultCode(rawValue: 11)
+        public static let SQLITE_CANTOPEN = ResultCode(rawValue: 14)
         public static let SQLITE_NOTADB = ResultCode(rawValue: 26)
 
         public var description: String { String(cString: sqlite3_errstr(self.rawValue)) }

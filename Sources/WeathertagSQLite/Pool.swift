@@ -1,26 +1,28 @@
 import CSQLite
 import Dispatch
+import NIOPosix
 import Synchronization
 
 /// A writer and readers on one database in WAL mode: reads see a snapshot and never wait for the writer; writes
-/// are one at a time, each in a transaction. Synchronous calls run on the caller's thread; the `async` ones on
-/// threads of their own, never on the cooperative pool.
+/// are one at a time, each in a transaction. Synchronous calls run on the caller's thread; the `async` ones on the
+/// NIO thread pool it was given, never on the cooperative pool.
 public final class DatabasePool: Sendable {
     public let path: String
     private let writer: Exclusive
     private let readers: [Exclusive]
     private let free: Mutex<[Int]>
     private let available: DispatchSemaphore
-    /// Where the `async` calls wait for a connection and run (SQLite blocks).
-    private static let queue = DispatchQueue(label: "weathertag-sqlite", attributes: .concurrent)
+    /// Where the `async` calls wait for a connection and run (SQLite blocks): the process's blocking pool.
+    private let threadPool: NIOThreadPool
 
     /// Opens (creating it if needed) the database at `path` with one writer and `readers` readers. Each statement
     /// waits up to `busyTimeout` for another process's lock; `prepare` runs on every connection once.
     public init(
-        path: String, readers: Int = 1, busyTimeout: Duration = .seconds(5),
+        path: String, readers: Int = 1, busyTimeout: Duration = .seconds(5), threadPool: NIOThreadPool = .singleton,
         prepare: (Database) throws -> Void = { _ in }
     ) throws {
         self.path = path
+        self.threadPool = threadPool
         let writer = try Database(path: path, readOnly: false, busyTimeout: busyTimeout)
         // WAL: the daemon and the `stamp` command read and write side by side. Synchronous NORMAL: a commit survives
         // the process being killed; only a power cut can lose the last ones.
@@ -60,16 +62,14 @@ public final class DatabasePool: Sendable {
         try self.writer.run { db in try Self.transaction(db, "BEGIN IMMEDIATE", body) }
     }
 
+    /// `read` on the thread pool.
     public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { done in
-            Self.queue.async { done.resume(with: Result { try self.read(body) }) }
-        }
+        try await self.threadPool.runIfActive { try self.read(body) }
     }
 
+    /// `write` on the thread pool.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { done in
-            Self.queue.async { done.resume(with: Result { try self.write(body) }) }
-        }
+        try await self.threadPool.runIfActive { try self.write(body) }
     }
 
     private static func transaction<T>(_ db: Database, _ begin: String, _ body: (Database) throws -> T) throws -> T {

@@ -92,7 +92,7 @@ struct Stamp: AsyncParsableCommand {
             printError("note: no configuration with a state database, so no memory of these files is updated")
         }
         // Back-dated files get the weather of their time as the daemon's entries do (history.enabled).
-        let history = factory?.historyService(store: database)
+        let history = factory?.historyService(store: database?.history)
         let backdating = BackdatingPolicy(
             threshold: configuration?.stamp.backdatedAfter ?? .seconds(10_800), asksHistory: history != nil,
             explicitTime: self.at.flatMap { EntryTime.given($0) })

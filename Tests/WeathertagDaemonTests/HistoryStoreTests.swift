@@ -30,7 +30,8 @@ final class HistoryStoreTests {
     func stores() throws -> [any HistoryStore] {
         [
             InMemoryHistoryStore(),
-            try StateDatabase.open(directory: self.directory.file("state"), inbox: "/diary", logger: Self.quiet),
+            try StateDatabase.open(directory: self.directory.file("state"), inbox: "/diary", logger: Self.quiet)
+                .history,
         ]
     }
 
@@ -81,7 +82,7 @@ final class HistoryStoreTests {
                         """)
             }
         }
-        let store = try StateDatabase.open(directory: state, inbox: "/diary", logger: Self.quiet)
+        let store = try StateDatabase.open(directory: state, inbox: "/diary", logger: Self.quiet).history
         #expect(await store.hours(source: "open-meteo", cell: "46.20,6.14", hour: 6) == [1])
         #expect(
             await store.spends(source: "open-meteo", since: .distantPast) == [

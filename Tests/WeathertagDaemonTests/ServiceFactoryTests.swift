@@ -62,7 +62,7 @@ final class ServiceFactoryTests {
         #expect(try await off.diaryIndex() == nil)
         let (historical, _) = try self.factory(#", "history": {"enabled": true, "source": "openweather"}"#)
         #expect(historical.historyService(store: nil) != nil, "kept in memory without a store")
-        #expect(historical.historyService(store: database) != nil)
+        #expect(historical.historyService(store: database.history) != nil)
     }
 }
 

@@ -28,7 +28,8 @@ final class StampMemoryTests {
         return [
             InMemoryEntryStore(policy: policy),
             try StateDatabase.open(
-                directory: self.directory.file("state"), inbox: "/diary", policy: policy, logger: logger),
+                directory: self.directory.file("state"), inbox: "/diary", policy: policy, logger: logger
+            ).entries,
         ]
     }
 

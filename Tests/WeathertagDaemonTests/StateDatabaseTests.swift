@@ -35,50 +35,50 @@ final class StateDatabaseTests {
 
     @Test func stampsAreRememberedFollowRenamesAndAreForgottenAfterTheirGrace() throws {
         let database = try self.open()
-        database.remember(
+        database.memory.remember(
             [
                 .init(path: "a.md", block: self.block, origin: .stamped),
                 .init(path: "2026/11/23.md", block: self.block, origin: .found),
             ], at: self.now)
-        #expect(try database.remembered("a.md") == RememberedStamp(block: self.block))
-        #expect(database.blockToRestore("a.md", now: self.now) == self.block)
-        #expect(database.blockToRestore("b.md", now: self.now) == nil)
+        #expect(try database.memory.remembered("a.md") == RememberedStamp(block: self.block))
+        #expect(database.memory.blockToRestore("a.md", now: self.now) == self.block)
+        #expect(database.memory.blockToRestore("b.md", now: self.now) == nil)
 
         // A file renamed; a folder renamed with what is below it; a temp file renamed over an entry changes nothing.
-        database.apply(
+        database.memory.apply(
             [
                 .renamed(from: "a.md", to: "b.md"), .renamed(from: "2026", to: "2027"),
                 .renamed(from: ".b.md.Xy12", to: "b.md"),
             ], at: self.now)
-        #expect(try database.remembered("a.md") == nil)
-        #expect(try database.remembered("b.md")?.block == self.block)
-        #expect(try database.remembered("2027/11/23.md")?.block == self.block)
-        #expect(try database.count() == 2)
+        #expect(try database.memory.remembered("a.md") == nil)
+        #expect(try database.memory.remembered("b.md")?.block == self.block)
+        #expect(try database.memory.remembered("2027/11/23.md")?.block == self.block)
+        #expect(try database.memory.count() == 2)
 
         // Removed: still given back within the grace time (git and tar write a file again right away), not after.
-        database.apply([.removed("2027")], at: self.now)
-        #expect(database.blockToRestore("2027/11/23.md", now: self.now.addingTimeInterval(599)) == self.block)
-        #expect(database.blockToRestore("2027/11/23.md", now: self.now.addingTimeInterval(600)) == nil)
+        database.memory.apply([.removed("2027")], at: self.now)
+        #expect(database.memory.blockToRestore("2027/11/23.md", now: self.now.addingTimeInterval(599)) == self.block)
+        #expect(database.memory.blockToRestore("2027/11/23.md", now: self.now.addingTimeInterval(600)) == nil)
         // Written again within it: present again, removal cleared.
-        database.remember([.init(path: "2027/11/23.md", block: self.block, origin: .restored)], at: self.now)
-        #expect(try database.remembered("2027/11/23.md")?.removedAt == nil)
+        database.memory.remember([.init(path: "2027/11/23.md", block: self.block, origin: .restored)], at: self.now)
+        #expect(try database.memory.remembered("2027/11/23.md")?.removedAt == nil)
 
         // A listing that does not find an entry starts its grace; one past the grace is deleted.
-        database.reconcile(present: ["2027/11/23.md"], at: self.now)
-        #expect(try database.remembered("b.md")?.removedAt == self.now)
-        database.reconcile(present: ["2027/11/23.md"], at: self.now.addingTimeInterval(601))
-        #expect(try database.remembered("b.md") == nil)
-        #expect(try database.count() == 1)
+        database.memory.reconcile(present: ["2027/11/23.md"], at: self.now)
+        #expect(try database.memory.remembered("b.md")?.removedAt == self.now)
+        database.memory.reconcile(present: ["2027/11/23.md"], at: self.now.addingTimeInterval(601))
+        #expect(try database.memory.remembered("b.md") == nil)
+        #expect(try database.memory.count() == 1)
     }
 
     @Test func theMemorySurvivesReopeningAndIsKeptPerInbox() throws {
         do {
             let database = try self.open()
-            database.remember([.init(path: "a.md", block: self.block, origin: .stamped)], at: self.now)
+            database.memory.remember([.init(path: "a.md", block: self.block, origin: .stamped)], at: self.now)
         }
-        #expect(try self.open().remembered("a.md")?.block == self.block)
+        #expect(try self.open().memory.remembered("a.md")?.block == self.block)
         // Another inbox's paths would name other entries.
-        #expect(try self.open(inbox: "/elsewhere").remembered("a.md") == nil)
+        #expect(try self.open(inbox: "/elsewhere").memory.remembered("a.md") == nil)
     }
 
     @Test(arguments: ["not a database at all, just text", String(repeating: "\u{0}", count: 8192)])
@@ -86,8 +86,8 @@ final class StateDatabaseTests {
         try FileManager.default.createDirectory(atPath: self.stateDirectory, withIntermediateDirectories: true)
         try Data(garbage.utf8).write(to: URL(fileURLWithPath: self.stateDirectory + "/state.sqlite"))
         let database = try self.open()
-        database.remember([.init(path: "a.md", block: self.block, origin: .stamped)], at: self.now)
-        #expect(try database.remembered("a.md")?.block == self.block)
+        database.memory.remember([.init(path: "a.md", block: self.block, origin: .stamped)], at: self.now)
+        #expect(try database.memory.remembered("a.md")?.block == self.block)
         let aside = try FileManager.default.contentsOfDirectory(atPath: self.stateDirectory).filter {
             $0.hasPrefix("state.sqlite.corrupt-")
         }
@@ -103,8 +103,8 @@ final class StateDatabaseTests {
             .appendingPathComponent("Fixtures/grdb-state.sqlite").path
         try FileManager.default.copyItem(atPath: fixture, toPath: self.stateDirectory + "/state.sqlite")
         let database = try self.open(inbox: "/diary/inbox")
-        #expect(try database.count() == 3)
-        #expect(try database.remembered("e000001.md")?.block.first == "weather:")
+        #expect(try database.memory.count() == 3)
+        #expect(try database.memory.remembered("e000001.md")?.block.first == "weather:")
         #expect(database.checkIntegrity())
         #expect(
             !(try FileManager.default.contentsOfDirectory(atPath: self.stateDirectory)).contains {
@@ -116,7 +116,7 @@ final class StateDatabaseTests {
     @Test func aDamagedPageIsFoundByTheIntegrityCheck() throws {
         do {
             let database = try self.open()
-            database.remember(
+            database.memory.remember(
                 (0..<2000).map { .init(path: "entry-\($0).md", block: self.block, origin: .stamped) }, at: self.now)
         }
         // Scribble over the middle of the file, where the table's pages are (its header stays valid).
@@ -128,7 +128,7 @@ final class StateDatabaseTests {
         try handle.close()
         let database = try self.open()
         #expect(!database.checkIntegrity())
-        #expect(try database.count() == 0)
+        #expect(try database.memory.count() == 0)
         #expect(database.checkIntegrity(), "the new one is sound")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: self.stateDirectory).contains {
@@ -140,7 +140,7 @@ final class StateDatabaseTests {
     /// memory every block it saw, in one transaction.
     @Test func aBatchRestoresRemembersAndFreshAsksForNewWeather() throws {
         let database = try self.open()
-        let memory = EntryBatch.Memory(database: database)
+        let memory = EntryBatch.Memory(database: database.entries)
         let inbox = try self.directory.makeDirectory("inbox")
         let original = "---\ntitle: Monday\n---\nDear diary\n"
         try Data(original.utf8).write(to: URL(fileURLWithPath: inbox + "/a.md"))
@@ -148,7 +148,7 @@ final class StateDatabaseTests {
         var outcome = EntryBatch.stamp(["a.md"], in: inbox, lines: first, maximumSize: 1 << 20, memory: memory)
         #expect(outcome.results.map(\.1).allSatisfy { if case .stamped = $0 { true } else { false } })
         let stamped = try String(contentsOfFile: inbox + "/a.md", encoding: .utf8)
-        #expect(try database.remembered("a.md")?.block == first)
+        #expect(try database.memory.remembered("a.md")?.block == first)
 
         // The unstamped version written again: the same block comes back, not the weather of now.
         let other = ["weather:", "  condition: Snow"]
@@ -170,13 +170,13 @@ final class StateDatabaseTests {
             ["a.md"], in: inbox, lines: other, maximumSize: 1 << 20, memory: memory, fresh: true)
         #expect(outcome.results.map(\.1).allSatisfy { if case .stamped = $0 { true } else { false } })
         #expect(try String(contentsOfFile: inbox + "/a.md", encoding: .utf8).contains("condition: Snow"))
-        #expect(try database.remembered("a.md")?.block == other)
+        #expect(try database.memory.remembered("a.md")?.block == other)
 
         // A block edited by hand is what is remembered next.
         let edited = "---\ntitle: Monday\nweather:\n  condition: Fog\n---\nDear diary\n"
         try Data(edited.utf8).write(to: URL(fileURLWithPath: inbox + "/a.md"))
         outcome = EntryBatch.stamp(["a.md"], in: inbox, lines: other, maximumSize: 1 << 20, memory: memory)
-        #expect(try database.remembered("a.md")?.block == ["weather:", "  condition: Fog"])
+        #expect(try database.memory.remembered("a.md")?.block == ["weather:", "  condition: Fog"])
     }
 
     /// 50,000 entries: remembered in batches of 32 as the daemon writes them, looked up, reconciled.
@@ -184,18 +184,18 @@ final class StateDatabaseTests {
         let database = try self.open()
         let count = 50_000
         for start in stride(from: 0, to: count, by: 32) {
-            database.remember(
+            database.memory.remember(
                 (start..<min(start + 32, count)).map {
                     .init(path: "\($0 / 1000)/\($0).md", block: self.block, origin: .stamped)
                 }, at: self.now)
         }
-        #expect(try database.count() == count)
-        #expect(database.blockToRestore("49/49999.md", now: self.now) == self.block)
-        database.reconcile(present: Set((0..<count).map { "\($0 / 1000)/\($0).md" }), at: self.now)
-        #expect(try database.remembered("0/0.md")?.removedAt == nil)
-        database.apply([.removed("3")], at: self.now)
-        database.reconcile(present: [], at: self.now.addingTimeInterval(700))
-        #expect(try database.count() == count - 1000, "the removed folder's 1,000 forgotten, the rest in grace")
+        #expect(try database.memory.count() == count)
+        #expect(database.memory.blockToRestore("49/49999.md", now: self.now) == self.block)
+        database.memory.reconcile(present: Set((0..<count).map { "\($0 / 1000)/\($0).md" }), at: self.now)
+        #expect(try database.memory.remembered("0/0.md")?.removedAt == nil)
+        database.memory.apply([.removed("3")], at: self.now)
+        database.memory.reconcile(present: [], at: self.now.addingTimeInterval(700))
+        #expect(try database.memory.count() == count - 1000, "the removed folder's 1,000 forgotten, the rest in grace")
     }
 
     // MARK: The diary index
@@ -203,7 +203,7 @@ final class StateDatabaseTests {
     /// A batch indexes what it reads: titles, text, weather, lanes; searched, filtered and paged; renames and
     /// removals follow; a file read again in the same version is not parsed again.
     @Test func theIndexIsWrittenByBatchesSearchedAndKeptInStep() async throws {
-        try await self.indexContract(try self.open())
+        try await self.indexContract(try self.open().entries)
     }
 
     /// The same contract from the in-memory store, the tests' double.

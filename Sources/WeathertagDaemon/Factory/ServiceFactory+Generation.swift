@@ -19,9 +19,9 @@ extension ServiceFactory {
         let chain = self.locationChain()
         let weather = await self.weatherService(chain: chain)
         let memory = await self.stateDatabase()
-        let history = self.historyService(store: memory, chain: chain)
+        let history = self.historyService(store: memory?.history, chain: chain)
         let files = InboxFiles(
-            configuration: configuration.inbox, stamp: configuration.stamp, memory: memory,
+            configuration: configuration.inbox, stamp: configuration.stamp, memory: memory?.entries,
             asksHistory: history != nil, threadPool: self.threadPool, progress: progress,
             reporter: InboxReporter(statistics: self.statistics, logger: self.logger),
             conflicts: SyncConflictRegistry(tree: configuration.inbox.tree, logger: self.logger),
@@ -41,7 +41,7 @@ extension ServiceFactory {
         router.conflicts = files.conflicts
         let threadPool = self.threadPool
         router.diary = memory.map { memory in
-            DiaryIndex(database: memory, live: { await inbox.waitingReasons($0) }, threadPool: threadPool)
+            DiaryIndex(database: memory.diary, live: { await inbox.waitingReasons($0) }, threadPool: threadPool)
         }
         var services = self.providers.map {
             ServiceGroupConfiguration.ServiceConfiguration(

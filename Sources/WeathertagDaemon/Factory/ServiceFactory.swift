@@ -122,11 +122,13 @@ public struct ServiceFactory: Sendable {
         let configuration = self.configuration
         guard configuration.state.enabled else { return nil }
         let logger = self.logger
+        let threadPool = self.threadPool
         do {
-            return try await self.threadPool.runIfActive {
+            return try await threadPool.runIfActive {
                 try StateDatabase.open(
                     directory: configuration.state.directory, inbox: configuration.inbox.path,
-                    policy: RestorePolicy(forgetAfter: configuration.state.forgetAfter.seconds), logger: logger)
+                    policy: RestorePolicy(forgetAfter: configuration.state.forgetAfter.seconds), threadPool: threadPool,
+                    logger: logger)
             }
         } catch {
             self.logger.error(
@@ -155,7 +157,7 @@ public struct ServiceFactory: Sendable {
     public func stampMemory(_ database: StateDatabase) -> FileStamper.Memory? {
         guard let inbox = realpath(self.configuration.inbox.path, nil) else { return nil }
         defer { free(inbox) }
-        return FileStamper.Memory(database: database, inbox: String(cString: inbox))
+        return FileStamper.Memory(database: database.entries, inbox: String(cString: inbox))
     }
 
     /// The diary index the daemon keeps, read without the daemon; nil when there is none yet (the daemon builds it).
@@ -164,11 +166,13 @@ public struct ServiceFactory: Sendable {
         let file = configuration.state.directory + "/" + StateDatabase.fileName
         guard configuration.state.enabled, FileManager.default.fileExists(atPath: file) else { return nil }
         let logger = self.logger
-        let database = try await self.threadPool.runIfActive {
+        let threadPool = self.threadPool
+        let database = try await threadPool.runIfActive {
             try StateDatabase.open(
-                directory: configuration.state.directory, inbox: configuration.inbox.path, logger: logger)
+                directory: configuration.state.directory, inbox: configuration.inbox.path, threadPool: threadPool,
+                logger: logger)
         }
-        return DiaryIndex(database: database, threadPool: self.threadPool)
+        return DiaryIndex(database: database.diary, threadPool: threadPool)
     }
 
     /// Runs `body` while the providers' background work runs (gpsd's connection, a track folder's indexing), as

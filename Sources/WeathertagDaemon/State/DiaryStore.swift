@@ -40,6 +40,18 @@ public struct IndexedEntry: Sendable, Equatable {
     public var stampedAt: Date?
     public var restoredAt: Date?
     public var restores: Int = 0
+
+    public init(
+        id: Int64, path: String, title: String, excerpt: String, time: Date, dayOnly: Bool, timeSource: String,
+        lane: LaneState, laneSince: Date, weather: DiaryWeather?, block: [String]? = nil, stampedAt: Date? = nil,
+        restoredAt: Date? = nil, restores: Int = 0
+    ) {
+        (self.id, self.path, self.title, self.excerpt, self.time) = (id, path, title, excerpt, time)
+        (self.dayOnly, self.timeSource, self.lane, self.laneSince, self.weather) = (
+            dayOnly, timeSource, lane, laneSince, weather
+        )
+        (self.block, self.stampedAt, self.restoredAt, self.restores) = (block, stampedAt, restoredAt, restores)
+    }
 }
 
 /// The diary index: every entry with its title, time, lane and weather, and its text for search. The batches write

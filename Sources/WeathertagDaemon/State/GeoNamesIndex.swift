@@ -37,13 +37,8 @@ public final class GeoNamesIndex: Sendable {
         }.joined(separator: "|")
         try manager.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
         let path = stateDirectory + "/" + Self.fileName
-        let database: DatabasePool
-        do {
-            database = try Self.connect(path)
-        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
-            for suffix in ["", "-wal", "-shm"] { try? manager.removeItem(atPath: path + suffix) }
-            database = try Self.connect(path)
-        }
+        // Only an index: unreadable, it is moved aside and built again.
+        let database = try DatabasePool.open(path: path, readers: 2, migrator: Self.migrator)
         let built = try database.read { db in
             try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'source'")
         }
@@ -64,8 +59,7 @@ public final class GeoNamesIndex: Sendable {
         self.places = places
     }
 
-    private static func connect(_ path: String) throws -> DatabasePool {
-        let database = try StateDatabase.pool(path: path, readers: 2)
+    private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: places and their boxes") { db in
             try db.execute(
@@ -82,8 +76,7 @@ public final class GeoNamesIndex: Sendable {
             // Filled by the next build, which forgetting the source makes happen.
             try db.execute(sql: "ALTER TABLE place ADD COLUMN zone TEXT; DELETE FROM meta")
         }
-        try migrator.migrate(database)
-        return database
+        return migrator
     }
 
     /// Reads the files a megabyte at a time and writes every place in one transaction.

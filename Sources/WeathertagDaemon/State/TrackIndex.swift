@@ -32,14 +32,10 @@ public final class TrackIndex: Sendable {
     public static func open(directory: String) throws -> TrackIndex {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/" + Self.fileName
-        do {
-            return TrackIndex(path: path, database: try Self.connect(path))
-        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
-            // Only an index: moved aside, and rebuilt from the files.
-            let aside = path + ".corrupt-" + String(Int(Date().timeIntervalSince1970))
-            for suffix in ["", "-wal", "-shm"] { _ = rename(path + suffix, aside + suffix) }
-            return TrackIndex(path: path, database: try Self.connect(path))
-        }
+        // Only an index: unreadable, it is moved aside and rebuilt from the files. Two readers: `most_accurate` may
+        // ask about now and a past moment at once while the writer indexes.
+        return TrackIndex(
+            path: path, database: try DatabasePool.open(path: path, readers: 2, migrator: Self.migrator))
     }
 
     private init(path: String, database: DatabasePool) {
@@ -47,9 +43,7 @@ public final class TrackIndex: Sendable {
         self.database = database
     }
 
-    private static func connect(_ path: String) throws -> DatabasePool {
-        // Two readers: `most_accurate` may ask about now and a past moment at once while the writer indexes.
-        let database = try StateDatabase.pool(path: path, readers: 2)
+    private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: track files and points") { db in
             try db.execute(
@@ -72,8 +66,7 @@ public final class TrackIndex: Sendable {
                     ) WITHOUT ROWID;
                     """)
         }
-        try migrator.migrate(database)
-        return database
+        return migrator
     }
 
     // MARK: Files

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import WeathertagCore
 import WeathertagSQLite
 
@@ -10,7 +9,7 @@ import WeathertagSQLite
 /// drops what is gone, renames move rows. Like the memory it is rebuilt from the files when missing: every file
 /// is read once at start-up, and one whose version (inode, size, modification time) is indexed already is not
 /// parsed again.
-extension StateDatabase {
+enum DiaryTables {
     static func createDiaryIndex(_ db: Database) throws {
         try db.execute(
             sql: """
@@ -94,52 +93,6 @@ extension StateDatabase {
         lane = excluded.lane
         """
 
-    // MARK: Writing
-
-    /// The versions indexed for `paths` (a batch asks once, and does not read again what has not changed).
-    public func indexedVersions(_ paths: [String]) -> [String: String] {
-        guard !paths.isEmpty else { return [:] }
-        let rows =
-            (try? self.database.read { db in
-                try Row.fetchAll(
-                    db.cachedStatement(
-                        sql: "SELECT path, version FROM diary WHERE version IS NOT NULL AND path IN "
-                            + "(\(Array(repeating: "?", count: paths.count).joined(separator: ",")))"),
-                    arguments: StatementArguments(paths))
-            }) ?? []
-        return Dictionary(rows.map { ($0["path"], $0["version"]) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    /// Entries seen and not yet read (`paths` relative to `inbox`): a row from their name and modification time,
-    /// lane `waiting`, unless they have one. Names no longer there are passed over.
-    public func notice(_ paths: [String], inbox: String, at now: Date = Date()) {
-        guard !paths.isEmpty else { return }
-        // Looked up first, outside a write transaction: most are indexed by the time this runs.
-        let known: Set<String> =
-            (try? self.database.read { db in
-                var known: Set<String> = []
-                let statement = try db.cachedStatement(sql: "SELECT 1 FROM diary WHERE path = ?")
-                for path in paths where try Bool.fetchOne(statement, arguments: [path]) != nil { known.insert(path) }
-                return known
-            }) ?? []
-        let missing = paths.filter { !known.contains($0) }
-        guard !missing.isEmpty else { return }
-        self.write("index new entries") { db in
-            for path in missing {
-                var info = stat()
-                guard lstat(inbox + "/" + path, &info) == 0 else { continue }
-                let modified = Date(
-                    timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
-                let fileName = path.split(separator: "/").last.map(String.init) ?? path
-                let item = DiaryIndexItem(
-                    path: path, version: nil, entry: nil, lane: .queued,
-                    placeholderTime: EntryTime.of(
-                        fields: [:], fileName: fileName, modified: modified, timeZone: .current))
-                try Self.placeholder(db, item, now: now, replacingLane: false)
-            }
-        }
-    }
-
     /// Writes a batch's index rows (in the caller's transaction).
     static func index(_ db: Database, _ items: [DiaryIndexItem], at now: Date) throws {
         let time = now.timeIntervalSince1970
@@ -184,7 +137,7 @@ extension StateDatabase {
     }
 
     /// A row from the entry's name until it is read; with `replacingLane`, an existing row takes the new lane.
-    private static func placeholder(_ db: Database, _ item: DiaryIndexItem, now: Date, replacingLane: Bool) throws {
+    static func placeholder(_ db: Database, _ item: DiaryIndexItem, now: Date, replacingLane: Bool) throws {
         if try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM diary WHERE path = ?"), arguments: [item.path])
             != nil
         {
@@ -239,116 +192,5 @@ extension StateDatabase {
             try db.cachedStatement(sql: "UPDATE diary SET id = ? WHERE id = ?").execute(arguments: [key, old])
         }
         return key
-    }
-
-    // MARK: Reading
-
-    /// A page of entries, newest first, and the cursor of the next page (nil on the last). Rows are keyed by time
-    /// (`DiaryOrder`): a page is a walk down the key, and a search lets FTS5 walk its matches the same way, so
-    /// either stops after `limit` rows however many match.
-    public func entries(_ query: EntryQuery) throws -> (entries: [IndexedEntry], next: EntryQuery.Cursor?) {
-        var conditions: [String] = []
-        var arguments: [any DatabaseValueConvertible] = []
-        var sql = "SELECT d.* FROM diary d"
-        var order = "d.id"
-        if let text = query.text, let expression = EntryQuery.searchExpression(text) {
-            sql = "SELECT d.* FROM diary_text t JOIN diary d ON d.id = t.rowid"
-            order = "t.rowid"
-            conditions.append("diary_text MATCH ?")
-            arguments.append(expression)
-        }
-        if let since = query.since {
-            conditions.append("\(order) >= ?")
-            arguments.append(DiaryOrder.key(since))
-        }
-        if let until = query.until {
-            conditions.append("\(order) < ?")
-            arguments.append(DiaryOrder.key(until) + DiaryOrder.slots)
-        }
-        if let cursor = query.cursor {
-            conditions.append("\(order) < ?")
-            arguments.append(cursor.id)
-        }
-        if let condition = query.condition {
-            conditions.append(
-                "(d.condition LIKE ? ESCAPE '\\' OR d.description LIKE '%' || ? || '%' ESCAPE '\\')")
-            arguments += [Self.likeEscaped(condition), Self.likeEscaped(condition)]
-        }
-        if let place = query.place {
-            conditions.append(
-                "(d.place LIKE ? ESCAPE '\\' OR d.region LIKE ? ESCAPE '\\' OR d.country LIKE ? ESCAPE '\\')")
-            arguments += Array(repeating: Self.likeEscaped(place), count: 3)
-        }
-        if let lane = query.lane {
-            conditions.append("d.lane = ?")
-            arguments.append(lane.rawValue)
-        }
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        sql += " ORDER BY \(order) DESC LIMIT ?"
-        arguments.append(query.limit + 1)
-        let rows = try self.database.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
-        }
-        let entries = rows.prefix(query.limit).map(Self.indexed)
-        let next = rows.count > query.limit ? entries.last.map { EntryQuery.Cursor(id: $0.id) } : nil
-        return (entries, next)
-    }
-
-    /// One entry, with what the memory holds of it.
-    public func entry(_ path: String) throws -> IndexedEntry? {
-        try self.database.read { db in
-            guard
-                var entry = try Row.fetchOne(db, sql: "SELECT * FROM diary WHERE path = ?", arguments: [path])
-                    .map(Self.indexed)
-            else { return nil }
-            if let memory = try Row.fetchOne(
-                db, sql: "SELECT block, stamped_at, restored_at, restores FROM entry WHERE path = ?",
-                arguments: [path])
-            {
-                let block: String = memory["block"]
-                entry.block = block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-                entry.stampedAt = (memory["stamped_at"] as Double?).map(Date.init(timeIntervalSince1970:))
-                entry.restoredAt = (memory["restored_at"] as Double?).map(Date.init(timeIntervalSince1970:))
-                entry.restores = memory["restores"]
-            }
-            return entry
-        }
-    }
-
-    /// How many entries each lane holds.
-    public func laneCounts() throws -> [Lane: Int] {
-        try self.database.read { db in
-            var counts: [Lane: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT lane, count(*) AS n FROM diary GROUP BY lane") {
-                if let lane = Lane(rawValue: row["lane"]) { counts[lane] = row["n"] }
-            }
-            return counts
-        }
-    }
-
-    private static func indexed(_ row: Row) -> IndexedEntry {
-        let fields: [String?] = [
-            row["condition"], row["description"], row["icon"], row["units"], row["place"], row["region"],
-            row["country"], row["observed_at"], row["kind"],
-        ]
-        let temperature: Double? = row["temperature"]
-        let aqi: Int? = row["aqi"]
-        let weather =
-            fields.allSatisfy({ $0 == nil }) && temperature == nil && aqi == nil
-            ? nil
-            : DiaryWeather(
-                condition: row["condition"], description: row["description"], icon: row["icon"],
-                temperature: temperature, units: row["units"], place: row["place"], region: row["region"],
-                country: row["country"], observedAt: row["observed_at"], kind: row["kind"], aqi: aqi)
-        return IndexedEntry(
-            id: row["id"], path: row["path"], title: row["title"], excerpt: row["excerpt"],
-            time: Date(timeIntervalSince1970: row["time"]), dayOnly: row["day_only"], timeSource: row["time_source"],
-            lane: LaneState(Lane(rawValue: row["lane"]) ?? .waiting, row["reason"], detail: row["detail"]),
-            laneSince: Date(timeIntervalSince1970: row["lane_since"]), weather: weather)
-    }
-
-    private static func likeEscaped(_ text: String) -> String {
-        text.replacing("\\", with: "\\\\").replacing("%", with: "\\%")
-            .replacing("_", with: "\\_")
     }
 }

@@ -4,11 +4,13 @@ import WeathertagSQLite
 
 /// History's hours and spends in the state database (tables `history_hours` and `history_spend`), through the
 /// pool's asynchronous reads and writes: the `HistoryService` actor never blocks the cooperative pool on SQLite.
-extension StateDatabase: HistoryStore {
+public struct SQLiteHistoryStore: HistoryStore {
+    let database: StateDatabase
+
     public func spans(source: String, cell: String) async -> [ClosedRange<Int>] {
         do {
             // Plain values out of the read (rows are not Sendable, and would pick the blocking overload).
-            return try await self.database.read { db -> [ClosedRange<Int>] in
+            return try await self.database.pool.read { db -> [ClosedRange<Int>] in
                 try Row.fetchAll(
                     db, sql: "SELECT first_hour, last_hour FROM history_hours WHERE source = ? AND place = ?",
                     arguments: [source, cell]
@@ -19,14 +21,14 @@ extension StateDatabase: HistoryStore {
                 }
             }
         } catch {
-            self.logger.warning("cannot read which hours are kept", metadata: ["error": "\(error)"])
+            self.database.logger.warning("cannot read which hours are kept", metadata: ["error": "\(error)"])
             return []
         }
     }
 
     public func hours(source: String, cell: String, hour: Int) async -> [UInt8]? {
         do {
-            return try await self.database.read { db in
+            return try await self.database.pool.read { db in
                 try Data.fetchOne(
                     db,
                     sql: """
@@ -38,13 +40,13 @@ extension StateDatabase: HistoryStore {
                 ).map { [UInt8]($0) }
             }
         } catch {
-            self.logger.warning("cannot read kept hours", metadata: ["error": "\(error)"])
+            self.database.logger.warning("cannot read kept hours", metadata: ["error": "\(error)"])
             return nil
         }
     }
 
     public func keep(hours body: [UInt8], source: String, cell: String, span: ClosedRange<Int>) async {
-        await self.write("keep a source's hours") { db in
+        await self.database.write("keep a source's hours") { db in
             try db.execute(
                 sql: """
                     INSERT OR REPLACE INTO history_hours (source, place, first_hour, last_hour, body)
@@ -56,20 +58,20 @@ extension StateDatabase: HistoryStore {
 
     public func spends(source: String, since date: Date) async -> [CallBudget.Spend] {
         do {
-            return try await self.database.read { db -> [CallBudget.Spend] in
+            return try await self.database.pool.read { db -> [CallBudget.Spend] in
                 try Row.fetchAll(
                     db, sql: "SELECT at, weight FROM history_spend WHERE source = ? AND at >= ? ORDER BY at",
                     arguments: [source, date.timeIntervalSince1970]
                 ).map { CallBudget.Spend(at: Date(timeIntervalSince1970: $0[0]), weight: $0[1]) }
             }
         } catch {
-            self.logger.warning("cannot read history's spends", metadata: ["error": "\(error)"])
+            self.database.logger.warning("cannot read history's spends", metadata: ["error": "\(error)"])
             return []
         }
     }
 
     public func record(_ spend: CallBudget.Spend, source: String) async {
-        await self.write("record a history request") { db in
+        await self.database.write("record a history request") { db in
             try db.execute(
                 sql: "DELETE FROM history_spend WHERE at < ?",
                 arguments: [spend.at.timeIntervalSince1970 - 30 * 86_400])

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 import WeathertagCore
+import WeathertagDaemon
 
 /// The memory of stamps and the diary index in the process: the same rules as the state database (`RestorePolicy`,
 /// the lanes' updates, `DiaryOrder` keys, renames and removals, search by word prefixes and phrases), a real

@@ -1,0 +1,171 @@
+import FoundationEssentials
+import WeathertagCore
+import WeathertagSQLite
+
+/// The memory of stamps in the state database (table `entry`): the weather block of every entry stamped or found
+/// stamped, by path relative to the inbox, so that an entry coming back without its block gets the same one back.
+/// A batch's blocks and its index rows are written in one transaction (`DiaryTables.index`). Every method is
+/// synchronous and is called from pool threads or the watcher's thread, never from the event loop.
+public struct SQLiteStampMemory: StampMemory {
+    let database: StateDatabase
+
+    public var policy: RestorePolicy { self.database.policy }
+
+    @discardableResult
+    public func checkIntegrity() -> Bool { self.database.checkIntegrity() }
+
+    /// The block to write back into `path`, which has none; nil for new weather.
+    public func blockToRestore(_ path: String, now: Date = Date()) -> [String]? {
+        self.blocksToRestore([path], now: now)[path]
+    }
+
+    /// The blocks to write back into any of `paths` that has none, in one query (a batch asks once).
+    public func blocksToRestore(_ paths: [String], now: Date = Date()) -> [String: [String]] {
+        guard !paths.isEmpty else { return [:] }
+        do {
+            let rows = try self.database.pool.read { db in
+                // One statement per batch size, prepared once.
+                try Row.fetchAll(
+                    db.cachedStatement(
+                        sql: "SELECT path, block, removed_at FROM entry WHERE path IN "
+                            + "(\(Array(repeating: "?", count: paths.count).joined(separator: ",")))"),
+                    arguments: StatementArguments(paths))
+            }
+            var blocks: [String: [String]] = [:]
+            for row in rows {
+                let removedAt: Double? = row["removed_at"]
+                let remembered = RememberedStamp(
+                    block: Self.lines(row["block"]), removedAt: removedAt.map(Date.init(timeIntervalSince1970:)))
+                if let block = self.database.policy.block(for: remembered, now: now) { blocks[row["path"]] = block }
+            }
+            return blocks
+        } catch {
+            self.database.logger.warning(
+                "cannot read the state database; entries get new weather", metadata: ["error": "\(error)"])
+            return [:]
+        }
+    }
+
+    private static func lines(_ block: String) -> [String] {
+        block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// What is remembered of `path`.
+    public func remembered(_ path: String) throws -> RememberedStamp? {
+        try self.database.pool.read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT block, removed_at FROM entry WHERE path = ?", arguments: [path])
+            else { return nil }
+            let block: String = row["block"]
+            let removedAt: Double? = row["removed_at"]
+            return RememberedStamp(
+                block: Self.lines(block), removedAt: removedAt.map(Date.init(timeIntervalSince1970:)))
+        }
+    }
+
+    /// How many entries are remembered (removed ones still in their grace time included).
+    public func count() throws -> Int {
+        try self.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0 }
+    }
+
+    // MARK: Writing (each call one transaction)
+
+    /// Remembers a batch's blocks and indexes what it read, in one transaction.
+    public func remember(_ records: [StampRecord], index: [DiaryIndexItem] = [], at now: Date = Date()) {
+        guard !records.isEmpty || !index.isEmpty else { return }
+        let time = now.timeIntervalSince1970
+        self.database.write("remember stamps") { db in
+            try DiaryTables.index(db, index, at: now)
+            for record in records {
+                let block = record.block.joined(separator: "\n")
+                switch record.origin {
+                case .stamped:
+                    try db.cachedStatement(
+                        sql: """
+                            INSERT INTO entry (path, block, stamped_at) VALUES (?, ?, ?)
+                            ON CONFLICT (path) DO UPDATE SET
+                                block = excluded.block, stamped_at = excluded.stamped_at, removed_at = NULL
+                            """
+                    ).execute(arguments: [record.path, block, time])
+                case .restored:
+                    try db.cachedStatement(
+                        sql: """
+                            INSERT INTO entry (path, block, restored_at, restores) VALUES (?, ?, ?, 1)
+                            ON CONFLICT (path) DO UPDATE SET
+                                block = excluded.block, restored_at = excluded.restored_at,
+                                restores = restores + 1, removed_at = NULL
+                            """
+                    ).execute(arguments: [record.path, block, time])
+                case .found:
+                    // Most listings find what is remembered already: write only what differs.
+                    try db.cachedStatement(
+                        sql: """
+                            INSERT INTO entry (path, block) VALUES (?, ?)
+                            ON CONFLICT (path) DO UPDATE SET block = excluded.block, removed_at = NULL
+                            WHERE block IS NOT excluded.block OR removed_at IS NOT NULL
+                            """
+                    ).execute(arguments: [record.path, block])
+                }
+            }
+        }
+    }
+
+    /// Follows renames and removals the watcher saw. A rename moves the memory of the file, or of everything
+    /// below the folder, to the new path (a file renamed over an entry, as rsync and editors do, leaves the
+    /// entry's memory as it is when the file had none of its own); a removal starts the grace time after which it
+    /// is forgotten.
+    public func apply(_ changes: [PathChange], at now: Date = Date()) {
+        guard !changes.isEmpty else { return }
+        let time = now.timeIntervalSince1970
+        self.database.write("follow renames") { db in
+            for change in changes {
+                switch change {
+                case .renamed(let from, let to):
+                    let moved = try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT path FROM entry WHERE (path = ?1 OR substr(path, 1, length(?1) + 1) = ?1 || '/')
+                                AND removed_at IS NULL
+                            """,
+                        arguments: [from])
+                    for row in moved {
+                        let old: String = row["path"]
+                        guard let new = PathChange.renamed(old, from: from, to: to) else { continue }
+                        try db.execute(sql: "DELETE FROM entry WHERE path = ?", arguments: [new])
+                        try db.execute(sql: "UPDATE entry SET path = ? WHERE path = ?", arguments: [new, old])
+                    }
+                    try DiaryTables.moveIndexed(db, from: from, to: to)
+                case .removed(let path):
+                    try db.execute(
+                        sql: """
+                            UPDATE entry SET removed_at = ?2
+                            WHERE (path = ?1 OR substr(path, 1, length(?1) + 1) = ?1 || '/') AND removed_at IS NULL
+                            """,
+                        arguments: [path, time])
+                    try DiaryTables.forgetIndexed(db, under: path)
+                }
+            }
+        }
+    }
+
+    /// After a full listing: entries remembered but not found have left the inbox (while the daemon was not
+    /// running, say) and start their grace time; those past it are forgotten.
+    public func reconcile(present: Set<String>, at now: Date = Date()) {
+        let time = now.timeIntervalSince1970
+        let forgotten = self.database.policy.forgottenBefore(now).timeIntervalSince1970
+        self.database.write("reconcile with the inbox") { db in
+            let remembered = try String.fetchAll(db, sql: "SELECT path FROM entry WHERE removed_at IS NULL")
+            for path in remembered where !present.contains(path) {
+                try db.execute(sql: "UPDATE entry SET removed_at = ? WHERE path = ?", arguments: [time, path])
+            }
+            try db.execute(sql: "DELETE FROM entry WHERE removed_at < ?", arguments: [forgotten])
+            try DiaryTables.reconcileIndex(db, present: present)
+        }
+    }
+
+    /// Forgets everything (a test's way to lose the memory without deleting the file).
+    func forgetAll() throws {
+        try self.database.pool.write { db in try db.execute(sql: "DELETE FROM entry") }
+    }
+}
