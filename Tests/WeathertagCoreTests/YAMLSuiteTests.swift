@@ -30,7 +30,8 @@ struct YAMLSuiteTests {
         case .scalar(let scalar): return "=" + scalar.string
         case .sequence(let items): return "[" + items.map(Self.canonical).joined(separator: ",") + "]"
         case .mapping(let mapping):
-            return "{" + mapping.pairs.map { Self.canonical($0.key) + ":" + Self.canonical($0.value) }
+            return "{"
+                + mapping.pairs.map { Self.canonical($0.key) + ":" + Self.canonical($0.value) }
                 .joined(separator: ",") + "}"
         }
     }
@@ -40,7 +41,8 @@ struct YAMLSuiteTests {
         case .scalar(let scalar): return "=" + scalar.string
         case .sequence(let items): return "[" + items.map { Self.canonical($0) }.joined(separator: ",") + "]"
         case .mapping(let mapping):
-            return "{" + mapping.map { Self.canonical($0.key) + ":" + Self.canonical($0.value) }
+            return "{"
+                + mapping.map { Self.canonical($0.key) + ":" + Self.canonical($0.value) }
                 .joined(separator: ",") + "}"
         case .alias: return "*"
         }
