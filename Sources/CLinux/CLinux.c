@@ -125,6 +125,10 @@ void clinux_crash_note(int fd, long offset) {
     clinux_note_offset = offset;
 }
 
-void clinux_limit_malloc_arenas(int count) { mallopt(M_ARENA_MAX, count); }
+void clinux_tune_malloc(int arenas, int threshold) {
+    mallopt(M_ARENA_MAX, arenas);
+    mallopt(M_MMAP_THRESHOLD, threshold);
+    mallopt(M_TRIM_THRESHOLD, threshold);
+}
 
 void clinux_trim_malloc(void) { malloc_trim(0); }

@@ -32,9 +32,10 @@ void clinux_name_thread(const char *name);
 /// at its first call.
 void clinux_crash_note(int fd, long offset);
 
-/// At most `count` malloc arenas (`mallopt(M_ARENA_MAX)`; <malloc.h> is not in the Glibc module). Call before
-/// threads start.
-void clinux_limit_malloc_arenas(int count);
+/// At most `arenas` malloc arenas, and blocks of `threshold` bytes or more mapped on their own and the heap's free
+/// top given back past `threshold` (`mallopt` M_ARENA_MAX, M_MMAP_THRESHOLD, M_TRIM_THRESHOLD; <malloc.h> is not in
+/// the Glibc module). Call before threads start.
+void clinux_tune_malloc(int arenas, int threshold);
 
 /// Gives freed heap pages back to the system (`malloc_trim(0)`), in every arena.
 void clinux_trim_malloc(void);

@@ -2,9 +2,12 @@ import CLinux
 
 /// The process's heap, as glibc's malloc keeps it.
 public enum ProcessMemory {
-    /// At most `count` arenas; call before threads start (`serve` does, first).
-    public static func limitArenas(_ count: Int32) {
-        clinux_limit_malloc_arenas(count)
+    /// At most `arenas` arenas, and blocks from `threshold` bytes mapped on their own (a year's answer, a kept
+    /// series: given back whole when freed, not left in a heap they fragment), the heap trimmed past it. Fixed,
+    /// unlike glibc's default, which raises the threshold after the first large block is freed and so keeps every
+    /// later one in the heap. Call before threads start (the commands do, first).
+    public static func tune(arenas: Int32, threshold: Int32) {
+        clinux_tune_malloc(arenas, threshold)
     }
 
     /// Gives freed pages back to the system: after a burst of large, short-lived allocations (a year of history read
