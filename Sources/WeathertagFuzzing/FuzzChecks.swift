@@ -124,14 +124,25 @@ public enum FuzzChecks {
             preconditionFailure("the serialised form of an accepted document parses")
         }
         precondition(again == value, "parse ∘ serialise is the identity")
-        Self.history(bytes)
+        Self.answers(bytes)
     }
 
-    /// Open-Meteo's history read as it is parsed (`JSONPullReader`) never traps, and what it keeps is bounded and
-    /// survives being kept.
-    public static func history(_ bytes: [UInt8]) {
+    /// Every service's answer read from the same bytes never traps (numbers and times beyond any measure included):
+    /// Open-Meteo's history read as it is parsed (`JSONPullReader`), bounded, kept and read back unchanged, and every
+    /// hour of it made weather; Open-Meteo's, OpenWeather's and MET Norway's current weather; the timemachine.
+    public static func answers(_ bytes: [UInt8]) {
+        let response = HTTPResponse(status: 200, body: bytes)
+        _ = try? OpenMeteoAPI.decodeCurrent(response, units: .metric, lang: "en")
+        _ = try? OpenWeatherAPI.decodeCurrentWeather(response, units: .metric)
+        _ = try? OpenWeatherAPI.decodeTimemachine(response, units: .standard)
+        _ = try? METNorwayAPI.decode(
+            response,
+            at: PrivacyPolicy.exact.requestPosition(
+                Position(latitude: 59.9, longitude: 10.7, source: "fuzz", takenAt: Date(timeIntervalSince1970: 0))),
+            units: .metric, lang: "en")
         guard let series = try? OpenMeteoHistory.decode(bytes) else { return }
         precondition(series.count <= 400 * 24, "at most 400 days of hours")
         precondition(HourlySeries(encoded: series.encoded) == series, "kept and read back unchanged")
+        for hour in series.span { _ = series.weather(hour: hour, units: .imperial, lang: "ko") }
     }
 }

@@ -38,7 +38,7 @@ struct Check: AsyncParsableCommand {
             do {
                 let position = try await factory.withProvidersRunning(only: [provider]) { try await chain.locate() }
                 firstPosition = firstPosition ?? position
-                let accuracy = position.accuracyMeters.map { " ±\(Int($0.rounded())) m" } ?? ""
+                let accuracy = position.accuracyMeters.flatMap(\.roundedInt).map { " ±\($0) m" } ?? ""
                 let name = position.name.map { " (\($0))" } ?? ""
                 // The exact position, on the user's own terminal only.
                 print(

@@ -154,4 +154,43 @@ struct HostileAnswerTests {
                 response, at: Fixtures.request(59.9, 10.7), units: .metric, lang: "en")
         }
     }
+
+    /// Numbers beyond any measure (`1e300`, an offset of 9·10¹⁸ s) where integers are made of them: the field is
+    /// unknown, a time that can be no time is a bad answer; nothing traps (`Int(1e300)` did: the `fuzz-json` target
+    /// found it in a history answer's `time`).
+    @Test func numbersBeyondAnyMeasureAreUnknownNotATrap() throws {
+        let condition = #"[{"id": 500, "main": "Rain", "description": "light rain", "icon": "10d"}]"#
+        let current = HTTPResponse(
+            status: 200,
+            body: Array(
+                #"""
+                {"main": {"temp": 12.5, "humidity": 1e300, "pressure": -1e300}, "clouds": {"all": 1e308},
+                 "wind": {"deg": 1e300}, "visibility": 1e300, "weather": \#(condition), "dt": 1700000000,
+                 "timezone": 9000000000000000000, "sys": {"sunrise": 1e300}}
+                """#.utf8))
+        let weather = try OpenWeatherAPI.decodeCurrentWeather(current, units: .metric)
+        #expect(weather.temperature == 12.5)
+        #expect(weather.humidity == nil && weather.pressure == nil && weather.clouds == nil)
+        #expect(weather.windDegrees == nil && weather.visibility == nil && weather.sunrise == nil)
+        #expect(weather.utcOffset(at: weather.observedAt) == nil)
+        let noTime = HTTPResponse(
+            status: 200, body: Array(#"{"main": {"temp": 1}, "weather": \#(condition), "dt": 1e300}"#.utf8))
+        #expect(throws: WeatherError.self) { try OpenWeatherAPI.decodeCurrentWeather(noTime, units: .metric) }
+        let meteo = HTTPResponse(
+            status: 200,
+            body: Array(
+                #"{"utc_offset_seconds": 9000000000000000000, "current": {"time": 1700000000, "temperature_2m": 3, "weather_code": 1e300, "relative_humidity_2m": 1e300}}"#
+                    .utf8))
+        #expect(throws: WeatherError.self, "no weather code it could be") {
+            try OpenMeteoAPI.decodeCurrent(meteo, units: .metric, lang: "en")
+        }
+        let history = #"{"hourly": {"time": [1e300], "temperature_2m": [1], "weather_code": [1]}}"#
+        #expect(throws: WeatherError.self) { try OpenMeteoHistory.decode(Array(history.utf8)) }
+        let hours = try OpenMeteoHistory.decode(
+            Array(
+                #"{"hourly": {"time": [1700000000], "temperature_2m": [1], "weather_code": [3], "relative_humidity_2m": [3e38], "pressure_msl": [-3e38]}}"#
+                    .utf8))
+        let hour = try #require(hours.weather(hour: 1_700_000_000 / 3600, units: .metric, lang: "en"))
+        #expect(hour.humidity == nil && hour.pressure == nil)
+    }
 }

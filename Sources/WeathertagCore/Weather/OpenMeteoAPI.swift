@@ -35,12 +35,13 @@ public enum OpenMeteoAPI {
         if let error = Self.error(for: response) { throw error }
         guard let body = Body.decodeJSON(response.body), let current = body.current,
             let temperature = current.temperature_2m, temperature.isFinite,
-            let time = current.time?.unix(offset: body.utc_offset_seconds),
-            let code = current.weather_code.flatMap({ WMOWeatherCode(Int($0)) })
+            let time = current.time?.unix(offset: answerOffset(body.utc_offset_seconds)),
+            let observed = Date(unixSeconds: time),
+            let code = current.weather_code.flatMap({ Int(exactly: $0).flatMap(WMOWeatherCode.init) })
         else {
             throw WeatherError(kind: .badResponse, message: "Open-Meteo's answer is not the documented JSON shape")
         }
-        let offset = body.utc_offset_seconds
+        let offset = answerOffset(body.utc_offset_seconds)
         // Kelvin is not one of Open-Meteo's units: asked in °C.
         let kelvin = units == .standard ? 273.15 : 0
         return Weather(
@@ -52,20 +53,20 @@ public enum OpenMeteoAPI {
                 isDay: current.is_day.map { $0 != 0 }
                     ?? Sun.isUp(
                         latitude: body.latitude ?? 0, longitude: body.longitude ?? 0,
-                        at: Date(timeIntervalSince1970: time))),
+                        at: observed)),
             temperature: temperature + kelvin,
             feelsLike: current.apparent_temperature.map { $0 + kelvin },
-            humidity: current.relative_humidity_2m.map { Int($0.rounded()) },
-            pressure: current.pressure_msl.map { Int($0.rounded()) },
+            humidity: current.relative_humidity_2m.flatMap(\.roundedInt),
+            pressure: current.pressure_msl.flatMap(\.roundedInt),
             windSpeed: current.wind_speed_10m,
             units: units,
-            observedAt: Date(timeIntervalSince1970: time),
-            sunrise: body.daily?.sunrise?.first.map { Date(timeIntervalSince1970: $0.unix(offset: offset)) },
-            sunset: body.daily?.sunset?.first.map { Date(timeIntervalSince1970: $0.unix(offset: offset)) },
-            utcOffset: body.utc_offset_seconds,
-            windDegrees: current.wind_direction_10m.map { Int($0.rounded()) },
+            observedAt: observed,
+            sunrise: body.daily?.sunrise?.first.flatMap { Date(unixSeconds: $0.unix(offset: offset)) },
+            sunset: body.daily?.sunset?.first.flatMap { Date(unixSeconds: $0.unix(offset: offset)) },
+            utcOffset: offset,
+            windDegrees: current.wind_direction_10m.flatMap(\.roundedInt),
             windGust: current.wind_gusts_10m,
-            clouds: current.cloud_cover.map { Int($0.rounded()) },
+            clouds: current.cloud_cover.flatMap(\.roundedInt),
             // Of the last interval (15 minutes), only when it rained or snowed; snowfall comes in cm.
             rain1h: current.rain.flatMap { $0 > 0 ? $0 : nil },
             snow1h: current.snowfall.flatMap { $0 > 0 ? $0 * 10 : nil },
@@ -85,13 +86,13 @@ public enum OpenMeteoAPI {
     public static func decodeAirQuality(_ response: HTTPResponse) throws(WeatherError) -> AirQuality {
         if let error = Self.error(for: response) { throw error }
         guard let current = AirBody.decodeJSON(response.body)?.current, let index = current.european_aqi,
-            index.isFinite, index >= 0
+            index >= 0, let aqi = index.roundedInt
         else {
             throw WeatherError(
                 kind: .badResponse, message: "Open-Meteo's air quality answer is not the documented JSON shape")
         }
         return AirQuality(
-            aqi: Int(index.rounded()), scale: .european, pm2_5: current.pm2_5, pm10: current.pm10,
+            aqi: aqi, scale: .european, pm2_5: current.pm2_5, pm10: current.pm10,
             o3: current.ozone, no2: current.nitrogen_dioxide)
     }
 

@@ -189,7 +189,8 @@ public enum OpenMeteoHistory {
                     if try reader.null() {
                         list.append(nil)
                     } else if let seconds = try reader.number() {
-                        list.append(OpenMeteoTime(unix: seconds))
+                        guard let time = OpenMeteoTime(unix: seconds) else { throw JSONPullReader.Malformed() }
+                        list.append(time)
                     } else {
                         guard let local = OpenMeteoTime(local: try reader.string()) else {
                             throw JSONPullReader.Malformed()
@@ -370,7 +371,7 @@ public struct HourlySeries: HistoryHours, Equatable {
     public func weather(hour: Int, units: Units, lang: String) -> Weather? {
         let index = hour - self.start
         guard index >= 0, index < self.count, let temperature = self.value(0, index),
-            let code = self.value(4, index).flatMap({ WMOWeatherCode(Int($0)) })
+            let code = self.value(4, index).flatMap({ Int(exactly: $0).flatMap(WMOWeatherCode.init) })
         else { return nil }
         let time = Int64(hour) * 3600
         let kelvin = units == .standard ? 273.15 : 0
@@ -394,17 +395,17 @@ public struct HourlySeries: HistoryHours, Equatable {
                     } ?? true),
             temperature: rounded(temperature + kelvin) as Double,
             feelsLike: rounded(self.value(2, index).map { $0 + kelvin }),
-            humidity: self.value(1, index).map { Int($0.rounded()) },
-            pressure: self.value(6, index).map { Int($0.rounded()) },
+            humidity: self.value(1, index).flatMap(\.roundedInt),
+            pressure: self.value(6, index).flatMap(\.roundedInt),
             windSpeed: rounded(self.value(7, index)),
             units: units,
             observedAt: Date(timeIntervalSince1970: Double(time)),
             sunrise: date(day?.sunrise),
             sunset: date(day?.sunset),
             utcOffset: self.utcOffset,
-            windDegrees: self.value(8, index).map { Int($0.rounded()) },
+            windDegrees: self.value(8, index).flatMap(\.roundedInt),
             windGust: rounded(self.value(9, index)),
-            clouds: self.value(5, index).map { Int($0.rounded()) },
+            clouds: self.value(5, index).flatMap(\.roundedInt),
             // The hour's rain and snow (snowfall comes in cm), only when it rained or snowed.
             rain1h: rounded(self.value(10, index)).flatMap { $0 > 0 ? $0 : nil },
             snow1h: rounded(self.value(11, index)).flatMap { $0 > 0 ? $0 * 10 : nil },

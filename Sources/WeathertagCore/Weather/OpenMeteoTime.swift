@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A time in an Open-Meteo answer, in either of its `timeformat`s: Unix seconds (`unixtime`, what weathertag asks
 /// for), or the place's local time as text (`iso8601`, the default: `2026-10-03T12:30`, or a day `2024-01-01`), which
 /// Open-Meteo writes as the instant shifted by the answer's one `utc_offset_seconds`. Both are read, so an answer
@@ -7,7 +9,9 @@ public struct OpenMeteoTime: Decodable, Sendable, Equatable {
     private var seconds: Double
     private var isLocal: Bool
 
-    init(unix seconds: Double) {
+    /// Nil outside the years an answer may name (`Date.answerSeconds`).
+    init?(unix seconds: Double) {
+        guard seconds.isFinite, Date.answerSeconds.contains(seconds) else { return nil }
         self.seconds = seconds
         self.isLocal = false
     }
@@ -22,8 +26,10 @@ public struct OpenMeteoTime: Decodable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let seconds = try? container.decode(Double.self) {
-            self.seconds = seconds
-            self.isLocal = false
+            guard let time = OpenMeteoTime(unix: seconds) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "no time an answer names")
+            }
+            self = time
             return
         }
         let text = try container.decode(String.self)

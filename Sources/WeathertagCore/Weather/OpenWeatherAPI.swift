@@ -56,7 +56,9 @@ public enum OpenWeatherAPI {
         if let error = Self.statusError(response) { throw error }
         do {
             let body = try JSONDecoder().decode(TimemachineBody.self, from: Data(response.body))
-            guard let point = body.data.first, let first = point.weather.first, point.temp.isFinite else {
+            guard let point = body.data.first, let first = point.weather.first, point.temp.isFinite,
+                let observed = Date(unixSeconds: point.dt)
+            else {
                 throw WeatherError(
                     kind: .badResponse, message: "OpenWeather's history answer has no weather for that time")
             }
@@ -67,19 +69,19 @@ public enum OpenWeatherAPI {
                 icon: first.icon,
                 temperature: point.temp,
                 feelsLike: point.feels_like,
-                humidity: point.humidity.map { Int($0.rounded()) },
-                pressure: point.pressure.map { Int($0.rounded()) },
+                humidity: point.humidity.flatMap(\.roundedInt),
+                pressure: point.pressure.flatMap(\.roundedInt),
                 windSpeed: point.wind_speed,
                 units: units,
-                observedAt: Date(timeIntervalSince1970: point.dt),
+                observedAt: observed,
                 place: nil,
-                sunrise: point.sunrise.map(Date.init(timeIntervalSince1970:)),
-                sunset: point.sunset.map(Date.init(timeIntervalSince1970:)),
+                sunrise: point.sunrise.flatMap(Date.init(unixSeconds:)),
+                sunset: point.sunset.flatMap(Date.init(unixSeconds:)),
                 utcOffset: body.timezone_offset,
-                windDegrees: point.wind_deg.map { Int($0.rounded()) },
+                windDegrees: point.wind_deg.flatMap(\.roundedInt),
                 windGust: point.wind_gust,
-                clouds: point.clouds.map { Int($0.rounded()) },
-                visibility: point.visibility.map { Int($0.rounded()) },
+                clouds: point.clouds.flatMap(\.roundedInt),
+                visibility: point.visibility.flatMap(\.roundedInt),
                 rain1h: point.rain?.oneHour,
                 snow1h: point.snow?.oneHour
             )
@@ -116,6 +118,13 @@ public enum OpenWeatherAPI {
             guard body.main.temp.isFinite else {
                 throw WeatherError(kind: .badResponse, message: "OpenWeather's answer has no temperature")
             }
+            // `dt` is always sent; one that is no time is a bad answer, not now.
+            let observed = try body.dt.map { (dt) throws(WeatherError) -> Date in
+                guard let date = Date(unixSeconds: dt) else {
+                    throw WeatherError(kind: .badResponse, message: "OpenWeather's answer has no time it could be")
+                }
+                return date
+            }
             return Weather(
                 condition: first.main,
                 description: first.description,
@@ -123,19 +132,19 @@ public enum OpenWeatherAPI {
                 icon: first.icon,
                 temperature: body.main.temp,
                 feelsLike: body.main.feels_like,
-                humidity: body.main.humidity.map { Int($0.rounded()) },
-                pressure: body.main.pressure.map { Int($0.rounded()) },
+                humidity: body.main.humidity.flatMap(\.roundedInt),
+                pressure: body.main.pressure.flatMap(\.roundedInt),
                 windSpeed: body.wind?.speed,
                 units: units,
-                observedAt: Date(timeIntervalSince1970: body.dt ?? Date().timeIntervalSince1970),
+                observedAt: observed ?? Date(),
                 place: body.name.flatMap { $0.isEmpty ? nil : $0 },
-                sunrise: body.sys?.sunrise.map(Date.init(timeIntervalSince1970:)),
-                sunset: body.sys?.sunset.map(Date.init(timeIntervalSince1970:)),
-                utcOffset: body.timezone,
-                windDegrees: body.wind?.deg.map { Int($0.rounded()) },
+                sunrise: body.sys?.sunrise.flatMap(Date.init(unixSeconds:)),
+                sunset: body.sys?.sunset.flatMap(Date.init(unixSeconds:)),
+                utcOffset: answerOffset(body.timezone),
+                windDegrees: body.wind?.deg.flatMap(\.roundedInt),
                 windGust: body.wind?.gust,
-                clouds: body.clouds?.all.map { Int($0.rounded()) },
-                visibility: body.visibility.map { Int($0.rounded()) },
+                clouds: body.clouds?.all.flatMap(\.roundedInt),
+                visibility: body.visibility.flatMap(\.roundedInt),
                 rain1h: body.rain?.oneHour,
                 snow1h: body.snow?.oneHour
             )

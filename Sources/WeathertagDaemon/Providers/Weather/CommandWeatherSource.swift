@@ -178,14 +178,14 @@ extension CommandWeatherSource {
             }
             return Weather(
                 condition: condition.0, description: condition.1, code: condition.2, icon: condition.3,
-                temperature: temperature, feelsLike: self.feelsLike, humidity: self.humidity.map { Int($0.rounded()) },
-                pressure: self.pressure.map { Int($0.rounded()) }, windSpeed: self.windSpeed, units: units,
+                temperature: temperature, feelsLike: self.feelsLike, humidity: self.humidity.flatMap(\.roundedInt),
+                pressure: self.pressure.flatMap(\.roundedInt), windSpeed: self.windSpeed, units: units,
                 observedAt: observedAt, place: self.place, sunrise: sunrise, sunset: sunset,
                 // The program's word on the place's clock; else the machine's (the C library's zone: Foundation's
                 // here knows no names).
-                utcOffset: self.utcOffset ?? Zone.system.secondsFromGMT(for: observedAt),
-                windDegrees: self.windDeg.map { Int($0.rounded()) }, windGust: self.windGust,
-                clouds: self.clouds.map { Int($0.rounded()) }, visibility: self.visibility.map { Int($0.rounded()) },
+                utcOffset: answerOffset(self.utcOffset) ?? Zone.system.secondsFromGMT(for: observedAt),
+                windDegrees: self.windDeg.flatMap(\.roundedInt), windGust: self.windGust,
+                clouds: self.clouds.flatMap(\.roundedInt), visibility: self.visibility.flatMap(\.roundedInt),
                 rain1h: self.rain1h, snow1h: self.snow1h,
                 zone: self.timezone.flatMap { Zone.named($0) == nil ? nil : $0 })
         }
