@@ -9,7 +9,7 @@ extension InboxStateMachine {
             /// now, or until history can be asked again (its notes say which).
             case deferred(until: C.Instant)
             /// An editor or a sync tool has it open; the lock file's going brings it back as an arrival.
-            case locked(EditorLock)
+            indirect case locked(EditorLock)
             /// In a batch now; `again`: written again meanwhile, so looked at again once the batch is back.
             case inBatch(again: Again?)
             /// Read while there was no current weather: it waits for it, in order.
@@ -22,23 +22,62 @@ extension InboxStateMachine {
 
         var place: Place?
         /// Its version once settled (stamped, already stamped, left alone), kept while the shell polls.
-        var settled: FileVersion?
+        var settled: FileVersion? {
+            get { self.settledVersion?.value }
+            set { self.settledVersion = newValue.map(OutOfLine.init) }
+        }
+        private var settledVersion: OutOfLine<FileVersion>?
+        /// What the machine told about it, out of line: most entries never need any, and inline it made every entry
+        /// of a 50,000-entry burst half a kilobyte.
+        private var told: OutOfLine<Told>?
+
         /// Why it was last left alone: a rescan does not tell it again.
-        var leftAlone: LeftAloneReason?
+        var leftAlone: LeftAloneReason? {
+            get { self.told?.value.leftAlone }
+            set { self.tell { $0.leftAlone = newValue } }
+        }
         /// The lock it was last told waiting for, until it is stamped: a save while the editor stays open is looked
         /// at again, but not told again.
-        var reportedLock: EditorLock?
+        var reportedLock: EditorLock? {
+            get { self.told?.value.reportedLock }
+            set { self.tell { $0.reportedLock = newValue } }
+        }
         /// How often in a row it changed under a stamp.
-        var changedAttempts = 0
+        var changedAttempts: Int {
+            get { self.told?.value.changedAttempts ?? 0 }
+            set { self.tell { $0.changedAttempts = newValue } }
+        }
         /// What it is dated, while dated ahead of now.
-        var datedAhead: EntryTime?
+        var datedAhead: EntryTime? {
+            get { self.told?.value.datedAhead }
+            set { self.tell { $0.datedAhead = newValue } }
+        }
         /// The history failure it waits out (told once per kind).
-        var historyFailure: (error: any Error, kind: FailureKind)?
+        var historyFailure: (error: any Error, kind: FailureKind)? {
+            get { self.told?.value.historyFailure }
+            set { self.tell { $0.historyFailure = newValue } }
+        }
+
+        private mutating func tell(_ body: (inout Told) -> Void) {
+            var told = self.told?.value ?? Told()
+            body(&told)
+            self.told = told.isEmpty ? nil : OutOfLine(told)
+        }
 
         /// Holds nothing and remembers nothing: forgotten.
+        var isEmpty: Bool { self.place == nil && self.settledVersion == nil && self.told == nil }
+    }
+
+    struct Told {
+        var leftAlone: LeftAloneReason?
+        var reportedLock: EditorLock?
+        var changedAttempts = 0
+        var datedAhead: EntryTime?
+        var historyFailure: (error: any Error, kind: FailureKind)?
+
         var isEmpty: Bool {
-            self.place == nil && self.settled == nil && self.leftAlone == nil && self.reportedLock == nil
-                && self.changedAttempts == 0 && self.datedAhead == nil && self.historyFailure == nil
+            self.leftAlone == nil && self.reportedLock == nil && self.changedAttempts == 0 && self.datedAhead == nil
+                && self.historyFailure == nil
         }
     }
 
@@ -132,5 +171,18 @@ struct TicketOrder: Sendable {
             self.head = 0
         }
         return item
+    }
+}
+
+/// A value kept out of line (one pointer inline), as an indirect enum keeps it: copied on write like any value.
+indirect enum OutOfLine<Value: Sendable>: Sendable {
+    case value(Value)
+
+    init(_ value: Value) { self = .value(value) }
+
+    var value: Value {
+        switch self {
+        case .value(let value): return value
+        }
     }
 }
