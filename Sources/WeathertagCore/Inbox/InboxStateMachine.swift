@@ -214,9 +214,11 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
             }
         }
         if let present, self.remembersSettled {
-            for (name, entry) in self.entries where entry.settled != nil && !present.contains(name) {
-                self.update(name) { entry, _ in entry.settled = nil }
+            // Names first, then the changes: changing the map while walking it would copy it whole.
+            let gone = self.entries.compactMap { name, entry in
+                entry.settled != nil && !present.contains(name) ? name : nil
             }
+            for name in gone { self.update(name) { entry, _ in entry.settled = nil } }
         }
         if again { actions += self.rescanRequested() }
         return actions + self.proceed()
