@@ -133,7 +133,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],
-            exclude: ["Golden", "Recorded", "YAMLSuite"],
+            exclude: ["Exports", "Golden", "Recorded", "YAMLSuite"],
             swiftSettings: strictSettings
         ),
         .testTarget(

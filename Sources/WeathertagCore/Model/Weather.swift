@@ -55,6 +55,9 @@ public struct Weather: Sendable, Equatable, Codable {
     /// Which source answered (`weather.providers`' type: `open-meteo`, `openweather`, …); nil when OpenWeather is
     /// the only source of a configuration without `weather.providers`, whose blocks stay as they always were.
     public var source: String?
+    /// The service behind that source, when it names one other than itself: an imported Day One entry's
+    /// `weatherServiceName` (`HAMweather`, `Forecast.io`); nil for what weathertag fetched.
+    public var service: String?
     /// The place's zone in the tz database (`Europe/Berlin`), when the source names it (Open-Meteo's `timezone`
     /// with `timezone=auto`): local times are read in it for their own instant, whatever one offset an answer
     /// carries (a year of hours spans summer and winter).
@@ -148,6 +151,6 @@ public struct Weather: Sendable, Equatable, Codable {
         case windGust = "wind_gust"
         case rain1h = "rain_1h"
         case snow1h = "snow_1h"
-        case source
+        case source, service
     }
 }

@@ -20,6 +20,7 @@ public enum StampField: String, Sendable, CaseIterable {
     case moonIllumination = "moon_illumination"
     case kind
     case weatherSource = "weather_source"
+    case weatherService = "weather_service"
     case place, region, country, air, location
 
     /// Every field, in the default order: the whole block.
@@ -73,6 +74,7 @@ extension WeatherTag {
         case .moonIllumination: value = YAMLScalar.number(MoonPhase(at: weather.observedAt).illumination, places: 2)
         case .kind: value = self.kind.rawValue
         case .weatherSource: value = self.weather.source.map(YAMLScalar.string)
+        case .weatherService: value = self.weather.service.map(YAMLScalar.string)
         case .place: value = self.place.map(YAMLScalar.string)
         case .region: value = self.region.map(YAMLScalar.string)
         case .country: value = self.country.map(YAMLScalar.string)

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// Days and years of the proleptic Gregorian calendar as integers since 1970-01-01 (Howard Hinnant's
 /// `days_from_civil` and `civil_from_days`): what the track reader and the tz rules need, without a `Calendar`.
 enum CivilCalendar {
@@ -29,5 +31,46 @@ enum CivilCalendar {
         let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
         let monthIndex = (5 * dayOfYear + 2) / 153
         return yearOfEra + era * 400 + (monthIndex >= 10 ? 1 : 0)
+    }
+}
+
+extension CivilCalendar {
+    /// The date and wall-clock time of `date` at `utcOffset` seconds east of UTC, without a `Calendar`.
+    static func wallClock(_ date: Date, utcOffset: Int) -> WallClock {
+        let seconds = Int((date.timeIntervalSince1970).rounded(.down)) + utcOffset
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return WallClock(
+            year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day, hour: secondOfDay / 3600,
+            minute: secondOfDay % 3600 / 60, second: secondOfDay % 60)
+    }
+}
+
+/// A date and time of day as a clock on a wall shows it: no zone.
+public struct WallClock: Sendable, Equatable {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+
+    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+        (self.year, self.month, self.day, self.hour, self.minute, self.second) = (
+            year, month, day, hour, minute, second
+        )
+    }
+
+    /// The wall clock of `date` at `utcOffset` seconds east of UTC.
+    public init(_ date: Date, utcOffset: Int) {
+        self = CivilCalendar.wallClock(date, utcOffset: utcOffset)
     }
 }

@@ -9,7 +9,14 @@
 /// nesting (`maximumDepth`) without recursion, and never trapping on any input (`JSONPullReaderTests`, the
 /// `fuzz-json` target).
 struct JSONPullReader {
-    struct Malformed: Error {}
+    struct Malformed: Error {
+        /// Why a caller's body stopped the read, when it was not the JSON itself (an import's entry that is wrong).
+        var reason: String?
+
+        init(reason: String? = nil) {
+            self.reason = reason
+        }
+    }
 
     static let maximumDepth = 64
 
@@ -204,6 +211,26 @@ struct JSONPullReader {
         self.index += count
     }
 
+    /// `true` or `false`, or nil (unread) when the next value is neither.
+    mutating func bool() throws(Malformed) -> Bool? {
+        switch self.peek() {
+        case UInt8(ascii: "t"):
+            try self.word("true")
+            return true
+        case UInt8(ascii: "f"):
+            try self.word("false")
+            return false
+        default: return nil
+        }
+    }
+
     /// Whether only white space is left.
     mutating func atEnd() -> Bool { self.peek() == nil }
+
+    /// The 1-based line of the byte at `offset`, for messages about a document a person has.
+    func line(at offset: Int) -> Int {
+        var line = 1
+        for byte in self.bytes[..<min(offset, self.bytes.count)] where byte == 0x0A { line += 1 }
+        return line
+    }
 }
