@@ -1,7 +1,7 @@
 # weathertag — the two commands a newcomer needs are `make run` and `make test`.
 SWIFT ?= swift
 BUILD_FLAGS ?=
-DEBIAN_PACKAGES = dpkg-dev debhelper debugedit lintian fakeroot syncthing binutils locales libyaml-dev libcurl4-openssl-dev libgps-dev gpsd python3 curl systemd e2fsprogs util-linux python3-jsonschema python3-seccomp vim nano tmux rsync git tar unzip zip libsqlite3-dev sway waybar grim polybar xvfb imagemagick chromium gpsd-clients
+DEBIAN_PACKAGES = dpkg-dev debhelper debugedit lintian fakeroot syncthing binutils locales libyaml-dev libcurl4-openssl-dev libgps-dev gpsd python3 curl systemd e2fsprogs util-linux python3-jsonschema python3-seccomp vim nano tmux rsync git tar unzip zip libsqlite3-dev sway waybar grim polybar xvfb imagemagick chromium gpsd-clients python3-venv
 
 FUZZ_TARGETS = stamper frontmatter request json
 FUZZ_SECONDS ?= 60
@@ -11,6 +11,7 @@ FUZZ_RUNS ?= 20000
 FUZZ_RUNS_BUILD = .build/fuzz-runs
 
 BENCH_BUILD = .build/bench
+JRNL = .build/tools/jrnl/bin/jrnl
 BENCH_RUNS ?= 3
 BENCH_FLAGS ?=
 
@@ -45,6 +46,8 @@ setup:
 		if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
 		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
 	fi
+	@# jrnl, whose exports `import jrnl` reads, is not in Debian: from PyPI, in a venv of its own under .build/.
+	@test -x $(JRNL) || { python3 -m venv .build/tools/jrnl && .build/tools/jrnl/bin/pip install -q jrnl==4.6; }
 	@# Dates in the reader's language come from the C library's locales; the tests read Korean ones.
 	@locale -a 2>/dev/null | grep -qi '^ko_KR.utf-\?8$$' || { \
 		if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \

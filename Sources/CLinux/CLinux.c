@@ -15,6 +15,10 @@ int clinux_exchange(const char *first, const char *second) {
     return renameat2(AT_FDCWD, first, AT_FDCWD, second, RENAME_EXCHANGE);
 }
 
+int clinux_rename_noreplace(const char *from, const char *to) {
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+}
+
 static void clinux_lease_broken(int signal) {
     (void)signal;
 }

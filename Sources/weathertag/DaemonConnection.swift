@@ -24,9 +24,14 @@ struct DaemonConnection: ParsableArguments {
 
     /// The configuration given, else the user's, else the system's; nil when none exists.
     func configurationFile() -> String? {
+        Self.configurationFile(given: self.config)
+    }
+
+    /// `given`, else the user's configuration, else the system's; nil when none exists.
+    static func configurationFile(given: String?) -> String? {
         let environment = ProcessInfo.processInfo.environment
         let candidates = [
-            self.config,
+            given,
             (environment["XDG_CONFIG_HOME"] ?? (environment["HOME"] ?? "") + "/.config") + "/weathertag/config.json",
             "/etc/weathertag/config.json",
         ]

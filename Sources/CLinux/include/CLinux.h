@@ -8,6 +8,10 @@
 /// (EINVAL or ENOSYS where the filesystem cannot exchange).
 int clinux_exchange(const char *first, const char *second);
 
+/// Renames `from` to `to` only if `to` does not exist (`renameat2(..., RENAME_NOREPLACE)`): -1 and errno EEXIST when
+/// it does; EINVAL or ENOSYS where the filesystem cannot say.
+int clinux_rename_noreplace(const char *from, const char *to);
+
 /// Takes a read lease on `fd` (open read-only): fails with EAGAIN while anyone has the file open for writing, and
 /// any later open for writing or truncate breaks it. -1 and errno on failure.
 int clinux_take_read_lease(int fd);

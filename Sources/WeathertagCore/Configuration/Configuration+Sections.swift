@@ -154,6 +154,13 @@ extension Configuration {
         } else if let settle = try object.seconds("settle_seconds", maximum: 3600) {
             inbox.settle = settle
         }
+        if let layout = try object.nonEmptyString("layout") {
+            do throws(DiaryLayout.Invalid) {
+                inbox.layout = try DiaryLayout(layout)
+            } catch {
+                throw ConfigurationError(field: "inbox.layout", message: "\"\(layout)\" \(error)")
+            }
+        }
         guard let kind = files.kind(inbox.path) else {
             throw ConfigurationError(
                 field: "inbox.path",
@@ -164,6 +171,20 @@ extension Configuration {
             throw ConfigurationError(field: "inbox.path", message: "\(inbox.path) is not a folder")
         }
         return inbox
+    }
+
+    static func decodeNewEntry(
+        _ root: ConfigObject, paths: PathResolver, files: any ConfigurationFiles, warnings: inout [String]
+    ) throws(ConfigurationError) -> NewEntryConfiguration {
+        guard let object = try Self.section(root, "new", warnings: &warnings) else { return NewEntryConfiguration() }
+        guard let template = try object.nonEmptyString("template") else { return NewEntryConfiguration() }
+        let path = paths.absolute(template)
+        guard files.kind(path) == .file else {
+            throw ConfigurationError(
+                field: "new.template",
+                message: "\(path) \(files.kind(path) == nil ? "does not exist" : "is not a file")")
+        }
+        return NewEntryConfiguration(templatePath: path)
     }
 
     static func decodeSocket(

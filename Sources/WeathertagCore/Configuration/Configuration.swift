@@ -22,6 +22,8 @@ public struct Configuration: Sendable {
     public var inbox: InboxConfiguration
     public var stamp: StampConfiguration
     public var socket: SocketConfiguration
+    /// How `weathertag new` starts an entry (`new.template`).
+    public var newEntry = NewEntryConfiguration()
     /// Unknown keys and other things that did not stop the load.
     public var warnings: [String]
 
@@ -38,7 +40,7 @@ public struct Configuration: Sendable {
         "": [
             "$schema", "openweather", "open_meteo", "met_norway", "weather", "location", "cache", "state", "history",
             "privacy", "geocoding", "air_quality",
-            "inbox", "stamp", "socket",
+            "inbox", "stamp", "socket", "new",
         ],
         "openweather": [
             "api_key", "api_key_file", "base_url", "icon_base_url", "units", "lang", "timeout_seconds",
@@ -55,8 +57,12 @@ public struct Configuration: Sendable {
         "geocoding": ["enabled", "provider", "geonames_directory"],
         "air_quality": ["enabled"],
         "stamp": ["max_age_seconds", "keep_mtime", "backdated_after_seconds", "fields"],
-        "inbox": ["path", "max_bytes", "poll_seconds", "settle_seconds", "recursive", "max_depth", "exclude"],
+        "inbox": [
+            "path", "max_bytes", "poll_seconds", "settle_seconds", "recursive", "max_depth", "exclude",
+            "layout",
+        ],
         "socket": ["path", "max_connections", "idle_timeout_seconds"],
+        "new": ["template"],
     ]
 
     /// Reads, parses and validates the file at `path`.
@@ -110,11 +116,12 @@ public struct Configuration: Sendable {
         let stamp = try Self.decodeStamp(root, cache: cache, warnings: &warnings)
         let inbox = try Self.decodeInbox(root, paths: paths, files: files, warnings: &warnings)
         let socket = try Self.decodeSocket(root, paths: paths, warnings: &warnings)
+        let newEntry = try Self.decodeNewEntry(root, paths: paths, files: files, warnings: &warnings)
         return Configuration(
             openWeather: openWeather, openMeteo: openMeteo, metNorway: metNorway, weather: weather,
             providers: providers, locationStrategy: strategy, cache: cache, state: state,
             history: history, privacy: privacy, geocoding: geocoding, airQuality: airQuality, inbox: inbox,
-            stamp: stamp, socket: socket, warnings: warnings)
+            stamp: stamp, socket: socket, newEntry: newEntry, warnings: warnings)
     }
 }
 

@@ -147,6 +147,9 @@ public struct InboxConfiguration: Sendable {
     /// How often to rescan besides inotify; nil picks it from the filesystem (every 30 s on network and FUSE
     /// filesystems, where inotify does not see other machines' changes; never on local ones).
     public var pollInterval: Duration?
+    /// Where an entry of a given time lives in the diary (`inbox.layout`): what `new` and `import` name and folder
+    /// entries by.
+    public var layout = DiaryLayout.default
 
     /// How often to rescan where inotify cannot be relied on (network filesystems, folders it cannot watch).
     public static let fallbackPollInterval: Duration = .seconds(30)
@@ -186,5 +189,16 @@ public struct SocketConfiguration: Sendable {
 
     public init(path: String) {
         self.path = path
+    }
+}
+
+/// How `weathertag new` starts an entry.
+public struct NewEntryConfiguration: Sendable {
+    /// A file whose text starts every new entry (`new.template`), its placeholders filled (`NewEntryTemplate`); nil
+    /// for the built-in one.
+    public var templatePath: String?
+
+    public init(templatePath: String? = nil) {
+        self.templatePath = templatePath
     }
 }

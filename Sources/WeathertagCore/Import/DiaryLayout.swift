@@ -4,7 +4,11 @@
 /// `2019/05/2019-05-01-1000.md`: a folder a year, one a month, names that sort by time and that the entry-time reader
 /// (`EntryTime`) reads back.
 public struct DiaryLayout: Sendable, Equatable, CustomStringConvertible {
-    public static let `default` = try! DiaryLayout("%Y/%m/%Y-%m-%d-%H%M.md")
+    public static let `default` = DiaryLayout(checked: "%Y/%m/%Y-%m-%d-%H%M.md")
+
+    private init(checked pattern: String) {
+        self.pattern = pattern
+    }
 
     public let pattern: String
 

@@ -134,7 +134,12 @@ public struct ImportedEntry: Sendable, Equatable {
         if let title, !title.isEmpty { lines.append("title: \(YAMLScalar.string(title))") }
         lines.append("date: \(self.dateLine)")
         if !self.tags.isEmpty {
-            lines.append("tags: [" + self.tags.map { YAMLScalar.quoted($0) }.joined(separator: ", ") + "]")
+            lines.append(
+                "tags: ["
+                    + self.tags.map { tag in
+                        // In a flow sequence a plain scalar must not hold its punctuation.
+                        tag.contains(where: { ",[]{}".contains($0) }) ? YAMLScalar.quoted(tag) : YAMLScalar.string(tag)
+                    }.joined(separator: ", ") + "]")
         }
         lines.append("starred: \(self.starred)")
         if let place = self.shownPlace(privacy: privacy) {

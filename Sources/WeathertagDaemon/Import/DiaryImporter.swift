@@ -1,0 +1,268 @@
+import CLinux
+import Glibc
+import Subprocess
+import WeathertagCore
+
+/// Writes another app's entries into a diary folder (`weathertag import`): each entry where the layout puts it,
+/// never over a file that is there, and never twice (an entry whose id a file in the diary already holds is passed
+/// over). Everything is first written into a hidden staging folder inside the diary (`.weathertag-import-…`, which
+/// the inbox never looks into), stamped there, then moved in file by file with a rename that cannot replace; on any
+/// error before that the staging folder is removed and the diary is as it was.
+public struct DiaryImporter: Sendable {
+    /// The diary's folder (`--into`).
+    public let root: String
+    public let layout: DiaryLayout
+    /// Which folders below it the diary's own files are in (the inbox's tree), for finding what is imported already.
+    public let tree: InboxTree
+
+    public init(root: String, layout: DiaryLayout, tree: InboxTree = InboxTree()) {
+        (self.root, self.layout, self.tree) = (root, layout, tree)
+    }
+
+    /// What an import would do: the entries to write, each with its path in the diary, and how many are there
+    /// already.
+    public struct Plan: Sendable {
+        public var entries: [(entry: ImportedEntry, path: String)]
+        public var alreadyThere: Int
+    }
+
+    /// The entries written so far, in the staging folder.
+    public struct Staging: Sendable {
+        /// The staging folder, absolute.
+        public var folder: String
+        /// Each entry's path in the diary, relative, and whether it still needs weather (it brought none).
+        public var entries: [(path: String, needsWeather: Bool)]
+        /// Files the entries link to that the export did not hold (`photos/…`), each once.
+        public var missing: [String]
+        /// Attachments copied, each once per folder.
+        public var attachments: [String]
+
+        /// Where a relative path of the diary is while it is staged.
+        public func staged(_ path: String) -> String { self.folder + "/" + path }
+    }
+
+    /// The ids (`origin.idKey`) the diary's Markdown files hold in their front matter.
+    public func importedIDs(key: String) -> Set<String> {
+        var ids: Set<String> = []
+        InboxWalk.walk(inbox: self.root, tree: self.tree) { folder, contents in
+            for name in contents.files where InboxFilter.isMarkdown(name) {
+                let path = InboxWalk.path(self.root, folder) + "/" + name
+                if let id = Self.frontMatterValue(of: key, in: path) { ids.insert(id) }
+            }
+        }
+        return ids
+    }
+
+    /// Which entries to write and where: those whose id is not in the diary yet, each at the layout's path for its
+    /// own local time, with `-2`, `-3` … where a file is there or another entry of the same minute took the name.
+    public func plan(_ entries: [ImportedEntry]) -> Plan {
+        let known = entries.first.map { self.importedIDs(key: $0.origin.idKey) } ?? []
+        var taken: Set<String> = []
+        var plan = Plan(entries: [], alreadyThere: 0)
+        for entry in entries {
+            if known.contains(entry.id) {
+                plan.alreadyThere += 1
+                continue
+            }
+            let clock = entry.wallClock
+            var ordinal = 1
+            var path = self.layout.path(for: clock)
+            while taken.contains(path) || FileIO.exists(self.root + "/" + path) {
+                ordinal += 1
+                path = self.layout.path(for: clock, ordinal: ordinal)
+            }
+            taken.insert(path)
+            plan.entries.append((entry, path))
+        }
+        return plan
+    }
+
+    /// Writes the plan's entries into a new staging folder, with their attachments from `exportFolder` (where the
+    /// export's `photos/` are) beside them; `render` makes an entry's text from the links its attachments got.
+    public func stage(
+        _ plan: Plan, exportFolder: String?,
+        render: (ImportedEntry, _ links: [String: String]) -> String
+    ) throws -> Staging {
+        let folder = try self.makeStagingFolder()
+        var staging = Staging(folder: folder, entries: [], missing: [], attachments: [])
+        do {
+            var copied: Set<String> = []
+            for (entry, path) in plan.entries {
+                let (directory, _) = FileIO.split("/" + path)
+                var links: [String: String] = [:]
+                for attachment in entry.attachments {
+                    let file = attachment.file
+                    let name = String(file.split(separator: "/").last ?? "")
+                    let relative = (directory == "/" ? "" : String(directory.dropFirst()) + "/") + "photos/" + name
+                    guard let exportFolder, FileIO.exists(exportFolder + "/" + file) else {
+                        if !staging.missing.contains(file) { staging.missing.append(file) }
+                        continue
+                    }
+                    links[attachment.identifier] = "photos/" + name
+                    if copied.insert(relative).inserted, !FileIO.exists(self.root + "/" + relative) {
+                        try FileIO.makeDirectories(staging.staged(FileIO.split(relative).directory))
+                        try Self.copy(exportFolder + "/" + file, to: staging.staged(relative))
+                        staging.attachments.append(relative)
+                    }
+                }
+                let text = render(entry, links)
+                let target = staging.staged(path)
+                try FileIO.makeDirectories(FileIO.split(target).directory)
+                try FileIO.writeAtomically(Array(text.utf8), to: target)
+                staging.entries.append((path, entry.weather == nil))
+            }
+        } catch {
+            self.discard(staging)
+            throw error
+        }
+        return staging
+    }
+
+    /// Moves every staged file into the diary, never over a file: one that appeared meanwhile makes the entry take
+    /// the next free name. Returns each entry's final path (relative), in the plan's order.
+    public func commit(_ staging: Staging) throws -> [String] {
+        var moved: [String] = []
+        for attachment in staging.attachments {
+            try FileIO.makeDirectories(FileIO.split(self.root + "/" + attachment).directory)
+            // The same digest is the same file: one there already is kept.
+            _ = try Self.moveWithoutReplacing(staging.staged(attachment), to: self.root + "/" + attachment)
+        }
+        for (path, _) in staging.entries {
+            let target = self.root + "/" + path
+            try FileIO.makeDirectories(FileIO.split(target).directory)
+            var final = path
+            var ordinal = 1
+            while try !Self.moveWithoutReplacing(staging.staged(path), to: self.root + "/" + final) {
+                ordinal += 1
+                let dot = path.lastIndex(of: ".") ?? path.endIndex
+                final = path[..<dot] + "-\(ordinal)" + path[dot...]
+            }
+            moved.append(final)
+        }
+        self.discard(staging)
+        return moved
+    }
+
+    /// Why a .zip could not be unpacked.
+    public struct UnpackError: Error, CustomStringConvertible {
+        public var description: String
+        /// `unzip` is not installed.
+        public var missingProgram: Bool
+    }
+
+    /// Unpacks Day One's .zip with `unzip` into a new hidden folder of the diary (on its filesystem, not in memory),
+    /// whose path it returns; `unzip` refuses names that would leave the folder. (Why a program: no library in
+    /// reach reads .zip without Foundation, and the export is read once.)
+    public func unpack(zip: String) async throws(UnpackError) -> String {
+        var template = Array((self.root + "/.weathertag-import-zip-XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap(mkdtemp) }) != nil else {
+            throw UnpackError(
+                description: "cannot write into \(self.root): \(SystemError("mkdtemp", path: self.root))",
+                missingProgram: false)
+        }
+        let folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let ran = try? await Subprocess.run(
+            .name("unzip"), arguments: ["-qq", "-o", zip, "-d", folder], output: .discarded,
+            error: .string(limit: 64 << 10))
+        guard let result = ran else {
+            Self.removeTree(folder)
+            throw UnpackError(
+                description: "reading a .zip needs unzip (apt install unzip), or give the Journal.json in it",
+                missingProgram: true)
+        }
+        guard result.terminationStatus.isSuccess else {
+            Self.removeTree(folder)
+            let said = result.standardError.trimmingWhitespaceAndNewlines()
+            throw UnpackError(description: "not a .zip unzip can read: \(said)", missingProgram: false)
+        }
+        return folder
+    }
+
+    /// Removes the staging folder and all it holds.
+    public func discard(_ staging: Staging) {
+        Self.removeTree(staging.folder)
+    }
+
+    private func makeStagingFolder() throws -> String {
+        var template = Array((self.root + "/.weathertag-import-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap(mkdtemp) }
+        guard made != nil else { throw SystemError("mkdtemp", path: self.root) }
+        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Renames `from` to `to` unless `to` exists: false (and `from` left) when it does.
+    static func moveWithoutReplacing(_ from: String, to: String) throws -> Bool {
+        if clinux_rename_noreplace(from, to) == 0 { return true }
+        switch errno {
+        case EEXIST: return false
+        case EINVAL, ENOSYS:
+            // A filesystem that cannot say (some FUSE and network ones): a hard link fails the same way when the name
+            // is taken.
+            if link(from, to) == 0 {
+                unlink(from)
+                return true
+            }
+            if errno == EEXIST { return false }
+            throw SystemError("link", path: to)
+        default: throw SystemError("rename", path: to)
+        }
+    }
+
+    /// Copies a file's bytes, a megabyte at a time.
+    static func copy(_ from: String, to: String) throws {
+        let source = open(from, O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else { throw SystemError("open", path: from) }
+        defer { close(source) }
+        let target = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard target >= 0 else { throw SystemError("open", path: to) }
+        defer { close(target) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw SystemError("read", path: from) }
+            if count == 0 { break }
+            try FileIO.writeAll(target, Array(buffer[..<count]), path: to)
+        }
+        guard fsync(target) == 0 else { throw SystemError("fsync", path: to) }
+    }
+
+    /// `rm -r` of a folder weathertag made, never following a symbolic link.
+    public static func removeFolder(_ path: String) {
+        Self.removeTree(path)
+    }
+
+    /// `rm -r`, never following a symbolic link.
+    static func removeTree(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        if info.st_mode & S_IFMT == S_IFDIR, let folder = try? InboxWalk.read(path) {
+            for name in folder.files { unlink(path + "/" + name) }
+            for name in folder.folders { Self.removeTree(path + "/" + name) }
+            rmdir(path)
+        } else {
+            unlink(path)
+        }
+    }
+
+    /// A top-level front matter key's value in the first 64 KiB of a file, as written; nil without one.
+    static func frontMatterValue(of key: String, in path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 64 << 10)
+        let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: bytes[..<count], as: UTF8.self)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).makeIterator()
+        guard lines.next()?.trimmingWhitespaceAndNewlines() == "---" else { return nil }
+        while let line = lines.next() {
+            let trimmed = line.trimmingWhitespaceAndNewlines()
+            if trimmed == "---" || trimmed == "..." { return nil }
+            guard line.hasPrefix(key + ":") else { continue }
+            let value = line.dropFirst(key.count + 1).trimmingWhitespaceAndNewlines()
+            return value.trimming { $0 == "\"" || $0 == "'" }
+        }
+        return nil
+    }
+}

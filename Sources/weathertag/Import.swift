@@ -1,0 +1,272 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import WeathertagCore
+import WeathertagDaemon
+
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Bring a diary in from Day One or jrnl: a Markdown file an entry, with its weather.",
+        discussion: """
+            Each entry becomes one Markdown file under --into, named and foldered by inbox.layout (default \
+            %Y/%m/%Y-%m-%d-%H%M.md, in the entry's own local time; a second entry of the same minute gets -2), with \
+            front matter title, date (the instant, in its own zone's offset), tags, starred, location and the app's id \
+            (dayone_uuid, jrnl_id): importing the same export again writes and changes nothing. An entry that kept \
+            its weather (Day One) gets it as its weather: block (weather_source: dayone); one without (every jrnl \
+            entry) gets its own hour's weather from history (history.enabled), placed by its location or the \
+            location providers, as a back-dated entry is. Everything is written to a hidden folder in --into first \
+            and moved in once complete: a bad export is refused naming the entry, and leaves nothing behind.
+            """,
+        subcommands: [DayOne.self, Jrnl.self]
+    )
+
+    struct Options: ParsableArguments {
+        @Option(help: "The diary's folder to write into (the inbox, or any folder).")
+        var into: String
+
+        @Option(help: "Name and folder entries by this pattern instead of inbox.layout (%Y %m %d %H %M %S).")
+        var layout: String?
+
+        @Option(name: .shortAndLong, help: "The configuration (privacy, stamp fields, units, history).")
+        var config: String?
+
+        @Flag(help: "Say what would be written; write nothing.")
+        var dryRun = false
+    }
+
+    struct DayOne: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "dayone",
+            abstract: "Import Day One's JSON export (Journal.json, or the export's .zip with its photos).",
+            discussion: """
+                Day One's weather is kept as Day One recorded it (its words, its service's name); its codes of every \
+                era (HAMweather, Forecast.io, Weather Underground, Apple Weather) become a condition and an icon. The \
+                text's needless Markdown escapes are taken away, and photos are copied beside the entry (photos/) \
+                with their links rewritten. Reading a .zip needs unzip.
+                """)
+
+        @OptionGroup var options: Options
+
+        @Argument(help: "Journal.json, or the export's .zip.")
+        var path: String
+
+        func run() async throws {
+            try await Import.run(options: self.options, path: self.path) { bytes throws(ImportError) in
+                try DayOneExport.read(bytes)
+            }
+        }
+    }
+
+    struct Jrnl: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "jrnl",
+            abstract: "Import jrnl's JSON export (jrnl --export json).",
+            discussion: """
+                jrnl keeps no zone: its times are read in the machine's zone, or in --zone. It keeps no weather \
+                either: every entry gets its hour's weather from history.
+                """)
+
+        @OptionGroup var options: Options
+
+        @Option(help: "The zone jrnl's times were written in (Europe/Zurich); the machine's by default.")
+        var zone: String?
+
+        @Argument(help: "The export (jrnl --export json > export.json).")
+        var path: String
+
+        func validate() throws {
+            if let zone, Zone.named(zone) == nil {
+                throw ValidationError("--zone \(zone) is no zone of the tz database")
+            }
+        }
+
+        func run() async throws {
+            let zone = self.zone.flatMap(Zone.named) ?? .current
+            try await Import.run(options: self.options, path: self.path) { bytes throws(ImportError) in
+                try JrnlExport.read(bytes, zone: zone)
+            }
+        }
+    }
+
+    /// What both imports do once the export is read.
+    static func run(
+        options: Options, path: String, read: ([UInt8]) throws(ImportError) -> [ImportedEntry]
+    ) async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let resolver = PathResolver(environment: environment, base: "")
+        let into = resolver.absolute(options.into)
+        var info = stat()
+        guard stat(into, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            printError("--into \(into): no such folder")
+            throw ExitCode(ExitStatus.noInput)
+        }
+        // The configuration when there is one: privacy, the block's fields, units, history. Without one, entries
+        // that brought no weather are written without it.
+        let configurationPath = DaemonConnection.configurationFile(given: options.config)
+        let factory: ServiceFactory?
+        if let configurationPath {
+            do {
+                let runtime = Runtime(logLevel: .error)
+                factory = runtime.factory(try runtime.loadConfiguration(configurationPath))
+            } catch {
+                printError("configuration error: \(error)")
+                throw ExitCode(ExitStatus.configuration)
+            }
+        } else {
+            factory = nil
+        }
+        let configuration = factory?.configuration
+        let layout: DiaryLayout
+        do {
+            layout =
+                try options.layout.map { text throws(DiaryLayout.Invalid) in try DiaryLayout(text) }
+                ?? configuration?.inbox.layout ?? .default
+        } catch {
+            printError("--layout \(options.layout ?? ""): \(error)")
+            throw ExitCode(ExitStatus.usage)
+        }
+
+        let importer = DiaryImporter(root: into, layout: layout, tree: configuration?.inbox.tree ?? InboxTree())
+        // The export: a JSON file, or Day One's .zip unpacked into a hidden folder of --into.
+        let exportPath = resolver.absolute(path)
+        var unpacked: String?
+        defer { if let unpacked { DiaryImporter.removeFolder(unpacked) } }
+        var documents = [exportPath]
+        if exportPath.lowercased().hasSuffix(".zip") {
+            let folder: String
+            do {
+                folder = try await importer.unpack(zip: exportPath)
+            } catch {
+                printError("\(exportPath): \(error)")
+                throw ExitCode(error.missingProgram ? ExitStatus.unavailable : ExitStatus.noInput)
+            }
+            unpacked = folder
+            documents =
+                (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter {
+                    $0.lowercased().hasSuffix(".json")
+                }.sorted().map { folder + "/" + $0 } ?? []
+            guard !documents.isEmpty else {
+                printError("\(exportPath): the .zip holds no journal (.json) at its top")
+                throw ExitCode(ExitStatus.noInput)
+            }
+        }
+        var entries: [ImportedEntry] = []
+        for document in documents {
+            guard let data = FileManager.default.contents(atPath: document) else {
+                printError("\(document): cannot be read")
+                throw ExitCode(ExitStatus.noInput)
+            }
+            do {
+                entries += try read([UInt8](data))
+            } catch {
+                printError("\(document): \(error); nothing was imported")
+                throw ExitCode(65)
+            }
+        }
+        let exportFolder = documents[0].split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
+            separator: "/")
+
+        let plan = importer.plan(entries)
+        let privacy = configuration?.privacy ?? PrivacyPolicy()
+        let fields = configuration?.stamp.fields ?? StampField.all
+        let units = configuration?.weather.units ?? .metric
+        let history = factory?.historyService(store: nil)
+        if options.dryRun {
+            for (entry, path) in plan.entries {
+                let weather =
+                    entry.weather.map { "its own weather (\(CurrentWeather.describe($0)))" }
+                    ?? (history == nil ? "no weather (no history configured)" : "weather from history")
+                print("\(path): \(entry.title.map { "\"\($0.prefix(40))\"" } ?? "(no title)"), \(weather)")
+            }
+            print(
+                "would import \(plan.entries.count) of \(entries.count) entries into \(into)"
+                    + (plan.alreadyThere > 0 ? " (\(plan.alreadyThere) there already)" : ""))
+            return
+        }
+
+        let staging: DiaryImporter.Staging
+        do {
+            staging = try importer.stage(plan, exportFolder: exportFolder) { entry, links in
+                entry.markdown(privacy: privacy, fields: fields, units: units, links: links)
+            }
+        } catch {
+            printError("cannot write into \(into): \(error); nothing was imported")
+            throw ExitCode(ExitStatus.cannotCreate)
+        }
+
+        // Entries that brought no weather: their own hour's, from history, as `stamp` gives a back-dated file.
+        let waiting = staging.entries.filter(\.needsWeather).map { staging.staged($0.path) }
+        var outcomes: [String: FileStamper.Outcome] = [:]
+        if let factory, let history, !waiting.isEmpty {
+            let backdating = BackdatingPolicy(
+                threshold: factory.configuration.stamp.backdatedAfter, asksHistory: true, explicitTime: nil)
+            let current = CurrentWeather(
+                socketPath: nil, loaded: .success(factory), configurationPath: configurationPath ?? "")
+            let progress = ProgressBar(total: waiting.count)
+            do {
+                outcomes = try await factory.withProvidersRunning {
+                    await FileStamper.stamp(
+                        waiting, currentWeather: { await current.get().map { $0.tag }.mapError { $0 as any Error } },
+                        fields: fields,
+                        backdating: backdating, history: history
+                    ) { done, file in progress.show(done: done, current: file) }
+                }
+            } catch {
+                importer.discard(staging)
+                printError("cannot stamp the imported entries: \(error); nothing was imported")
+                throw ExitCode(ExitStatus.software)
+            }
+            progress.finish()
+        }
+
+        let moved: [String]
+        do {
+            moved = try importer.commit(staging)
+        } catch {
+            importer.discard(staging)
+            printError("cannot move the imported entries into \(into): \(error)")
+            throw ExitCode(ExitStatus.cannotCreate)
+        }
+        Self.summarize(
+            plan: plan, staging: staging, moved: moved, outcomes: outcomes, historyConfigured: history != nil,
+            into: into)
+    }
+
+    private static func summarize(
+        plan: DiaryImporter.Plan, staging: DiaryImporter.Staging, moved: [String],
+        outcomes: [String: FileStamper.Outcome], historyConfigured: Bool, into: String
+    ) {
+        let own = plan.entries.filter { $0.entry.weather != nil }.count
+        var fromHistory = 0
+        var without: [String] = []
+        for (index, staged) in staging.entries.enumerated() where staged.needsWeather {
+            let final = moved[index]
+            switch outcomes[staging.staged(staged.path)] {
+            case .stamped?: fromHistory += 1
+            case let outcome?: without.append("\(final): \(Stamp.describe(outcome))")
+            case nil:
+                without.append(
+                    "\(final): no weather"
+                        + (historyConfigured ? "" : " (history is not enabled: see weathertag.json(5), history)"))
+            }
+        }
+        for line in without { printError(line) }
+        for file in staging.missing {
+            printError("\(file): linked from an entry but not in the export; the link is kept")
+        }
+        var parts = ["imported \(moved.count) entries into \(into)"]
+        parts.append("\(own) with their own weather, \(fromHistory) with weather from history")
+        if !without.isEmpty { parts.append("\(without.count) without weather") }
+        if !staging.attachments.isEmpty { parts.append("\(staging.attachments.count) attachments copied") }
+        if plan.alreadyThere > 0 { parts.append("\(plan.alreadyThere) there already") }
+        print(parts.joined(separator: "; "))
+    }
+}
+
+extension CurrentWeather {
+    /// `16°C Light Rain, HAMweather`.
+    static func describe(_ weather: DayOneWeather) -> String {
+        let temperature = YAMLScalar.number(weather.temperatureCelsius, places: 1)
+        return "\(temperature)°C \(weather.description)" + (weather.service.map { ", \($0)" } ?? "")
+    }
+}

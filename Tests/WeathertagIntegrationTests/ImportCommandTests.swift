@@ -1,0 +1,217 @@
+import Foundation
+import Glibc
+import Testing
+import WeathertagTestSupport
+
+/// `weathertag import`: the real binary, a real Day One export packed as Day One packs it (a .zip with `photos/`), a
+/// real jrnl's export made by jrnl itself, history from the loopback stand-in.
+@Suite("Importing a diary from Day One and jrnl", .serialized)
+struct ImportCommandTests {
+    static let exports = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("WeathertagCoreTests/Exports")
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let fixed = #"[{"type": "fixed", "latitude": 46.2, "longitude": 6.15}]"#
+    static let history = #", "history": {"enabled": true, "source": "openweather", "max_calls_per_day": 900}"#
+
+    /// Every file below `folder` (relative path → bytes), hidden ones included.
+    static func tree(_ folder: String) -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        while let name = enumerator?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder), !isFolder.boolValue
+            {
+                files[name] = FileManager.default.contents(atPath: folder + "/" + name)
+            }
+        }
+        return files
+    }
+
+    static func frontMatter(_ text: String) -> String {
+        guard text.hasPrefix("---\n"), let end = text.range(of: "\n---\n") else { return "" }
+        return String(text[text.startIndex..<end.lowerBound])
+    }
+
+    /// A second journal of the same export, made here in the shape of Day One's (the public export above has no
+    /// photos): one entry that links its photo.
+    static let tripJournal = """
+        {"metadata": {"version": "1.0"}, "entries": [{"uuid": "F8616B6A8BFA44DA8C6BB7FA16E300AB",
+          "creationDate": "2018-01-30T16:22:17Z", "timeZone": "Asia\\/Hong_Kong", "starred": true, "tags": ["trip"],
+          "text": "A day in class\\n\\n![](dayone-moment:\\/\\/A4EE1B8F13F642099FA54BE2B562CCA4)\\n\\nMood 3\\/5\\\\. Rain\\\\!",
+          "location": {"localityName": "Hong Kong", "country": "Hong Kong", "placeName": "The University of Hong Kong",
+            "latitude": 22.282928466796875, "longitude": 114.136474609375},
+          "weather": {"temperatureCelsius": 9, "conditionsDescription": "Light Rain", "weatherCode": "rain-night",
+            "weatherServiceName": "HAMweather", "relativeHumidity": 94},
+          "photos": [{"identifier": "A4EE1B8F13F642099FA54BE2B562CCA4", "md5": "e03a5b310aa09d2af9435624656b82a5",
+            "type": "jpeg"}]}]}
+        """
+
+    @Test func aDayOneZipBecomesAFileAnEntryWithItsWeatherAndPhotosAndOnlyOnce() async throws {
+        try await withHarness { harness in
+            let config = try harness.writeConfig(providers: Self.fixed, extra: Self.history)
+            // The export as Day One packs it: journals at the top, photos/ beside them.
+            let export = harness.directory.file("export")
+            try FileManager.default.createDirectory(atPath: export + "/photos", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                atPath: Self.exports.appendingPathComponent("dayone-daygram2dayone-journal.json").path,
+                toPath: export + "/Journal.json")
+            try harness.directory.write("export/Trip.json", Self.tripJournal)
+            let photo = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+            try photo.write(to: URL(fileURLWithPath: export + "/photos/e03a5b310aa09d2af9435624656b82a5.jpeg"))
+            let zipped = try await ChildProcess.run(
+                ["/bin/sh", "-c", "cd '\(export)' && zip -q -r ../export.zip Journal.json Trip.json photos"],
+                in: harness.directory)
+            #expect(zipped.status == 0, "\(zipped.stderr)")
+            let diary = harness.directory.file("diary")
+            try FileManager.default.createDirectory(atPath: diary, withIntermediateDirectories: true)
+
+            let run = try await ChildProcess.run(
+                [
+                    DaemonProcess.binary, "import", "dayone", harness.directory.file("export.zip"), "--into", diary,
+                    "--config", config,
+                ], in: harness.directory)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            #expect(run.stdout.contains("imported 12 entries"), "\(run.stdout)")
+            #expect(run.stdout.contains("5 with their own weather, 7 with weather from history"), "\(run.stdout)")
+            let files = Self.tree(diary)
+            // Nothing left of the staging or the unpacked export.
+            #expect(!files.keys.contains { $0.hasPrefix(".") }, "\(files.keys.sorted())")
+            let entries = files.filter { $0.key.hasSuffix(".md") }
+            #expect(entries.count == 12)
+            // Day One's weather as Day One kept it; the others their own hour's, from history.
+            var own = 0
+            var historical = 0
+            for (_, data) in entries {
+                let front = Self.frontMatter(String(decoding: data, as: UTF8.self))
+                if front.contains("  weather_source: dayone\n") { own += 1 }
+                if front.contains("  kind: historical\n") { historical += 1 }
+                #expect(front.contains("\ndayone_uuid: "))
+            }
+            #expect(own == 5 && historical == 7)
+            // Three entries of one second: three files.
+            #expect(entries.keys.filter { $0.hasPrefix("2020/05/2020-05-08-0946") }.count == 3)
+            // The photo copied beside its entry, the link rewritten; the text's escapes gone.
+            let trip = String(decoding: try #require(entries["2018/01/2018-01-31-0022.md"]), as: UTF8.self)
+            #expect(trip.contains("![](photos/e03a5b310aa09d2af9435624656b82a5.jpeg)"), "\(trip)")
+            #expect(trip.contains("Mood 3/5. Rain!"))
+            #expect(trip.contains("date: 2018-01-31T00:22:17+08:00\n"))
+            #expect(trip.contains("  icon: 10n\n") && trip.contains("  weather_service: HAMweather\n"))
+            #expect(trip.contains("tags: [trip]\n") && trip.contains("starred: true\n"))
+            #expect(files["2018/01/photos/e03a5b310aa09d2af9435624656b82a5.jpeg"] == photo)
+
+            // The same export again: nothing written, nothing changed.
+            let again = try await ChildProcess.run(
+                [
+                    DaemonProcess.binary, "import", "dayone", harness.directory.file("export.zip"), "--into", diary,
+                    "--config", config,
+                ], in: harness.directory)
+            #expect(again.status == 0 && again.stdout.contains("imported 0 entries"), "\(again.stdout)\(again.stderr)")
+            #expect(again.stdout.contains("12 there already"), "\(again.stdout)")
+            #expect(Self.tree(diary) == files)
+        }
+    }
+
+    /// A bad export is refused naming the entry, and leaves the diary as it was: nothing half-written.
+    @Test func aBadExportIsRefusedAndLeavesNothingBehind() async throws {
+        try await withHarness { harness in
+            let config = try harness.writeConfig(providers: Self.fixed, extra: Self.history)
+            let diary = harness.directory.file("diary")
+            try FileManager.default.createDirectory(atPath: diary, withIntermediateDirectories: true)
+            try harness.directory.write("diary/kept.md", "---\ntitle: mine\n---\nMine\n")
+            let before = Self.tree(diary)
+            // Ten good entries, then one whose date is no date.
+            var entries = (0..<10).map {
+                #"{"uuid": "A\#($0)", "creationDate": "2020-05-1\#($0)T10:00:00Z", "text": "Good"}"#
+            }
+            entries.append(#"{"uuid": "BROKEN1", "creationDate": "the day after", "text": "Bad"}"#)
+            try harness.directory.write("bad.json", #"{"entries": [\#(entries.joined(separator: ","))]}"#)
+            let run = try await ChildProcess.run(
+                [
+                    DaemonProcess.binary, "import", "dayone", harness.directory.file("bad.json"), "--into", diary,
+                    "--config", config,
+                ], in: harness.directory)
+            #expect(run.status == 65, "\(run.stdout)\(run.stderr)")
+            #expect(run.stderr.contains("entry 11 (BROKEN1)") && run.stderr.contains("nothing was imported"))
+            #expect(Self.tree(diary) == before)
+            // Not JSON at all, or no such file.
+            try harness.directory.write("notes.json", "Dear diary,\n")
+            let prose = try await ChildProcess.run(
+                [DaemonProcess.binary, "import", "dayone", harness.directory.file("notes.json"), "--into", diary],
+                in: harness.directory)
+            #expect(prose.status == 65 && prose.stderr.contains("not Day One's JSON export"), "\(prose.stderr)")
+            #expect(Self.tree(diary) == before)
+        }
+    }
+
+    /// jrnl itself (from PyPI, `make setup`) exports a journal; its entries come in in the zone given, each with its
+    /// hour's weather from history.
+    @Test func aJournalExportedByJrnlComesInWithItsHoursWeather() async throws {
+        try await withHarness { harness in
+            let jrnl = Self.packageRoot.appendingPathComponent(".build/tools/jrnl/bin/jrnl").path
+            try #require(FileManager.default.isExecutableFile(atPath: jrnl), "run `make setup` to install jrnl")
+            try harness.directory.write(
+                "jrnl.yaml",
+                """
+                colors: {body: none, date: none, tags: none, title: none}
+                default_hour: 9
+                default_minute: 0
+                editor: ''
+                encrypt: false
+                highlight: false
+                indent_character: '|'
+                journals:
+                  default: \(harness.directory.file("diary.journal"))
+                linewrap: 79
+                tagsymbols: '@'
+                template: false
+                timeformat: '%Y-%m-%d %H:%M'
+                version: v4.6
+                """)
+            try harness.directory.write(
+                "diary.journal",
+                """
+                [2019-05-01 10:00] Market day. *
+
+                Plums at the @market.
+
+                [2019-05-01 10:00] Market day.
+
+                Again the @market.
+
+                [2019-12-24 18:30] Christmas eve
+
+                Snow at last.
+
+                """)
+            var environment = ProcessInfo.processInfo.environment
+            environment["HOME"] = harness.directory.path
+            let exported = try await ChildProcess.run(
+                [jrnl, "--config-file", harness.directory.file("jrnl.yaml"), "--export", "json"],
+                environment: environment, in: harness.directory)
+            #expect(exported.status == 0, "\(exported.stderr)")
+            try harness.directory.write("export.json", exported.stdout)
+            let config = try harness.writeConfig(providers: Self.fixed, extra: Self.history)
+            let diary = harness.directory.file("diary")
+            try FileManager.default.createDirectory(atPath: diary, withIntermediateDirectories: true)
+            let run = try await ChildProcess.run(
+                [
+                    DaemonProcess.binary, "import", "jrnl", harness.directory.file("export.json"), "--into", diary,
+                    "--zone", "Europe/Zurich", "--config", config,
+                ], in: harness.directory)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            #expect(run.stdout.contains("imported 3 entries") && run.stdout.contains("3 with weather from history"))
+            let files = Self.tree(diary)
+            let first = String(decoding: try #require(files["2019/05/2019-05-01-1000.md"]), as: UTF8.self)
+            let second = String(decoding: try #require(files["2019/05/2019-05-01-1000-2.md"]), as: UTF8.self)
+            #expect(first.contains("date: 2019-05-01T10:00:00+02:00\n") && first.contains("starred: true\n"))
+            #expect(first.contains("tags: [market]\n") && first.contains("  kind: historical\n"), "\(first)")
+            #expect(second.contains("Again the @market."))
+            // The hour asked is the entry's own: 10:00 in Zurich in May is 08:00 UTC.
+            let asked = try harness.standIn.timemachineQueries().map(\.dt)
+            #expect(asked.contains(1_556_697_600), "\(asked)")
+            let winter = String(decoding: try #require(files["2019/12/2019-12-24-1830.md"]), as: UTF8.self)
+            #expect(winter.contains("date: 2019-12-24T18:30:00+01:00\n"))
+        }
+    }
+}
