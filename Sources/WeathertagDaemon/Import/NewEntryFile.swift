@@ -1,0 +1,35 @@
+import Glibc
+import WeathertagCore
+
+/// Makes a new entry's file, never over one that is there (`O_EXCL`), its folders first.
+public enum NewEntryFile {
+    public enum Result: Sendable {
+        case created
+        /// A file of that name is there: it is kept as it is.
+        case existing
+        case failed(SystemError)
+    }
+
+    public static func create(_ path: String, text: String) -> Result {
+        do {
+            try FileIO.makeDirectories(FileIO.split(path).directory)
+        } catch let error as SystemError {
+            return .failed(error)
+        } catch {
+            return .failed(SystemError("mkdir", path: path))
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            return errno == EEXIST ? .existing : .failed(SystemError("open", path: path))
+        }
+        defer { close(fd) }
+        do {
+            try FileIO.writeAll(fd, Array(text.utf8), path: path)
+            guard fsync(fd) == 0 else { throw SystemError("fsync", path: path) }
+        } catch {
+            unlink(path)
+            return .failed((error as? SystemError) ?? SystemError("write", path: path))
+        }
+        return .created
+    }
+}
