@@ -750,10 +750,75 @@ http {
         return {"entries": days, "seconds": seconds, "requests": len(queries), "weight": weight,
                 "history_requests": status["history"]["requests"], "peak_anon": peak[0], "peak_total": peak[1]}
 
+    def dayone_import(self, days=3650):
+        """A ten-year Day One export (a day an entry, three towns, half with Day One's own weather) imported with
+        `weathertag import dayone`, keyless, the other half's weather from Open-Meteo's archive: the wall time and
+        the command's peak RSS, beside `cp -r` of the diary it wrote."""
+        self.fresh()
+        towns = [(46.2, 6.15, "Geneva", "Europe/Zurich"), (47.37, 8.54, "Zurich", "Europe/Zurich"),
+                 (37.57, 126.98, "Seoul", "Asia/Seoul")]
+        codes = [("clear", "Clear"), ("mostly-cloudy", "Mostly Cloudy"), ("rain", "Light Rain"),
+                 ("fair", "Fair"), ("snow", "Snow")]
+        first = 1_420_113_600  # 2015-01-01T12:00:00Z
+        entries = []
+        for day in range(days):
+            latitude, longitude, name, zone = towns[day % 3]
+            created = first + day * 86_400
+            entry = {"uuid": "%032X" % (day + 1), "creationDate": time.strftime("%Y-%m-%dT%H:%M:%SZ",
+                                                                                 time.gmtime(created)),
+                     "timeZone": zone, "starred": day % 17 == 0, "tags": ["day %d" % (day % 7)],
+                     "text": "# Day %d\n\nA page of the diary\\. Written in %s\\." % (day, name),
+                     "location": {"placeName": name, "localityName": name, "country": "Somewhere",
+                                  "latitude": latitude, "longitude": longitude}}
+            if day % 2 == 0:
+                code, words = codes[day % len(codes)]
+                entry["weather"] = {"temperatureCelsius": 10 + day % 20, "conditionsDescription": words,
+                                    "weatherCode": code, "weatherServiceName": "HAMweather",
+                                    "relativeHumidity": 70, "windSpeedKPH": 11, "pressureMB": 1013}
+            entries.append(entry)
+        export = os.path.join(self.work, "Journal.json")
+        with open(export, "w") as handle:
+            json.dump({"metadata": {"version": "1.0"}, "entries": entries}, handle, indent=2)
+        diary = self.folder("diary", files=True)
+        shutil.rmtree(os.path.join(self.work, "state"), ignore_errors=True)
+        config = self.config(self.folder("inbox", files=True), os.path.join(self.work, "cache"))
+        with open(config) as handle:
+            document = json.load(handle)
+        del document["openweather"]["api_key"]
+        document["open_meteo"] = {"base_url": self.standin.base_url, "archive_url": self.standin.base_url,
+                                  "air_quality_url": self.standin.base_url}
+        document["history"] = {"enabled": True}
+        with open(config, "w") as handle:
+            json.dump(document, handle)
+        peak_file = os.path.join(self.work, "import-peak.txt")
+        start = time.perf_counter()
+        run = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", peak_file, self.binary, "import", "dayone", export,
+                              "--into", diary, "--config", config],
+                             capture_output=True, text=True, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                                                                   "HOME": self.work})
+        seconds = time.perf_counter() - start
+        with open(peak_file) as handle:
+            peak = int(handle.read().split()[-1])
+        if run.returncode != 0 or ("imported %d entries" % days) not in run.stdout:
+            raise RuntimeError("import: %d %s %s" % (run.returncode, run.stdout[-500:], run.stderr[-500:]))
+        historical = 0
+        for folder, _, names in os.walk(diary):
+            for name in names:
+                with open(os.path.join(folder, name)) as handle:
+                    if "  kind: historical\n" in handle.read():
+                        historical += 1
+        start = time.perf_counter()
+        subprocess.run(["cp", "-r", diary, diary + "-copy"], check=True)
+        copy = time.perf_counter() - start
+        return {"entries": days, "seconds": seconds, "copy_seconds": copy, "historical": historical,
+                "export": os.path.getsize(export), "peak_rss": peak}
+
     def only(self, figure):
         """One figure alone, for trying a change to what it measures."""
         if figure == "diary":
             log(json.dumps(self.ten_year_diary(365 if self.quick else 3650)))
+        elif figure == "import":
+            log(json.dumps(self.dayone_import(365 if self.quick else 3650)))
         elif figure == "track":
             log(json.dumps(self.track_year(days=36 if self.quick else 365)))
             log(json.dumps(self.track_year(days=10 if self.quick else 100, one_file=True)))
@@ -887,6 +952,9 @@ http {
 
         log("== a ten-year diary in three towns moved in, history from Open-Meteo's archive (once)")
         self.results["diary"] = self.ten_year_diary(365 if self.quick else 3650)
+
+        log("== a ten-year Day One export imported")
+        self.results["import"] = self.dayone_import(365 if self.quick else 3650)
 
         log("== cost growth")
         sizes = (500, 5000) if self.quick else (500, 5000, 50000)
@@ -1092,6 +1160,15 @@ def report(bench):
                  # memory budgets are issue 21's.
                  "≤ 60 requests, done within the pacing + 60 s: %s" % verdict(
                      diary["requests"] <= 60 and diary["seconds"] <= paced_minutes * 60 + 60)))
+    imported = results["import"]
+    rows.append(("a ten-year Day One export (%d entries, half with Day One's weather, %.1f MiB of JSON) imported "
+                 "with `weathertag import dayone`, the other half's weather from Open-Meteo's archive (one run)" % (
+                     imported["entries"], imported["export"] / 1048576),
+                 "%.1f s (cp -r of the diary it wrote: %.2f s); %d entries given their hour's weather from history; "
+                 "peak RSS %.1f MiB" % (
+                     imported["seconds"], imported["copy_seconds"], imported["historical"],
+                     imported["peak_rss"] / 1024),
+                 "every entry in, half from history: %s" % verdict(imported["historical"] == imported["entries"] // 2)))
     growth = results["growth"]
     sizes = sorted(growth)
     per_entry = ["%d: %.2f s, %.0f µs/entry, peak anon %.1f MiB" % (
@@ -1118,7 +1195,7 @@ def main():
     parser.add_argument("--burst-runs", type=int, default=5,
                         help="runs of each burst: the noisiest figure, the disk being shared")
     parser.add_argument("--quick", action="store_true", help="small sizes, for trying the bench itself")
-    parser.add_argument("--only", choices=("burst", "index", "latency", "restore", "growth", "track", "diary", "socket", "startup", "syscalls"),
+    parser.add_argument("--only", choices=("burst", "index", "latency", "restore", "growth", "track", "diary", "import", "socket", "startup", "syscalls"),
                         help="one figure alone, printed, docs left alone: for trying a change (index and growth "
                              "at --burst entries)")
     parser.add_argument("--work", default=None, help="where to put the temp folders (default: $TMPDIR)")

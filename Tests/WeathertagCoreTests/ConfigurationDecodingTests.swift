@@ -60,4 +60,31 @@ struct ConfigurationDecodingTests {
         files.files["/etc/weathertag/config.json"] = nil
         #expect { try self.load(files) } throws: { "\($0)".contains("it does not exist") }
     }
+
+    /// `inbox.layout` and `new.template`: read, and a bad one refused naming the field.
+    @Test func theDiarysLayoutAndTheNewEntrysTemplate() throws {
+        func files(_ extra: String) -> MemoryConfigurationFiles {
+            let document = """
+                {"openweather": {"api_key": "k-1"}, "inbox": {"path": "/srv/diary"\(extra)},
+                 "location": {"providers": [{"type": "fixed", "latitude": 1, "longitude": 2}]}}
+                """
+            return MemoryConfigurationFiles(
+                files: ["/etc/weathertag/config.json": (document, 0o644), "/etc/weathertag/day.md": ("{{title}}", 0o644)],
+                folders: ["/srv/diary"])
+        }
+        let plain = try self.load(files(""))
+        #expect(plain.inbox.layout == .default && plain.newEntry.templatePath == nil)
+        let set = try self.load(files(#", "layout": "%Y/%Y-%m-%d.md"}, "new": {"template": "day.md""#))
+        #expect(set.inbox.layout.pattern == "%Y/%Y-%m-%d.md")
+        #expect(set.newEntry.templatePath == "/etc/weathertag/day.md")
+        #expect { try self.load(files(#", "layout": "../%Y-%m-%d.md""#)) } throws: { error in
+            (error as? ConfigurationError)?.field == "inbox.layout" && "\(error)".contains("..")
+        }
+        #expect { try self.load(files(#", "layout": "%Y-%m.md""#)) } throws: { error in
+            (error as? ConfigurationError)?.field == "inbox.layout" && "\(error)".contains("%d")
+        }
+        #expect { try self.load(files(#"}, "new": {"template": "missing.md""#)) } throws: { error in
+            (error as? ConfigurationError)?.field == "new.template" && "\(error)".contains("does not exist")
+        }
+    }
 }
