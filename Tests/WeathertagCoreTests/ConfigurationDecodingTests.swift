@@ -69,7 +69,9 @@ struct ConfigurationDecodingTests {
                  "location": {"providers": [{"type": "fixed", "latitude": 1, "longitude": 2}]}}
                 """
             return MemoryConfigurationFiles(
-                files: ["/etc/weathertag/config.json": (document, 0o644), "/etc/weathertag/day.md": ("{{title}}", 0o644)],
+                files: [
+                    "/etc/weathertag/config.json": (document, 0o644), "/etc/weathertag/day.md": ("{{title}}", 0o644),
+                ],
                 folders: ["/srv/diary"])
         }
         let plain = try self.load(files(""))
