@@ -214,4 +214,33 @@ struct ImportCommandTests {
             #expect(winter.contains("date: 2019-12-24T18:30:00+01:00\n"))
         }
     }
+
+    /// History that says "wait" (a service's pacing, a failing service's backoff of seconds) is waited for: a diary of
+    /// years spends calls faster than a free service allows, and an import that gave up would leave most entries
+    /// without weather. (A 429 would be waited for too, but its gate stays shut a minute.)
+    @Test func historyThatSaysWaitIsWaitedFor() async throws {
+        try await withHarness { harness in
+            let config = try harness.writeConfig(providers: Self.fixed, extra: Self.history)
+            try harness.standIn.control(#"{"timemachine": {"mode": "503"}}"#)
+            let diary = harness.directory.file("diary")
+            try FileManager.default.createDirectory(atPath: diary, withIntermediateDirectories: true)
+            let child = try ChildProcess(
+                [
+                    DaemonProcess.binary, "import", "jrnl",
+                    Self.exports.appendingPathComponent("jrnl-4.6-export.json").path,
+                    "--into", diary, "--zone", "Europe/Zurich", "--config", config,
+                ],
+                stderrPath: harness.directory.file("import.log"))
+            try await poll("history asked and told to wait") {
+                try harness.standIn.calls("timemachine") >= 1 ? true : nil
+            }
+            try harness.standIn.control(#"{"timemachine": {"mode": "ok"}}"#)
+            let output = child.readStdout()
+            let status = try await child.waitForExit(timeout: .seconds(90))
+            #expect(status == 0, "\(output)\(child.stderr)")
+            #expect(
+                output.contains("imported 4 entries") && output.contains("4 with weather from history"),
+                "\(output)\(child.stderr)")
+        }
+    }
 }

@@ -64,8 +64,10 @@ public enum FileStamper {
         memory: Memory? = nil,
         fresh: Bool = false,
         history: HistoryService? = nil,
+        historyPatience: HistoryPatience = .none,
         starting: (Int, String) -> Void = { _, _ in }
     ) async -> [String: Outcome] {
+        var patience = historyPatience
         var policy = Machine.Configuration()
         policy.batchSize = 1
         policy.batchesInFlight = 1
@@ -87,7 +89,13 @@ public enum FileStamper {
                     case .failure(let error): next += machine.receive(.weatherFailed(error, retryAfter: nil))
                     }
                 case .fetchHistory(let name, let request):
-                    switch await history?.tag(for: request) {
+                    var answer = await history?.tag(for: request)
+                    // History's pacing of a service's limits says "in a minute": a command that may wait does.
+                    while case .failed(.later(let delay, _))? = answer, patience.allows(delay) {
+                        try? await Task.sleep(for: delay)
+                        answer = await history?.tag(for: request)
+                    }
+                    switch answer {
                     case .tag(let tag)?: next += machine.receive(.historyArrived(name, tag))
                     case .failed(.later(_, let error))?:
                         // A command does not wait for tomorrow's calls or a failing service: it says why.
@@ -129,6 +137,27 @@ public enum FileStamper {
             try? await Task.sleep(until: deadline, clock: .continuous)
             wakeUp = nil
             actions = machine.receive(.wokeUp)
+        }
+    }
+
+    /// How long a command waits for history when it says "later": each wait at most `each` (a service's pacing,
+    /// not tomorrow's calls or a long outage), all of them together at most `total`.
+    public struct HistoryPatience: Sendable {
+        public var each: Duration
+        public var total: Duration
+
+        public init(each: Duration, total: Duration) {
+            (self.each, self.total) = (each, total)
+        }
+
+        /// Never waits: says why at once (`stamp`).
+        public static let none = HistoryPatience(each: .zero, total: .zero)
+
+        /// Whether to wait `delay` now, counting it when so.
+        mutating func allows(_ delay: Duration) -> Bool {
+            guard delay <= self.each, delay <= self.total else { return false }
+            self.total -= delay
+            return true
         }
     }
 
