@@ -181,8 +181,34 @@ struct Entries: AsyncParsableCommand {
     @Option(help: "One line per entry from this template, e.g. \"{date} {icon} {title}\".")
     var format: String?
 
+    @Flag(
+        help: """
+            On this day: every earlier year's entries of today's month and day (or of DATE, given as the first \
+            word: --on-this-day 2026-05-01), newest year first.
+            """)
+    var onThisDay = false
+
+    /// The query: the filters, and with --on-this-day the month and day of its date (today, or the first word when
+    /// it is a date) in every year before that date's.
+    func query() throws -> EntryQuery {
+        guard self.onThisDay else { return try self.filters.query() }
+        var filters = self.filters
+        var date = Date()
+        if let first = filters.words.first, let given = EntryTime.given(first) {
+            date = given.date
+            filters.words.removeFirst()
+        }
+        var query = try filters.query()
+        let clock = WallClock(date, utcOffset: Zone.current.secondsFromGMT(for: date))
+        query.onThisDay = MonthDay(month: clock.month, day: clock.day)
+        // Before the first day of that date's year, in the machine's zone.
+        let yearStart = EntryTime.given(String(cFormat: "%04d-01-01", clock.year))?.date ?? date
+        if query.until.map({ $0 >= yearStart }) ?? true { query.until = yearStart.addingTimeInterval(-1) }
+        return query
+    }
+
     func validate() throws {
-        _ = try self.filters.query()
+        _ = try self.query()
         guard self.limit >= 0 else { throw ValidationError("--limit must be 0 (all) or more") }
         if let format, let unknown = DiaryFormatting.unknownPlaceholders(in: format).first {
             throw ValidationError(
@@ -193,7 +219,7 @@ struct Entries: AsyncParsableCommand {
 
     func run() async throws {
         let source = try await DiarySource.open(self.connection)
-        let entries = try await source.all(try self.filters.query(), limit: self.limit == 0 ? nil : self.limit)
+        let entries = try await source.all(try self.query(), limit: self.limit == 0 ? nil : self.limit)
         let formatting = DiaryFormatting(
             locale: DiaryFormatting.locale(environment: ProcessInfo.processInfo.environment))
         if self.json {
@@ -335,6 +361,12 @@ struct Timeline: AsyncParsableCommand {
         var query = try self.filters.query()
         query.limit = EntryQuery.maximumLimit
         let entries = try await source.all(query, limit: nil)
+        // Earlier years' entries of today's month and day, whatever the filters.
+        let now = Date()
+        let clock = WallClock(now, utcOffset: Zone.current.secondsFromGMT(for: now))
+        var earlier = EntryQuery(onThisDay: MonthDay(month: clock.month, day: clock.day), limit: 20)
+        earlier.until = EntryTime.given(String(cFormat: "%04d-01-01", clock.year))?.date.addingTimeInterval(-1)
+        let onThisDay = try await source.all(earlier, limit: 20)
         let environment = ProcessInfo.processInfo.environment
         let page = TimelinePage(
             title: self.title,
@@ -342,7 +374,8 @@ struct Timeline: AsyncParsableCommand {
             icons: Self.icons(for: entries, cache: self.iconCache()),
             generatedAt: Date())
         do {
-            try Data(page.render(entries).utf8).write(to: URL(fileURLWithPath: self.output), options: .atomic)
+            try Data(page.render(entries, onThisDay: onThisDay).utf8).write(
+                to: URL(fileURLWithPath: self.output), options: .atomic)
         } catch {
             printError("cannot write \(self.output): \(error)")
             throw ExitCode(ExitStatus.cannotCreate)

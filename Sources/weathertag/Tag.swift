@@ -87,12 +87,37 @@ struct Tag: AsyncParsableCommand {
             let tag = try WeatherTag(document)
             let text = try TagFormatter(template: self.format ?? TagFormatter.defaultTemplate).format(tag)
             let conflicts = document.syncConflicts ?? 0
+            guard self.waybar else {
+                print(text)
+                return
+            }
+            let earlier = await Self.onThisDay(socketPath: socketPath, timeout: self.timeout)
             print(
-                self.waybar
-                    ? Waybar.module(for: tag, text: text, now: Date(), syncConflicts: conflicts).serialized : text)
+                Waybar.module(for: tag, text: text, now: Date(), syncConflicts: conflicts, onThisDay: earlier)
+                    .serialized)
         } catch {
             self.fail("the daemon's answer could not be read: \(error)", ExitStatus.software)
         }
+    }
+
+    /// Up to three entries of earlier years written on today's month and day, for waybar's tooltip; none when the
+    /// daemon does not answer in time (the bar still shows the weather).
+    static func onThisDay(socketPath: String, timeout: Double) async -> [EntryDocument] {
+        let now = Date()
+        let clock = WallClock(now, utcOffset: Zone.current.secondsFromGMT(for: now))
+        guard let day = MonthDay(month: clock.month, day: clock.day),
+            let yearStart = EntryTime.given(String(cFormat: "%04d-01-01", clock.year))?.date
+        else { return [] }
+        let query = EntryQuery(until: yearStart.addingTimeInterval(-1), onThisDay: day, limit: 3)
+        let target =
+            "/v1/entries?" + query.parameters.map { "\($0.0)=\(DiarySource.encoded($0.1))" }.joined(separator: "&")
+        guard
+            let response = try? await DaemonConnection.get(
+                target, socketPath: socketPath, timeout: .milliseconds(Int64(timeout * 1000))),
+            response.status == 200,
+            let list = try? DaemonConnection.decode(EntryListDocument.self, response)
+        else { return [] }
+        return list.entries
     }
 
     /// Says why there is no tag on stderr and exits; for a bar (waybar, or a fallback given) it prints something

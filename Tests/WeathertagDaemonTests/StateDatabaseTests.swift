@@ -264,5 +264,20 @@ final class StateDatabaseTests {
         #expect(waiting.title == "2026-11-20 new" && waiting.timeSource == "file_name")
         #expect(waiting.reason == "not_running")
         #expect(try database.laneCounts()[.waiting] == 1)
+
+        // On this day: the month and day on each entry's own clock, any year, newest first. 00:30 in Berlin is the
+        // day before in UTC; 23:30 in Chicago is the next day in UTC: neither is read in UTC.
+        let days = [
+            "may-2019.md": "---\ndate: 2019-05-01T23:30:00+09:00\n---\nSeoul\n",
+            "may-2020.md": "---\ndate: 2020-05-01T00:30:00+02:00\n---\nBerlin\n",
+            "april-2021.md": "---\ndate: 2021-04-30T23:30:00-05:00\n---\nChicago\n",
+        ]
+        for (name, text) in days { try Data(text.utf8).write(to: URL(fileURLWithPath: inbox + "/" + name)) }
+        _ = EntryBatch.stamp(days.keys.sorted(), in: inbox, lines: self.block, maximumSize: 1 << 20, memory: memory)
+        let mayDay = try #require(MonthDay("05-01"))
+        #expect(
+            try await index.list(EntryQuery(onThisDay: mayDay)).entries.map(\.path) == ["may-2020.md", "may-2019.md"])
+        #expect(try await index.list(EntryQuery(onThisDay: MonthDay("04-30"))).entries.map(\.path) == ["april-2021.md"])
+        #expect(try await index.list(EntryQuery(onThisDay: MonthDay("02-29"))).entries.isEmpty)
     }
 }

@@ -20,6 +20,8 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
     private struct Row {
         var entry: IndexedEntry
         var version: String?
+        /// The day it was written on its own clock (the state database's `local_day`).
+        var localDay: String
         /// What a search looks in: the title, the text and the place, as words.
         var words: [String]
     }
@@ -147,6 +149,7 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
                 if let until = query.until, entry.id >= DiaryOrder.key(until) + DiaryOrder.slots { return false }
                 if let cursor = query.cursor, entry.id >= cursor.id { return false }
                 if let lane = query.lane, entry.lane.lane != lane { return false }
+                if let day = query.onThisDay, MonthDay(ofDay: row.localDay) != day { return false }
                 if let condition = query.condition?.lowercased() {
                     let group = entry.weather?.condition?.lowercased()
                     let description = entry.weather?.description?.lowercased() ?? ""
@@ -203,7 +206,7 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
                         id: Self.key(item.path, time.date, in: state), path: item.path, title: title, excerpt: "",
                         time: time.date, dayOnly: time.dayOnly, timeSource: time.source.code, lane: item.lane,
                         laneSince: now, weather: nil),
-                    version: nil, words: [])
+                    version: nil, localDay: time.localDay, words: [])
                 return
             }
             (row.entry.lane, row.entry.laneSince) = lane
@@ -216,7 +219,7 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
                 id: Self.key(item.path, read.time.date, in: state), path: item.path, title: read.title,
                 excerpt: read.excerpt, time: read.time.date, dayOnly: read.time.dayOnly,
                 timeSource: read.time.source.code, lane: lane.lane, laneSince: lane.since, weather: read.weather),
-            version: version.indexed,
+            version: version.indexed, localDay: read.time.localDay,
             words: Self.words(([read.title, read.body] + place).joined(separator: " ")))
     }
 

@@ -26,6 +26,8 @@ public struct EntryQuery: Sendable, Equatable {
     /// them must be there; `"two words"` in quotes is a phrase.
     public var text: String?
     public var lane: Lane?
+    /// Entries written on this month and day (their own clock's), of any year (`on_this_day=MM-DD`).
+    public var onThisDay: MonthDay?
     public var limit: Int
     /// Where the last page ended (`next_cursor`).
     public var cursor: Cursor?
@@ -35,8 +37,9 @@ public struct EntryQuery: Sendable, Equatable {
 
     public init(
         since: Date? = nil, until: Date? = nil, condition: String? = nil, place: String? = nil, text: String? = nil,
-        lane: Lane? = nil, limit: Int = Self.defaultLimit, cursor: Cursor? = nil
+        lane: Lane? = nil, onThisDay: MonthDay? = nil, limit: Int = Self.defaultLimit, cursor: Cursor? = nil
     ) {
+        self.onThisDay = onThisDay
         self.since = since
         self.until = until
         self.condition = condition
@@ -84,7 +87,7 @@ public struct EntryQuery: Sendable, Equatable {
 
     /// From a request's query parameters (unknown ones refused: a typo must not list everything).
     public init(parameters: [String: String], timeZone: Zone = .current) throws(Invalid) {
-        let known: Set = ["since", "until", "condition", "place", "q", "lane", "limit", "cursor"]
+        let known: Set = ["since", "until", "condition", "place", "q", "lane", "limit", "cursor", "on_this_day"]
         if let unknown = parameters.keys.sorted().first(where: { !known.contains($0) }) {
             throw Invalid(
                 parameter: String(unknown.prefix(100)),
@@ -115,6 +118,12 @@ public struct EntryQuery: Sendable, Equatable {
             }
             self.lane = value
         }
+        if let day = nonEmpty("on_this_day") {
+            guard let value = MonthDay(day) else {
+                throw Invalid(parameter: "on_this_day", problem: "is not a month and day (MM-DD, such as 05-01)")
+            }
+            self.onThisDay = value
+        }
         if let limit = nonEmpty("limit") {
             guard let value = Int(limit), (1...Self.maximumLimit).contains(value) else {
                 throw Invalid(parameter: "limit", problem: "must be a whole number from 1 to \(Self.maximumLimit)")
@@ -134,6 +143,7 @@ public struct EntryQuery: Sendable, Equatable {
         var parameters: [(String, String)] = []
         if let since = self.since { parameters.append(("since", since.iso8601)) }
         if let until = self.until { parameters.append(("until", until.iso8601)) }
+        if let day = self.onThisDay { parameters.append(("on_this_day", day.description)) }
         if let condition = self.condition { parameters.append(("condition", condition)) }
         if let place = self.place { parameters.append(("place", place)) }
         if let text = self.text { parameters.append(("q", text)) }
@@ -175,4 +185,35 @@ public struct EntryQuery: Sendable, Equatable {
     private static func words(_ text: Substring) -> [String] {
         text.split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
+}
+
+/// A month and day of any year (`05-01`): what "on this day" matches.
+public struct MonthDay: Sendable, Equatable, Hashable, CustomStringConvertible {
+    public var month: Int
+    public var day: Int
+
+    /// A day that some year has: February 29 is one.
+    public init?(month: Int, day: Int) {
+        guard (1...12).contains(month), (1...CivilCalendar.daysIn(month: month, year: 2000)).contains(day) else {
+            return nil
+        }
+        (self.month, self.day) = (month, day)
+    }
+
+    /// `MM-DD`, two digits each.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
+            let month = Int(parts[0]), let day = Int(parts[1])
+        else { return nil }
+        self.init(month: month, day: day)
+    }
+
+    /// The month and day of a `YYYY-MM-DD`.
+    public init?(ofDay day: String) {
+        guard day.count == 10 else { return nil }
+        self.init(String(day.suffix(5)))
+    }
+
+    public var description: String { String(cFormat: "%02d-%02d", self.month, self.day) }
 }

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// weather icon, temperature, place, title and first lines, under a chart of the temperature over time with each
 /// entry's condition shaded behind it.
 ///
-/// Self-contained: the icons are embedded (`data:` URIs of the icon cache's PNGs, an emoji where none is cached),
+/// Self-contained: the icons are embedded (`data:` URIs of the icon cache's PNGs, drawn SVG where none is cached),
 /// the CSS is inline, there is no script, and a Content-Security-Policy forbids any request, so the page opens
 /// offline, from a mail or a USB stick, and prints (one column, no shadows, months kept together where they fit).
 public struct TimelinePage: Sendable {
@@ -34,7 +34,9 @@ public struct TimelinePage: Sendable {
     }
 
     /// The page for `entries` (any order; shown newest first, charted oldest to newest).
-    public func render(_ entries: [EntryDocument]) -> String {
+    /// The page: `entries` by month under the chart, and above them `onThisDay` (earlier years' entries of the
+    /// day it is made), when there are any.
+    public func render(_ entries: [EntryDocument], onThisDay: [EntryDocument] = []) -> String {
         let dated = entries.compactMap { entry in Date(iso8601WithOffset: entry.time).map { (entry, $0) } }
             .sorted { $0.1 > $1.1 }
         var html = """
@@ -62,6 +64,11 @@ public struct TimelinePage: Sendable {
         html += "</header>\n"
         html += self.chart(dated.reversed())
         html += "<main>\n"
+        if !onThisDay.isEmpty {
+            html += "<section class=\"on-this-day\"><h2>On this day</h2>\n"
+            for entry in onThisDay { html += self.article(entry) }
+            html += "</section>\n"
+        }
         var month: String?
         for (entry, date) in dated {
             let heading = self.month(date)
@@ -89,9 +96,8 @@ public struct TimelinePage: Sendable {
                     "<img src=\"data:image/png;base64,\(Data(png).base64EncodedString())\" alt=\"\(alt)\" "
                     + "width=\"48\" height=\"48\">"
             } else {
-                icon =
-                    "<span class=\"emoji\" role=\"img\" aria-label=\"\(alt)\">"
-                    + "\(TagFormatter.emoji(forIcon: code))</span>"
+                // Drawn, not an emoji: a machine without an emoji font shows an empty box for one.
+                icon = WeatherIconSVG.svg(code, label: weather?.description ?? weather?.condition ?? code)
             }
         }
         let shade = Self.colour(weather?.condition).map { " style=\"border-left-color: \($0)\"" } ?? ""
@@ -139,16 +145,48 @@ public struct TimelinePage: Sendable {
             aria-label="Temperature over time">
 
             """
-        // Shading: from halfway to the previous entry to halfway to the next.
+        // Gaps: where entries are much further apart than usual (`ChartGaps`), the line breaks and no condition's
+        // shade runs across: years without entries are shown as years without entries.
+        let gaps = ChartGaps(points.map(\.1))
+        let reach = gaps.usualInterval / 2
+        // Shading: from halfway to the previous entry to halfway to the next, and at a gap's edge half a usual
+        // interval.
         var conditions: [String] = []
+        for index in gaps.gaps {
+            let (from, to) = (points[index - 1].1, points[index].1)
+            let (start, end) = (x(from.addingTimeInterval(reach)), x(to.addingTimeInterval(-reach)))
+            guard end > start else { continue }
+            svg +=
+                "<rect class=\"gap\" x=\"\(Self.number(start))\" y=\"\(Self.number(top))\" "
+                + "width=\"\(Self.number(end - start))\" height=\"\(Self.number(height - top - bottom))\">"
+                + "<title>no entries from \(Self.escaped(self.day(from))) to \(Self.escaped(self.day(to)))</title></rect>\n"
+            if end - start > 80 {
+                svg +=
+                    "<text class=\"gap-label\" x=\"\(Self.number((start + end) / 2))\" "
+                    + "y=\"\(Self.number((top + height - bottom) / 2))\" text-anchor=\"middle\">no entries</text>\n"
+            }
+        }
         for (index, point) in points.enumerated() {
             guard let condition = point.0.weather?.condition, let colour = Self.colour(condition) else { continue }
             if !conditions.contains(condition) { conditions.append(condition) }
-            let start = index == 0 ? left : (x(points[index - 1].1) + x(point.1)) / 2
-            let end = index == points.count - 1 ? width - right : (x(point.1) + x(points[index + 1].1)) / 2
+            let start =
+                index == 0
+                ? left
+                : gaps.isGap(before: index)
+                    ? max(left, x(point.1.addingTimeInterval(-reach))) : (x(points[index - 1].1) + x(point.1)) / 2
+            let end =
+                index == points.count - 1
+                ? width - right
+                : gaps.isGap(before: index + 1)
+                    ? min(width - right, x(point.1.addingTimeInterval(reach)))
+                    : (x(point.1) + x(points[index + 1].1)) / 2
+            // An entry alone between gaps is still seen.
+            let alone =
+                (index == 0 || gaps.isGap(before: index))
+                && (index == points.count - 1 || gaps.isGap(before: index + 1))
             svg +=
                 "<rect class=\"shade\" x=\"\(Self.number(start))\" y=\"\(Self.number(top))\" "
-                + "width=\"\(Self.number(max(0.5, end - start)))\" height=\"\(Self.number(height - top - bottom))\" "
+                + "width=\"\(Self.number(max(alone ? 4 : 0.5, end - start)))\" height=\"\(Self.number(height - top - bottom))\" "
                 + "fill=\"\(colour)\"><title>\(Self.escaped(condition))</title></rect>\n"
         }
         // Axes: a line per 5 or 10 degrees, the month at each month's start.
@@ -167,8 +205,11 @@ public struct TimelinePage: Sendable {
                 "<text class=\"axis\" x=\"\(Self.number(x(date)))\" y=\"\(Self.number(height - bottom + 18))\" "
                 + "text-anchor=\"middle\">\(Self.escaped(label))</text>\n"
         }
-        let line = points.map { "\(Self.number(x($0.1))),\(Self.number(y($0.2)))" }.joined(separator: " ")
-        svg += "<polyline class=\"curve\" points=\"\(line)\"/>\n"
+        // A line for each run of entries between gaps.
+        for run in gaps.runs(count: points.count) where run.count >= 2 {
+            let line = points[run].map { "\(Self.number(x($0.1))),\(Self.number(y($0.2)))" }.joined(separator: " ")
+            svg += "<polyline class=\"curve\" points=\"\(line)\"/>\n"
+        }
         if points.count <= 400 {
             for point in points {
                 svg +=
@@ -240,10 +281,12 @@ public struct TimelinePage: Sendable {
         figure.chart { margin: 0 0 1.5rem; padding: 0.5rem; background: #fff; border: 1px solid var(--line); border-radius: 8px; }
         figure.chart svg { width: 100%; height: auto; display: block; }
         .shade { opacity: 0.55; }
+        .gap { fill: #f1f2f4; }
+        .gap-label { font-size: 12px; fill: #8a93a0; font-style: italic; }
         .grid { stroke: #d0d4da; stroke-width: 0.5; }
         .axis { font-size: 11px; fill: var(--soft); }
         .curve { fill: none; stroke: #c0392b; stroke-width: 2; stroke-linejoin: round; }
-        circle { fill: #c0392b; }
+        figure.chart circle { fill: #c0392b; }
         figcaption { font-size: 0.85rem; color: var(--soft); }
         .key { margin-right: 0.8rem; white-space: nowrap; }
         .swatch { display: inline-block; width: 0.9em; height: 0.9em; margin-right: 0.3em; vertical-align: -0.1em; border: 1px solid #aaa; }
@@ -252,7 +295,8 @@ public struct TimelinePage: Sendable {
         .when { color: var(--soft); font-size: 0.9rem; }
         .weather { display: flex; align-items: center; gap: 0.3rem; }
         .weather img { width: 48px; height: 48px; }
-        .emoji { font-size: 2rem; line-height: 48px; }
+        .weather svg.icon { flex: none; }
+        .on-this-day h2 { font-size: 1.2rem; margin: 0.5rem 0; padding-bottom: 0.2rem; border-bottom: 2px solid #f5b400; }
         .temperature { font-weight: 600; }
         .text h3 { margin: 0; font-size: 1.05rem; }
         .place, .lane { margin: 0; color: var(--soft); font-size: 0.9rem; }
@@ -267,4 +311,35 @@ public struct TimelinePage: Sendable {
           .month h2 { break-after: avoid; }
         }
         """
+}
+
+/// Where a diary's chart breaks: between two entries much further apart than its entries usually are (more than
+/// eight times the median interval, and at least a month), so that a 2019 entry's rain does not shade 2019–2022.
+struct ChartGaps {
+    /// The median time between consecutive entries.
+    let usualInterval: Double
+    /// The indexes of the entries that start a run after a gap.
+    let gaps: [Int]
+
+    init(_ dates: [Date]) {
+        let intervals = zip(dates.dropFirst(), dates).map { $0.timeIntervalSince($1) }
+        let sorted = intervals.sorted()
+        self.usualInterval = sorted.isEmpty ? 86_400 : max(sorted[sorted.count / 2], 3600)
+        let threshold = max(8 * self.usualInterval, 31 * 86_400)
+        self.gaps = intervals.enumerated().filter { $0.element > threshold }.map { $0.offset + 1 }
+    }
+
+    func isGap(before index: Int) -> Bool { self.gaps.contains(index) }
+
+    /// The runs of entries between gaps, as index ranges.
+    func runs(count: Int) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var start = 0
+        for gap in self.gaps {
+            runs.append(start..<gap)
+            start = gap
+        }
+        if start < count { runs.append(start..<count) }
+        return runs
+    }
 }

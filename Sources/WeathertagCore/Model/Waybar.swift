@@ -5,10 +5,17 @@ import FoundationEssentials
 /// (`ok` or `stale`) for `format-icons`. Sync conflicts in the inbox add a last tooltip line (`1 sync conflict`) and the
 /// class `sync-conflict`.
 public enum Waybar {
-    public static func module(for tag: WeatherTag, text: String, now: Date, syncConflicts: Int = 0) -> JSONValue {
+    public static func module(
+        for tag: WeatherTag, text: String, now: Date, syncConflicts: Int = 0, onThisDay: [EntryDocument] = []
+    ) -> JSONValue {
         let state = tag.stale ? "stale" : "ok"
         var tooltip = Self.tooltip(tag, now: now)
         var classes = Self.classes(tag, state: state)
+        if !onThisDay.isEmpty {
+            // Earlier years' entries of today's month and day, newest first: a line each.
+            tooltip += "\n" + onThisDay.map(Self.onThisDayLine).joined(separator: "\n")
+            classes.append("on-this-day")
+        }
         if syncConflicts > 0 {
             tooltip += "\n\(syncConflicts) sync conflict\(syncConflicts == 1 ? "" : "s") (weathertag status)"
             classes.append("sync-conflict")
@@ -46,6 +53,19 @@ public enum Waybar {
     /// Seoul · fixed (37.5665, 126.9780)
     /// fetched 4 min ago
     /// ```
+    /// `2019 · ☔ 12°C Seoul · the market`: the year, the weather its block holds, the place and the title.
+    public static func onThisDayLine(_ entry: EntryDocument) -> String {
+        var weather: [String] = []
+        if let icon = entry.weather?.icon { weather.append(TagFormatter.emoji(forIcon: icon)) }
+        if let temperature = entry.weather?.temperature, temperature.isFinite {
+            let unit = entry.weather?.units.flatMap(Units.init(rawValue:)) ?? .metric
+            weather.append("\(Int(temperature.rounded()))\(unit.temperatureSymbol.trimmingWhitespace())")
+        }
+        if let place = entry.weather?.place, !place.isEmpty { weather.append(place) }
+        return [String(entry.time.prefix(4)), weather.joined(separator: " "), entry.title]
+            .filter { !$0.isEmpty }.joined(separator: " · ")
+    }
+
     /// Pango markup's special characters as entities.
     public static func escaped(_ text: String) -> String {
         text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")

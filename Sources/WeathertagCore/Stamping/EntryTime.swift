@@ -17,8 +17,8 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
     /// and `--until` alike. A YAML timestamp or date, as front matter takes them: `2019-05-01`, `2019-05-01 10:00`,
     /// `2019-05-01T10:00:00+02:00` (RFC 3339 is one), without a zone in `timeZone`. Nil when it is not one.
     public static func given(_ text: String, timeZone: Zone = .current) -> EntryTime? {
-        guard let (date, dayOnly) = Self.parse(timestamp: text, timeZone: timeZone) else { return nil }
-        return EntryTime(date: date, dayOnly: dayOnly, source: .given, timeZone: timeZone)
+        guard let (date, dayOnly, zone) = Self.parse(timestamp: text, timeZone: timeZone) else { return nil }
+        return EntryTime(date: date, dayOnly: dayOnly, source: .given, timeZone: timeZone, writtenIn: zone)
     }
 
     /// How the grammar is told to a person whose time it could not read.
@@ -36,12 +36,21 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
     public var dayOnly: Bool
     public var source: Source
     public var timeZone: Zone
+    /// The clock it was written on: the offset its text names (`2019-05-01T00:30:00+02:00`), else `timeZone`.
+    public var writtenIn: Zone
 
-    public init(date: Date, dayOnly: Bool, source: Source, timeZone: Zone) {
+    public init(date: Date, dayOnly: Bool, source: Source, timeZone: Zone, writtenIn: Zone? = nil) {
         self.date = date
         self.dayOnly = dayOnly
         self.source = source
         self.timeZone = timeZone
+        self.writtenIn = writtenIn ?? timeZone
+    }
+
+    /// `2019-05-01`: the day it was written on its own clock (`writtenIn`): what "on this day" matches.
+    public var localDay: String {
+        let clock = WallClock(self.date, utcOffset: self.writtenIn.secondsFromGMT(for: self.date))
+        return String(cFormat: "%04d-%02d-%02d", clock.year, clock.month, clock.day)
     }
 
     /// `2019-05-01`, or `2019-05-01 10:00` in the entry's zone.
@@ -82,9 +91,11 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
     ) -> Result<EntryTime, UnreadableTime> {
         for key in Self.frontMatterKeys {
             guard let value = fields[key] else { continue }
-            if let (date, dayOnly) = Self.parse(timestamp: value, timeZone: timeZone) {
+            if let (date, dayOnly, zone) = Self.parse(timestamp: value, timeZone: timeZone) {
                 return .success(
-                    EntryTime(date: date, dayOnly: dayOnly, source: .frontMatter(key: key), timeZone: timeZone))
+                    EntryTime(
+                        date: date, dayOnly: dayOnly, source: .frontMatter(key: key), timeZone: timeZone,
+                        writtenIn: zone))
             }
             if key == "time", Self.startsLikeADate?.firstMatch(in: value) == nil { continue }
             return .failure(UnreadableTime(key: key, value: value))
@@ -106,7 +117,8 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
     )
 
     /// A YAML timestamp or date: `2019-05-01`, `2019-05-01 10:00`, `2019-05-01T10:00:00.5+02:00`; quotes allowed.
-    static func parse(timestamp text: String, timeZone: Zone) -> (Date, dayOnly: Bool)? {
+    /// The zone is the offset it names, else `timeZone`.
+    static func parse(timestamp text: String, timeZone: Zone) -> (Date, dayOnly: Bool, zone: Zone)? {
         var value = text.trimmingWhitespace()
         if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
             value = String(value.dropFirst().dropLast())
@@ -126,7 +138,7 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
         else { return nil }
         return Self.date(
             year: group(1), month: group(2), day: group(3), hour: hour, minute: group(5), second: group(6), zone: zone
-        ).map { ($0, hour == nil) }
+        ).map { ($0, hour == nil, zone) }
     }
 
     /// A date in a file name, optionally with a time of day after it.

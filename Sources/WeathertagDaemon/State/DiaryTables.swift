@@ -38,6 +38,18 @@ enum DiaryTables {
                 """)
     }
 
+    /// `local_day`: the day an entry was written on its own clock (`2019-05-01`, in the zone its time was read
+    /// in), for "on this day" (`diary_by_month_day`, by its `MM-DD`). Rows indexed before it are read again: the
+    /// index is emptied and filled from the files, as after a lost database.
+    static func addLocalDay(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE diary ADD COLUMN local_day TEXT;
+                CREATE INDEX diary_by_month_day ON diary (substr(local_day, 6), id);
+                """)
+        try Self.clearIndex(db)
+    }
+
     static func clearIndex(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM diary; DELETE FROM diary_text")
     }
@@ -108,8 +120,8 @@ enum DiaryTables {
                     sql: """
                         INSERT INTO diary (id, path, version, title, excerpt, time, day_only, time_source, lane,
                             reason, detail, lane_since, condition, description, icon, temperature, units, place,
-                            region, country, observed_at, kind, aqi)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            region, country, observed_at, kind, aqi, local_day)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (path) DO UPDATE SET
                             version = excluded.version, title = excluded.title, excerpt = excluded.excerpt,
                             time = excluded.time, day_only = excluded.day_only, time_source = excluded.time_source,
@@ -117,7 +129,8 @@ enum DiaryTables {
                             condition = excluded.condition, description = excluded.description,
                             icon = excluded.icon, temperature = excluded.temperature, units = excluded.units,
                             place = excluded.place, region = excluded.region, country = excluded.country,
-                            observed_at = excluded.observed_at, kind = excluded.kind, aqi = excluded.aqi
+                            observed_at = excluded.observed_at, kind = excluded.kind, aqi = excluded.aqi,
+                            local_day = excluded.local_day
                         RETURNING id
                         """),
                 arguments: [
@@ -126,7 +139,7 @@ enum DiaryTables {
                     item.lane.lane.rawValue, item.lane.reason, item.lane.detail, time,
                     weather?.condition, weather?.description, weather?.icon, weather?.temperature, weather?.units,
                     weather?.place, weather?.region, weather?.country, weather?.observedAt, weather?.kind,
-                    weather?.aqi,
+                    weather?.aqi, entry.time.localDay,
                 ])
             guard let id else { continue }
             try db.cachedStatement(sql: "DELETE FROM diary_text WHERE rowid = ?").execute(arguments: [id])
@@ -157,14 +170,15 @@ enum DiaryTables {
         let title = name.lastIndex(of: ".").map { $0 == name.startIndex ? name : String(name[..<$0]) } ?? name
         try db.cachedStatement(
             sql: """
-                INSERT INTO diary (id, path, title, time, day_only, time_source, lane, reason, detail, lane_since)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO diary (id, path, title, time, day_only, time_source, lane, reason, detail, lane_since,
+                    local_day)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             try Self.key(db, path: item.path, time: item.placeholderTime.date), item.path, title,
             item.placeholderTime.date.timeIntervalSince1970, item.placeholderTime.dayOnly,
             item.placeholderTime.source.code, item.lane.lane.rawValue, item.lane.reason, item.lane.detail,
-            now.timeIntervalSince1970,
+            now.timeIntervalSince1970, item.placeholderTime.localDay,
         ])
     }
 

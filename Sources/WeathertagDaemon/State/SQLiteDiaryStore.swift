@@ -88,6 +88,10 @@ public struct SQLiteDiaryStore: DiaryStore {
                 "(d.place LIKE ? ESCAPE '\\' OR d.region LIKE ? ESCAPE '\\' OR d.country LIKE ? ESCAPE '\\')")
             arguments += Array(repeating: Self.likeEscaped(place), count: 3)
         }
+        if let day = query.onThisDay {
+            conditions.append("substr(d.local_day, 6) = ?")
+            arguments.append(day.description)
+        }
         if let lane = query.lane {
             conditions.append("d.lane = ?")
             arguments.append(lane.rawValue)

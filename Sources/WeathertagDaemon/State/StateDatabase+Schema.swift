@@ -51,6 +51,7 @@ extension StateDatabase {
         migrator.registerMigration("v5: every history source's hours and spends") { db in
             try Self.migrateHistoryToSources(db)
         }
+        migrator.registerMigration("v6: each entry's own local day") { db in try DiaryTables.addLocalDay(db) }
         return migrator
     }
 
