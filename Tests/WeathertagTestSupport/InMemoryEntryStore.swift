@@ -218,7 +218,8 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
             entry: IndexedEntry(
                 id: Self.key(item.path, read.time.date, in: state), path: item.path, title: read.title,
                 excerpt: read.excerpt, time: read.time.date, dayOnly: read.time.dayOnly,
-                timeSource: read.time.source.code, lane: lane.lane, laneSince: lane.since, weather: read.weather),
+                timeSource: read.time.source.code, lane: lane.lane, laneSince: lane.since, weather: read.weather,
+                mood: read.mood),
             version: version.indexed, localDay: read.time.localDay,
             words: Self.words(([read.title, read.body] + place).joined(separator: " ")))
     }

@@ -35,6 +35,8 @@ public struct EntryDocument: Codable, Sendable, Equatable {
     /// The first lines after the title.
     public var excerpt: String
     public var weather: DiaryWeather?
+    /// The front matter's `mood`, as a number (`DiaryMood`).
+    public var mood: Double?
     /// The weather block as it stands in the file (its lines), when the daemon remembers it.
     public var block: [String]?
     /// What would change its lane.
@@ -43,7 +45,8 @@ public struct EntryDocument: Codable, Sendable, Equatable {
 
     public init(
         path: String, title: String, time: String, dayOnly: Bool, timeSource: String, lane: String, reason: String,
-        detail: String?, why: String, excerpt: String, weather: DiaryWeather?, block: [String]? = nil,
+        detail: String?, why: String, excerpt: String, weather: DiaryWeather?, mood: Double? = nil,
+        block: [String]? = nil,
         remedy: String? = nil, history: EntryHistoryDocument? = nil
     ) {
         self.path = path
@@ -57,6 +60,7 @@ public struct EntryDocument: Codable, Sendable, Equatable {
         self.why = why
         self.excerpt = excerpt
         self.weather = weather
+        self.mood = mood
         self.block = block
         self.remedy = remedy
         self.history = history
@@ -66,7 +70,7 @@ public struct EntryDocument: Codable, Sendable, Equatable {
         case path, title, time
         case dayOnly = "day_only"
         case timeSource = "time_source"
-        case lane, reason, detail, why, excerpt, weather, block, remedy, history
+        case lane, reason, detail, why, excerpt, weather, mood, block, remedy, history
     }
 }
 

@@ -11,12 +11,17 @@ public struct DiaryEntry: Sendable, Equatable {
     public var body: String
     public var time: EntryTime
     public var weather: DiaryWeather?
+    /// The front matter's `mood` (`DiaryMood`), when it has one that reads.
+    public var mood: Double?
 
     public static let excerptLength = 280
     /// A diary entry is text a person wrote; the index keeps its first 256 KiB.
     public static let maximumBodyBytes = 256 * 1024
 
-    public init(title: String, excerpt: String, body: String, time: EntryTime, weather: DiaryWeather?) {
+    public init(
+        title: String, excerpt: String, body: String, time: EntryTime, weather: DiaryWeather?, mood: Double? = nil
+    ) {
+        self.mood = mood
         self.title = title
         self.excerpt = excerpt
         self.body = body
@@ -37,6 +42,7 @@ public struct DiaryEntry: Sendable, Equatable {
         var fields: [String: String] = [:]
         var title: String?
         var weather: DiaryWeather?
+        var mood: Double?
         if let frontMatter, let mapping = (try? YAMLNode.compose(frontMatter))??.mapping {
             for (key, value) in mapping {
                 guard let key = key.string else { continue }
@@ -44,6 +50,7 @@ public struct DiaryEntry: Sendable, Equatable {
                 switch key {
                 case "title": title = value.scalar.map { Self.oneLine($0.string) }.flatMap { $0.isEmpty ? nil : $0 }
                 case "weather": weather = value.mapping.map(DiaryWeather.init(mapping:))
+                case "mood": mood = value.scalar.flatMap { DiaryMood.value($0.string) }
                 default: break
                 }
             }
@@ -58,7 +65,8 @@ public struct DiaryEntry: Sendable, Equatable {
             excerpt: Self.excerpt(lines, skipping: title == nil ? (heading ?? firstLine) : heading),
             body: String(decoding: body.utf8.prefix(Self.maximumBodyBytes), as: UTF8.self),
             time: time,
-            weather: weather)
+            weather: weather,
+            mood: mood)
     }
 
     /// The front matter's YAML (nil without one) and the text after it.

@@ -63,6 +63,7 @@ public struct TimelinePage: Sendable {
         }
         html += "</header>\n"
         html += self.chart(dated.reversed())
+        html += self.statistics(DiaryStatistics(entries))
         html += "<main>\n"
         if !onThisDay.isEmpty {
             html += "<section class=\"on-this-day\"><h2>On this day</h2>\n"
@@ -117,6 +118,79 @@ public struct TimelinePage: Sendable {
         if !entry.excerpt.isEmpty { html += "<p class=\"excerpt\">\(Self.escaped(entry.excerpt))</p>" }
         html += "</div></article>\n"
         return html
+    }
+
+    /// The weather of the diary as `weathertag stats` counts it: entries per condition, temperature by month and,
+    /// with moods, mood by condition, each a bar chart (inline SVG); the rainy-day share and the extremes in words.
+    func statistics(_ statistics: DiaryStatistics) -> String {
+        guard statistics.withWeather > 0 else { return "" }
+        let unit = statistics.units.temperatureSymbol
+        var html = "<section class=\"statistics\">\n<p class=\"summary\">"
+        if let share = statistics.rainyShare {
+            html +=
+                "Rainy days: \(Int((share * 100).rounded()))% (\(statistics.rainyDays) of \(statistics.days) days "
+                + "with entries)"
+        }
+        for (name, extreme) in [("warmest", statistics.warmest), ("coldest", statistics.coldest)] {
+            guard let extreme else { continue }
+            html +=
+                " · \(name) \(Self.escaped(String(cFormat: "%.1f", extreme.temperature) + unit)), "
+                + "\(Self.escaped(String(extreme.time.prefix(10)))) “\(Self.escaped(extreme.title))”"
+        }
+        html += "</p>\n<div class=\"bars\">"
+        html += Self.bars(
+            "Entries per condition",
+            statistics.conditions.map { ($0.key, Double($0.entries), "\($0.entries)", Self.colour($0.key)) })
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        html += Self.bars(
+            "Temperature by month",
+            statistics.temperatureByMonth.compactMap { tally in
+                guard let mean = tally.mean, let month = Int(tally.key), (1...12).contains(month) else { return nil }
+                return (months[month - 1], mean, String(cFormat: "%.1f", mean) + unit, "#e8a07c")
+            })
+        if statistics.moods > 0 {
+            html += Self.bars(
+                "Mood by condition",
+                statistics.moodByCondition.compactMap { tally in
+                    tally.mean.map { (tally.key, $0, String(cFormat: "%.1f", $0), Self.colour(tally.key)) }
+                })
+            html += Self.bars(
+                "Mood by temperature",
+                statistics.moodByTemperature.compactMap { tally in
+                    tally.mean.map { (tally.key, $0, String(cFormat: "%.1f", $0), "#b9a6e0") }
+                })
+        }
+        return html + "</div>\n</section>\n"
+    }
+
+    /// A horizontal bar chart: a row per label, bars from zero (negative values to the left of it).
+    static func bars(_ title: String, _ rows: [(label: String, value: Double, text: String, colour: String?)]) -> String
+    {
+        guard !rows.isEmpty else { return "" }
+        let (width, rowHeight, labelWidth, textWidth) = (320.0, 18.0, 96.0, 52.0)
+        let height = rowHeight * Double(rows.count) + 24
+        let low = min(0, rows.map(\.value).min() ?? 0)
+        let high = max(0, rows.map(\.value).max() ?? 0)
+        let span = max(high - low, 1e-9)
+        let plot = width - labelWidth - textWidth
+        func x(_ value: Double) -> Double { labelWidth + plot * (value - low) / span }
+        var svg =
+            "<figure class=\"bar-chart\"><svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" "
+            + "aria-label=\"\(Self.escaped(title))\"><text class=\"bar-title\" x=\"0\" y=\"14\">"
+            + "\(Self.escaped(title))</text>\n"
+        for (index, row) in rows.enumerated() {
+            let y = 24 + rowHeight * Double(index)
+            let (start, end) = (min(x(0), x(row.value)), max(x(0), x(row.value)))
+            svg +=
+                "<text class=\"axis\" x=\"\(Self.number(labelWidth - 6))\" y=\"\(Self.number(y + 12))\" "
+                + "text-anchor=\"end\">\(Self.escaped(row.label))</text>"
+                + "<rect class=\"bar\" x=\"\(Self.number(start))\" y=\"\(Self.number(y + 2))\" "
+                + "width=\"\(Self.number(max(1, end - start)))\" height=\"\(Self.number(rowHeight - 5))\" "
+                + "fill=\"\(row.colour ?? "#c9ced6")\"><title>\(Self.escaped(row.label)): \(Self.escaped(row.text))</title></rect>"
+                + "<text class=\"axis\" x=\"\(Self.number(width - textWidth + 4))\" y=\"\(Self.number(y + 12))\">"
+                + "\(Self.escaped(row.text))</text>\n"
+        }
+        return svg + "</svg></figure>"
     }
 
     /// Temperature over time (inline SVG), each entry's condition shaded from halfway to its neighbours.
@@ -282,6 +356,11 @@ public struct TimelinePage: Sendable {
         figure.chart svg { width: 100%; height: auto; display: block; }
         .shade { opacity: 0.55; }
         .gap { fill: #f1f2f4; }
+        .statistics .bars { display: flex; flex-wrap: wrap; gap: 0.8rem; margin-bottom: 1rem; }
+        .bar-chart { margin: 0; padding: 0.5rem; background: #fff; border: 1px solid var(--line); border-radius: 8px; flex: 1 1 calc(50% - 0.8rem); min-width: 16rem; }
+        .bar-chart svg { width: 100%; height: auto; display: block; }
+        .bar-title { font-size: 12px; font-weight: 600; fill: var(--ink); }
+        .bar { stroke: #8a93a0; stroke-width: 0.5; }
         .gap-label { font-size: 12px; fill: #8a93a0; font-style: italic; }
         .grid { stroke: #d0d4da; stroke-width: 0.5; }
         .axis { font-size: 11px; fill: var(--soft); }

@@ -106,6 +106,7 @@ public struct DiaryIndex: Sendable {
             why: lane.sentence,
             excerpt: entry.excerpt,
             weather: entry.weather,
+            mood: entry.mood,
             block: detailed ? entry.block : nil,
             remedy: detailed ? lane.remedy : nil,
             history: detailed

@@ -35,6 +35,8 @@ public struct IndexedEntry: Sendable, Equatable {
     public var lane: LaneState
     public var laneSince: Date
     public var weather: DiaryWeather?
+    /// The front matter's mood (`DiaryMood`).
+    public var mood: Double?
     /// From the memory (`GET /v1/entries/{path}` only).
     public var block: [String]?
     public var stampedAt: Date?
@@ -44,8 +46,9 @@ public struct IndexedEntry: Sendable, Equatable {
     public init(
         id: Int64, path: String, title: String, excerpt: String, time: Date, dayOnly: Bool, timeSource: String,
         lane: LaneState, laneSince: Date, weather: DiaryWeather?, block: [String]? = nil, stampedAt: Date? = nil,
-        restoredAt: Date? = nil, restores: Int = 0
+        restoredAt: Date? = nil, restores: Int = 0, mood: Double? = nil
     ) {
+        self.mood = mood
         (self.id, self.path, self.title, self.excerpt, self.time) = (id, path, title, excerpt, time)
         (self.dayOnly, self.timeSource, self.lane, self.laneSince, self.weather) = (
             dayOnly, timeSource, lane, laneSince, weather

@@ -45,6 +45,7 @@ enum DiaryTables {
         try db.execute(
             sql: """
                 ALTER TABLE diary ADD COLUMN local_day TEXT;
+                ALTER TABLE diary ADD COLUMN mood REAL;
                 CREATE INDEX diary_by_month_day ON diary (substr(local_day, 6), id);
                 """)
         try Self.clearIndex(db)
@@ -120,8 +121,8 @@ enum DiaryTables {
                     sql: """
                         INSERT INTO diary (id, path, version, title, excerpt, time, day_only, time_source, lane,
                             reason, detail, lane_since, condition, description, icon, temperature, units, place,
-                            region, country, observed_at, kind, aqi, local_day)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            region, country, observed_at, kind, aqi, local_day, mood)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (path) DO UPDATE SET
                             version = excluded.version, title = excluded.title, excerpt = excluded.excerpt,
                             time = excluded.time, day_only = excluded.day_only, time_source = excluded.time_source,
@@ -130,7 +131,7 @@ enum DiaryTables {
                             icon = excluded.icon, temperature = excluded.temperature, units = excluded.units,
                             place = excluded.place, region = excluded.region, country = excluded.country,
                             observed_at = excluded.observed_at, kind = excluded.kind, aqi = excluded.aqi,
-                            local_day = excluded.local_day
+                            local_day = excluded.local_day, mood = excluded.mood
                         RETURNING id
                         """),
                 arguments: [
@@ -139,7 +140,7 @@ enum DiaryTables {
                     item.lane.lane.rawValue, item.lane.reason, item.lane.detail, time,
                     weather?.condition, weather?.description, weather?.icon, weather?.temperature, weather?.units,
                     weather?.place, weather?.region, weather?.country, weather?.observedAt, weather?.kind,
-                    weather?.aqi, entry.time.localDay,
+                    weather?.aqi, entry.time.localDay, entry.mood,
                 ])
             guard let id else { continue }
             try db.cachedStatement(sql: "DELETE FROM diary_text WHERE rowid = ?").execute(arguments: [id])

@@ -157,7 +157,7 @@ public struct SQLiteDiaryStore: DiaryStore {
             id: row["id"], path: row["path"], title: row["title"], excerpt: row["excerpt"],
             time: Date(timeIntervalSince1970: row["time"]), dayOnly: row["day_only"], timeSource: row["time_source"],
             lane: LaneState(Lane(rawValue: row["lane"]) ?? .waiting, row["reason"], detail: row["detail"]),
-            laneSince: Date(timeIntervalSince1970: row["lane_since"]), weather: weather)
+            laneSince: Date(timeIntervalSince1970: row["lane_since"]), weather: weather, mood: row["mood"])
     }
 
     private static func likeEscaped(_ text: String) -> String {

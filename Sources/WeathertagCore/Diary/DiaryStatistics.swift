@@ -1,0 +1,319 @@
+import FoundationEssentials
+
+/// The weather of a life: what `weathertag stats` and the timeline page's charts say about the entries given. Pure:
+/// counted from the entries' documents, as the index holds them.
+///
+/// - Temperatures are in the units most of the entries' blocks use (`°C` when as many are metric); others are
+///   converted.
+/// - A day is rainy when an entry of that day (the machine's clock, as `time` gives it) has rain, drizzle or a
+///   thunderstorm; the share is of the days that have entries with weather.
+/// - Moods are the front matter's `mood` (`DiaryMood`); their means are over the entries that have one.
+public struct DiaryStatistics: Sendable, Equatable {
+    public enum Grouping: String, Sendable, CaseIterable {
+        case year, month, condition, place
+    }
+
+    /// A count and a mean: how many entries, and the mean of a value over those that have it.
+    public struct Tally: Sendable, Equatable {
+        public var key: String
+        public var entries: Int
+        public var mean: Double?
+        /// How many of them the mean is over.
+        public var measured: Int
+    }
+
+    /// An entry named by its date, title and place, with its temperature.
+    public struct Extreme: Sendable, Equatable {
+        public var path: String
+        public var time: String
+        public var title: String
+        public var place: String?
+        public var temperature: Double
+    }
+
+    /// One group of `--by`: its entries, those with weather, their mean temperature, rainy days, mean mood.
+    public struct Group: Sendable, Equatable {
+        public var key: String
+        public var entries: Int
+        public var withWeather: Int
+        public var meanTemperature: Double?
+        public var rainyDays: Int
+        public var days: Int
+        public var meanMood: Double?
+    }
+
+    public var entries: Int
+    public var withWeather: Int
+    public var first: String?
+    public var last: String?
+    public var units: Units
+    /// Entries per condition group, most first.
+    public var conditions: [Tally]
+    public var rainyDays: Int
+    /// Days that have an entry with weather.
+    public var days: Int
+    public var warmest: Extreme?
+    public var coldest: Extreme?
+    /// The mean temperature of each calendar month (`01` … `12`) over every year, months without entries left out.
+    public var temperatureByMonth: [Tally]
+    public var moods: Int
+    public var moodByCondition: [Tally]
+    /// Mood by temperature band (`below 0°C`, `0–10°C`, … `30°C and above`).
+    public var moodByTemperature: [Tally]
+    public var groups: [Group]
+
+    /// The condition groups whose days count as rainy.
+    public static let rainy: Set<String> = ["rain", "drizzle", "thunderstorm"]
+
+    public init(_ documents: [EntryDocument], by grouping: Grouping? = nil) {
+        let units = Self.units(of: documents)
+        self.units = units
+        let chronological = documents.sorted { $0.time < $1.time }
+        self.entries = documents.count
+        self.first = chronological.first.map { String($0.time.prefix(10)) }
+        self.last = chronological.last.map { String($0.time.prefix(10)) }
+        let weathered = documents.filter { $0.weather?.condition != nil || $0.weather?.temperature != nil }
+        self.withWeather = weathered.count
+        func temperature(_ entry: EntryDocument) -> Double? {
+            guard let value = entry.weather?.temperature, value.isFinite else { return nil }
+            return Self.convert(value, from: entry.weather?.units.flatMap(Units.init(rawValue:)) ?? .metric, to: units)
+        }
+
+        var byCondition: [String: Int] = [:]
+        for entry in documents {
+            if let condition = entry.weather?.condition, !condition.isEmpty { byCondition[condition, default: 0] += 1 }
+        }
+        self.conditions = byCondition.map { Tally(key: $0.key, entries: $0.value, mean: nil, measured: 0) }
+            .sorted { ($0.entries, $1.key) > ($1.entries, $0.key) }
+
+        (self.rainyDays, self.days) = Self.rainyDays(weathered)
+
+        let measured = chronological.compactMap { entry in temperature(entry).map { (entry, $0) } }
+        func extreme(_ pair: (EntryDocument, Double)?) -> Extreme? {
+            pair.map { entry, value in
+                Extreme(
+                    path: entry.path, time: entry.time, title: entry.title, place: entry.weather?.place,
+                    temperature: value)
+            }
+        }
+        // The first of equals: the earliest entry.
+        self.warmest = extreme(measured.reduce(nil) { best, next in best.map { $0.1 >= next.1 ? $0 : next } ?? next })
+        self.coldest = extreme(measured.reduce(nil) { best, next in best.map { $0.1 <= next.1 ? $0 : next } ?? next })
+
+        var months: [String: [Double]] = [:]
+        for (entry, value) in measured { months[String(entry.time.dropFirst(5).prefix(2)), default: []].append(value) }
+        self.temperatureByMonth = months.keys.sorted().map { key in
+            Tally(
+                key: key, entries: months[key]?.count ?? 0, mean: Self.mean(months[key] ?? []),
+                measured: months[key]?.count ?? 0)
+        }
+
+        let moody = documents.filter { $0.mood != nil }
+        self.moods = moody.count
+        var moodByCondition: [String: [Double]] = [:]
+        var moodByBand: [Int: [Double]] = [:]
+        for entry in moody {
+            guard let mood = entry.mood else { continue }
+            if let condition = entry.weather?.condition, !condition.isEmpty {
+                moodByCondition[condition, default: []].append(mood)
+            }
+            if let value = temperature(entry) {
+                moodByBand[Self.band(Self.convert(value, from: units, to: .metric)), default: []].append(mood)
+            }
+        }
+        self.moodByCondition = moodByCondition.map { key, values in
+            Tally(key: key, entries: values.count, mean: Self.mean(values), measured: values.count)
+        }.sorted { ($0.entries, $1.key) > ($1.entries, $0.key) }
+        self.moodByTemperature = moodByBand.keys.sorted().map { band in
+            let values = moodByBand[band] ?? []
+            return Tally(
+                key: Self.bandName(band), entries: values.count, mean: Self.mean(values), measured: values.count)
+        }
+
+        guard let grouping else {
+            self.groups = []
+            return
+        }
+        var grouped: [String: [EntryDocument]] = [:]
+        for entry in documents {
+            let key: String
+            switch grouping {
+            case .year: key = String(entry.time.prefix(4))
+            case .month: key = String(entry.time.prefix(7))
+            case .condition: key = entry.weather?.condition.flatMap { $0.isEmpty ? nil : $0 } ?? "(no weather)"
+            case .place: key = entry.weather?.place.flatMap { $0.isEmpty ? nil : $0 } ?? "(no place)"
+            }
+            grouped[key, default: []].append(entry)
+        }
+        self.groups = grouped.keys.sorted().map { key in
+            let members = grouped[key] ?? []
+            let weatheredMembers = members.filter { $0.weather?.condition != nil || $0.weather?.temperature != nil }
+            let (rainy, days) = Self.rainyDays(weatheredMembers)
+            return Group(
+                key: key, entries: members.count, withWeather: weatheredMembers.count,
+                meanTemperature: Self.mean(members.compactMap(temperature)), rainyDays: rainy, days: days,
+                meanMood: Self.mean(members.compactMap(\.mood)))
+        }
+    }
+
+    /// The share of days with entries that were rainy, 0 … 1; nil without days.
+    public var rainyShare: Double? { self.days == 0 ? nil : Double(self.rainyDays) / Double(self.days) }
+
+    static func rainyDays(_ entries: [EntryDocument]) -> (rainy: Int, days: Int) {
+        var days: [String: Bool] = [:]
+        for entry in entries {
+            let day = String(entry.time.prefix(10))
+            let rainy = entry.weather?.condition.map { Self.rainy.contains($0.lowercased()) } ?? false
+            days[day] = (days[day] ?? false) || rainy
+        }
+        return (days.values.filter { $0 }.count, days.count)
+    }
+
+    static func mean(_ values: [Double]) -> Double? {
+        values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+    }
+
+    /// The units most blocks with a temperature use; metric on a tie.
+    static func units(of documents: [EntryDocument]) -> Units {
+        var counts: [Units: Int] = [:]
+        for entry in documents where entry.weather?.temperature != nil {
+            counts[entry.weather?.units.flatMap(Units.init(rawValue:)) ?? .metric, default: 0] += 1
+        }
+        return counts.max { ($0.value, $0.key == .metric ? 1 : 0) < ($1.value, $1.key == .metric ? 1 : 0) }?.key
+            ?? .metric
+    }
+
+    static func convert(_ value: Double, from: Units, to: Units) -> Double {
+        guard from != to else { return value }
+        let celsius: Double
+        switch from {
+        case .metric: celsius = value
+        case .imperial: celsius = (value - 32) * 5 / 9
+        case .standard: celsius = value - 273.15
+        }
+        switch to {
+        case .metric: return celsius
+        case .imperial: return celsius * 9 / 5 + 32
+        case .standard: return celsius + 273.15
+        }
+    }
+
+    /// Ten-degree bands of °C: below 0, 0–10, 10–20, 20–30, 30 and above.
+    static func band(_ celsius: Double) -> Int { max(-1, min(3, Int((celsius / 10).rounded(.down)))) }
+
+    static func bandName(_ band: Int) -> String {
+        switch band {
+        case -1: return "below 0°C"
+        case 3: return "30°C and above"
+        default: return "\(band * 10)–\(band * 10 + 10)°C"
+        }
+    }
+}
+
+extension DiaryStatistics {
+    /// `weathertag stats --json`.
+    public var json: JSONValue {
+        func number(_ value: Double?) -> JSONValue {
+            value.map { .number(($0 * 100).rounded() / 100) } ?? .null
+        }
+        func tallies(_ tallies: [Tally], mean: String?) -> JSONValue {
+            .array(
+                tallies.map { tally in
+                    var members: [(key: String, value: JSONValue)] = [
+                        ("key", .string(tally.key)), ("entries", .number(Double(tally.entries))),
+                    ]
+                    if let mean { members.append((mean, number(tally.mean))) }
+                    return .object(members)
+                })
+        }
+        func extreme(_ extreme: Extreme?) -> JSONValue {
+            guard let extreme else { return .null }
+            return .object([
+                ("path", .string(extreme.path)), ("time", .string(extreme.time)), ("title", .string(extreme.title)),
+                ("place", extreme.place.map(JSONValue.string) ?? .null), ("temperature", number(extreme.temperature)),
+            ])
+        }
+        return .object([
+            ("entries", .number(Double(self.entries))), ("with_weather", .number(Double(self.withWeather))),
+            ("first", self.first.map(JSONValue.string) ?? .null), ("last", self.last.map(JSONValue.string) ?? .null),
+            ("units", .string(self.units.rawValue)),
+            ("conditions", tallies(self.conditions, mean: nil)),
+            ("rainy_days", .number(Double(self.rainyDays))), ("days", .number(Double(self.days))),
+            ("rainy_share", number(self.rainyShare)),
+            ("warmest", extreme(self.warmest)), ("coldest", extreme(self.coldest)),
+            ("temperature_by_month", tallies(self.temperatureByMonth, mean: "mean_temperature")),
+            ("moods", .number(Double(self.moods))),
+            ("mood_by_condition", tallies(self.moodByCondition, mean: "mean_mood")),
+            ("mood_by_temperature", tallies(self.moodByTemperature, mean: "mean_mood")),
+            (
+                "groups",
+                .array(
+                    self.groups.map { group in
+                        .object([
+                            ("key", .string(group.key)), ("entries", .number(Double(group.entries))),
+                            ("with_weather", .number(Double(group.withWeather))),
+                            ("mean_temperature", number(group.meanTemperature)),
+                            ("rainy_days", .number(Double(group.rainyDays))), ("days", .number(Double(group.days))),
+                            ("mean_mood", number(group.meanMood)),
+                        ])
+                    })
+            ),
+        ])
+    }
+
+    /// The text `weathertag stats` prints.
+    public var text: String {
+        let unit = self.units.temperatureSymbol
+        func degrees(_ value: Double?) -> String {
+            value.map { String(cFormat: "%.1f", $0) + unit } ?? "–"
+        }
+        func percent(_ part: Int, _ whole: Int) -> String {
+            whole == 0 ? "–" : "\(Int((100 * Double(part) / Double(whole)).rounded()))%"
+        }
+        guard self.entries > 0 else { return "No entries.\n" }
+        var lines = [
+            "\(self.entries) \(self.entries == 1 ? "entry" : "entries"), \(self.first ?? "") – \(self.last ?? ""); "
+                + "\(self.withWeather) with weather"
+        ]
+        if !self.conditions.isEmpty {
+            lines.append(
+                "Conditions: "
+                    + self.conditions.map { "\($0.key) \($0.entries) (\(percent($0.entries, self.withWeather)))" }
+                    .joined(separator: ", "))
+        }
+        if self.days > 0 {
+            lines.append(
+                "Rainy days: \(percent(self.rainyDays, self.days)) (\(self.rainyDays) of \(self.days) days with entries)"
+            )
+        }
+        for (name, extreme) in [("Warmest", self.warmest), ("Coldest", self.coldest)] {
+            guard let extreme else { continue }
+            lines.append(
+                "\(name): \(degrees(extreme.temperature)), \(extreme.time.prefix(10)) \"\(extreme.title)\""
+                    + (extreme.place.map { " (\($0))" } ?? ""))
+        }
+        let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        if !self.temperatureByMonth.isEmpty {
+            lines.append(
+                "Temperature by month: "
+                    + self.temperatureByMonth.map { tally in
+                        "\(Int(tally.key).map { names[max(0, min(11, $0 - 1))] } ?? tally.key) \(degrees(tally.mean))"
+                    }.joined(separator: " · "))
+        }
+        if self.moods > 0 {
+            func moods(_ tallies: [Tally]) -> String {
+                tallies.map { "\($0.key) \($0.mean.map { String(cFormat: "%.1f", $0) } ?? "–") (\($0.entries))" }
+                    .joined(separator: " · ")
+            }
+            lines.append("Mood (\(self.moods) entries) by condition: \(moods(self.moodByCondition))")
+            lines.append("Mood by temperature: \(moods(self.moodByTemperature))")
+        }
+        for group in self.groups {
+            lines.append(
+                "  \(group.key)  \(group.entries) entries  \(degrees(group.meanTemperature))  rainy "
+                    + "\(percent(group.rainyDays, group.days))"
+                    + (group.meanMood.map { "  mood " + String(cFormat: "%.1f", $0) } ?? ""))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
