@@ -130,7 +130,7 @@ fuzz-runs: setup
 # The benchmark (bench/run.py): release weathertag beside the filesystem limit, the script a user writes instead
 # and nginx, in one run; prints the table and writes docs/PERFORMANCE.md. Exits non-zero only when it cannot run.
 bench: setup
-	@missing=""; for p in nginx-light inotify-tools; do \
+	@missing=""; for p in nginx-light inotify-tools time; do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
