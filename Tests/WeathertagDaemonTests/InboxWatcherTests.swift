@@ -12,6 +12,27 @@ import WeathertagTestSupport
 struct InboxWatcherTests {
     /// A watcher that can no longer read its events says so with an error, which stops the inbox service: it must
     /// not return quietly and leave the inbox unwatched.
+    /// A folder is entered (the watcher adds its watch there) before it is read: a file made between the two is in
+    /// the listing, and one made after the watch is heard by it. Before, the watch came after the read, and a file
+    /// written right after `mkdir -p` could fall between them (`FolderTests` under load, once in a full run).
+    @Test func aFolderIsEnteredBeforeItIsRead() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.makeDirectory("2026/11")
+        var entered: [String] = []
+        var listed: [String: [String]] = [:]
+        InboxWalk.walk(
+            inbox: directory.path, tree: InboxTree(),
+            entering: { folder in
+                entered.append(folder)
+                // What lands the moment the watch is added.
+                if folder == "2026/11" { try? directory.write("2026/11/23.md", "Monday\n") }
+            },
+            visit: { folder, contents in listed[folder] = contents.files })
+        #expect(entered == ["", "2026", "2026/11"])
+        #expect(listed["2026/11"] == ["23.md"])
+    }
+
     @Test func aFailingReadIsAnErrorNotAQuietReturn() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

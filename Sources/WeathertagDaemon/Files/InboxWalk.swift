@@ -11,16 +11,20 @@ enum InboxWalk {
     }
 
     /// Calls `visit` for `start` (relative; `""` for the inbox) and every folder below it that the tree follows,
-    /// parents before children. A folder that cannot be read is passed to `failed` and skipped.
+    /// parents before children. A folder that cannot be read is passed to `failed` and skipped. `entering` is called
+    /// for each folder before it is read: a watch added there sees every file made after the read began, so that
+    /// none falls between the listing and the watch.
     static func walk(
         inbox: String,
         from start: String = "",
         tree: InboxTree,
+        entering: (_ folder: String) -> Void = { _ in },
         visit: (_ folder: String, _ contents: Folder) -> Void,
         failed: (_ folder: String, _ error: SystemError) -> Void = { _, _ in }
     ) {
         var pending = [start]
         while let folder = pending.popLast() {
+            entering(folder)
             let contents: Folder
             do {
                 contents = try Self.read(Self.path(inbox, folder))

@@ -75,8 +75,10 @@ final class InboxWatcher: Sendable {
         var entries: [String] = []
         InboxWalk.walk(
             inbox: self.path, from: folder, tree: self.tree,
+            // Watched before it is read: a file made in between (`mkdir -p a/b && echo > a/b/c.md`) is either in the
+            // listing or heard by the watch, never neither.
+            entering: { folder in if !folder.isEmpty { self.addWatch(folder) } },
             visit: { folder, contents in
-                if !folder.isEmpty { self.addWatch(folder) }
                 for name in contents.files {
                     let entry = InboxTree.join(folder, name)
                     if self.tree.isEntry(entry) { entries.append(entry) }
