@@ -128,7 +128,7 @@ enum Syncthing {
             let peerAddress = dials ? "tcp://127.0.0.1:\(peer.listenPort)" : "dynamic"
             let config = """
                 <configuration version="36">
-                    <folder id="diary" label="diary" path="\(folder)" type="sendreceive" rescanIntervalS="3600" fsWatcherEnabled="true" fsWatcherDelayS="1">
+                    <folder id="diary" label="diary" path="\(folder)" type="sendreceive" rescanIntervalS="10" fsWatcherEnabled="true" fsWatcherDelayS="1">
                         <device id="\(self.deviceID)"></device>
                         <device id="\(peer.deviceID)"></device>
                         <minDiskFree unit="%">0</minDiskFree>
