@@ -88,6 +88,9 @@ struct Import: AsyncParsableCommand {
         }
     }
 
+    /// The largest export read: ten years of Day One is a few MiB of JSON (photos are files beside it).
+    static let maximumExportBytes = 512 << 20
+
     /// What both imports do once the export is read.
     static func run(
         options: Options, path: String, read: ([UInt8]) throws(ImportError) -> [ImportedEntry]
@@ -152,6 +155,12 @@ struct Import: AsyncParsableCommand {
         }
         var entries: [ImportedEntry] = []
         for document in documents {
+            // Read whole (the parser walks the bytes): a diary's text, not a disk's worth.
+            var size = stat()
+            if stat(document, &size) == 0, size.st_size > Self.maximumExportBytes {
+                printError("\(document): \(size.st_size >> 20) MiB is larger than any diary's JSON (at most 512 MiB)")
+                throw ExitCode(65)
+            }
             guard let data = FileManager.default.contents(atPath: document) else {
                 printError("\(document): cannot be read")
                 throw ExitCode(ExitStatus.noInput)

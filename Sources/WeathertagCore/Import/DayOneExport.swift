@@ -27,6 +27,19 @@ public enum DayOneExport {
     public static let maximumEntries = 1_000_000
 
     public static func read(_ bytes: [UInt8]) throws(ImportError) -> [ImportedEntry] {
+        try Self.entries(of: bytes, app: "Day One") { reader, number throws(JSONPullReader.Malformed) in
+            var raw = RawEntry()
+            try raw.read(&reader)
+            return raw.entry(number: number)
+        }
+    }
+
+    /// `{"entries": [...]}`, other keys passed over: each element read by `entry` (given its number, from 1) into a
+    /// checked entry or the error that refuses the whole export. For both apps' exports.
+    static func entries(
+        of bytes: [UInt8], app: String,
+        entry: (inout JSONPullReader, Int) throws(JSONPullReader.Malformed) -> Result<ImportedEntry, ImportError>
+    ) throws(ImportError) -> [ImportedEntry] {
         var reader = JSONPullReader(bytes)
         var entries: [ImportedEntry] = []
         var sawEntries = false
@@ -36,12 +49,9 @@ public enum DayOneExport {
                 sawEntries = true
                 try reader.array { reader throws(JSONPullReader.Malformed) in
                     guard entries.count < Self.maximumEntries else { throw JSONPullReader.Malformed() }
-                    var raw = RawEntry()
-                    try raw.read(&reader)
-                    switch raw.entry(number: entries.count + 1) {
-                    case .success(let entry): entries.append(entry)
-                    case .failure(let error):
-                        throw JSONPullReader.Malformed(reason: error.description)
+                    switch try entry(&reader, entries.count + 1) {
+                    case .success(let read): entries.append(read)
+                    case .failure(let error): throw JSONPullReader.Malformed(reason: error.description)
                     }
                 }
             }
@@ -49,9 +59,9 @@ public enum DayOneExport {
         } catch {
             if let reason = error.reason { throw ImportError(reason) }
             throw ImportError(
-                "not Day One's JSON export: it stops being JSON of that shape at line \(reader.line(at: reader.index))")
+                "not \(app)'s JSON export: it stops being JSON of that shape at line \(reader.line(at: reader.index))")
         }
-        guard sawEntries else { throw ImportError("not Day One's JSON export: it has no \"entries\"") }
+        guard sawEntries else { throw ImportError("not \(app)'s JSON export: it has no \"entries\"") }
         return entries
     }
 

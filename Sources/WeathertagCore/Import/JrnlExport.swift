@@ -8,72 +8,50 @@ import FoundationEssentials
 /// the export share all three, so that importing the same export again finds every entry it wrote.
 public enum JrnlExport {
     public static func read(_ bytes: [UInt8], zone: Zone) throws(ImportError) -> [ImportedEntry] {
-        var reader = JSONPullReader(bytes)
-        var entries: [ImportedEntry] = []
         var seen: [String: Int] = [:]
-        var sawEntries = false
-        do throws(JSONPullReader.Malformed) {
+        return try DayOneExport.entries(of: bytes, app: "jrnl") { reader, number throws(JSONPullReader.Malformed) in
+            var fields: [String: String] = [:]
+            var tags: [String] = []
+            var starred = false
+            var problem: String?
             try reader.object { reader, key throws(JSONPullReader.Malformed) in
-                guard key == "entries" else { return try reader.skip() }
-                sawEntries = true
-                try reader.array { reader throws(JSONPullReader.Malformed) in
-                    guard entries.count < DayOneExport.maximumEntries else { throw JSONPullReader.Malformed() }
-                    let number = entries.count + 1
-                    var fields: [String: String] = [:]
-                    var tags: [String] = []
-                    var starred = false
-                    var problem: String?
-                    try reader.object { reader, key throws(JSONPullReader.Malformed) in
-                        switch key {
-                        case "title", "body", "date", "time":
-                            if try reader.null() { return }
-                            guard reader.peek() == UInt8(ascii: "\"") else {
-                                problem = problem ?? "\"\(key)\" is not a string"
-                                return try reader.skip()
-                            }
-                            fields[key] = try reader.string()
-                        case "starred":
-                            if let value = try reader.bool() {
-                                starred = value
-                            } else if !(try reader.null()) {
-                                problem = problem ?? "\"starred\" is not true or false"
-                                try reader.skip()
-                            }
-                        case "tags":
-                            if try reader.null() { return }
-                            guard reader.peek() == UInt8(ascii: "[") else {
-                                problem = problem ?? "\"tags\" is not a list"
-                                return try reader.skip()
-                            }
-                            try reader.array { reader throws(JSONPullReader.Malformed) in
-                                guard reader.peek() == UInt8(ascii: "\"") else {
-                                    problem = problem ?? "a tag is not a string"
-                                    return try reader.skip()
-                                }
-                                let tag = try reader.string().trimmingWhitespace()
-                                let bare = tag.hasPrefix("@") || tag.hasPrefix("#") ? String(tag.dropFirst()) : tag
-                                if !bare.isEmpty, !tags.contains(bare) { tags.append(bare) }
-                            }
-                        default: try reader.skip()
+                switch key {
+                case "title", "body", "date", "time":
+                    if try reader.null() { return }
+                    guard reader.peek() == UInt8(ascii: "\"") else {
+                        problem = problem ?? "\"\(key)\" is not a string"
+                        return try reader.skip()
+                    }
+                    fields[key] = try reader.string()
+                case "starred":
+                    if let value = try reader.bool() {
+                        starred = value
+                    } else if !(try reader.null()) {
+                        problem = problem ?? "\"starred\" is not true or false"
+                        try reader.skip()
+                    }
+                case "tags":
+                    if try reader.null() { return }
+                    guard reader.peek() == UInt8(ascii: "[") else {
+                        problem = problem ?? "\"tags\" is not a list"
+                        return try reader.skip()
+                    }
+                    try reader.array { reader throws(JSONPullReader.Malformed) in
+                        guard reader.peek() == UInt8(ascii: "\"") else {
+                            problem = problem ?? "a tag is not a string"
+                            return try reader.skip()
                         }
+                        let tag = try reader.string().trimmingWhitespace()
+                        let bare = tag.hasPrefix("@") || tag.hasPrefix("#") ? String(tag.dropFirst()) : tag
+                        if !bare.isEmpty, !tags.contains(bare) { tags.append(bare) }
                     }
-                    let result = Self.entry(
-                        number: number, fields: fields, tags: tags, starred: starred, problem: problem, zone: zone,
-                        seen: &seen)
-                    switch result {
-                    case .success(let entry): entries.append(entry)
-                    case .failure(let error): throw JSONPullReader.Malformed(reason: error.description)
-                    }
+                default: try reader.skip()
                 }
             }
-            guard reader.atEnd() else { throw JSONPullReader.Malformed() }
-        } catch {
-            if let reason = error.reason { throw ImportError(reason) }
-            throw ImportError(
-                "not jrnl's JSON export: it stops being JSON of that shape at line \(reader.line(at: reader.index))")
+            return Self.entry(
+                number: number, fields: fields, tags: tags, starred: starred, problem: problem, zone: zone,
+                seen: &seen)
         }
-        guard sawEntries else { throw ImportError("not jrnl's JSON export: it has no \"entries\"") }
-        return entries
     }
 
     private static func entry(

@@ -23,14 +23,19 @@ enum CivilCalendar {
     }
 
     /// The year of the day `days` after 1970-01-01.
-    static func year(ofDay days: Int) -> Int {
+    static func year(ofDay days: Int) -> Int { Self.civil(fromDays: days).year }
+
+    /// The year, month and day of the day `days` after 1970-01-01.
+    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
         let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
         let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
         let monthIndex = (5 * dayOfYear + 2) / 153
-        return yearOfEra + era * 400 + (monthIndex >= 10 ? 1 : 0)
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
 
@@ -40,16 +45,9 @@ extension CivilCalendar {
         let seconds = Int((date.timeIntervalSince1970).rounded(.down)) + utcOffset
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let (year, month, day) = Self.civil(fromDays: days)
         return WallClock(
-            year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day, hour: secondOfDay / 3600,
+            year: year, month: month, day: day, hour: secondOfDay / 3600,
             minute: secondOfDay % 3600 / 60, second: secondOfDay % 60)
     }
 }
