@@ -104,8 +104,10 @@ enum Syncthing {
     final class Instance: @unchecked Sendable {
         let binary: String
         let home: String
-        let guiPort = RawHTTP.freePort()
-        let listenPort = RawHTTP.freePort()
+        /// Ports found free when asked; another process may take one before Syncthing binds it (`Pair` then starts
+        /// both again on new ones).
+        private(set) var guiPort = RawHTTP.freePort()
+        private(set) var listenPort = RawHTTP.freePort()
         let apiKey = "weathertag-test-\(UInt32.random(in: 0...UInt32.max))"
         let deviceID: String
         private var child: ChildProcess?
@@ -172,6 +174,23 @@ enum Syncthing {
             self.child = nil
         }
 
+        /// New ports, for a start again after one was taken.
+        func reassignPorts() {
+            self.guiPort = RawHTTP.freePort()
+            self.listenPort = RawHTTP.freePort()
+        }
+
+        /// Whether this instance's REST API answers and it is connected to `peer`.
+        func isConnected(to peer: Instance) -> Bool {
+            guard
+                let response = try? RawHTTP.request(
+                    .tcp(port: self.guiPort), "GET", "/rest/system/connections", headers: ["X-API-Key": self.apiKey]),
+                let connections = response.json["connections"] as? [String: Any],
+                let link = connections[peer.deviceID] as? [String: Any]
+            else { return false }
+            return link["connected"] as? Bool == true
+        }
+
         /// The size of `name` as this instance's database has it from its own folder (after its scan).
         func localSize(_ name: String) throws -> Int? {
             let response = try RawHTTP.request(
@@ -193,10 +212,27 @@ enum Syncthing {
                 binary: binary, home: try directory.makeDirectory("syncthing-phone"), in: directory)
             self.inbox = try await Instance(
                 binary: binary, home: try directory.makeDirectory("syncthing-inbox"), in: directory)
-            try self.phone.configure(folder: folder, peer: self.inbox, dials: false)
-            try self.inbox.configure(folder: inbox, peer: self.phone, dials: true)
-            try self.phone.start()
-            try self.inbox.start()
+            // Started until the two are connected: a port found free may be taken by the time Syncthing binds it (a
+            // full parallel run opens many connections), which once left the pair apart for the whole test.
+            for attempt in 1...3 {
+                try self.phone.configure(folder: folder, peer: self.inbox, dials: false)
+                try self.inbox.configure(folder: inbox, peer: self.phone, dials: true)
+                try self.phone.start()
+                try self.inbox.start()
+                let (phone, machine) = (self.phone, self.inbox)
+                if (try? await poll("the two Syncthing instances connected", timeout: .seconds(45)) {
+                    machine.isConnected(to: phone) ? true : nil
+                }) != nil {
+                    return
+                }
+                await self.phone.stop()
+                await self.inbox.stop()
+                guard attempt < 3 else {
+                    throw TimeoutError(description: "the two Syncthing instances never connected (3 starts)")
+                }
+                self.phone.reassignPorts()
+                self.inbox.reassignPorts()
+            }
         }
 
         func stop() async {
