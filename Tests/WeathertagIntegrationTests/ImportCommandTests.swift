@@ -141,6 +141,18 @@ struct ImportCommandTests {
                 in: harness.directory)
             #expect(prose.status == 65 && prose.stderr.contains("not Day One's JSON export"), "\(prose.stderr)")
             #expect(Self.tree(diary) == before)
+            // --dry-run says where each entry would go and whose weather it would get, and writes nothing.
+            let dry = try await ChildProcess.run(
+                [
+                    DaemonProcess.binary, "import", "jrnl",
+                    Self.exports.appendingPathComponent("jrnl-4.6-export.json").path, "--into", diary, "--zone",
+                    "Europe/Zurich", "--config", config, "--dry-run",
+                ], in: harness.directory)
+            #expect(dry.status == 0, "\(dry.stderr)")
+            #expect(
+                dry.stdout.contains("2019/05/2019-05-01-1000-2.md: \"Market day in the rain.\", weather from history"))
+            #expect(dry.stdout.contains("would import 4 of 4 entries"), "\(dry.stdout)")
+            #expect(Self.tree(diary) == before)
         }
     }
 
