@@ -705,6 +705,21 @@ http {
                 "lookup_p99": percentile(times, 99), "index": index, "peak_anon": peak[0], "peak_total": peak[1],
                 "anon": anon}
 
+    def keyless_history_config(self, inbox):
+        """A configuration without an OpenWeather key (Open-Meteo, the stand-in's), history on, and no state: what
+        a diary moved in or imported meets on a fresh machine."""
+        shutil.rmtree(os.path.join(self.work, "state"), ignore_errors=True)
+        config = self.config(inbox, os.path.join(self.work, "cache"))
+        with open(config) as handle:
+            document = json.load(handle)
+        del document["openweather"]["api_key"]
+        document["open_meteo"] = {"base_url": self.standin.base_url, "archive_url": self.standin.base_url,
+                                  "air_quality_url": self.standin.base_url}
+        document["history"] = {"enabled": True}
+        with open(config, "w") as handle:
+            json.dump(document, handle)
+        return config
+
     def ten_year_diary(self, days=3650):
         """A diary of ten years written in three towns (a day each, the towns taking turns) moved into the inbox
         at once, keyless, with `history` on and Open-Meteo's limits as configured by default: the time until every
@@ -720,16 +735,7 @@ http {
                       "w") as handle:
                 handle.write("---\nlocation: [%s, %s]\n---\nDay %d of the diary.\n" % (latitude, longitude, day))
         inbox = self.folder("inbox", files=True)
-        shutil.rmtree(os.path.join(self.work, "state"), ignore_errors=True)
-        config = self.config(inbox, os.path.join(self.work, "cache"))
-        with open(config) as handle:
-            document = json.load(handle)
-        del document["openweather"]["api_key"]
-        document["open_meteo"] = {"base_url": self.standin.base_url, "archive_url": self.standin.base_url,
-                                  "air_quality_url": self.standin.base_url}
-        document["history"] = {"enabled": True}
-        with open(config, "w") as handle:
-            json.dump(document, handle)
+        config = self.keyless_history_config(inbox)
         archive_before = len(json.loads(http_tcp(self.standin.port, "/_queries/open-meteo-archive")))
         daemon = Daemon(self.binary, config, self.work)
         for name in os.listdir(staging):
@@ -780,16 +786,7 @@ http {
         with open(export, "w") as handle:
             json.dump({"metadata": {"version": "1.0"}, "entries": entries}, handle, indent=2)
         diary = self.folder("diary", files=True)
-        shutil.rmtree(os.path.join(self.work, "state"), ignore_errors=True)
-        config = self.config(self.folder("inbox", files=True), os.path.join(self.work, "cache"))
-        with open(config) as handle:
-            document = json.load(handle)
-        del document["openweather"]["api_key"]
-        document["open_meteo"] = {"base_url": self.standin.base_url, "archive_url": self.standin.base_url,
-                                  "air_quality_url": self.standin.base_url}
-        document["history"] = {"enabled": True}
-        with open(config, "w") as handle:
-            json.dump(document, handle)
+        config = self.keyless_history_config(self.folder("inbox", files=True))
         peak_file = os.path.join(self.work, "import-peak.txt")
         start = time.perf_counter()
         run = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", peak_file, self.binary, "import", "dayone", export,

@@ -199,11 +199,7 @@ struct Entries: AsyncParsableCommand {
             filters.words.removeFirst()
         }
         var query = try filters.query()
-        let clock = WallClock(date, utcOffset: Zone.current.secondsFromGMT(for: date))
-        query.onThisDay = MonthDay(month: clock.month, day: clock.day)
-        // Before the first day of that date's year, in the machine's zone.
-        let yearStart = EntryTime.given(String(cFormat: "%04d-01-01", clock.year))?.date ?? date
-        if query.until.map({ $0 >= yearStart }) ?? true { query.until = yearStart.addingTimeInterval(-1) }
+        query.restrict(toEarlierYearsOf: date, zone: .current)
         return query
     }
 
@@ -362,10 +358,8 @@ struct Timeline: AsyncParsableCommand {
         query.limit = EntryQuery.maximumLimit
         let entries = try await source.all(query, limit: nil)
         // Earlier years' entries of today's month and day, whatever the filters.
-        let now = Date()
-        let clock = WallClock(now, utcOffset: Zone.current.secondsFromGMT(for: now))
-        var earlier = EntryQuery(onThisDay: MonthDay(month: clock.month, day: clock.day), limit: 20)
-        earlier.until = EntryTime.given(String(cFormat: "%04d-01-01", clock.year))?.date.addingTimeInterval(-1)
+        var earlier = EntryQuery(limit: 20)
+        earlier.restrict(toEarlierYearsOf: Date(), zone: .current)
         let onThisDay = try await source.all(earlier, limit: 20)
         let environment = ProcessInfo.processInfo.environment
         let page = TimelinePage(

@@ -53,8 +53,11 @@ struct New: AsyncParsableCommand {
 
         var template: String?
         if let templatePath = configuration.newEntry.templatePath {
-            guard let data = FileManager.default.contents(atPath: templatePath) else {
-                printError("new.template \(templatePath): cannot be read")
+            var size = stat()
+            guard stat(templatePath, &size) == 0, size.st_size <= 1 << 20,
+                let data = FileManager.default.contents(atPath: templatePath)
+            else {
+                printError("new.template \(templatePath): cannot be read, or is larger than 1 MiB")
                 throw ExitCode(ExitStatus.noInput)
             }
             template = String(decoding: data, as: UTF8.self)

@@ -103,12 +103,8 @@ struct Tag: AsyncParsableCommand {
     /// Up to three entries of earlier years written on today's month and day, for waybar's tooltip; none when the
     /// daemon does not answer in time (the bar still shows the weather).
     static func onThisDay(socketPath: String, timeout: Double) async -> [EntryDocument] {
-        let now = Date()
-        let clock = WallClock(now, utcOffset: Zone.current.secondsFromGMT(for: now))
-        guard let day = MonthDay(month: clock.month, day: clock.day),
-            let yearStart = EntryTime.given(String(cFormat: "%04d-01-01", clock.year))?.date
-        else { return [] }
-        let query = EntryQuery(until: yearStart.addingTimeInterval(-1), onThisDay: day, limit: 3)
+        var query = EntryQuery(limit: 3)
+        query.restrict(toEarlierYearsOf: Date(), zone: .current)
         let target =
             "/v1/entries?" + query.parameters.map { "\($0.0)=\(DiarySource.encoded($0.1))" }.joined(separator: "&")
         guard

@@ -52,3 +52,20 @@ struct DiaryStatisticsTests {
         #expect(DiaryStatistics([]).rainyShare == nil)
     }
 }
+
+@Suite("On this day, asked")
+struct OnThisDayQueryTests {
+    /// 2026-05-01 00:30 in Zurich is April 30 in UTC: the month and day are Zurich's, and only years before 2026.
+    @Test func earlierYearsOfTheDaysOwnMonthAndDay() throws {
+        let zurich = try #require(Zone.named("Europe/Zurich"))
+        let date = try #require(EntryTime.given("2026-05-01T00:30:00+02:00")).date
+        var query = EntryQuery()
+        query.restrict(toEarlierYearsOf: date, zone: zurich)
+        #expect(query.onThisDay == MonthDay("05-01"))
+        #expect(query.until == EntryTime.given("2025-12-31T23:59:59+01:00")?.date)
+        // An earlier `until` given is kept.
+        var earlier = EntryQuery(until: EntryTime.given("2020-01-01")?.date)
+        earlier.restrict(toEarlierYearsOf: date, zone: zurich)
+        #expect(earlier.until == EntryTime.given("2020-01-01")?.date)
+    }
+}

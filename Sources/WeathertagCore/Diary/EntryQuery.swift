@@ -187,6 +187,17 @@ public struct EntryQuery: Sendable, Equatable {
     }
 }
 
+extension EntryQuery {
+    /// On this day: entries of `date`'s month and day (on `zone`'s clock) in the years before `date`'s, an `until`
+    /// already earlier kept. What `entries --on-this-day`, waybar's tooltip and the timeline ask.
+    public mutating func restrict(toEarlierYearsOf date: Date, zone: Zone) {
+        let clock = WallClock(date, utcOffset: zone.secondsFromGMT(for: date))
+        self.onThisDay = MonthDay(month: clock.month, day: clock.day)
+        let yearStart = zone.date(from: DateComponents(year: clock.year, month: 1, day: 1)) ?? date
+        if self.until.map({ $0 >= yearStart }) ?? true { self.until = yearStart.addingTimeInterval(-1) }
+    }
+}
+
 /// A month and day of any year (`05-01`): what "on this day" matches.
 public struct MonthDay: Sendable, Equatable, Hashable, CustomStringConvertible {
     public var month: Int
