@@ -10,6 +10,8 @@ FUZZ_BUILD = .build/fuzz
 FUZZ_RUNS ?= 20000
 FUZZ_RUNS_BUILD = .build/fuzz-runs
 
+include release/flags.mk
+
 BENCH_BUILD = .build/bench
 JRNL = .build/tools/jrnl/bin/jrnl
 BENCH_RUNS ?= 3
@@ -32,7 +34,7 @@ ZSHCOMPLETIONDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPLETIONDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 RELEASE_BUILD = .build/install
 
-.PHONY: all setup build run test test-deb deb lint format clean fuzz fuzz-runs bench install uninstall man
+.PHONY: all setup build run test test-deb deb lint format clean fuzz fuzz-runs bench bench-tools hot-text install uninstall man
 
 all: build
 
@@ -129,7 +131,18 @@ fuzz-runs: setup
 
 # The benchmark (bench/run.py): release weathertag beside the filesystem limit, the script a user writes instead
 # and nginx, in one run; prints the table and writes docs/PERFORMANCE.md. Exits non-zero only when it cannot run.
-bench: setup
+bench: bench-tools
+	@$(call release-build-path,$(BENCH_BUILD)/swift)
+	$(SWIFT) build $(RELEASE_SWIFT_FLAGS) --build-path $(BENCH_BUILD)/swift --product weathertag
+	python3 bench/run.py --binary "$(BENCH_BUILD)/swift/release/weathertag" \
+		--fslimit $(BENCH_BUILD)/fslimit --loadgen $(BENCH_BUILD)/loadgen --runs $(BENCH_RUNS) $(BENCH_FLAGS) \
+		--hot-text release/hot-text.order
+	@# Editors' saves racing stamps: 20,000 rounds, none may be lost (make test runs 2,000).
+	WEATHERTAG_SAVE_RACE_ROUNDS=20000 $(SWIFT) test --disable-xctest $(BUILD_FLAGS) \
+		--filter editorSavesRacingTheStampAreNeverLost
+
+# What bench/run.py needs beside weathertag: nginx, inotifywait, GNU time, the filesystem limit and the load generator.
+bench-tools: setup
 	@missing=""; for p in nginx-light inotify-tools time; do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
@@ -138,17 +151,24 @@ bench: setup
 		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
 			--no-install-recommends $$missing; \
 	fi
-	@# Statically linked Swift runtime: 6 MiB less resident memory and a third faster start than the shared one.
-	$(SWIFT) build -c release --static-swift-stdlib --build-path $(BENCH_BUILD)/swift --product weathertag
 	mkdir -p $(BENCH_BUILD)
 	clang="$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/clang"; \
 		$$clang -O2 -Wall -o $(BENCH_BUILD)/fslimit bench/fslimit.c && \
 		$$clang -O2 -Wall -o $(BENCH_BUILD)/loadgen bench/loadgen.c
-	python3 bench/run.py --binary "$(BENCH_BUILD)/swift/release/weathertag" \
-		--fslimit $(BENCH_BUILD)/fslimit --loadgen $(BENCH_BUILD)/loadgen --runs $(BENCH_RUNS) $(BENCH_FLAGS)
-	@# Editors' saves racing stamps: 20,000 rounds, none may be lost (make test runs 2,000).
-	WEATHERTAG_SAVE_RACE_ROUNDS=20000 $(SWIFT) test --disable-xctest $(BUILD_FLAGS) \
-		--filter editorSavesRacingTheStampAreNeverLost
+
+# release/hot-text.order, the functions weathertag runs, which the release link places first (release/flags.mk): the
+# release binary built without the list is run under valgrind's callgrind through some of bench/run.py's rows
+# (tools/hot-text.py, about 15 minutes). Run it again after large changes: `make bench` says how much of the list
+# the binary still defines.
+hot-text: bench-tools
+	@dpkg-query -W -f='$${Status}' valgrind 2>/dev/null | grep -q "install ok installed" || { \
+		if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
+			--no-install-recommends valgrind; }
+	@$(call release-build-path,$(BENCH_BUILD)/hot-text)
+	$(SWIFT) build $(RELEASE_SWIFT_FLAGS_UNORDERED) --build-path $(BENCH_BUILD)/hot-text --product weathertag
+	python3 tools/hot-text.py --binary "$(BENCH_BUILD)/hot-text/release/weathertag" --fslimit $(BENCH_BUILD)/fslimit \
+		--loadgen $(BENCH_BUILD)/loadgen --work $(BENCH_BUILD)/hot-text-profile --output release/hot-text.order
 
 # weathertag_VERSION_ARCH.deb in this folder (debian/, built from a clean copy of the tree by tools/build-deb.sh):
 # `apt install ./weathertag_*.deb` on a machine with no Swift.
@@ -170,8 +190,9 @@ INSTALLED = $(BINDIR)/weathertag \
 install:
 	@set -e; binary="$(BINARY)"; \
 	if [ -z "$$binary" ]; then \
-		$(SWIFT) build -c release --static-swift-stdlib --build-path $(RELEASE_BUILD) --product weathertag; \
-		binary="$$($(SWIFT) build -c release --static-swift-stdlib --build-path $(RELEASE_BUILD) --show-bin-path)/weathertag"; \
+		$(call release-build-path,$(RELEASE_BUILD)); \
+		$(SWIFT) build $(RELEASE_SWIFT_FLAGS) --build-path $(RELEASE_BUILD) --product weathertag; \
+		binary="$$($(SWIFT) build $(RELEASE_SWIFT_FLAGS) --build-path $(RELEASE_BUILD) --show-bin-path)/weathertag"; \
 	fi; \
 	root="$(DESTDIR)"; \
 	install -d "$$root$(BINDIR)" "$$root$(SYSTEMDUNITDIR)" "$$root$(SYSTEMDUSERUNITDIR)" "$$root$(SYSUSERSDIR)" \

@@ -78,6 +78,42 @@ def build(folder):
     return result.stdout.strip()
 
 
+def release_layout(binary):
+    """(ok, detail): whether `binary` (the package's, before it is stripped) has DT_RELR, .plt and .text.unnamed before
+    .text, and 99 % of the bytes of the functions release/hot-text.order names in the first half of .text (they
+    take 37 % with the list; without it they reach its end)."""
+    dynamic = run(["readelf", "-d", binary]).stdout
+    sections = [line.split()[1] for line in run(["readelf", "-SW", binary]).stdout.splitlines()
+                if re.match(r"\s*\[\s*\d+\]", line) and len(line.split()) > 2]
+    order = {name: index for index, name in enumerate(sections)}
+    placed = all(name in order for name in (".plt", ".text.unnamed", ".text")) and \
+        order[".plt"] < order[".text"] and order[".text.unnamed"] < order[".text"]
+    text = re.search(r"\s\.text\s+PROGBITS\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)",
+                     run(["readelf", "-SW", binary]).stdout)
+    with open(os.path.join(ROOT, "release", "hot-text.order")) as handle:
+        listed = {line.strip() for line in handle if line.strip()}
+    functions = []
+    for line in run(["nm", "-S", "--defined-only", binary]).stdout.splitlines():
+        fields = line.split()
+        if len(fields) == 4 and fields[2] in "tTwW" and fields[3] in listed:
+            functions.append((int(fields[0], 16), int(fields[1], 16)))
+    if not text or not functions:
+        return False, "no .text or none of the listed functions in %s" % binary
+    start, size = int(text.group(1), 16), int(text.group(2), 16)
+    functions.sort()
+    total, running, reach = sum(length for _, length in functions), 0, start
+    for address, length in functions:
+        running += length
+        if running >= 0.99 * total:
+            reach = address + length
+            break
+    share = (reach - start) / size
+    ok = "RELR" in dynamic and placed and share <= 0.5
+    return ok, "DT_RELR %s; sections %s; 99 %% of %d listed functions within the first %.0f %% of .text" % (
+        "RELR" in dynamic, [name for name in sections if name in (".init", ".plt", ".text.unnamed", ".text")],
+        len(functions), share * 100)
+
+
 def members(deb):
     """The package's files, one line each: mode, owner/group, path and a link's target (sizes change with the code)."""
     lines = []
@@ -331,6 +367,11 @@ def main():
                  depends is not None and all(re.search(r"\b%s\b" % re.escape(name), depends.group(1))
                                              for name in libraries)
                  and "(>= " in depends.group(1), fields)
+
+    binary = os.path.join(os.path.dirname(deb), "weathertag-%s" % version, ".build", "deb", "release", "weathertag")
+    layout, detail = release_layout(binary)
+    checks.check("the packaged binary is linked as release/flags.mk says: packed relative relocations, the PLT and "
+                 "Swift's unnamed functions before .text, release/hot-text.order's functions first", layout, detail)
 
     with open(os.path.join(ROOT, "debian", "copyright")) as handle:
         copyright_text = handle.read()
