@@ -23,8 +23,8 @@ import sys
 
 # The rows run under callgrind: start-up, stamping (current weather, a burst), history (the ten-year diary, an
 # import), the socket and the latency of a stamp. Quick sizes (callgrind runs code about 50 times slower), but the
-# whole ten-year diary: its time is history's pacing, and waiting it out runs code a short diary never reaches (the
-# quick rows alone left 178 pages of code run outside the list, in 5 of the 2 MiB folios).
+# whole ten-year diary: its time is history's pacing, and it runs 90 functions a short diary never reaches (history
+# read back from the store, its pacing waited out).
 ROWS = (("startup", True), ("socket", True), ("latency", True), ("diary", False), ("import", True),
         ("burst", True))
 
