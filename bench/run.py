@@ -996,7 +996,8 @@ def drop_from_page_cache(path):
     """Drops the binary's pages from the page cache, so that they are read from disk as after a boot, not found as
     the linker wrote them. It matters for total RSS: a kernel with large page-cache folios reads a binary in folios
     of up to 2 MiB (with a large read-ahead) and maps a whole folio for its first byte run, where the pages the
-    linker wrote are mapped 64 KiB at a time. Wrong by up to 8 MiB the other way otherwise."""
+    linker wrote are mapped 64 KiB at a time (a byte touched in each MiB of the binary mapped 14.5 MiB of it read
+    from disk, 5.5 MiB as `cp` had written it)."""
     descriptor = os.open(path, os.O_RDONLY)
     try:
         os.posix_fadvise(descriptor, 0, 0, os.POSIX_FADV_DONTNEED)
