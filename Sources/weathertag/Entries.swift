@@ -348,8 +348,14 @@ struct Timeline: AsyncParsableCommand {
     @Option(help: "The page's title.")
     var title = "Diary"
 
+    @Option(help: "The day whose month and day \"On this day\" shows in earlier years (default today): 2026-05-01.")
+    var onThisDay: String?
+
     func validate() throws {
         _ = try self.filters.query()
+        if let onThisDay, EntryTime.given(onThisDay) == nil {
+            throw ValidationError("--on-this-day must be \(EntryTime.grammar), not \"\(onThisDay)\"")
+        }
     }
 
     func run() async throws {
@@ -357,9 +363,10 @@ struct Timeline: AsyncParsableCommand {
         var query = try self.filters.query()
         query.limit = EntryQuery.maximumLimit
         let entries = try await source.all(query, limit: nil)
-        // Earlier years' entries of today's month and day, whatever the filters.
+        // Earlier years' entries of today's (or the given day's) month and day, whatever the filters.
         var earlier = EntryQuery(limit: 20)
-        earlier.restrict(toEarlierYearsOf: Date(), zone: .current)
+        let day = self.onThisDay.flatMap { EntryTime.given($0)?.date } ?? Date()
+        earlier.restrict(toEarlierYearsOf: day, zone: .current)
         let onThisDay = try await source.all(earlier, limit: 20)
         let environment = ProcessInfo.processInfo.environment
         let page = TimelinePage(

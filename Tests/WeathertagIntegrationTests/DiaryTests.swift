@@ -282,10 +282,17 @@ struct DiaryTests {
                 FileManager.default.fileExists(atPath: harness.cache + "/icons/04d@2x.png") ? true : nil
             }
             let page = harness.directory.file("diary.html")
-            let written = try await Self.cli(["timeline", "--output", page, "--title", "A year by the sea"], harness)
+            // On this day of 1 December 2026: the year's newest entry (2025-12-01), and it alone, above the months;
+            // the page the same on every day the suite runs.
+            let written = try await Self.cli(
+                ["timeline", "--output", page, "--title", "A year by the sea", "--on-this-day", "2026-12-01"], harness)
             #expect(written.status == 0, "\(written.stderr)")
             let html = try String(contentsOfFile: page, encoding: .utf8)
-            #expect(html.components(separatedBy: "<article").count - 1 == 200)
+            let months = try #require(html.range(of: "<section class=\"month\">"))
+            let thisDay = html[..<months.lowerBound]
+            #expect(thisDay.components(separatedBy: "<article").count - 1 == 1)
+            #expect(thisDay.contains("Day 200: light snow"), "\(thisDay.suffix(600))")
+            #expect(html[months.lowerBound...].components(separatedBy: "<article").count - 1 == 200)
             #expect(html.components(separatedBy: "<section class=\"month\">").count - 1 == 13)  // Dec 2024 … Dec 2025
             #expect(html.contains("Day 200: light snow &amp; &lt;more&gt;"))
             #expect(!html.contains("<script") && !html.contains("http://") && !html.contains("https://"))

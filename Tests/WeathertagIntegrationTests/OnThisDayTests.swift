@@ -32,36 +32,42 @@ struct OnThisDayTests {
         """
     }
 
+    /// The test's own zone's offset now (`+01:00`, `Z`): an entry at midnight of today on this clock is never
+    /// dated ahead.
+    static func offsetHere() -> String {
+        let seconds = TimeZone.current.secondsFromGMT()
+        guard seconds != 0 else { return "Z" }
+        return (seconds < 0 ? "-" : "+") + String(format: "%02d:%02d", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
+    }
+
     @Test func earlierYearsOfTodayAndOfADateComeNewestYearFirst() async throws {
         try await withHarness { harness in
             try harness.writeConfig(providers: Self.fixed)
-            // Today's month and day (UTC, the tests' zone) in earlier years; a day before it; and this year.
-            let now = Date()
-            var utc = Calendar(identifier: .gregorian)
-            utc.timeZone = TimeZone(identifier: "UTC")!
-            let today = utc.dateComponents([.year, .month, .day], from: now)
+            // Today's month and day (on the clock the commands read: the test's own zone) in earlier years, and
+            // this year. Years four apart, so that on 29 February each of them has that day too.
+            let today = Calendar.current.dateComponents([.year, .month, .day], from: Date())
             let year = today.year!
             let monthDay = String(format: "%02d-%02d", today.month!, today.day!)
             try harness.directory.write(
                 "inbox/market.md",
                 Self.entry(
-                    "\(year - 7)-\(monthDay)", "10:00", offset: "+09:00", title: "the market", icon: "10d",
+                    "\(year - 12)-\(monthDay)", "10:00", offset: "+09:00", title: "the market", icon: "10d",
                     temperature: 12, place: "Seoul"))
             try harness.directory.write(
                 "inbox/lake.md",
                 Self.entry(
-                    "\(year - 2)-\(monthDay)", "23:30", offset: "+09:00", title: "by the lake", icon: "01n",
+                    "\(year - 4)-\(monthDay)", "23:30", offset: "+09:00", title: "by the lake", icon: "01n",
                     temperature: -3, place: "Chuncheon"))
             // Its own clock says today's date; UTC would say the day before.
             try harness.directory.write(
                 "inbox/dawn.md",
                 Self.entry(
-                    "\(year - 4)-\(monthDay)", "00:30", offset: "+02:00", title: "dawn", icon: "04n",
+                    "\(year - 8)-\(monthDay)", "00:30", offset: "+02:00", title: "dawn", icon: "04n",
                     temperature: 4, place: "Berlin"))
             try harness.directory.write(
                 "inbox/now.md",
                 Self.entry(
-                    "\(year)-\(monthDay)", "08:00", offset: "Z", title: "this year", icon: "01d",
+                    "\(year)-\(monthDay)", "00:00", offset: Self.offsetHere(), title: "this year", icon: "01d",
                     temperature: 20, place: "Seoul"))
             let daemon = try await harness.startDaemon()
             // Read, not only seen (a row from a file's name and time until it is read).
@@ -86,7 +92,7 @@ struct OnThisDayTests {
             #expect(listed.stdout.contains("|12°C") || listed.stdout.contains("|12"), "\(listed.stdout)")
             // Of another date: its month and day, before its year.
             let other = try await DiaryTests.cli(
-                ["entries", "--on-this-day", "\(year - 3)-\(monthDay)", "--format", "{title}"], harness)
+                ["entries", "--on-this-day", "\(year - 4)-\(monthDay)", "--format", "{title}"], harness)
             #expect(other.stdout == "dawn\nthe market\n", "\(other.stdout)\(other.stderr)")
 
             // waybar's tooltip: a line each, as the issue shows it, and a class for CSS.
@@ -94,8 +100,8 @@ struct OnThisDayTests {
                 [DaemonProcess.binary, "tag", "--waybar", "--socket", harness.socketPath], in: harness.directory)
             let module = try #require(try JSONSerialization.jsonObject(with: Data(bar.stdout.utf8)) as? [String: Any])
             let tooltip = try #require(module["tooltip"] as? String)
-            #expect(tooltip.contains("\(year - 7) · 🌦️ 12°C Seoul · the market"), "\(tooltip)")
-            #expect(tooltip.contains("\(year - 2) · 🌙 -3°C Chuncheon · by the lake"), "\(tooltip)")
+            #expect(tooltip.contains("\(year - 12) · 🌦️ 12°C Seoul · the market"), "\(tooltip)")
+            #expect(tooltip.contains("\(year - 4) · 🌙 -3°C Chuncheon · by the lake"), "\(tooltip)")
             #expect(!tooltip.contains("this year"))
             #expect((module["class"] as? [String])?.contains("on-this-day") == true)
             #expect(try await daemon.stop() == 0)
@@ -104,7 +110,7 @@ struct OnThisDayTests {
 }
 
 /// The timeline page as a new user sees it, in a real Chromium on a machine without an emoji font: icons drawn, years
-/// without entries shown as gaps, and earlier years of today on top.
+/// without entries shown as gaps, and earlier years of the day asked on top.
 @Suite("The timeline's icons, gaps and this day", .serialized)
 struct TimelineLookTests {
     @Test func iconsAreDrawnGapsAreGapsAndThisDayIsOnTop() async throws {
@@ -112,11 +118,8 @@ struct TimelineLookTests {
         let convert = try #require(which("convert"), "ImageMagick is needed (make setup)")
         try await withHarness { harness in
             try harness.writeConfig(providers: OnThisDayTests.fixed)
-            var utc = Calendar(identifier: .gregorian)
-            utc.timeZone = TimeZone(identifier: "UTC")!
-            let today = utc.dateComponents([.year, .month, .day], from: Date())
-            let monthDay = String(format: "%02d-%02d", today.month!, today.day!)
-            // One rainy day in May 2019, then nothing until a sunny fortnight in 2022, and today's date in 2023.
+            // One rainy day in May 2019, then nothing until a sunny fortnight in 2022, and 10 March 2023, whose day
+            // the page is written for in 2026.
             try harness.directory.write(
                 "inbox/may.md",
                 OnThisDayTests.entry(
@@ -136,7 +139,7 @@ struct TimelineLookTests {
             try harness.directory.write(
                 "inbox/then.md",
                 OnThisDayTests.entry(
-                    "2023-\(monthDay)", "09:00", offset: "Z", title: "a year ago and more",
+                    "2023-03-10", "09:00", offset: "Z", title: "a year ago and more",
                     icon: "01d", temperature: 15, place: "Busan"))
             let daemon = try await harness.startDaemon()
             try await poll("the diary read") { () -> Bool? in
@@ -145,7 +148,8 @@ struct TimelineLookTests {
                     ? true : nil
             }
             let page = harness.directory.file("diary.html")
-            let written = try await DiaryTests.cli(["timeline", "--output", page], harness)
+            let written = try await DiaryTests.cli(
+                ["timeline", "--output", page, "--on-this-day", "2026-03-10"], harness)
             #expect(written.status == 0, "\(written.stderr)")
             let html = try String(contentsOfFile: page, encoding: .utf8)
 

@@ -48,7 +48,7 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        let environment = environment ?? ProcessInfo.processInfo.environment
+        let environment = environment.map(Self.keepingTheClock) ?? ProcessInfo.processInfo.environment
         let cArguments = argv.map { strdup($0) } + [nil]
         let cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -67,6 +67,16 @@ public final class ChildProcess: @unchecked Sendable {
 
     deinit {
         close(self.stdoutFD)
+    }
+
+    /// `environment` with the test run's moved clock carried over: a suite run on a chosen date (`make
+    /// test-dates`, tools/test-clock.c) starts its daemons, commands and stand-ins on that date too, even those
+    /// given an environment of their own.
+    static func keepingTheClock(_ environment: [String: String]) -> [String: String] {
+        let clock = ProcessInfo.processInfo.environment.filter { key, value in
+            key == "TEST_CLOCK_OFFSET" || (key == "LD_PRELOAD" && value.contains("test-clock"))
+        }
+        return environment.merging(clock) { given, _ in given }
     }
 
     /// The first line the program prints, parsed as JSON (the stand-ins print `{"port": N}`).
