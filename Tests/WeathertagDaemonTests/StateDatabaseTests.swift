@@ -198,6 +198,29 @@ final class StateDatabaseTests {
         #expect(try database.memory.count() == count - 1000, "the removed folder's 1,000 forgotten, the rest in grace")
     }
 
+    /// An index written before excerpts were words (migration v7) is read again from the files: its rows go, the
+    /// stamp memory stays.
+    @Test func anIndexOfRawMarkdownIsReadAgain() throws {
+        let inbox = self.directory.file("inbox")
+        try FileManager.default.createDirectory(atPath: inbox, withIntermediateDirectories: true)
+        try Data("# Dinner\n\n![](dayone-moment://8D0C6)\n\n**Prawns**.\n".utf8)
+            .write(to: URL(fileURLWithPath: inbox + "/dinner.md"))
+        do {
+            let database = try self.open()
+            let memory = EntryBatch.Memory(database: database.entries)
+            _ = EntryBatch.stamp(["dinner.md"], in: inbox, lines: self.block, maximumSize: 1 << 20, memory: memory)
+            #expect(try database.entries.entries(EntryQuery()).entries.first?.excerpt == "Prawns.")
+            // As an index of the version before: its excerpt raw, migration v7 not yet run.
+            try database.pool.write { db in
+                try db.execute(sql: "UPDATE diary SET excerpt = '![](dayone-moment://8D0C6) **Prawns**.'")
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v7: excerpts as words'")
+            }
+        }
+        let database = try self.open()
+        #expect(try database.entries.entries(EntryQuery()).entries.isEmpty, "to be read again")
+        #expect(try database.memory.remembered("dinner.md")?.block == self.block)
+    }
+
     // MARK: The diary index
 
     /// A batch indexes what it reads: titles, text, weather, lanes; searched, filtered and paged; renames and

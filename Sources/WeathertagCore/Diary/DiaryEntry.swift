@@ -58,7 +58,9 @@ public struct DiaryEntry: Sendable, Equatable {
         let lines = body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         let heading = lines.lazy.compactMap(Self.heading).first
         let firstLine = lines.lazy.map { Self.oneLine(String($0)) }.first { !$0.isEmpty }
-        let chosen = title ?? heading ?? firstLine ?? Self.stem(fileName)
+        // A title the text gives is shown as words, a front matter's as it was written.
+        let shown = (heading ?? firstLine).map { MarkdownText.plain($0.prefix(800)) }.flatMap { $0.isEmpty ? nil : $0 }
+        let chosen = title ?? shown ?? Self.stem(fileName)
         let time = EntryTime.of(fields: fields, fileName: fileName, modified: modified, timeZone: timeZone)
         return DiaryEntry(
             title: String(chosen.prefix(200)),
@@ -114,18 +116,22 @@ public struct DiaryEntry: Sendable, Equatable {
         return String(name[..<dot])
     }
 
-    /// The first lines of text after the title line, joined by spaces.
+    /// The first lines of text after the title line, as plain words (`MarkdownText`), joined by spaces. Each line
+    /// is read up to four excerpts' length: an excerpt never needs more.
     private static func excerpt(_ lines: [Substring], skipping title: String?) -> String {
         var parts: [String] = []
         var length = 0
         var skipped = title == nil
+        var markdown = MarkdownText()
         for line in lines {
-            let text = Self.oneLine(String(line))
-            guard !text.isEmpty else { continue }
-            if !skipped, Self.heading(line) == title || text == title {
+            let bounded = line.prefix(4 * Self.excerptLength)
+            if !skipped, Self.heading(bounded) == title || Self.oneLine(String(bounded)) == title {
                 skipped = true
+                _ = markdown.plain(bounded)
                 continue
             }
+            let text = markdown.plain(bounded)
+            guard !text.isEmpty else { continue }
             parts.append(text)
             length += text.count + 1
             if length >= Self.excerptLength { break }
