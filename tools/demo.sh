@@ -22,7 +22,7 @@ if [ -n "${OPENWEATHER_API_KEY:-}" ]; then
     air="https://air-quality-api.open-meteo.com"
     echo "Using OpenWeather with your key from \$OPENWEATHER_API_KEY."
 else
-    coproc STANDIN { exec python3 "$root/tools/openweather-standin.py" --key demo-key; }
+    coproc STANDIN { exec python3 "$root/tools/openweather-standin.py" --key demo-key --sun; }
     standin_pid=$STANDIN_PID
     read -r line <&"${STANDIN[0]}"
     port=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["port"])' "$line")

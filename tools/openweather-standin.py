@@ -2,6 +2,11 @@
 """A loopback stand-in for OpenWeather, Open-Meteo, MET Norway and the IP geolocation services, speaking their
 documented shapes.
 
+Sunrise and sunset, in every answer that has them, are the sun's at the place on its own day (the sunrise
+equation, in sun_events), and so is every hour's `is_day` in Open-Meteo's hourly answers. The current weather's
+day or night follows the sun with --sun (make run); the tests pin it to daytime (the default) so that what they
+expect holds at any hour.
+
 Listens on 127.0.0.1:0 (or --port) and prints {"port": N} on its first stdout line. Used by the tests and by
 `make run` when no real API key is given. Nothing here reaches the internet.
 
@@ -35,10 +40,10 @@ Listens on 127.0.0.1:0 (or --port) and prints {"port": N} on its first stdout li
 
 Control keys, per service: "mode" (ok | 401 | 404 | 429 | 500 | 503 | nonjson | wrongshape | hang | drop),
 "retry_after" (seconds, with 429), "delay" (seconds before answering), and for weather "name", "icon", "id",
-"main", "description", "temp_c"; for ip "lat", "lon", "city"; for timemachine "main", "description", "icon",
+"main", "description", "temp_c", "sun" (true: the icon's d or n from the sun, as --sun); for ip "lat", "lon", "city"; for timemachine "main", "description", "icon",
 "id", "temp_c" (mode 401 is the answer to a key without a One Call 3.0 subscription); for geo "name",
 "local_names", "state", "country" (mode "empty": no place there); for air "aqi", "pm2_5", "pm10", "o3", "no2";
-for open-meteo "weather_code", "temp_c", "is_day"; for open-meteo-archive "weather_code", "temp_c" (an hour's
+for open-meteo "weather_code", "temp_c", "is_day" (null: from the sun, as --sun); for open-meteo-archive "weather_code", "temp_c" (an hour's
 temperature is temp_c + (hour of the day) / 10, so a test can tell hours apart), "null_hours" (Unix seconds whose
 values are null: a gap), "no_is_day" (answer without it); for open-meteo-air
 "european_aqi", "pm2_5", "pm10", "ozone", "nitrogen_dioxide"; for met-norway "symbol_code", "temp_c". Open-Meteo
@@ -48,6 +53,7 @@ import datetime
 import argparse
 import base64
 import json
+import math
 import socket
 import sys
 import threading
@@ -135,10 +141,50 @@ def local_midnight(day_text, zone):
     return int(day.replace(tzinfo=zone).timestamp())
 
 
-def solar_day(t, lon):
-    """Whether the sun is up, near enough: the place's solar hour between 6 and 18 (is_day is the place's)."""
-    solar = ((t % 86400) / 3600 + lon / 15) % 24
-    return 1 if 6 <= solar < 18 else 0
+def sun_events(lat, lon, day):
+    """Sunrise and sunset (Unix seconds) on the civil `day` (a date) at the place, by the sunrise equation: the
+    Sun's mean anomaly, equation of centre, ecliptic longitude and declination for the solar noon nearest that
+    day's noon at `lon`, and the hour angle at which the Sun's upper limb, refracted, meets the horizon (-0.833°).
+    Within a minute or two of NOAA's tables away from the poles. ("up", "up") all day in a midnight sun, ("down",
+    "down") in a polar night."""
+    rad = math.radians
+    n = (day - datetime.date(2000, 1, 1)).days
+    mean_noon = n - lon / 360
+    anomaly = (357.5291 + 0.98560028 * mean_noon) % 360
+    centre = 1.9148 * math.sin(rad(anomaly)) + 0.02 * math.sin(rad(2 * anomaly)) + 0.0003 * math.sin(rad(3 * anomaly))
+    ecliptic = (anomaly + centre + 180 + 102.9372) % 360
+    transit = 2451545.0 + mean_noon + 0.0053 * math.sin(rad(anomaly)) - 0.0069 * math.sin(rad(2 * ecliptic))
+    declination = math.asin(math.sin(rad(ecliptic)) * math.sin(rad(23.4397)))
+    cos_hour = ((math.sin(rad(-0.833)) - math.sin(rad(lat)) * math.sin(declination))
+                / (math.cos(rad(lat)) * math.cos(declination)))
+    if cos_hour < -1:
+        return "up", "up"
+    if cos_hour > 1:
+        return "down", "down"
+    half_day = math.degrees(math.acos(cos_hour)) / 360
+    unix = lambda julian: int(round((julian - 2440587.5) * 86400))  # noqa: E731
+    return unix(transit - half_day), unix(transit + half_day)
+
+
+def place_day(t, lon, zone=None):
+    """The civil day at the place at `t`: on its zone's clock, or its mean solar clock where no zone is known."""
+    if zone is not None:
+        return datetime.datetime.fromtimestamp(t, zone).date()
+    return datetime.datetime.fromtimestamp(t + lon / 15 * 3600, datetime.timezone.utc).date()
+
+
+def solar_day(t, lat, lon, zone=None):
+    """1 while the sun is up at the place at `t` (between that day's sunrise and sunset), else 0."""
+    rise, set_ = sun_events(lat, lon, place_day(t, lon, zone))
+    if rise in ("up", "down"):
+        return 1 if rise == "up" else 0
+    return 1 if rise <= t < set_ else 0
+
+
+def sun_or_none(lat, lon, day):
+    """(sunrise, sunset) as Unix seconds, or (None, None) where the sun neither rises nor sets that day."""
+    rise, set_ = sun_events(lat, lon, day)
+    return (None, None) if rise in ("up", "down") else (rise, set_)
 
 
 def open_meteo_hours(conf, query, archive):
@@ -148,7 +194,7 @@ def open_meteo_hours(conf, query, archive):
     start = local_midnight(query["start_date"], zone)
     end = local_midnight((datetime.datetime.strptime(query["end_date"], "%Y-%m-%d")
                           + datetime.timedelta(days=1)).strftime("%Y-%m-%d"), zone)
-    lon = float(query["longitude"])
+    lat, lon = float(query["latitude"]), float(query["longitude"])
     hourly_names = [n for n in query.get("hourly", "").split(",") if n]
     fahrenheit = query.get("temperature_unit") == "fahrenheit"
     latest = int(time.time()) - 5 * 86400 if archive else None
@@ -160,7 +206,7 @@ def open_meteo_hours(conf, query, archive):
         if name in ("temperature_2m", "apparent_temperature"):
             c = hour_temperature(conf, t) - (1.0 if name == "apparent_temperature" else 0)
             return round(c * 9 / 5 + 32, 2) if fahrenheit else c
-        return {"relative_humidity_2m": 81, "is_day": solar_day(t, lon),
+        return {"relative_humidity_2m": 81, "is_day": solar_day(t, lat, lon, zone),
                 "weather_code": conf["weather_code"], "cloud_cover": 88, "pressure_msl": 1008.4,
                 "wind_speed_10m": 4.2, "wind_direction_10m": 225, "wind_gusts_10m": 9.1, "rain": 0.4,
                 "snowfall": 0.0, "precipitation": 0.4}.get(name, 0)
@@ -187,11 +233,21 @@ def open_meteo_hours(conf, query, archive):
             "timezone_abbreviation": datetime.datetime.fromtimestamp(start, zone).tzname(), "elevation": 38.0,
             "hourly_units": {n: "" for n in hourly_names}, "hourly": hourly}
     if query.get("daily"):
-        noon = [d + 12 * 3600 - int(lon / 15 * 3600) for d in days]
-        body["daily"] = {"time": [stamp(d, "%Y-%m-%d") for d in days],
-                         "sunrise": [stamp(n - 6 * 3600, "%Y-%m-%dT%H:%M") for n in noon],
-                         "sunset": [stamp(n + 6 * 3600, "%Y-%m-%dT%H:%M") for n in noon]}
+        body["daily"] = daily_sun(lat, lon, [datetime.datetime.fromtimestamp(d, zone).date() for d in days], zone,
+                                  unix)
     return body
+
+
+def daily_sun(lat, lon, days, zone, unix):
+    """Open-Meteo's `daily` sunrise and sunset for these days: Unix seconds, or the place's ISO 8601 minutes."""
+    def stamp(t):
+        if t is None:
+            return None
+        return t if unix else datetime.datetime.fromtimestamp(t, zone).strftime("%Y-%m-%dT%H:%M")
+    events = [sun_or_none(lat, lon, day) for day in days]
+    midnight = lambda day: int(datetime.datetime(day.year, day.month, day.day, tzinfo=zone).timestamp())  # noqa: E731
+    return {"time": [midnight(d) if unix else d.isoformat() for d in days],
+            "sunrise": [stamp(rise) for rise, _ in events], "sunset": [stamp(set_) for _, set_ in events]}
 
 
 def open_meteo_error(handler, mode, reason):
@@ -292,25 +348,26 @@ class Handler(BaseHTTPRequestHandler):
                     return open_meteo_error(self, "400", "Invalid date format, expected YYYY-MM-DD")
                 return self.send(200, json.dumps(open_meteo_hours(conf, query, service == "open-meteo-archive")))
             now = int(time.time())
+            zone, zone_name = place_zone(query)
             fahrenheit = query.get("temperature_unit") == "fahrenheit"
             temp = conf["temp_c"] * 9 / 5 + 32 if fahrenheit else conf["temp_c"]
             current = {"time": now // 900 * 900, "interval": 900, "temperature_2m": round(temp, 2),
                        "relative_humidity_2m": 76, "apparent_temperature": round(temp - 2.1, 2),
-                       "is_day": conf["is_day"], "precipitation": 0.0, "rain": 0.0, "showers": 0.0, "snowfall": 0.0,
+                       "is_day": solar_day(now // 900 * 900, lat, lon, zone) if conf["is_day"] is None else conf["is_day"],
+                       "precipitation": 0.0, "rain": 0.0, "showers": 0.0, "snowfall": 0.0,
                        "weather_code": conf["weather_code"], "cloud_cover": 100, "pressure_msl": 1016.2,
                        "surface_pressure": 1011.9, "wind_speed_10m": 3.4, "wind_direction_10m": 250,
                        "wind_gusts_10m": 7.9}
             wanted = [n for n in query.get("current", "").split(",") if n]
-            day = now // 86400 * 86400
-            zone, zone_name = place_zone(query)
             local = datetime.datetime.fromtimestamp(now, zone)
+            unix = query.get("timeformat") == "unixtime"
             return self.send(200, json.dumps({
                 "latitude": lat, "longitude": lon, "generationtime_ms": 0.1,
                 "utc_offset_seconds": int(local.utcoffset().total_seconds()),
                 "timezone": zone_name, "timezone_abbreviation": local.tzname(), "elevation": 38.0,
                 "current_units": {n: "" for n in wanted}, "current": {k: v for k, v in current.items()
                                                                       if k in wanted or k in ("time", "interval")},
-                "daily": {"time": [day], "sunrise": [day + 7 * 3600], "sunset": [day + 17 * 3600]}}))
+                "daily": daily_sun(lat, lon, [local.date()], zone, unix)}))
         if url.path == "/weatherapi/locationforecast/2.0/compact":
             count("met-norway")
             agent = self.headers.get("User-Agent", "")
@@ -367,7 +424,10 @@ class Handler(BaseHTTPRequestHandler):
             with STATE_LOCK:
                 WEATHER_QUERIES.append({"lat": query["lat"], "lon": query["lon"]})
             units = query.get("units", "standard")
-            icon = conf["icon"]
+            now = int(time.time())
+            up = solar_day(now, lat, lon)
+            icon = conf["icon"][:2] + ("d" if up else "n") if conf.get("sun") else conf["icon"]
+            rise, set_ = sun_or_none(lat, lon, place_day(now, lon))
             body = {
                 "coord": {"lon": lon, "lat": lat},
                 "weather": [{"id": conf["id"], "main": conf["main"], "description": conf["description"],
@@ -380,8 +440,7 @@ class Handler(BaseHTTPRequestHandler):
                 "wind": {"speed": 3.6, "deg": 270},
                 "clouds": {"all": 75},
                 "dt": int(time.time()) - 60,
-                "sys": {"type": 1, "id": 8105, "country": "KR", "sunrise": int(time.time()) - 20000,
-                        "sunset": int(time.time()) + 20000},
+                "sys": {"type": 1, "id": 8105, "country": "KR", **({"sunrise": rise, "sunset": set_} if rise else {})},
                 "timezone": 32400, "id": 1835848, "name": conf["name"], "cod": 200,
             }
             return self.send(200, json.dumps(body))
@@ -449,7 +508,8 @@ class Handler(BaseHTTPRequestHandler):
                 TIMEMACHINE_QUERIES.append({"lat": lat, "lon": lon, "dt": dt, "lat_sent": query["lat"],
                                             "lon_sent": query["lon"]})
             units = query.get("units", "standard")
-            point = {"dt": dt, "sunrise": dt - 20000, "sunset": dt + 20000, "temp": convert(conf["temp_c"], units),
+            rise, set_ = sun_or_none(lat, lon, place_day(dt, lon))
+            point = {"dt": dt, **({"sunrise": rise, "sunset": set_} if rise else {}), "temp": convert(conf["temp_c"], units),
                      "feels_like": convert(conf["temp_c"] - 1.5, units), "pressure": 1009, "humidity": 88,
                      "dew_point": convert(conf["temp_c"] - 2, units), "clouds": 90, "visibility": 8000,
                      "wind_speed": 5.1, "wind_deg": 200,
@@ -495,8 +555,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--key", default="test-key", help="the API key it accepts")
+    parser.add_argument("--sun", action="store_true",
+                        help="day and night from the sun at the place: Open-Meteo's is_day and the d or n of "
+                             "OpenWeather's icon (make run); without it they stay as set, daytime by default, so "
+                             "that a test's expectations hold at any hour")
     args = parser.parse_args()
     Handler.key = args.key
+    if args.sun:
+        STATE["open-meteo"]["is_day"] = None
+        STATE["weather"]["sun"] = True
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
     print(json.dumps({"port": server.server_address[1]}), flush=True)

@@ -64,6 +64,12 @@ struct OpenMeteoTests {
         let dark = try OpenMeteoAPI.decodeCurrent(
             HTTPResponse(status: 200, body: Array(night.utf8)), units: .metric, lang: "en")
         #expect(dark.icon == "10n", "is_day decides day or night")
+        // A polar night: no sunrise, no sunset, the weather still read.
+        let polar = night.replacingOccurrences(
+            of: #""sunrise": [1795415000], "sunset": [1795447000]"#, with: #""sunrise": [null], "sunset": [null]"#)
+        let winter = try OpenMeteoAPI.decodeCurrent(
+            HTTPResponse(status: 200, body: Array(polar.utf8)), units: .metric, lang: "en")
+        #expect(polar != night && winter.sunrise == nil && winter.sunset == nil && winter.icon == "10n")
     }
 
     @Test func theRequestCarriesThePolicysDecimalsAndTheUnits() {

@@ -61,8 +61,8 @@ public enum OpenMeteoAPI {
             windSpeed: current.wind_speed_10m,
             units: units,
             observedAt: observed,
-            sunrise: body.daily?.sunrise?.first.flatMap { Date(unixSeconds: $0.unix(offset: offset)) },
-            sunset: body.daily?.sunset?.first.flatMap { Date(unixSeconds: $0.unix(offset: offset)) },
+            sunrise: body.daily?.sunrise?.first?.flatMap { Date(unixSeconds: $0.unix(offset: offset)) },
+            sunset: body.daily?.sunset?.first?.flatMap { Date(unixSeconds: $0.unix(offset: offset)) },
             utcOffset: offset,
             windDegrees: current.wind_direction_10m.flatMap(\.roundedInt),
             windGust: current.wind_gusts_10m,
@@ -149,9 +149,10 @@ public enum OpenMeteoAPI {
             var wind_gusts_10m: Double?
         }
 
+        /// A day without sunrise or sunset (a polar night, a midnight sun) has null there.
         struct Daily: Decodable {
-            var sunrise: [OpenMeteoTime]?
-            var sunset: [OpenMeteoTime]?
+            var sunrise: [OpenMeteoTime?]?
+            var sunset: [OpenMeteoTime?]?
         }
 
         var utc_offset_seconds: Int?
