@@ -213,7 +213,8 @@ final class StateDatabaseTests {
             // As an index of the version before: its excerpt raw, migration v7 not yet run.
             try database.pool.write { db in
                 try db.execute(sql: "UPDATE diary SET excerpt = '![](dayone-moment://8D0C6) **Prawns**.'")
-                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v7: excerpts as words'")
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v7:%'")
+                try db.execute(sql: "ALTER TABLE diary DROP COLUMN utc_offset")
             }
         }
         let database = try self.open()
@@ -242,7 +243,12 @@ final class StateDatabaseTests {
             "2026/b.md": "# Tea\n\nGreen tea by the window.\n",
             "c.md": "---\nweather: [1\n---\nBroken.\n",
         ]
-        for (name, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: inbox + "/" + name)) }
+        for (name, text) in files {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: inbox + "/" + name))
+            // Written at the test's own moment, not today's: their times come from it (on 29 February, "on this
+            // day" of 02-29 would find them).
+            try FileManager.default.setAttributes([.modificationDate: self.now], ofItemAtPath: inbox + "/" + name)
+        }
         let memory = EntryBatch.Memory(database: database)
         _ = EntryBatch.stamp(files.keys.sorted(), in: inbox, lines: self.block, maximumSize: 1 << 20, memory: memory)
 
