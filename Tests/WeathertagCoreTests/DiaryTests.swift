@@ -214,6 +214,29 @@ struct DiaryFormattingTests {
         #expect(missing.date(self.entry(time: "2025-01-05T00:00:00+00:00", dayOnly: true)) == "Jan 5, 2025")
     }
 
+    /// An entry at the wall-clock time it was written, marked with its own offset where the reader's clock differs
+    /// at that moment; a day alone is its own day.
+    @Test func anEntryIsShownOnItsOwnClock() throws {
+        let utc = DiaryFormatting(locale: DateLocale.english, timeZone: .utc)
+        let berlin = DiaryFormatting(locale: DateLocale.english, timeZone: try #require(Zone.named("Europe/Berlin")))
+        let cairns = DiaryFormatting(locale: DateLocale.english, timeZone: .fixed(secondsFromGMT: 36_000))
+        let dinner = self.entry(time: "2021-03-10T20:25:00+10:00")
+        #expect(utc.date(dinner) == "Mar 10, 2021, 8:25 PM +10:00")
+        #expect(berlin.date(dinner) == "Mar 10, 2021, 8:25 PM +10:00")
+        #expect(cairns.date(dinner) == "Mar 10, 2021, 8:25 PM", "the reader's own clock: no mark")
+        // Berlin in summer is +02:00, in winter +01:00: the mark follows the reader's clock at that moment.
+        #expect(berlin.date(self.entry(time: "2025-07-01T14:00:00+02:00")) == "Jul 1, 2025, 2:00 PM")
+        #expect(berlin.date(self.entry(time: "2025-01-01T14:00:00+02:00")) == "Jan 1, 2025, 2:00 PM +02:00")
+        #expect(berlin.date(self.entry(time: "2025-07-02T09:00:00Z")) == "Jul 2, 2025, 9:00 AM UTC")
+        #expect(utc.date(self.entry(time: "2025-07-02T09:00:00-03:30")) == "Jul 2, 2025, 9:00 AM -03:30")
+        // Midnight of its own day, not the reader's day before.
+        #expect(utc.date(self.entry(time: "2021-03-11T00:00:00+10:00", dayOnly: true)) == "Mar 11, 2021")
+        #expect(DiaryFormatting.utcOffset(ofRFC3339: "2021-03-10T20:25:00+10:00") == 36_000)
+        #expect(DiaryFormatting.utcOffset(ofRFC3339: "2021-03-10T20:25:00-09:30") == -34_200)
+        #expect(DiaryFormatting.utcOffset(ofRFC3339: "2021-03-10T20:25:00Z") == 0)
+        #expect(DiaryFormatting.utcOffset(ofRFC3339: "2021-03-10T20:25:00+99:00") == nil)
+    }
+
     @Test func templatesAndTables() {
         let formatting = DiaryFormatting(locale: DateLocale.english, timeZone: .utc)
         let entry = self.entry(time: "2025-01-05T00:00:00+00:00", dayOnly: true)

@@ -26,7 +26,7 @@ struct DiaryTests {
     }
 
     static func cli(
-        _ arguments: [String], _ harness: Harness, lang: String = "en_US.UTF-8"
+        _ arguments: [String], _ harness: Harness, lang: String = "en_US.UTF-8", zone: String = "UTC"
     ) async throws
         -> (status: Int32, stdout: String, stderr: String)
     {
@@ -34,7 +34,7 @@ struct DiaryTests {
         environment["LANG"] = lang
         environment["LC_ALL"] = nil
         environment["LC_TIME"] = nil
-        environment["TZ"] = "UTC"
+        environment["TZ"] = zone
         return try await ChildProcess.run(
             [DaemonProcess.binary] + arguments + ["--config", harness.directory.file("config.json")],
             environment: environment, in: harness.directory)

@@ -205,7 +205,7 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
                     entry: IndexedEntry(
                         id: Self.key(item.path, time.date, in: state), path: item.path, title: title, excerpt: "",
                         time: time.date, dayOnly: time.dayOnly, timeSource: time.source.code, lane: item.lane,
-                        laneSince: now, weather: nil),
+                        laneSince: now, weather: nil, utcOffset: time.utcOffset),
                     version: nil, localDay: time.localDay, words: [])
                 return
             }
@@ -219,7 +219,7 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
                 id: Self.key(item.path, read.time.date, in: state), path: item.path, title: read.title,
                 excerpt: read.excerpt, time: read.time.date, dayOnly: read.time.dayOnly,
                 timeSource: read.time.source.code, lane: lane.lane, laneSince: lane.since, weather: read.weather,
-                mood: read.mood),
+                mood: read.mood, utcOffset: read.time.utcOffset),
             version: version.indexed, localDay: read.time.localDay,
             words: Self.words(([read.title, read.body] + place).joined(separator: " ")))
     }

@@ -40,10 +40,35 @@ public struct DiaryFormatting: Sendable {
         "excerpt": "the first lines",
     ]
 
-    /// The date an entry was written, in the reader's locale: the day alone when only a day is known.
+    /// The date an entry was written, in the reader's locale, at the wall-clock time it was written (the offset its
+    /// `time` carries), marked with that offset where the reader's clock differs at that moment (`Mar 10, 2021,
+    /// 8:25 PM +10:00`); the day alone when only a day is known.
     public func date(_ entry: EntryDocument) -> String {
         guard let date = Date(iso8601WithOffset: entry.time) else { return entry.time }
-        return self.locale.string(date, style: entry.dayOnly ? .day : .dayAndTime, zone: self.timeZone)
+        let own = Self.utcOffset(ofRFC3339: entry.time) ?? self.timeZone.secondsFromGMT(for: date)
+        let shown = self.locale.string(
+            date, style: entry.dayOnly ? .day : .dayAndTime, zone: .fixed(secondsFromGMT: own))
+        guard !entry.dayOnly, own != self.timeZone.secondsFromGMT(for: date) else { return shown }
+        return shown + " " + Self.offsetName(own)
+    }
+
+    /// The offset an RFC 3339 time names (`…+10:00` → 36000, `…Z` → 0), in seconds.
+    public static func utcOffset(ofRFC3339 text: String) -> Int? {
+        if text.hasSuffix("Z") || text.hasSuffix("z") { return 0 }
+        let tail = Array(text.utf8.suffix(6))
+        guard tail.count == 6, tail[0] == UInt8(ascii: "+") || tail[0] == UInt8(ascii: "-"),
+            tail[3] == UInt8(ascii: ":"),
+            let hours = Int(String(decoding: tail[1...2], as: UTF8.self)),
+            let minutes = Int(String(decoding: tail[4...5], as: UTF8.self)), hours < 24, minutes < 60
+        else { return nil }
+        return (tail[0] == UInt8(ascii: "-") ? -1 : 1) * (hours * 3600 + minutes * 60)
+    }
+
+    /// `+10:00`, `-03:30`, `UTC`.
+    public static func offsetName(_ seconds: Int) -> String {
+        guard seconds != 0 else { return "UTC" }
+        let minutes = abs(seconds) / 60
+        return (seconds < 0 ? "-" : "+") + String(cFormat: "%02d:%02d", minutes / 60, minutes % 60)
     }
 
     /// `front_matter:date` → `its front matter's date`.

@@ -47,6 +47,9 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
         self.writtenIn = writtenIn ?? timeZone
     }
 
+    /// Its own clock's offset from UTC at that moment, in seconds: the one its text names, else its zone's.
+    public var utcOffset: Int { self.writtenIn.secondsFromGMT(for: self.date) }
+
     /// `2019-05-01`: the day it was written on its own clock (`writtenIn`): what "on this day" matches.
     public var localDay: String {
         let clock = WallClock(self.date, utcOffset: self.writtenIn.secondsFromGMT(for: self.date))

@@ -97,7 +97,7 @@ public struct DiaryIndex: Sendable {
         EntryDocument(
             path: entry.path,
             title: entry.title,
-            time: Self.time(entry.time),
+            time: entry.time.iso8601(utcOffset: entry.utcOffset),
             dayOnly: entry.dayOnly,
             timeSource: entry.timeSource,
             lane: lane.lane.rawValue,
@@ -116,7 +116,7 @@ public struct DiaryIndex: Sendable {
                 : nil)
     }
 
-    /// RFC 3339 with the machine's offset at that time.
+    /// RFC 3339 with the machine's offset at that time: when weathertag did something.
     static func time(_ date: Date) -> String {
         date.iso8601(utcOffset: TimeZone.current.secondsFromGMT(for: date))
     }

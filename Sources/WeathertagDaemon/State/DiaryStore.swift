@@ -30,6 +30,8 @@ public struct IndexedEntry: Sendable, Equatable {
     public var title: String
     public var excerpt: String
     public var time: Date
+    /// The entry's own clock's offset from UTC at `time`, in seconds (`EntryTime.utcOffset`).
+    public var utcOffset: Int
     public var dayOnly: Bool
     public var timeSource: String
     public var lane: LaneState
@@ -46,9 +48,9 @@ public struct IndexedEntry: Sendable, Equatable {
     public init(
         id: Int64, path: String, title: String, excerpt: String, time: Date, dayOnly: Bool, timeSource: String,
         lane: LaneState, laneSince: Date, weather: DiaryWeather?, block: [String]? = nil, stampedAt: Date? = nil,
-        restoredAt: Date? = nil, restores: Int = 0, mood: Double? = nil
+        restoredAt: Date? = nil, restores: Int = 0, mood: Double? = nil, utcOffset: Int
     ) {
-        self.mood = mood
+        (self.mood, self.utcOffset) = (mood, utcOffset)
         (self.id, self.path, self.title, self.excerpt, self.time) = (id, path, title, excerpt, time)
         (self.dayOnly, self.timeSource, self.lane, self.laneSince, self.weather) = (
             dayOnly, timeSource, lane, laneSince, weather

@@ -51,6 +51,13 @@ enum DiaryTables {
         try Self.clearIndex(db)
     }
 
+    /// `utc_offset`: the entry's own clock's offset from UTC at its time, in seconds (`EntryTime.utcOffset`): the
+    /// wall-clock time it was written is `time + utc_offset`. The index is read again to fill it.
+    static func addOwnOffset(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE diary ADD COLUMN utc_offset INTEGER")
+        try Self.clearIndex(db)
+    }
+
     static func clearIndex(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM diary; DELETE FROM diary_text")
     }
@@ -121,8 +128,8 @@ enum DiaryTables {
                     sql: """
                         INSERT INTO diary (id, path, version, title, excerpt, time, day_only, time_source, lane,
                             reason, detail, lane_since, condition, description, icon, temperature, units, place,
-                            region, country, observed_at, kind, aqi, local_day, mood)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            region, country, observed_at, kind, aqi, local_day, mood, utc_offset)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (path) DO UPDATE SET
                             version = excluded.version, title = excluded.title, excerpt = excluded.excerpt,
                             time = excluded.time, day_only = excluded.day_only, time_source = excluded.time_source,
@@ -131,7 +138,7 @@ enum DiaryTables {
                             icon = excluded.icon, temperature = excluded.temperature, units = excluded.units,
                             place = excluded.place, region = excluded.region, country = excluded.country,
                             observed_at = excluded.observed_at, kind = excluded.kind, aqi = excluded.aqi,
-                            local_day = excluded.local_day, mood = excluded.mood
+                            local_day = excluded.local_day, mood = excluded.mood, utc_offset = excluded.utc_offset
                         RETURNING id
                         """),
                 arguments: [
@@ -140,7 +147,7 @@ enum DiaryTables {
                     item.lane.lane.rawValue, item.lane.reason, item.lane.detail, time,
                     weather?.condition, weather?.description, weather?.icon, weather?.temperature, weather?.units,
                     weather?.place, weather?.region, weather?.country, weather?.observedAt, weather?.kind,
-                    weather?.aqi, entry.time.localDay, entry.mood,
+                    weather?.aqi, entry.time.localDay, entry.mood, entry.time.utcOffset,
                 ])
             guard let id else { continue }
             try db.cachedStatement(sql: "DELETE FROM diary_text WHERE rowid = ?").execute(arguments: [id])
@@ -172,14 +179,14 @@ enum DiaryTables {
         try db.cachedStatement(
             sql: """
                 INSERT INTO diary (id, path, title, time, day_only, time_source, lane, reason, detail, lane_since,
-                    local_day)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    local_day, utc_offset)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             try Self.key(db, path: item.path, time: item.placeholderTime.date), item.path, title,
             item.placeholderTime.date.timeIntervalSince1970, item.placeholderTime.dayOnly,
             item.placeholderTime.source.code, item.lane.lane.rawValue, item.lane.reason, item.lane.detail,
-            now.timeIntervalSince1970, item.placeholderTime.localDay,
+            now.timeIntervalSince1970, item.placeholderTime.localDay, item.placeholderTime.utcOffset,
         ])
     }
 

@@ -153,11 +153,13 @@ public struct SQLiteDiaryStore: DiaryStore {
                 condition: row["condition"], description: row["description"], icon: row["icon"],
                 temperature: temperature, units: row["units"], place: row["place"], region: row["region"],
                 country: row["country"], observedAt: row["observed_at"], kind: row["kind"], aqi: aqi)
+        let time = Date(timeIntervalSince1970: row["time"])
         return IndexedEntry(
             id: row["id"], path: row["path"], title: row["title"], excerpt: row["excerpt"],
-            time: Date(timeIntervalSince1970: row["time"]), dayOnly: row["day_only"], timeSource: row["time_source"],
+            time: time, dayOnly: row["day_only"], timeSource: row["time_source"],
             lane: LaneState(Lane(rawValue: row["lane"]) ?? .waiting, row["reason"], detail: row["detail"]),
-            laneSince: Date(timeIntervalSince1970: row["lane_since"]), weather: weather, mood: row["mood"])
+            laneSince: Date(timeIntervalSince1970: row["lane_since"]), weather: weather, mood: row["mood"],
+            utcOffset: (row["utc_offset"] as Int?) ?? Zone.current.secondsFromGMT(for: time))
     }
 
     private static func likeEscaped(_ text: String) -> String {

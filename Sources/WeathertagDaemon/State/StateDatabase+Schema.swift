@@ -52,8 +52,10 @@ extension StateDatabase {
             try Self.migrateHistoryToSources(db)
         }
         migrator.registerMigration("v6: each entry's own local day") { db in try DiaryTables.addLocalDay(db) }
-        // Titles and excerpts are plain words now (MarkdownText): the diary is read again, nothing else changes.
-        migrator.registerMigration("v7: excerpts as words") { db in try DiaryTables.clearIndex(db) }
+        // Each entry's own offset, and titles and excerpts as plain words (MarkdownText): the diary is read again.
+        migrator.registerMigration("v7: each entry's own offset, excerpts as words") { db in
+            try DiaryTables.addOwnOffset(db)
+        }
         return migrator
     }
 
