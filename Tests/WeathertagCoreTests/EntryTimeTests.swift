@@ -16,9 +16,10 @@ struct EntryTimeTests {
         let both = self.time(["created": "2019-05-02", "date": "2019-05-01"], name: "2020-01-01.md")
         #expect(both.source == .frontMatter(key: "date") && both.description == "2019-05-01" && both.dayOnly)
         #expect(self.time(["created_at": "2019-05-01 10:00"]).description == "2019-05-01 10:00")
-        #expect(self.time(["time": "'2019-05-01T10:00:00Z'"]).description == "2019-05-01 12:00", "UTC shown in Oslo")
+        // Each on its own clock, its offset said where it is not the reading zone's (Oslo: +02:00 in May).
+        #expect(self.time(["time": "'2019-05-01T10:00:00Z'"]).description == "2019-05-01 10:00 UTC")
         #expect(self.time(["date": "\"2019-05-01T10:00:00.250+02:00\""]).description == "2019-05-01 10:00")
-        #expect(self.time(["date": "2019-05-01 10:00:00 -0500"]).description == "2019-05-01 17:00")
+        #expect(self.time(["date": "2019-05-01 10:00:00 -0500"]).description == "2019-05-01 10:00 -05:00")
         // Not a date: the next source is asked.
         #expect(self.time(["date": "yesterday"], name: "2019-05-01.md").source == .fileName)
         #expect(self.time(["date": "2019-02-30"]).source == .modificationTime)
@@ -32,6 +33,16 @@ struct EntryTimeTests {
     func fileNamesAsDiariesWriteThem(name: String, expected: String) {
         let time = self.time(name: name)
         #expect(time.source == .fileName && time.description == expected, "\(name): \(time)")
+    }
+
+    /// Said on its own clock: an entry written at 14:00 in Berlin is 14:00 +02:00 on a machine in UTC, not 12:00.
+    @Test func itIsToldOnItsOwnClock() throws {
+        let berlin = try #require(EntryTime.given("2025-07-01T14:00:00+02:00", timeZone: .utc))
+        #expect(berlin.description == "2025-07-01 14:00 +02:00" && berlin.utcOffset == 7200)
+        #expect(berlin.localDay == "2025-07-01")
+        let here = try #require(EntryTime.given("2025-07-01 14:00", timeZone: .fixed(secondsFromGMT: 7200)))
+        #expect(here.description == "2025-07-01 14:00", "read in its own zone: no offset said")
+        #expect(try #require(EntryTime.given("2025-07-01", timeZone: .utc)).description == "2025-07-01")
     }
 
     @Test func namesWithoutADateFallBackToTheModificationTime() {

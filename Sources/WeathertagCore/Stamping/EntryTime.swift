@@ -56,12 +56,15 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
         return String(cFormat: "%04d-%02d-%02d", clock.year, clock.month, clock.day)
     }
 
-    /// `2019-05-01`, or `2019-05-01 10:00` in the entry's zone.
+    /// `2019-05-01`, or `2019-05-01 10:00` on the entry's own clock (`writtenIn`), with that clock's offset where
+    /// it is not the zone it was read in (`2025-07-01 14:00 +02:00` read on a machine in UTC).
     public var description: String {
-        let parts = self.timeZone.calendar(at: self.date).dateComponents(
-            [.year, .month, .day, .hour, .minute], from: self.date)
-        let day = String(cFormat: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-        return self.dayOnly ? day : day + String(cFormat: " %02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        let clock = WallClock(self.date, utcOffset: self.utcOffset)
+        let day = String(cFormat: "%04d-%02d-%02d", clock.year, clock.month, clock.day)
+        guard !self.dayOnly else { return day }
+        let time = day + String(cFormat: " %02d:%02d", clock.hour, clock.minute)
+        guard self.utcOffset != self.timeZone.secondsFromGMT(for: self.date) else { return time }
+        return time + " " + DiaryFormatting.offsetName(self.utcOffset)
     }
 
     /// The front matter keys that say when an entry was written, in the order they are looked for.
