@@ -27,6 +27,7 @@ DATES = [
     ("2028-02-29T00:30:00", "UTC", "29 February, half an hour into it"),
     ("2027-12-31T23:30:00", "UTC", "the year's last half hour"),
     ("2028-01-01T00:10:00", "UTC", "the year's first minutes"),
+    ("2027-12-31T23:30:00", "Europe/Berlin", "the new year already on the reader's clock, not yet in UTC"),
     ("2027-03-28T00:30:00", "Europe/Berlin", "half an hour before Berlin's clocks go forward"),
     ("2027-10-31T00:30:00", "Europe/Berlin", "half an hour before Berlin's clocks go back"),
 ]
