@@ -19,7 +19,7 @@ struct OwnClockTests {
         try await withHarness { harness in
             try harness.writeConfig(providers: OnThisDayTests.fixed)
             for (name, text) in Self.trip { try harness.directory.write("inbox/" + name, text) }
-            let daemon = try await harness.startDaemon()
+            let daemon = try await harness.startDaemon(environment: ["TZ": "UTC"])
             try await poll("the diary read") { () -> Bool? in
                 let entries = try DiaryTests.entries(daemon)
                 return entries.count == 3 && entries.allSatisfy { $0["time_source"] as? String == "front_matter:date" }

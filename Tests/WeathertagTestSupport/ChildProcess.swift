@@ -69,12 +69,12 @@ public final class ChildProcess: @unchecked Sendable {
         close(self.stdoutFD)
     }
 
-    /// `environment` with the test run's moved clock carried over: a suite run on a chosen date (`make
-    /// test-dates`, tools/test-clock.c) starts its daemons, commands and stand-ins on that date too, even those
-    /// given an environment of their own.
+    /// `environment` with the test run's clock carried over: a suite run on a chosen date and in a chosen zone
+    /// (`make test-dates`, tools/test-clock.c) starts its daemons, commands and stand-ins on that date and in
+    /// that zone too, even those given an environment of their own. A `TZ` the test gives wins.
     static func keepingTheClock(_ environment: [String: String]) -> [String: String] {
         let clock = ProcessInfo.processInfo.environment.filter { key, value in
-            key == "TEST_CLOCK_OFFSET" || (key == "LD_PRELOAD" && value.contains("test-clock"))
+            key == "TEST_CLOCK_OFFSET" || key == "TZ" || (key == "LD_PRELOAD" && value.contains("test-clock"))
         }
         return environment.merging(clock) { given, _ in given }
     }
