@@ -62,10 +62,11 @@ struct OnThisDayQueryTests {
         var query = EntryQuery()
         query.restrict(toEarlierYearsOf: date, zone: zurich)
         #expect(query.onThisDay == MonthDay("05-01"))
-        #expect(query.until == EntryTime.given("2025-12-31T23:59:59+01:00")?.date)
+        // Up to the last day of the year before, on each entry's own calendar.
+        #expect(query.untilDay == "2025-12-31")
         // An earlier `until` given is kept.
         var earlier = EntryQuery(until: EntryTime.given("2020-01-01")?.date)
         earlier.restrict(toEarlierYearsOf: date, zone: zurich)
-        #expect(earlier.until == EntryTime.given("2020-01-01")?.date)
+        #expect(earlier.until == EntryTime.given("2020-01-01")?.date && earlier.untilDay == nil)
     }
 }

@@ -85,10 +85,17 @@ struct EntryQueryTests {
                 "since": "2026-01-01", "until": "2026-01-31", "lane": "left_alone", "limit": "10", "q": "snow",
             ],
             timeZone: self.utc)
-        #expect(query.since == Date(timeIntervalSince1970: 1_767_225_600))
-        // `until` a day: the whole day.
+        // Days on each entry's own calendar: exact by day, the instants widened to every clock's day (+14:00 to
+        // −12:00) for the key range.
+        #expect(query.sinceDay == "2026-01-01" && query.untilDay == "2026-01-31")
+        #expect(query.since == Date(timeIntervalSince1970: 1_767_225_600 - 14 * 3600))
         let until = try #require(query.until).timeIntervalSince1970
-        #expect(abs(until - (1_767_225_600 + 31 * 86_400 - 0.001)) < 1e-5)
+        #expect(abs(until - (1_767_225_600 + 31 * 86_400 + 12 * 3600 - 0.001)) < 1e-5)
+        #expect(query.includes(localDay: "2026-01-01") && query.includes(localDay: "2026-01-31"))
+        #expect(!query.includes(localDay: "2025-12-31") && !query.includes(localDay: "2026-02-01"))
+        // Asked again as the command line asks the daemon: the days stay days.
+        #expect(query.parameters.contains { $0 == ("since", "2026-01-01") })
+        #expect(query.parameters.contains { $0 == ("until", "2026-01-31") })
         #expect(query.lane == .leftAlone)
         #expect(query.limit == 10)
         for (parameters, named) in [
@@ -103,9 +110,9 @@ struct EntryQueryTests {
                 #expect(error.parameter == named, "\(parameters)")
             }
         }
-        #expect(
-            try EntryQuery(parameters: ["since": "2026-01-05T08:00:00+09:00"]).since
-                == Date(timeIntervalSince1970: 1_767_567_600))
+        // A time is an instant, not a day.
+        let instant = try EntryQuery(parameters: ["since": "2026-01-05T08:00:00+09:00"])
+        #expect(instant.since == Date(timeIntervalSince1970: 1_767_567_600) && instant.sinceDay == nil)
     }
 
     @Test func searchWordsArePrefixesAndFTSSyntaxCannotBeInjected() {

@@ -308,5 +308,17 @@ final class StateDatabaseTests {
             try await index.list(EntryQuery(onThisDay: mayDay)).entries.map(\.path) == ["may-2020.md", "may-2019.md"])
         #expect(try await index.list(EntryQuery(onThisDay: MonthDay("04-30"))).entries.map(\.path) == ["april-2021.md"])
         #expect(try await index.list(EntryQuery(onThisDay: MonthDay("02-29"))).entries.isEmpty)
+
+        // Days asked for are each entry's own: Berlin's 1 May 2020 at 00:30 is 30 April in UTC, and listed as 1 May.
+        func between(_ since: String, _ until: String) async throws -> [String] {
+            var query = EntryQuery()
+            try query.bound(since: since, timeZone: .utc)
+            try query.bound(until: until, timeZone: .utc)
+            return try await index.list(query).entries.map(\.path)
+        }
+        #expect(try await between("2020-05-01", "2020-05-01") == ["may-2020.md"])
+        #expect(try await between("2020-04-30", "2020-04-30") == [])
+        #expect(try await between("2021-04-30", "2021-04-30") == ["april-2021.md"])
+        #expect(try await between("2019-05-01", "2021-04-29") == ["may-2020.md", "may-2019.md"])
     }
 }

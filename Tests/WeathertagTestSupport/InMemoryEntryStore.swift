@@ -150,6 +150,7 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
                 if let cursor = query.cursor, entry.id >= cursor.id { return false }
                 if let lane = query.lane, entry.lane.lane != lane { return false }
                 if let day = query.onThisDay, MonthDay(ofDay: row.localDay) != day { return false }
+                if !query.includes(localDay: row.localDay) { return false }
                 if let condition = query.condition?.lowercased() {
                     let group = entry.weather?.condition?.lowercased()
                     let description = entry.weather?.description?.lowercased() ?? ""

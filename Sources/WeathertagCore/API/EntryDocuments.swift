@@ -21,7 +21,7 @@ public struct EntryDocument: Codable, Sendable, Equatable {
     /// Relative to the inbox.
     public var path: String
     public var title: String
-    /// When it was written (RFC 3339, the machine's offset).
+    /// When it was written: RFC 3339 with its own clock's offset (the one its text names, else the machine's).
     public var time: String
     /// Only a day is known (`time` is its midnight).
     public var dayOnly: Bool

@@ -16,8 +16,16 @@ public enum DiaryOrder {
 
 /// Which entries to list, newest first: what `GET /v1/entries`, `weathertag entries` and `weathertag timeline` take.
 public struct EntryQuery: Sendable, Equatable {
+    /// The earliest instant listed. A day given alone sets `sinceDay` too, and this to the earliest instant any
+    /// clock on Earth was on that day (its midnight at +14:00): the key range to walk.
     public var since: Date?
+    /// The latest instant listed (a day alone: its last moment at −12:00, with `untilDay`).
     public var until: Date?
+    /// The first day listed, on each entry's own calendar (`2026-01-05`): an entry written at 8 PM on 5 January in
+    /// Cairns is on that day, wherever it is read.
+    public var sinceDay: String?
+    /// The last day listed, on each entry's own calendar.
+    public var untilDay: String?
     /// OpenWeather's condition group (`Snow`, `Rain`, `Clear` …) or a word of the description, any case.
     public var condition: String?
     /// A place, region or country as the block names it, any case.
@@ -95,11 +103,12 @@ public struct EntryQuery: Sendable, Equatable {
         }
         self.init()
         func nonEmpty(_ key: String) -> String? { parameters[key].flatMap { $0.isEmpty ? nil : $0 } }
-        if let since = nonEmpty("since") { self.since = try Self.date(since, parameter: "since", timeZone: timeZone) }
-        if let until = nonEmpty("until") {
-            self.until = try Self.date(until, parameter: "until", timeZone: timeZone, endOfDay: true)
-        }
-        if let since = self.since, let until = self.until, until < since {
+        if let since = nonEmpty("since") { try self.bound(since: since, timeZone: timeZone) }
+        if let until = nonEmpty("until") { try self.bound(until: until, timeZone: timeZone) }
+        if let since = self.sinceDay ?? self.since.map({ EntryQuery.day(of: $0, zone: timeZone) }),
+            let until = self.untilDay ?? self.until.map({ EntryQuery.day(of: $0, zone: timeZone) }),
+            until < since || (self.until ?? .distantFuture) < (self.since ?? .distantPast)
+        {
             throw Invalid(parameter: "until", problem: "is before since")
         }
         self.condition = nonEmpty("condition")
@@ -141,8 +150,8 @@ public struct EntryQuery: Sendable, Equatable {
     /// The query as parameters again (for the command line's requests).
     public var parameters: [(String, String)] {
         var parameters: [(String, String)] = []
-        if let since = self.since { parameters.append(("since", since.iso8601)) }
-        if let until = self.until { parameters.append(("until", until.iso8601)) }
+        if let since = self.sinceDay ?? self.since?.iso8601 { parameters.append(("since", since)) }
+        if let until = self.untilDay ?? self.until?.iso8601 { parameters.append(("until", until)) }
         if let day = self.onThisDay { parameters.append(("on_this_day", day.description)) }
         if let condition = self.condition { parameters.append(("condition", condition)) }
         if let place = self.place { parameters.append(("place", place)) }
@@ -151,6 +160,47 @@ public struct EntryQuery: Sendable, Equatable {
         parameters.append(("limit", String(self.limit)))
         if let cursor = self.cursor { parameters.append(("cursor", cursor.description)) }
         return parameters
+    }
+
+    /// The widest any clock's day reaches from its UTC day: from +14:00 (Kiritimati) to −12:00.
+    static let earliestOffset: TimeInterval = 14 * 3600
+    static let latestOffset: TimeInterval = 12 * 3600
+
+    /// `since`: an instant, or a day on each entry's own calendar.
+    public mutating func bound(since text: String, timeZone: Zone = .current) throws(Invalid) {
+        guard let given = EntryTime.given(text, timeZone: timeZone) else {
+            throw Invalid(parameter: "since", problem: "is not \(EntryTime.grammar)")
+        }
+        guard given.dayOnly else { return self.since = given.date }
+        let utcMidnight = Self.utcMidnight(of: given.localDay) ?? given.date
+        (self.since, self.sinceDay) = (utcMidnight.addingTimeInterval(-Self.earliestOffset), given.localDay)
+    }
+
+    /// `until`: an instant, or a day (the whole of it) on each entry's own calendar.
+    public mutating func bound(until text: String, timeZone: Zone = .current) throws(Invalid) {
+        guard let given = EntryTime.given(text, timeZone: timeZone) else {
+            throw Invalid(parameter: "until", problem: "is not \(EntryTime.grammar)")
+        }
+        guard given.dayOnly else { return self.until = given.date }
+        let utcMidnight = Self.utcMidnight(of: given.localDay) ?? given.date
+        (self.until, self.untilDay) = (
+            utcMidnight.addingTimeInterval(86_400 + Self.latestOffset - 0.001), given.localDay
+        )
+    }
+
+    /// Whether an entry written on `localDay` (its own calendar's `YYYY-MM-DD`) is within the days asked for.
+    public func includes(localDay: String) -> Bool {
+        self.sinceDay.map { localDay >= $0 } ?? true && self.untilDay.map { localDay <= $0 } ?? true
+    }
+
+    /// `YYYY-MM-DD` of `date` on `zone`'s clock.
+    static func day(of date: Date, zone: Zone) -> String {
+        let clock = WallClock(date, utcOffset: zone.secondsFromGMT(for: date))
+        return String(cFormat: "%04d-%02d-%02d", clock.year, clock.month, clock.day)
+    }
+
+    private static func utcMidnight(of day: String) -> Date? {
+        EntryTime.given(day, timeZone: .utc)?.date
     }
 
     /// A time in the one grammar (`EntryTime.given`); a day (`2026-01-05`, in `timeZone`) is its start, or as
@@ -193,8 +243,9 @@ extension EntryQuery {
     public mutating func restrict(toEarlierYearsOf date: Date, zone: Zone) {
         let clock = WallClock(date, utcOffset: zone.secondsFromGMT(for: date))
         self.onThisDay = MonthDay(month: clock.month, day: clock.day)
-        let yearStart = zone.date(from: DateComponents(year: clock.year, month: 1, day: 1)) ?? date
-        if self.until.map({ $0 >= yearStart }) ?? true { self.until = yearStart.addingTimeInterval(-1) }
+        let lastDay = String(cFormat: "%04d-12-31", clock.year - 1)
+        let later = self.untilDay.map { $0 > lastDay } ?? self.until.map { Self.day(of: $0, zone: zone) > lastDay } ?? true
+        if later { try? self.bound(until: lastDay, timeZone: zone) }
     }
 }
 

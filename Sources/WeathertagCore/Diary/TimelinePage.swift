@@ -54,15 +54,16 @@ public struct TimelinePage: Sendable {
             <header><h1>\(Self.escaped(self.title))</h1>
             """
         let count = dated.count
-        if let newest = dated.first?.1, let oldest = dated.last?.1 {
+        if let newest = dated.first, let oldest = dated.last {
             html +=
                 "<p class=\"summary\">\(count) \(count == 1 ? "entry" : "entries") · "
-                + "\(Self.escaped(self.day(oldest))) – \(Self.escaped(self.day(newest)))</p>"
+                + "\(Self.escaped(self.day(oldest.1, zone: Self.ownZone(oldest.0)))) – "
+                + "\(Self.escaped(self.day(newest.1, zone: Self.ownZone(newest.0))))</p>"
         } else {
             html += "<p class=\"summary\">No entries.</p>"
         }
         html += "</header>\n"
-        html += self.chart(dated.reversed())
+        html += self.chart(dated.map { entry, date in (entry, Self.wallTime(entry, date)) }.sorted { $0.1 < $1.1 })
         html += self.statistics(DiaryStatistics(entries))
         html += "<main>\n"
         if !onThisDay.isEmpty {
@@ -70,9 +71,13 @@ public struct TimelinePage: Sendable {
             for entry in onThisDay { html += self.article(entry) }
             html += "</section>\n"
         }
+        // Months on each entry's own calendar: a dinner at 8:25 PM on 31 March in Cairns is March's, read anywhere.
+        // Newest month first, newest entry first within it, so each month is one section.
+        let byMonth = dated.map { entry, date in (entry, date, Self.wallClock(entry, date)) }
+            .sorted { ($0.2.year, $0.2.month, $0.1) > ($1.2.year, $1.2.month, $1.1) }
         var month: String?
-        for (entry, date) in dated {
-            let heading = self.month(date)
+        for (entry, date, _) in byMonth {
+            let heading = self.month(date, zone: Self.ownZone(entry) ?? self.formatting.timeZone)
             if heading != month {
                 if month != nil { html += "</section>\n" }
                 html += "<section class=\"month\"><h2>\(Self.escaped(heading))</h2>\n"
@@ -193,7 +198,9 @@ public struct TimelinePage: Sendable {
         return svg + "</svg></figure>"
     }
 
-    /// Temperature over time (inline SVG), each entry's condition shaded from halfway to its neighbours.
+    /// Temperature over time (inline SVG), each entry's condition shaded from halfway to its neighbours. Its axis
+    /// is the entries' own clocks: each is placed at the wall-clock time it was written (`wallTime`, read as UTC),
+    /// so a trip's evenings are evenings and its months start at its own midnight.
     func chart(_ chronological: [(EntryDocument, Date)]) -> String {
         let points = chronological.compactMap { entry, date in
             entry.weather?.temperature.map { (entry, date, $0) }
@@ -233,7 +240,8 @@ public struct TimelinePage: Sendable {
             svg +=
                 "<rect class=\"gap\" x=\"\(Self.number(start))\" y=\"\(Self.number(top))\" "
                 + "width=\"\(Self.number(end - start))\" height=\"\(Self.number(height - top - bottom))\">"
-                + "<title>no entries from \(Self.escaped(self.day(from))) to \(Self.escaped(self.day(to)))</title></rect>\n"
+                + "<title>no entries from \(Self.escaped(self.day(from, zone: .utc))) to "
+                + "\(Self.escaped(self.day(to, zone: .utc)))</title></rect>\n"
             if end - start > 80 {
                 svg +=
                     "<text class=\"gap-label\" x=\"\(Self.number((start + end) / 2))\" "
@@ -303,7 +311,7 @@ public struct TimelinePage: Sendable {
 
     /// The first day of each month in the range, thinned to at most 12 labels.
     private func monthTicks(from start: Date, to end: Date) -> [(Date, String)] {
-        let zone = self.formatting.timeZone
+        let zone = Zone.utc
         let first = zone.calendar(at: start).dateComponents([.year, .month], from: start)
         guard var year = first.year, var number = first.month else { return [] }
         var ticks: [Date] = []
@@ -315,16 +323,30 @@ public struct TimelinePage: Sendable {
         }
         let every = max(1, Int((Double(ticks.count) / 12).rounded(.up)))
         return ticks.enumerated().filter { $0.offset % every == 0 }.map {
-            ($0.element, self.formatting.locale.string($0.element, style: .shortMonth, zone: self.formatting.timeZone))
+            ($0.element, self.formatting.locale.string($0.element, style: .shortMonth, zone: zone))
         }
     }
 
-    private func month(_ date: Date) -> String {
-        self.formatting.locale.string(date, style: .month, zone: self.formatting.timeZone)
+    private func month(_ date: Date, zone: Zone) -> String {
+        self.formatting.locale.string(date, style: .month, zone: zone)
     }
 
-    private func day(_ date: Date) -> String {
-        self.formatting.locale.string(date, style: .day, zone: self.formatting.timeZone)
+    private func day(_ date: Date, zone: Zone? = nil) -> String {
+        self.formatting.locale.string(date, style: .day, zone: zone ?? self.formatting.timeZone)
+    }
+
+    /// The clock an entry was written on: the offset its time names.
+    static func ownZone(_ entry: EntryDocument) -> Zone? {
+        DiaryFormatting.utcOffset(ofRFC3339: entry.time).map { Zone.fixed(secondsFromGMT: $0) }
+    }
+
+    /// The wall-clock time an entry was written, as the instant it would be in UTC: what the chart's axis orders.
+    static func wallTime(_ entry: EntryDocument, _ date: Date) -> Date {
+        date.addingTimeInterval(TimeInterval(DiaryFormatting.utcOffset(ofRFC3339: entry.time) ?? 0))
+    }
+
+    static func wallClock(_ entry: EntryDocument, _ date: Date) -> WallClock {
+        WallClock(date, utcOffset: DiaryFormatting.utcOffset(ofRFC3339: entry.time) ?? 0)
     }
 
     private static func number(_ value: Double) -> String { String(cFormat: "%.1f", value) }

@@ -74,6 +74,15 @@ public struct SQLiteDiaryStore: DiaryStore {
             conditions.append("\(order) < ?")
             arguments.append(DiaryOrder.key(until) + DiaryOrder.slots)
         }
+        // Days on each entry's own calendar: the key range above is widened to every clock's day, this is exact.
+        if let day = query.sinceDay {
+            conditions.append("d.local_day >= ?")
+            arguments.append(day)
+        }
+        if let day = query.untilDay {
+            conditions.append("d.local_day <= ?")
+            arguments.append(day)
+        }
         if let cursor = query.cursor {
             conditions.append("\(order) < ?")
             arguments.append(cursor.id)
