@@ -84,15 +84,17 @@ struct OnThisDayTests {
             #expect(bad.status == 400 && bad.body.contains("on_this_day"), "\(bad.body)")
 
             // The command line: earlier years only, newest year first, with their weather.
+            // Read on the test's own clock, as "today" above was.
+            let here = TimeZone.current.identifier
             let listed = try await DiaryTests.cli(
-                ["entries", "--on-this-day", "--format", "{date}|{title}|{temperature}"], harness)
+                ["entries", "--on-this-day", "--format", "{date}|{title}|{temperature}"], harness, zone: here)
             #expect(listed.status == 0, "\(listed.stderr)")
             let titles = listed.stdout.split(separator: "\n").map { $0.split(separator: "|")[1] }
             #expect(titles == ["by the lake", "dawn", "the market"], "\(listed.stdout)")
             #expect(listed.stdout.contains("|12°C") || listed.stdout.contains("|12"), "\(listed.stdout)")
             // Of another date: its month and day, before its year.
             let other = try await DiaryTests.cli(
-                ["entries", "--on-this-day", "\(year - 4)-\(monthDay)", "--format", "{title}"], harness)
+                ["entries", "--on-this-day", "\(year - 4)-\(monthDay)", "--format", "{title}"], harness, zone: here)
             #expect(other.stdout == "dawn\nthe market\n", "\(other.stdout)\(other.stderr)")
 
             // waybar's tooltip: a line each, as the issue shows it, and a class for CSS.

@@ -16,7 +16,7 @@ public enum Lane: String, Sendable, Equatable, CaseIterable, Codable {
 public struct LaneState: Sendable, Equatable {
     public var lane: Lane
     /// `no_weather`, `editor`, `syncing`, `in_use`, `settling`, `changing`, `disk_refused`, `queued`, `stamping`; `stamped`,
-    /// `restored`, `found`; `waiting_for_history`, `history_disabled`, `no_position`, `history_refused`; and for
+    /// `restored`, `found`; `waiting_for_history`, `history_disabled`, `no_position`, `history_refused`, `elsewhere`; and for
     /// `left_alone` one code per `LeftAloneReason`.
     public var reason: String
     /// Words for people: what exactly (the lock file, the error, the YAML problem).
@@ -87,6 +87,7 @@ public struct LaneState: Sendable, Equatable {
             case .historyDisabled: code = "history_disabled"
             case .noPosition: code = "no_position"
             case .refused: code = "history_refused"
+            case .elsewhere: code = "elsewhere"
             }
             return LaneState(.backdated, code, detail: reason.description)
         case .notRegularFile: code = "not_regular_file"

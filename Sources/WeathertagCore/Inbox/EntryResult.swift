@@ -87,6 +87,9 @@ public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
         case noPosition
         /// OpenWeather refused the history call for good (no One Call 3.0 subscription, say), with its words.
         case refused(String)
+        /// Its own clock contradicts the place this machine's providers give (`BorrowedPlace`), and no provider
+        /// that knows where its author was (`track`, `owntracks`, `homeassistant`, a `command` with `{time}`) does.
+        case elsewhere(Elsewhere)
     }
 
     public var description: String {
@@ -124,6 +127,11 @@ public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
             case .modificationTime: by = "its modification time"
             case .given: by = "--at"
             }
+            if case .elsewhere(let elsewhere) = why {
+                return "written \(time) (by \(by)): \(elsewhere), so it was written elsewhere and the weather "
+                    + "here would be borrowed (give the entry latitude and longitude, or add a provider that knows "
+                    + "where you were: track, owntracks, homeassistant, or a command with {time})"
+            }
             let written = "written \(time) (by \(by)): current weather would be wrong"
             switch why {
             case .historyDisabled:
@@ -134,6 +142,7 @@ public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
                     + "with {time})"
             case .refused(let reason):
                 return written + ", and the weather then cannot be had: \(reason)"
+            case .elsewhere: return written
             }
         }
     }

@@ -68,8 +68,13 @@ extension InboxStateMachine {
 
         /// How the batch's entries are asked whether they are back-dated: as `policy` says, except a batch with the
         /// weather of an entry's own time, which is for that entry and is not asked again.
+        /// A current entry is also asked whether its own clock contradicts the place of the batch's tag
+        /// (`BorrowedPlace`).
         public func backdating(_ policy: BackdatingPolicy) -> BackdatingPolicy? {
-            self.historical ? nil : policy
+            guard !self.historical else { return nil }
+            var policy = policy
+            if let tag = self.tag { policy.currentPlace = (tag.place, tag.placeZone) }
+            return policy
         }
     }
 

@@ -104,7 +104,11 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     /// Why an entry the machine holds is not stamped yet, as its lane says it (`why`, `GET /v1/entries`); nil for
     /// one it does not hold (done, in a batch right now, or never seen).
     public func waitingReason(_ name: String) -> LaneState? {
-        guard let entry = self.entries[name], let place = entry.place else { return nil }
+        guard let entry = self.entries[name] else { return nil }
+        // History's answer for good (no position, a place its clock contradicts): told here, since no batch
+        // wrote it to the index, which still says it waits for history.
+        if entry.place == nil, let reason = entry.leftAlone, case .backdated = reason { return .of(reason) }
+        guard let place = entry.place else { return nil }
         let historyDetail = entry.historyFailure.map { "\($0.error)" }
         switch place {
         case .locked(let lock): return .held(by: lock)

@@ -168,17 +168,19 @@ public final class LocationChain: Sendable {
     /// Where the machine was at `time`, for a back-dated entry: from the providers that know the past (tracks,
     /// OwnTracks, Home Assistant, a `command` with `{time}`, a fixed place), in order or the most accurate as the
     /// strategy says; nil when none knows.
-    public func locate(at time: Date) async -> Position? {
+    /// `followingTheAuthor`: only the providers that know where the author was (`followsTheAuthor`).
+    public func locate(at time: Date, followingTheAuthor: Bool = false) async -> Position? {
+        let providers = self.providers.filter { !followingTheAuthor || $0.followsTheAuthor }
         switch self.strategy {
         case .first:
-            for provider in self.providers {
+            for provider in providers {
                 let answer = try? await Self.within(provider.pastTimeout) { try await provider.locate(at: time) }
                 if let position = answer.flatMap({ $0 }).flatMap({ $0 }), position.isValid { return position }
             }
             return nil
         case .mostAccurate:
             let answers = await withTaskGroup(of: (Int, Position?).self) { group in
-                for (index, provider) in self.providers.enumerated() {
+                for (index, provider) in providers.enumerated() {
                     group.addTask {
                         let answer = try? await Self.within(provider.pastTimeout) {
                             try await provider.locate(at: time)
@@ -186,7 +188,7 @@ public final class LocationChain: Sendable {
                         return (index, answer.flatMap { $0 }.flatMap { $0 }.flatMap { $0.isValid ? $0 : nil })
                     }
                 }
-                var answers = [Position?](repeating: nil, count: self.providers.count)
+                var answers = [Position?](repeating: nil, count: providers.count)
                 for await (index, answer) in group { answers[index] = answer }
                 return answers
             }

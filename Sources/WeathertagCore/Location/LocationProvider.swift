@@ -21,6 +21,10 @@ public protocol LocationProvider: Sendable {
     /// Where the machine was at `time` (for a back-dated entry), or nil for a provider that knows only the
     /// present (the default: gpsd, IP geolocation and commands do).
     func locate(at time: Date) async throws -> Position?
+    /// Whether its positions follow the author (a track, OwnTracks, Home Assistant, a `command` with `{time}`),
+    /// not only where this machine is or always was (`fixed`, `ip`, `gpsd`, a `command` without `{time}`): only
+    /// the latter are checked against an entry's own clock (`BorrowedPlace`). False by default.
+    var followsTheAuthor: Bool { get }
 }
 
 extension LocationProvider {
@@ -28,6 +32,7 @@ extension LocationProvider {
     public func run() async throws {}
     public var details: [String: String] { [:] }
     public func locate(at time: Date) async throws -> Position? { nil }
+    public var followsTheAuthor: Bool { false }
 }
 
 /// Why a provider has no position.

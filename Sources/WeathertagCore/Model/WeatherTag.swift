@@ -44,4 +44,10 @@ public struct WeatherTag: Sendable, Equatable {
         if let name = self.position.name, !name.isEmpty { return name }
         return nil
     }
+
+    /// The place's zone, when the source or the geocoder named it, else its offset in the answer; nil when
+    /// neither is known.
+    public var placeZone: Zone? {
+        self.weather.zone.flatMap(Zone.named) ?? self.weather.utcOffset.map { Zone.fixed(secondsFromGMT: $0) }
+    }
 }

@@ -11,6 +11,9 @@ public struct BackdatingPolicy: Sendable {
     public var asksHistory: Bool
     /// The time given for the entries (`stamp --at`), instead of what each entry says.
     public var explicitTime: EntryTime?
+    /// Where current weather is from (its place's name and zone, when known): a current entry whose own clock
+    /// contradicts both it and the machine's is not given it (`BorrowedPlace`). Nil: not asked.
+    public var currentPlace: (name: String?, zone: Zone?)?
     public var now: @Sendable () -> Date
 
     public init(
@@ -64,10 +67,20 @@ public struct BackdatingPolicy: Sendable {
         guard time.source != .modificationTime else { return .current(time) }
         let now = self.now()
         let start = time.dayOnly ? time.date : time.date.addingTimeInterval(-Self.clockSkew.seconds)
-        guard start > now else { return .current(time) }
+        guard start > now else { return self.here(time) }
         let ahead = time.date.timeIntervalSince(now)
         guard ahead <= Self.widestZoneGap.seconds else { return .leftAlone(.future(time)) }
         return .ahead(time, wait: .milliseconds(Int64((ahead * 1000).rounded(.up))))
+    }
+
+    /// A current entry, unless its own clock contradicts the place current weather is from and the machine's
+    /// (`BorrowedPlace`): then the providers that know where its author was are asked (as for a back-dated entry,
+    /// with `history.enabled`), or it is left alone with both clocks named.
+    func here(_ time: EntryTime) -> Verdict {
+        guard let (name, zone) = self.currentPlace,
+            let elsewhere = BorrowedPlace.contradiction(time, machineZone: self.timeZone, place: name, placeZone: zone)
+        else { return .current(time) }
+        return self.asksHistory ? .backdated(time) : .leftAlone(.backdated(time, .elsewhere(elsewhere)))
     }
 
     /// Why an entry with these facts must not get current weather; nil when it may.

@@ -38,6 +38,8 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
     public var timeZone: Zone
     /// The clock it was written on: the offset its text names (`2019-05-01T00:30:00+02:00`), else `timeZone`.
     public var writtenIn: Zone
+    /// Its text names its own offset (`+02:00`, `Z`): its clock is the author's word, not the machine's.
+    public var namesItsOffset: Bool
 
     public init(date: Date, dayOnly: Bool, source: Source, timeZone: Zone, writtenIn: Zone? = nil) {
         self.date = date
@@ -45,6 +47,7 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
         self.source = source
         self.timeZone = timeZone
         self.writtenIn = writtenIn ?? timeZone
+        self.namesItsOffset = writtenIn != nil
     }
 
     /// Its own clock's offset from UTC at that moment, in seconds: the one its text names, else its zone's.
@@ -124,18 +127,19 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
 
     /// A YAML timestamp or date: `2019-05-01`, `2019-05-01 10:00`, `2019-05-01T10:00:00.5+02:00`; quotes allowed.
     /// The zone is the offset it names, else `timeZone`.
-    static func parse(timestamp text: String, timeZone: Zone) -> (Date, dayOnly: Bool, zone: Zone)? {
+    static func parse(timestamp text: String, timeZone: Zone) -> (Date, dayOnly: Bool, zone: Zone?)? {
         var value = text.trimmingWhitespace()
         if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
             value = String(value.dropFirst().dropLast())
         }
         guard let groups = Self.timestamp?.firstMatch(in: value) else { return nil }
         func group(_ index: Int) -> String? { groups[index] }
-        var zone = timeZone
+        var named: Zone?
         if let offset = group(7) {
             guard let parsed = Self.zone(offset) else { return nil }
-            zone = parsed
+            named = parsed
         }
+        let zone = named ?? timeZone
         let hour = group(4).flatMap { Int($0) }
         // Out of range is refused, not rolled over: `10:75` is no time, not 11:15.
         guard hour.map({ (0...23).contains($0) }) ?? true,
@@ -144,7 +148,7 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
         else { return nil }
         return Self.date(
             year: group(1), month: group(2), day: group(3), hour: hour, minute: group(5), second: group(6), zone: zone
-        ).map { ($0, hour == nil, zone) }
+        ).map { ($0, hour == nil, named) }
     }
 
     /// A date in a file name, optionally with a time of day after it.

@@ -42,6 +42,10 @@ public actor HistoryService {
     private let logger: Logger
     private let privacy: PrivacyPolicy
     private let now: @Sendable () -> Date
+    /// This machine's zone, and a place's zone where the towns index or a GeoNames folder knows it: what an
+    /// entry's own clock is compared with before it is lent this machine's place (`BorrowedPlace`).
+    private let machineZone: Zone
+    private let placeZone: @Sendable (Position) async -> Zone?
     /// Loaded from the store on first use, so that a restart remembers what was spent.
     private var budget: CallBudget?
     /// The source's word that it will not answer with this key (a 401).
@@ -69,8 +73,12 @@ public actor HistoryService {
         store: any HistoryStore,
         logger: Logger,
         privacy: PrivacyPolicy = .exact,
+        machineZone: Zone = .current,
+        placeZone: @escaping @Sendable (Position) async -> Zone? = { _ in nil },
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.machineZone = machineZone
+        self.placeZone = placeZone
         self.source = source
         self.limits = source.historyLimits(maximumPerDay: maximumCallsPerDay)
         self.units = units
@@ -108,9 +116,12 @@ public actor HistoryService {
     public func tag(for request: HistoryRequest) async -> Answer {
         if let refusal { return .failed(.unavailable(.refused(refusal))) }
         let moment = request.moment
-        guard var position = await self.position(for: request, at: moment) else {
-            return .failed(.unavailable(.noPosition))
+        let found: (position: Position, borrowed: Bool)
+        switch await self.position(for: request, at: moment) {
+        case .success(let answer): found = answer
+        case .failure(let failure): return .failed(failure.failure)
         }
+        var position = found.position
         position.takenAt = moment
         // The services and the kept answers see no more than `privacy` allows; the block shows what it allows.
         let place = self.privacy.requestPosition(position)
@@ -118,6 +129,14 @@ public actor HistoryService {
         if let why = self.source.unavailable(hour: hour) { return .failed(.unavailable(.refused(why))) }
         do {
             var weather = try await self.weather(at: place, hour: hour, moment: moment)
+            // A place lent by this machine whose zone was not known before: the answer names it.
+            if found.borrowed,
+                let elsewhere = BorrowedPlace.contradiction(
+                    request.time, machineZone: self.machineZone, place: position.name,
+                    placeZone: weather.zone.flatMap(Zone.named) ?? weather.utcOffset.map { .fixed(secondsFromGMT: $0) })
+            {
+                return .failed(.unavailable(.elsewhere(elsewhere)))
+            }
             weather.source = self.source.type
             let tag = WeatherTag(
                 weather: weather, position: position, iconFile: nil, fetchedAt: self.now(), kind: .historical)
@@ -311,8 +330,30 @@ public actor HistoryService {
     }
 
     /// The entry's own position, else where the providers that know the past say the machine was then.
-    private func position(for request: HistoryRequest, at moment: Date) async -> Position? {
-        if let own = request.position { return own }
-        return await self.chain.locate(at: moment)
+    /// Where the entry was written: its own position; else, for an entry that names its own offset, a provider
+    /// that knows where its author was, then this machine's place if the entry's clock does not contradict it
+    /// (`borrowed`: checked again against the answer's zone when the place's zone is not known here); else the
+    /// providers in their order.
+    private func position(
+        for request: HistoryRequest, at moment: Date
+    ) async -> Result<(position: Position, borrowed: Bool), Failure> {
+        if let own = request.position { return .success((own, false)) }
+        guard request.time.namesItsOffset else {
+            guard let position = await self.chain.locate(at: moment) else { return .failure(Failure(failure: .unavailable(.noPosition))) }
+            return .success((position, false))
+        }
+        if let author = await self.chain.locate(at: moment, followingTheAuthor: true) {
+            return .success((author, false))
+        }
+        guard let lent = await self.chain.locate(at: moment) else { return .failure(Failure(failure: .unavailable(.noPosition))) }
+        let zone = await self.placeZone(lent)
+        if let elsewhere = BorrowedPlace.contradiction(
+            request.time, machineZone: self.machineZone, place: lent.name, placeZone: zone)
+        {
+            // Known to contradict: told now. Not known: the answer's zone decides.
+            if zone != nil { return .failure(Failure(failure: .unavailable(.elsewhere(elsewhere)))) }
+            return .success((lent, true))
+        }
+        return .success((lent, false))
     }
 }

@@ -34,6 +34,9 @@ public struct CommandLocationProvider: LocationProvider {
         try await self.cache.get { try await self.execute(at: nil) }
     }
 
+    /// Its positions are where the author was (`BorrowedPlace`).
+    public var followsTheAuthor: Bool { self.knowsThePast }
+
     public func locate(at time: Date) async throws -> Position? {
         guard self.knowsThePast else { return nil }
         return try await self.execute(at: time)

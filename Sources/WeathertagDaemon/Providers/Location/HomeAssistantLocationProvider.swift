@@ -44,6 +44,9 @@ public struct HomeAssistantLocationProvider: LocationProvider {
         return fix.position(source: self.type)
     }
 
+    /// Its positions are where the author was (`BorrowedPlace`).
+    public var followsTheAuthor: Bool { true }
+
     public func locate(at time: Date) async throws -> Position? {
         let window = ServiceHistory.window(around: time, maximumGap: self.settings.maximumGap)
         var components = URLComponents()

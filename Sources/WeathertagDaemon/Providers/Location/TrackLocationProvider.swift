@@ -81,6 +81,9 @@ public final class TrackLocationProvider: LocationProvider {
         return point.position(source: self.type)
     }
 
+    /// Its positions are where the author was (`BorrowedPlace`).
+    public var followsTheAuthor: Bool { true }
+
     public func locate(at time: Date) async throws -> Position? {
         let index = try await self.index()
         let (before, after) = try await index.around(Int64((time.timeIntervalSince1970 * 1000).rounded()))
