@@ -116,7 +116,9 @@ def hour_temperature(conf, t):
 # Where the tests' places are, as Open-Meteo's `timezone=auto` names them (it looks the coordinates up; a table is
 # enough for the places the tests use). Anywhere else: GMT, as Open-Meteo answers without `timezone`.
 PLACES = [((46.2, 6.14), "Europe/Zurich"), ((37.57, 126.98), "Asia/Seoul"), ((52.52, 13.4), "Europe/Berlin"),
-          ((59.91, 10.75), "Europe/Oslo"), ((40.71, -74.01), "America/New_York"), ((-33.87, 151.21), "Australia/Sydney")]
+          ((59.91, 10.75), "Europe/Oslo"), ((40.71, -74.01), "America/New_York"), ((-33.87, 151.21), "Australia/Sydney"),
+          ((47.37, 8.54), "Europe/Zurich"), ((22.28, 114.14), "Asia/Hong_Kong"), ((-36.72, 174.7), "Pacific/Auckland"),
+          ((-16.92, 145.77), "Australia/Brisbane")]
 ARCHIVE_START = 1940
 
 
@@ -515,8 +517,12 @@ class Handler(BaseHTTPRequestHandler):
                      "wind_speed": 5.1, "wind_deg": 200,
                      "weather": [{"id": conf["id"], "main": conf["main"], "description": conf["description"],
                                   "icon": conf["icon"]}]}
-            return self.send(200, json.dumps({"lat": lat, "lon": lon, "timezone": "Europe/Zurich",
-                                              "timezone_offset": 7200, "data": [point]}))
+            # The place's zone, as One Call names it, and its offset at that moment.
+            zone, zone_name = place_zone({"timezone": "auto", "latitude": lat, "longitude": lon})
+            zone_name = "Etc/GMT" if zone_name == "GMT" else zone_name
+            offset = int(datetime.datetime.fromtimestamp(dt, zone).utcoffset().total_seconds())
+            return self.send(200, json.dumps({"lat": lat, "lon": lon, "timezone": zone_name,
+                                              "timezone_offset": offset, "data": [point]}))
         if url.path.startswith("/img/wn/") and url.path.endswith("@2x.png"):
             count("icon")
             return self.send(200, PNG, "image/png")

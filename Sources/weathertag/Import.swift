@@ -175,6 +175,8 @@ struct Import: AsyncParsableCommand {
         let exportFolder = documents[0].split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
             separator: "/")
 
+        // An entry without a place takes that of the export's entries written beside it on the same clock.
+        entries = ImportedEntry.placedByTheExport(entries)
         let plan = importer.plan(entries)
         let privacy = configuration?.privacy ?? PrivacyPolicy()
         let fields = configuration?.stamp.fields ?? StampField.all
@@ -250,11 +252,15 @@ struct Import: AsyncParsableCommand {
     ) {
         let own = plan.entries.filter { $0.entry.weather != nil }.count
         var fromHistory = 0
+        var unplaced = 0
         var without: [String] = []
         for (index, staged) in staging.entries.enumerated() where staged.needsWeather {
             let final = moved[index]
             switch outcomes[staging.staged(staged.path)] {
             case .stamped?: fromHistory += 1
+            case .leftAlone(.backdated(_, .noPosition))?, .leftAlone(.backdated(_, .elsewhere))?:
+                unplaced += 1
+                without.append("\(final): \(Stamp.describe(outcomes[staging.staged(staged.path)]!))")
             case let outcome?: without.append("\(final): \(Stamp.describe(outcome))")
             case nil:
                 without.append(
@@ -268,7 +274,13 @@ struct Import: AsyncParsableCommand {
         }
         var parts = ["imported \(moved.count) entries into \(into)"]
         parts.append("\(own) with their own weather, \(fromHistory) with weather from history")
-        if !without.isEmpty { parts.append("\(without.count) without weather") }
+        if unplaced > 0, unplaced == without.count {
+            parts.append("\(unplaced) without weather: no place known for their time")
+        } else if unplaced > 0 {
+            parts.append("\(without.count) without weather (\(unplaced): no place known for their time)")
+        } else if !without.isEmpty {
+            parts.append("\(without.count) without weather")
+        }
         if !staging.attachments.isEmpty { parts.append("\(staging.attachments.count) attachments copied") }
         if plan.alreadyThere > 0 { parts.append("\(plan.alreadyThere) there already") }
         print(parts.joined(separator: "; "))

@@ -8,7 +8,9 @@ import WeathertagHTTP
 
 /// What every command sets up once: the environment, logging, libcurl and a thread pool for blocking calls.
 struct Runtime {
-    let environment = ProcessInfo.processInfo.environment
+    /// The process's environment, with `WEATHERTAG_TOWNS` (the offline towns index, `tools/towns.py`) set to the
+    /// folder shipped beside this executable when it is not set already.
+    let environment = Runtime.withTowns(ProcessInfo.processInfo.environment)
     let threadPool: NIOThreadPool
     let http: CurlHTTPClient
     let logger: Logger
@@ -37,6 +39,24 @@ struct Runtime {
     /// One per process for the commands that only read (`entries`, `why`, `timeline`): logging is bootstrapped
     /// once, errors only.
     static let quiet = Runtime(logLevel: .error)
+
+    /// Where the towns index is shipped: `/usr/share/weathertag/towns` beside `/usr/bin/weathertag` (the package,
+    /// `make install`), `.build/towns` for a source build (`make setup`). Found from the executable's own path.
+    static func withTowns(_ environment: [String: String]) -> [String: String] {
+        guard environment[Configuration.townsVariable] == nil,
+            let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        else { return environment }
+        let bin = executable.split(separator: "/").dropLast().joined(separator: "/")
+        let candidates = ["/\(bin)/../share/weathertag/towns", "/\(bin)/../towns", "/\(bin)/../../towns"]
+        guard
+            let found = candidates.first(where: {
+                FileManager.default.fileExists(atPath: $0 + "/" + GeoNamesRecord.cityFiles[3])
+            })
+        else { return environment }
+        var environment = environment
+        environment[Configuration.townsVariable] = found
+        return environment
+    }
 
     func loadConfiguration(_ path: String) throws(ConfigurationError) -> Configuration {
         try Configuration.load(

@@ -73,3 +73,16 @@ struct BorrowedPlaceRuleTests {
         }
     }
 }
+
+/// A town is named only where it is near: further out, the region (`PlaceName.townReach`).
+@Suite("a place named only where it is near")
+struct TownReachTests {
+    @Test func aHamletFarFromTheNearestTownGetsItsRegion() {
+        let cairns = PlaceName(name: "Cairns", region: "Queensland", country: "AU", zone: "Australia/Brisbane")
+        #expect(PlaceName.near(cairns, distance: 4_000) == cairns)
+        let hamlet = PlaceName.near(cairns, distance: 30_000)
+        #expect(hamlet.name == "Queensland" && hamlet.region == "Queensland" && hamlet.zone == "Australia/Brisbane")
+        let noRegion = PlaceName(name: "Somewhere", country: "NR", zone: "Pacific/Nauru")
+        #expect(PlaceName.near(noRegion, distance: 30_000).name == "NR")
+    }
+}

@@ -87,6 +87,27 @@ final class ConfigurationTests {
                 == #"weather.lang: "not a language" is not a language code such as en, de, zh_cn"#)
     }
 
+    /// Without a key and without `geocoding`, the towns index shipped beside the executable names places
+    /// (`$WEATHERTAG_TOWNS`); a key keeps OpenWeather's geocoder, a folder given wins, and empty means none.
+    @Test func theShippedTownsIndexIsTheKeylessGeocoder() throws {
+        let towns = try self.directory.makeDirectory("towns")
+        let keyless = #"{"inbox": {"path": "inbox"}}"#
+        #expect(try self.decode(keyless, environment: ["WEATHERTAG_TOWNS": towns]).geocoding == .geoNames(directory: towns))
+        #expect(try self.decode(keyless).geocoding == GeocodingProvider.none)
+        #expect(try self.decode(keyless, environment: ["WEATHERTAG_TOWNS": ""]).geocoding == GeocodingProvider.none)
+        #expect(
+            try self.decode(keyless, environment: ["WEATHERTAG_TOWNS": towns + "/missing"]).geocoding
+                == GeocodingProvider.none)
+        let keyed = #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}}"#
+        #expect(try self.decode(keyed, environment: ["WEATHERTAG_TOWNS": towns]).geocoding == .openWeather)
+        let own = try self.directory.makeDirectory("geonames")
+        #expect(
+            try self.decode(
+                #"{"inbox": {"path": "inbox"}, "geocoding": {"geonames_directory": "\#(own)"}}"#,
+                environment: ["WEATHERTAG_TOWNS": towns]
+            ).geocoding == .geoNames(directory: own))
+    }
+
     @Test func systemdDirectoriesWin() throws {
         let config = try self.decode(
             #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}}"#,

@@ -73,7 +73,12 @@ struct ImportCommandTests {
                 ], in: harness.directory)
             #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
             #expect(run.stdout.contains("imported 12 entries"), "\(run.stdout)")
-            #expect(run.stdout.contains("5 with their own weather, 7 with weather from history"), "\(run.stdout)")
+            // Of the seven Auckland entries without a place, five were written beside one that has it, on the same
+            // clock (the export as a track); two have none within ten minutes, and Geneva (the fixed place, +02:00)
+            // is not Auckland's clock (+12:00): no weather, said so.
+            #expect(run.stdout.contains("5 with their own weather, 5 with weather from history"), "\(run.stdout)")
+            #expect(run.stdout.contains("2 without weather: no place known for their time"), "\(run.stdout)")
+            #expect(run.stderr.contains("its own clock (+12:00) is neither this machine's (UTC)"), "\(run.stderr)")
             let files = Self.tree(diary)
             // Nothing left of the staging or the unpacked export.
             #expect(!files.keys.contains { $0.hasPrefix(".") }, "\(files.keys.sorted())")
@@ -88,7 +93,17 @@ struct ImportCommandTests {
                 if front.contains("  kind: historical\n") { historical += 1 }
                 #expect(front.contains("\ndayone_uuid: "))
             }
-            #expect(own == 5 && historical == 7)
+            #expect(own == 5 && historical == 5)
+            // Placed by the export: the coordinates of the entry written beside it.
+            let sameSecond = entries.filter { $0.key.hasPrefix("2020/05/2020-05-10-0817") }.values.map {
+                String(decoding: $0, as: UTF8.self)
+            }
+            let placed = sameSecond.filter { !$0.contains("weather_source: dayone") }
+            #expect(placed.count == 2)
+            for text in placed {
+                // At `privacy`'s precision, as the entry beside it is written.
+                #expect(text.contains("  latitude: -36.718\n") && text.contains("  kind: historical\n"), "\(text)")
+            }
             // Three entries of one second: three files.
             #expect(entries.keys.filter { $0.hasPrefix("2020/05/2020-05-08-0946") }.count == 3)
             // The photo copied beside its entry, the link rewritten; the text's escapes gone.

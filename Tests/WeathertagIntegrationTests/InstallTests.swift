@@ -25,6 +25,8 @@ struct InstallTests {
             "usr/share/man/man1/weathertag.1", "usr/share/man/man5/weathertag.json.5",
             "usr/share/bash-completion/completions/weathertag", "usr/share/zsh/site-functions/_weathertag",
             "usr/share/fish/vendor_completions.d/weathertag.fish",
+            // The offline towns index (`make setup` builds it).
+            "usr/share/weathertag/towns/cities15000.txt", "usr/share/weathertag/towns/admin1CodesASCII.txt",
         ]
         #expect(Self.files(in: root) == Set(expected))
 

@@ -141,7 +141,7 @@ struct WeatherSourceTests {
             try Data("Then\n".utf8).write(to: URL(fileURLWithPath: past))
             try Data("Now\n".utf8).write(to: URL(fileURLWithPath: now))
             let stamp = try await ChildProcess.run(
-                [DaemonProcess.binary, "stamp", "--config", config, "--at", "2024-01-01T01:00+02:00", past],
+                [DaemonProcess.binary, "stamp", "--config", config, "--at", "2024-01-01T00:00+01:00", past],
                 environment: ["PATH": "/usr/bin:/bin", "OPENWEATHER_API_KEY": ""], in: harness.directory)
             #expect(stamp.status == 0, "\(stamp.stderr)")
             #expect(try String(contentsOfFile: past, encoding: .utf8).contains("kind: historical"))

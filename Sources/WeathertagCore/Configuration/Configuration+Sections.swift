@@ -445,8 +445,9 @@ extension Configuration {
         return specs
     }
 
-    /// `geocoding`: who names places. `enabled: false` is `none`; without `provider`, OpenWeather when there is a key
-    /// (as before), else none.
+    /// `geocoding`: who names places. `enabled: false` is `none`; without `provider`, the GeoNames folder given,
+    /// else OpenWeather when there is a key (as before), else the offline towns index shipped with weathertag
+    /// (`$WEATHERTAG_TOWNS`, set by the command line to the folder beside it; empty: none), else none.
     static func decodeGeocoding(
         _ root: ConfigObject, paths: PathResolver, hasKey: Bool, files: any ConfigurationFiles,
         warnings: inout [String]
@@ -475,7 +476,13 @@ extension Configuration {
             return .none
         default:
             if let directory { return .geoNames(directory: directory) }
-            return hasKey ? .openWeather : .none
+            if hasKey { return .openWeather }
+            if let towns = paths.environment[Configuration.townsVariable], !towns.isEmpty,
+                files.kind(towns) == .folder
+            {
+                return .geoNames(directory: towns)
+            }
+            return .none
         }
     }
 }

@@ -65,6 +65,10 @@ public struct Configuration: Sendable {
         "new": ["template"],
     ]
 
+    /// The environment variable naming the offline towns index's folder (GeoNames' file formats, `tools/towns.py`):
+    /// the keyless default geocoder.
+    public static let townsVariable = "WEATHERTAG_TOWNS"
+
     /// Reads, parses and validates the file at `path`.
     public static func load(
         path: String,

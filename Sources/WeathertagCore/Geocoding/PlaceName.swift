@@ -24,6 +24,19 @@ public struct PlaceName: Sendable, Equatable, Codable {
         self.zone = zone
     }
 
+    /// How far a town's name reaches: beyond this from the nearest town listed, a position is named by its region
+    /// (a hamlet 30 km from Cairns is in Queensland, not in Cairns).
+    public static let townReach = 15_000.0
+
+    /// The name a position `distance` metres from `town` (the nearest listed) is given: the town's within
+    /// `townReach`, else its region's (or country's), with the town's zone either way.
+    public static func near(_ town: PlaceName, distance: Double) -> PlaceName {
+        guard distance > Self.townReach else { return town }
+        return PlaceName(
+            name: town.region ?? town.country ?? town.name, region: town.region, country: town.country,
+            zone: town.zone)
+    }
+
     /// The name in `lang` (`weather.lang`) when the geocoder has it, else its own.
     public func name(in lang: String) -> String {
         let code = lang.split(separator: "_").first.map { $0.lowercased() } ?? lang

@@ -125,6 +125,45 @@ public struct ImportedEntry: Sendable, Equatable {
         return shown
     }
 
+    /// The export as a track: an entry without coordinates takes the place of the same export's entry nearest in
+    /// time that has them, written on the same clock (the same offset at its instant) within `maximumGap` of it,
+    /// so its weather is that place's and never a place this machine lends (`BorrowedPlace`). Entries with no such
+    /// neighbour keep no place. Sorted once; a binary search per entry.
+    public static func placedByTheExport(_ entries: [ImportedEntry], maximumGap: Duration = .seconds(600))
+        -> [ImportedEntry]
+    {
+        let located = entries.filter { $0.place?.position(at: $0.date, source: "") != nil }.sorted { $0.date < $1.date }
+        guard !located.isEmpty else { return entries }
+        let gap = maximumGap.seconds
+        return entries.map { entry in
+            guard entry.place?.position(at: entry.date, source: "") == nil else { return entry }
+            let offset = entry.zone.secondsFromGMT(for: entry.date)
+            // The first located entry not before `entry.date - gap`, then the window after it.
+            var low = 0
+            var high = located.count
+            while low < high {
+                let middle = (low + high) / 2
+                if located[middle].date.timeIntervalSince(entry.date) < -gap { low = middle + 1 } else { high = middle }
+            }
+            var best: ImportedEntry?
+            var index = low
+            while index < located.count, located[index].date.timeIntervalSince(entry.date) <= gap {
+                let candidate = located[index]
+                index += 1
+                guard candidate.zone.secondsFromGMT(for: candidate.date) == offset else { continue }
+                let distance = abs(candidate.date.timeIntervalSince(entry.date))
+                if best.map({ distance < abs($0.date.timeIntervalSince(entry.date)) }) ?? true { best = candidate }
+            }
+            guard let neighbour = best, let coordinates = neighbour.place else { return entry }
+            var placed = entry
+            placed.place = Place(
+                name: entry.place?.name ?? coordinates.name, locality: entry.place?.locality ?? coordinates.locality,
+                area: entry.place?.area ?? coordinates.area, country: entry.place?.country ?? coordinates.country,
+                latitude: coordinates.latitude, longitude: coordinates.longitude)
+            return placed
+        }
+    }
+
     /// The whole file: front matter (title, date, tags, starred, location, the app's id, and the app's weather when
     /// it kept one) and the text. `links` maps an attachment's identifier to the path its link is rewritten to.
     public func markdown(

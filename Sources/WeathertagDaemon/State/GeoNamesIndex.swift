@@ -156,7 +156,8 @@ public final class GeoNamesIndex: Sendable {
         if !pending.isEmpty, !overlong { emit(pending[...]) }
     }
 
-    /// The populated place nearest the position: searched in a box of about 5 km, widened up to about 500 km.
+    /// The populated place nearest the position, searched in a box of about 5 km widened up to about 500 km: its
+    /// name within `PlaceName.townReach`, else its region's.
     public func place(near latitude: Double, _ longitude: Double) async -> PlaceName? {
         do {
             return try await self.database.read { db -> PlaceName? in
@@ -178,7 +179,11 @@ public final class GeoNamesIndex: Sendable {
                         Position.distance(latitude, longitude, a[3], a[4])
                             < Position.distance(latitude, longitude, b[3], b[4])
                     }
-                    return nearest.map { PlaceName(name: $0[0], region: $0[1], country: $0[2], zone: $0[5]) }
+                    return nearest.map {
+                        PlaceName.near(
+                            PlaceName(name: $0[0], region: $0[1], country: $0[2], zone: $0[5]),
+                            distance: Position.distance(latitude, longitude, $0[3], $0[4]))
+                    }
                 }
                 return nil
             }
