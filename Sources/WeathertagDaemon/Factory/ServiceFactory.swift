@@ -150,17 +150,15 @@ public struct ServiceFactory: Sendable {
             source: source, maximumCallsPerDay: configuration.history.maximumCallsPerDay,
             units: configuration.weather.units, lang: configuration.weather.lang,
             chain: chain ?? self.locationChain(), store: store ?? InMemoryHistoryStore(), logger: self.logger,
-            privacy: configuration.privacy, placeZone: self.placeZone(), now: self.now)
+            privacy: configuration.privacy, placeName: self.localPlaceName(), now: self.now)
     }
 
-    /// A place's zone, from the geocoder when it names places on this machine (the towns index, GeoNames): asked
-    /// with no more precision than `privacy` lets leave, though nothing leaves.
-    func placeZone() -> @Sendable (Position) async -> Zone? {
+    /// A place's name and zone, from the geocoder when it names places on this machine (the towns index, GeoNames):
+    /// asked with no more precision than `privacy` lets leave, though nothing leaves.
+    func localPlaceName() -> @Sendable (Position) async -> PlaceName? {
         guard case .local(let name)? = self.geocoder() else { return { _ in nil } }
         let privacy = self.configuration.privacy
-        return { position in
-            await name(privacy.requestPosition(position))?.zone.flatMap(Zone.named)
-        }
+        return { position in await name(privacy.requestPosition(position)) }
     }
 
     /// The memory `stamp` shares with the daemon (through `database`) for files in its inbox.

@@ -42,10 +42,11 @@ public actor HistoryService {
     private let logger: Logger
     private let privacy: PrivacyPolicy
     private let now: @Sendable () -> Date
-    /// This machine's zone, and a place's zone where the towns index or a GeoNames folder knows it: what an
-    /// entry's own clock is compared with before it is lent this machine's place (`BorrowedPlace`).
+    /// This machine's zone, and a place's name and zone where the towns index or a GeoNames folder knows them: what
+    /// an entry's own clock is compared with before it is lent this machine's place (`BorrowedPlace`), and what
+    /// names the place of a back-dated stamp, as of a current one.
     private let machineZone: Zone
-    private let placeZone: @Sendable (Position) async -> Zone?
+    private let placeName: @Sendable (Position) async -> PlaceName?
     /// Loaded from the store on first use, so that a restart remembers what was spent.
     private var budget: CallBudget?
     /// The source's word that it will not answer with this key (a 401).
@@ -74,11 +75,11 @@ public actor HistoryService {
         logger: Logger,
         privacy: PrivacyPolicy = .exact,
         machineZone: Zone = .current,
-        placeZone: @escaping @Sendable (Position) async -> Zone? = { _ in nil },
+        placeName: @escaping @Sendable (Position) async -> PlaceName? = { _ in nil },
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.machineZone = machineZone
-        self.placeZone = placeZone
+        self.placeName = placeName
         self.source = source
         self.limits = source.historyLimits(maximumPerDay: maximumCallsPerDay)
         self.units = units
@@ -138,8 +139,13 @@ public actor HistoryService {
                 return .failed(.unavailable(.elsewhere(elsewhere)))
             }
             weather.source = self.source.type
-            let tag = WeatherTag(
+            var tag = WeatherTag(
                 weather: weather, position: position, iconFile: nil, fetchedAt: self.now(), kind: .historical)
+            if let place = await self.placeName(position) {
+                tag.geocodedPlace = place.name(in: self.lang)
+                (tag.region, tag.country) = (place.region, place.country)
+                if tag.weather.zone == nil, let zone = place.zone, Zone.named(zone) != nil { tag.weather.zone = zone }
+            }
             return .tag(self.privacy.shown(tag))
         } catch let failure as Failure {
             return .failed(failure.failure)
@@ -346,7 +352,7 @@ public actor HistoryService {
             return .success((author, false))
         }
         guard let lent = await self.chain.locate(at: moment) else { return .failure(Failure(failure: .unavailable(.noPosition))) }
-        let zone = await self.placeZone(lent)
+        let zone = await self.placeName(lent)?.zone.flatMap(Zone.named)
         if let elsewhere = BorrowedPlace.contradiction(
             request.time, machineZone: self.machineZone, place: lent.name, placeZone: zone)
         {
