@@ -258,9 +258,9 @@ struct Import: AsyncParsableCommand {
             let final = moved[index]
             switch outcomes[staging.staged(staged.path)] {
             case .stamped?: fromHistory += 1
-            case .leftAlone(.backdated(_, .noPosition))?, .leftAlone(.backdated(_, .elsewhere))?:
+            case let outcome? where Self.unplaced(outcome):
                 unplaced += 1
-                without.append("\(final): \(Stamp.describe(outcomes[staging.staged(staged.path)]!))")
+                without.append("\(final): \(Stamp.describe(outcome))")
             case let outcome?: without.append("\(final): \(Stamp.describe(outcome))")
             case nil:
                 without.append(
@@ -284,6 +284,16 @@ struct Import: AsyncParsableCommand {
         if !staging.attachments.isEmpty { parts.append("\(staging.attachments.count) attachments copied") }
         if plan.alreadyThere > 0 { parts.append("\(plan.alreadyThere) there already") }
         print(parts.joined(separator: "; "))
+    }
+}
+
+extension Import {
+    /// No place was known for the entry's time (none at all, or only one its own clock contradicts).
+    static func unplaced(_ outcome: FileStamper.Outcome) -> Bool {
+        switch outcome {
+        case .leftAlone(.backdated(_, .noPosition)), .leftAlone(.backdated(_, .elsewhere)): true
+        default: false
+        }
     }
 }
 

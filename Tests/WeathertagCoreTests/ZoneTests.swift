@@ -18,6 +18,18 @@ import Testing
         #expect(fixed.secondsFromGMT(for: noon) == -19_800)
     }
 
+    /// The night the clocks go back, 02:30 happens twice: the first (CEST, 00:30Z) is the one meant, so a diary's
+    /// "02:30" written then is not an hour ahead of now. In the gap the clocks jump over, as the offset before it.
+    @Test func aTimeThatHappensTwiceIsTheFirst() throws {
+        let berlin = Zone(TimeZone(identifier: "Europe/Berlin") ?? .gmt)
+        let twice = try #require(
+            berlin.date(from: DateComponents(year: 2027, month: 10, day: 31, hour: 2, minute: 30)))
+        #expect(twice.timeIntervalSince1970 == 1_824_942_600)  // 2027-10-31T00:30:00Z
+        let gap = try #require(
+            berlin.date(from: DateComponents(year: 2027, month: 3, day: 28, hour: 2, minute: 30)))
+        #expect(gap.timeIntervalSince1970 == 1_806_197_400)  // 2027-03-28T01:30:00Z
+    }
+
     /// The machine's zone, read by the C library, agrees with Foundation's reading of it (the test binary links
     /// Foundation's zone data) through a year.
     @Test func theMachinesZoneIsTheCLibrarys() {

@@ -92,7 +92,9 @@ final class ConfigurationTests {
     @Test func theShippedTownsIndexIsTheKeylessGeocoder() throws {
         let towns = try self.directory.makeDirectory("towns")
         let keyless = #"{"inbox": {"path": "inbox"}}"#
-        #expect(try self.decode(keyless, environment: ["WEATHERTAG_TOWNS": towns]).geocoding == .geoNames(directory: towns))
+        #expect(
+            try self.decode(keyless, environment: ["WEATHERTAG_TOWNS": towns]).geocoding
+                == .geoNames(directory: towns))
         #expect(try self.decode(keyless).geocoding == GeocodingProvider.none)
         #expect(try self.decode(keyless, environment: ["WEATHERTAG_TOWNS": ""]).geocoding == GeocodingProvider.none)
         #expect(

@@ -78,7 +78,7 @@ struct ImportCommandTests {
             // is not Auckland's clock (+12:00): no weather, said so.
             #expect(run.stdout.contains("5 with their own weather, 5 with weather from history"), "\(run.stdout)")
             #expect(run.stdout.contains("2 without weather: no place known for their time"), "\(run.stdout)")
-            #expect(run.stderr.contains("its own clock (+12:00) is neither this machine's (UTC)"), "\(run.stderr)")
+            #expect(run.stderr.contains("its own clock (+12:00) is neither this machine's ("), "\(run.stderr)")
             let files = Self.tree(diary)
             // Nothing left of the staging or the unpacked export.
             #expect(!files.keys.contains { $0.hasPrefix(".") }, "\(files.keys.sorted())")

@@ -19,14 +19,7 @@ struct OwnClockTests {
 
     @Test func aTripIsListedAsItWasLived() async throws {
         try await withHarness { harness in
-            try harness.writeConfig(providers: OnThisDayTests.fixed)
-            for (name, text) in Self.trip { try harness.directory.write("inbox/" + name, text) }
-            let daemon = try await harness.startDaemon(environment: ["TZ": "UTC"])
-            try await poll("the diary read") { () -> Bool? in
-                let entries = try DiaryTests.entries(daemon)
-                return entries.count == Self.trip.count && entries.allSatisfy { $0["time_source"] as? String == "front_matter:date" }
-                    ? true : nil
-            }
+            let daemon = try await Self.readTrip(harness)
             // The socket: RFC 3339 with each entry's own offset.
             let times = Dictionary(
                 uniqueKeysWithValues: try DiaryTests.entries(daemon).map {
@@ -59,14 +52,7 @@ struct OwnClockTests {
     /// it was still 31 March).
     @Test func daysAreTheEntriesOwnDays() async throws {
         try await withHarness { harness in
-            try harness.writeConfig(providers: OnThisDayTests.fixed)
-            for (name, text) in Self.trip { try harness.directory.write("inbox/" + name, text) }
-            let daemon = try await harness.startDaemon(environment: ["TZ": "UTC"])
-            try await poll("the diary read") { () -> Bool? in
-                let entries = try DiaryTests.entries(daemon)
-                return entries.count == Self.trip.count
-                    && entries.allSatisfy { $0["time_source"] as? String == "front_matter:date" } ? true : nil
-            }
+            let daemon = try await Self.readTrip(harness)
             #expect(try DiaryTests.paths(daemon, "since=2021-04-01&until=2021-04-01") == ["breakfast.md"])
             #expect(try DiaryTests.paths(daemon, "since=2021-03-31&until=2021-03-31") == [])
             #expect(try DiaryTests.paths(daemon, "until=2021-03-31") == ["cairns.md"])
@@ -103,6 +89,19 @@ struct OwnClockTests {
             }
             #expect(try await daemon.stop() == 0)
         }
+    }
+
+    /// The trip in the inbox, read by a daemon in UTC (every entry's time from its front matter, not only seen).
+    static func readTrip(_ harness: Harness) async throws -> DaemonProcess {
+        try harness.writeConfig(providers: OnThisDayTests.fixed)
+        for (name, text) in Self.trip { try harness.directory.write("inbox/" + name, text) }
+        let daemon = try await harness.startDaemon(environment: ["TZ": "UTC"])
+        try await poll("the diary read") { () -> Bool? in
+            let entries = try DiaryTests.entries(daemon)
+            let read = entries.allSatisfy { $0["time_source"] as? String == "front_matter:date" }
+            return entries.count == Self.trip.count && read ? true : nil
+        }
+        return daemon
     }
 
     static func lines(_ output: String) -> [String: String] {

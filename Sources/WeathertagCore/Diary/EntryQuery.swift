@@ -244,7 +244,8 @@ extension EntryQuery {
         let clock = WallClock(date, utcOffset: zone.secondsFromGMT(for: date))
         self.onThisDay = MonthDay(month: clock.month, day: clock.day)
         let lastDay = String(cFormat: "%04d-12-31", clock.year - 1)
-        let later = self.untilDay.map { $0 > lastDay } ?? self.until.map { Self.day(of: $0, zone: zone) > lastDay } ?? true
+        let later =
+            self.untilDay.map { $0 > lastDay } ?? self.until.map { Self.day(of: $0, zone: zone) > lastDay } ?? true
         if later { try? self.bound(until: lastDay, timeZone: zone) }
     }
 }

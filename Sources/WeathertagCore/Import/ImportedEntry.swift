@@ -129,9 +129,9 @@ public struct ImportedEntry: Sendable, Equatable {
     /// time that has them, written on the same clock (the same offset at its instant) within `maximumGap` of it,
     /// so its weather is that place's and never a place this machine lends (`BorrowedPlace`). Entries with no such
     /// neighbour keep no place. Sorted once; a binary search per entry.
-    public static func placedByTheExport(_ entries: [ImportedEntry], maximumGap: Duration = .seconds(600))
-        -> [ImportedEntry]
-    {
+    public static func placedByTheExport(
+        _ entries: [ImportedEntry], maximumGap: Duration = .seconds(600)
+    ) -> [ImportedEntry] {
         let located = entries.filter { $0.place?.position(at: $0.date, source: "") != nil }.sorted { $0.date < $1.date }
         guard !located.isEmpty else { return entries }
         let gap = maximumGap.seconds

@@ -110,6 +110,15 @@ public struct Zone: Sendable, Equatable, CustomStringConvertible {
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = .gmt
         guard let wall = utc.date(from: parts) else { return nil }
+        // A wall-clock time the night the clocks go back happens twice: the first of them, as RFC 5545 and
+        // java.time read it (a diary's "02:30" that night is not an hour ahead of now). The offsets a day either
+        // side are those before and after any change near it.
+        let offsets = [-86_400.0, 86_400].map { self.secondsFromGMT(for: wall.addingTimeInterval($0)) }
+        let occurrences = offsets.map { wall.addingTimeInterval(-Double($0)) }.filter { candidate in
+            Double(self.secondsFromGMT(for: candidate)) == wall.timeIntervalSince(candidate)
+        }
+        if let first = occurrences.min() { return first }
+        // In the gap the clocks jump over: as the offset before it reads it.
         let guess = wall.addingTimeInterval(-Double(self.secondsFromGMT(for: wall)))
         return wall.addingTimeInterval(-Double(self.secondsFromGMT(for: guess)))
     }

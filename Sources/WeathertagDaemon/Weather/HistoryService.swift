@@ -161,6 +161,8 @@ public actor HistoryService {
         var failure: HistoryFailure
     }
 
+    private static let noPosition = Failure(failure: .unavailable(.noPosition))
+
     /// The weather of `hour` at `place`: from what is kept, else after one fetch (the running one, or one planned
     /// now), else the reason it waits.
     private func weather(at place: RequestPosition, hour: Int, moment: Date) async throws -> Weather {
@@ -345,13 +347,13 @@ public actor HistoryService {
     ) async -> Result<(position: Position, borrowed: Bool), Failure> {
         if let own = request.position { return .success((own, false)) }
         guard request.time.namesItsOffset else {
-            guard let position = await self.chain.locate(at: moment) else { return .failure(Failure(failure: .unavailable(.noPosition))) }
+            guard let position = await self.chain.locate(at: moment) else { return .failure(Self.noPosition) }
             return .success((position, false))
         }
         if let author = await self.chain.locate(at: moment, followingTheAuthor: true) {
             return .success((author, false))
         }
-        guard let lent = await self.chain.locate(at: moment) else { return .failure(Failure(failure: .unavailable(.noPosition))) }
+        guard let lent = await self.chain.locate(at: moment) else { return .failure(Self.noPosition) }
         let zone = await self.placeName(lent)?.zone.flatMap(Zone.named)
         if let elsewhere = BorrowedPlace.contradiction(
             request.time, machineZone: self.machineZone, place: lent.name, placeZone: zone)
