@@ -16,6 +16,13 @@ source="$out/weathertag-$version"
     [ -e "$file" ] || [ -L "$file" ] && printf '%s\0' "$file"
 done | tar --null -T - -cf -) | tar -xf - -C "$source"
 
+# The towns index `make setup` built (tools/towns.py, from PyPI): shipped in /usr/share/weathertag/towns by
+# `make install`.
+if [ -f "$root/.build/towns/cities15000.txt" ]; then
+    mkdir -p "$source/.build/towns"
+    cp "$root/.build/towns/cities15000.txt" "$root/.build/towns/admin1CodesASCII.txt" "$source/.build/towns/"
+fi
+
 # -b: the binary package only (a native package's source is this repository); -us -uc: nothing to sign.
 (cd "$source" && dpkg-buildpackage -b -us -uc >"$out/build.log" 2>&1) || {
     tail -40 "$out/build.log" >&2
