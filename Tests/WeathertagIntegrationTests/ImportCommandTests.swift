@@ -270,4 +270,63 @@ struct ImportCommandTests {
                 "\(output)\(child.stderr)")
         }
     }
+
+    /// A real trip's shape (Canberra, Sydney, then Cairns: two zones, three entries with no place of their own and
+    /// none beside them) imported on a machine in UTC whose fixed place is Seoul, then listed, paged and counted on
+    /// each entry's own clock, read in UTC and in Berlin.
+    @Test func aTripAcrossZonesIsListedPagedAndCountedAsItWasLived() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: BorrowedPlaceTests.seoul, extra: Self.history)
+            let export = Self.exports.appendingPathComponent("dayone-queensland-trip-shape.json").path
+            let run = try await DiaryTests.cli(["import", "dayone", export, "--into", harness.inbox], harness)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            #expect(run.stdout.contains("imported 16 entries"), "\(run.stdout)")
+            // 21:39Z, 01:20Z and 04:06Z have no entry with a place within ten minutes; Seoul's clock is neither.
+            #expect(run.stdout.contains("3 without weather: no place known for their time"), "\(run.stdout)")
+
+            let daemon = try await harness.startDaemon(environment: ["TZ": "UTC"])
+            try await poll("the trip indexed") { () -> Bool? in try DiaryTests.entries(daemon).count == 16 ? true : nil
+            }
+            // Paged five at a time, newest first: every entry once, each at its own offset (Sydney's summer
+            // +11:00, Queensland's +10:00).
+            var times: [String] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                let response = try daemon.get("/v1/entries?limit=5" + (cursor.map { "&cursor=" + $0 } ?? ""))
+                #expect(response.status == 200, "\(response.body)")
+                times += (response.json["entries"] as? [[String: Any]] ?? []).compactMap { $0["time"] as? String }
+                cursor = response.json["next_cursor"] as? String
+                pages += 1
+            } while cursor != nil && pages < 10
+            #expect(pages == 4 && times.count == 16 && Set(times).count == 16, "\(pages) pages: \(times)")
+            #expect(times.first == "2021-03-04T18:39:54+10:00" && times.last == "2021-03-03T22:48:50+11:00", "\(times)")
+            #expect(times.filter { $0.hasSuffix("+11:00") }.count == 11, "\(times)")
+            #expect(times.filter { $0.hasSuffix("+10:00") }.count == 5, "\(times)")
+
+            // Fifteen were written on 4 March on their own clocks; in UTC eight of them were still 3 March.
+            for zone in ["UTC", "Europe/Berlin"] {
+                let fourth = try await DiaryTests.cli(
+                    [
+                        "entries", "--since", "2021-03-04", "--until", "2021-03-04", "--limit", "4", "--format",
+                        "{date}",
+                    ],
+                    harness, zone: zone)
+                #expect(fourth.status == 0, "\(fourth.stderr)")
+                #expect(
+                    fourth.stdout == "Mar 4, 2021, 6:39 PM +10:00\nMar 4, 2021, 5:33 PM +10:00\n"
+                        + "Mar 4, 2021, 4:41 PM +10:00\nMar 4, 2021, 4:01 PM +10:00\n", "\(zone): \(fourth.stdout)")
+                let day = try await DiaryTests.cli(
+                    ["entries", "--since", "2021-03-04", "--until", "2021-03-04", "--json"], harness, zone: zone)
+                let listed = try JSONSerialization.jsonObject(with: Data(day.stdout.utf8)) as? [String: Any]
+                #expect((listed?["entries"] as? [Any])?.count == 15, "\(zone): \(day.stdout.prefix(300))")
+                let third = try await DiaryTests.cli(
+                    ["entries", "--until", "2021-03-03", "--format", "{date}"], harness, zone: zone)
+                #expect(third.stdout == "Mar 3, 2021, 10:48 PM +11:00\n", "\(zone): \(third.stdout)")
+                let stats = try await DiaryTests.cli(["stats", "--by", "month", "--json"], harness, zone: zone)
+                #expect(stats.status == 0 && stats.stdout.contains("\"2021-03\""), "\(zone): \(stats.stdout)")
+            }
+            #expect(try await daemon.stop() == 0)
+        }
+    }
 }
