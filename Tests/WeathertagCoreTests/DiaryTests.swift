@@ -142,48 +142,70 @@ struct EntryQueryTests {
 struct LaneTests {
     @Test func resultsAreInTheirLanes() {
         let version = FileVersion(device: 1, inode: 2, size: 3, modifiedSeconds: 4, modifiedNanoseconds: 5)
-        #expect(LaneState.of(.stamped(version)) == LaneState(.stamped, "stamped"))
-        #expect(LaneState.of(.restored(version))?.reason == "restored")
-        #expect(LaneState.of(.alreadyStamped(version))?.reason == "found")
+        #expect(LaneState.of(.stamped(version)) == LaneState(.stamped, .stamped))
+        #expect(LaneState.of(.restored(version))?.reason == .restored)
+        #expect(LaneState.of(.alreadyStamped(version))?.reason == .found)
         #expect(LaneState.of(.vanished) == nil)
         #expect(LaneState.of(.inUse)?.lane == .waiting)
         #expect(
             LaneState.of(.leftAlone(.readOnly, version))
-                == LaneState(.leftAlone, "read_only", detail: "it is read-only"))
-        #expect(LaneState.of(.leftAlone(.content(.empty), nil))?.reason == "empty")
+                == LaneState(.leftAlone, .readOnly, detail: "it is read-only"))
+        #expect(LaneState.of(.leftAlone(.content(.empty), nil))?.reason == .empty)
         let time = EntryTime(date: Date(timeIntervalSince1970: 0), dayOnly: true, source: .fileName, timeZone: .current)
         #expect(LaneState.of(.leftAlone(.backdated(time, .noPosition), nil))?.lane == .backdated)
-        #expect(LaneState.of(.leftAlone(.backdated(time, .noPosition), nil))?.reason == "no_position")
-        #expect(LaneState.of(.wantsHistory(HistoryRequest(time: time, position: nil)))?.reason == "waiting_for_history")
+        #expect(LaneState.of(.leftAlone(.backdated(time, .noPosition), nil))?.reason == .noPosition)
+        #expect(LaneState.of(.wantsHistory(HistoryRequest(time: time, position: nil)))?.reason == .waitingForHistory)
     }
 
     @Test func theRunningInboxHasTheLastWordOnWaitingEntries() {
-        let editor = LaneState(.waiting, "editor", detail: ".a.md.swp")
-        let stamped = LaneState(.stamped, "stamped")
-        let inUse = LaneState(.waiting, "in_use")
-        let history = LaneState(.backdated, "waiting_for_history")
+        let editor = LaneState(.waiting, .editor, detail: ".a.md.swp")
+        let stamped = LaneState(.stamped, .stamped)
+        let inUse = LaneState(.waiting, .inUse)
+        let history = LaneState(.backdated, .waitingForHistory)
         #expect(LaneState.shown(indexed: stamped, live: editor, inboxRunning: true) == stamped, "not waiting")
         #expect(LaneState.shown(indexed: .queued, live: editor, inboxRunning: true) == editor)
-        #expect(LaneState.shown(indexed: .queued, live: nil, inboxRunning: true).reason == "stamping")
+        #expect(LaneState.shown(indexed: .queued, live: nil, inboxRunning: true).reason == .stamping)
         #expect(LaneState.shown(indexed: inUse, live: nil, inboxRunning: true) == inUse)
-        #expect(LaneState.shown(indexed: editor, live: nil, inboxRunning: false).reason == "not_running")
+        #expect(LaneState.shown(indexed: editor, live: nil, inboxRunning: false).reason == .notRunning)
         #expect(LaneState.shown(indexed: editor, live: nil, inboxRunning: false).detail == ".a.md.swp")
         #expect(LaneState.shown(indexed: history, live: nil, inboxRunning: false) == history)
         #expect(LaneState.shown(indexed: history, live: nil, inboxRunning: true) == history)
     }
 
+    /// The codes `GET /v1/entries`, `why` and the index give, byte for byte: a renamed case must keep its code.
+    @Test func reasonCodesAreTheAPIs() {
+        #expect(
+            LaneReason.allCases.map(\.rawValue) == [
+                "no_weather", "editor", "syncing", "in_use", "settling", "changing", "disk_refused", "queued",
+                "stamping", "dated_ahead", "not_running", "stamped", "restored", "found", "waiting_for_history",
+                "history_disabled", "no_position", "history_refused", "elsewhere", "not_regular_file",
+                "permission_denied", "hard_links", "read_only", "no_read_permission", "too_large", "empty",
+                "over_limit",
+                "content", "owner_would_lose_access", "keeps_changing", "stopped_the_daemon", "unreadable_time",
+                "future",
+            ])
+        // An index a newer version wrote: an unknown code reads as its lane's most general reason.
+        #expect(LaneReason.indexed("found", in: .stamped) == .found)
+        #expect(LaneReason.indexed("a_new_reason", in: .waiting) == .queued)
+        #expect(LaneReason.indexed("a_new_reason", in: .leftAlone) == .content)
+        for reason in LaneReason.allCases {
+            let state = LaneState(.leftAlone, reason)
+            #expect(state.sentence.hasSuffix(".") && !state.remedy.isEmpty, "\(reason)")
+        }
+    }
+
     @Test func everyReasonHasASentenceAndARemedy() {
         let states = [
-            LaneState(.waiting, "no_weather", detail: "HTTP 500"), LaneState(.waiting, "editor", detail: ".a.md.swp"),
-            LaneState(.waiting, "not_running"), LaneState(.stamped, "restored"),
-            LaneState(.backdated, "history_disabled"), LaneState.of(.readOnly),
+            LaneState(.waiting, .noWeather, detail: "HTTP 500"), LaneState(.waiting, .editor, detail: ".a.md.swp"),
+            LaneState(.waiting, .notRunning), LaneState(.stamped, .restored),
+            LaneState(.backdated, .historyDisabled), LaneState.of(.readOnly),
         ]
         for state in states {
             #expect(state.sentence.hasSuffix("."), "\(state)")
             #expect(!state.remedy.isEmpty)
         }
-        #expect(LaneState(.waiting, "editor", detail: ".a.md.swp").sentence.contains(".a.md.swp"))
-        #expect(LaneState(.waiting, "no_weather", detail: "HTTP 500").sentence.contains("HTTP 500"))
+        #expect(LaneState(.waiting, .editor, detail: ".a.md.swp").sentence.contains(".a.md.swp"))
+        #expect(LaneState(.waiting, .noWeather, detail: "HTTP 500").sentence.contains("HTTP 500"))
     }
 }
 

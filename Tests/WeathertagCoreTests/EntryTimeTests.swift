@@ -86,7 +86,7 @@ struct EntryTimeTests {
         let policy = BackdatingPolicy(timeZone: Self.oslo, now: { Self.now })
         let verdict = policy.verdict(frontMatter: ["date": value], fileName: "e.md", modified: Self.now)
         #expect(verdict == .leftAlone(.unreadableTime(UnreadableTime(key: "date", value: value))))
-        #expect(LaneState.of(.unreadableTime(UnreadableTime(key: "date", value: value))).reason == "unreadable_time")
+        #expect(LaneState.of(.unreadableTime(UnreadableTime(key: "date", value: value))).reason == .unreadableTime)
         // `time: 10:30` beside no date is a time of day, not the entry's word on its date.
         #expect(
             EntryTime.read(

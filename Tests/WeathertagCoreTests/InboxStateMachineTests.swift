@@ -65,11 +65,11 @@ struct InboxStateMachineTests {
         var machine = self.machine { $0.settle = .seconds(2) }
         _ = machine.receive(.start)
         _ = machine.receive(.listed(candidates: ["queued.md"], present: nil))
-        #expect(machine.waitingReason("queued.md")?.reason == "no_weather")
+        #expect(machine.waitingReason("queued.md")?.reason == .noWeather)
         _ = machine.receive(.weatherFailed(Failure(description: "HTTP 500"), retryAfter: nil))
-        #expect(machine.waitingReason("queued.md") == LaneState(.waiting, "no_weather", detail: "HTTP 500"))
+        #expect(machine.waitingReason("queued.md") == LaneState(.waiting, .noWeather, detail: "HTTP 500"))
         _ = machine.receive(.arrived(["new.md"]))
-        #expect(machine.waitingReason("new.md")?.reason == "settling")
+        #expect(machine.waitingReason("new.md")?.reason == .settling)
         self.clock.advance(by: .seconds(30))
         let batches = machine.receive(.weatherArrived(Fixtures.tag)).batches
         let batch = try #require(batches.first)
@@ -77,7 +77,7 @@ struct InboxStateMachineTests {
         let lock = EditorLock(file: ".queued.md.swp", editor: "vim")
         _ = machine.receive(
             .batchFinished(batch, BatchOutcome(results: batch.names.map { ($0, .locked(lock)) }), arrivedMeanwhile: []))
-        #expect(machine.waitingReason("queued.md") == LaneState(.waiting, "editor", detail: ".queued.md.swp"))
+        #expect(machine.waitingReason("queued.md") == LaneState(.waiting, .editor, detail: ".queued.md.swp"))
         #expect(machine.waitingReason("never-seen.md") == nil)
     }
 
@@ -153,7 +153,7 @@ struct InboxStateMachineTests {
                 batch, BatchOutcome(results: [("ahead.md", .datedAhead(time, wait: .seconds(3600)))]),
                 arrivedMeanwhile: []))
         #expect(actions.wakeUps == [self.clock.now.advanced(by: .seconds(3600))])
-        #expect(machine.waitingReason("ahead.md")?.reason == "dated_ahead")
+        #expect(machine.waitingReason("ahead.md")?.reason == .datedAhead)
         #expect(machine.waiting == 1)
         self.clock.advance(by: .seconds(3599))
         #expect(machine.receive(.wokeUp).batches.isEmpty, "not before its time")
@@ -192,7 +192,7 @@ struct InboxStateMachineTests {
                 arrivedMeanwhile: []))
         #expect(after.histories.map(\.0) == ["old.md"], "history is asked at once")
         #expect(after.batches.isEmpty && after.fetches == 0, "today's waits for the pause")
-        #expect(machine.waitingReason("today.md")?.reason == "no_weather")
+        #expect(machine.waitingReason("today.md")?.reason == .noWeather)
         let historical = machine.receive(.historyArrived("old.md", Fixtures.tag)).batches
         #expect(historical.map(\.names) == [["old.md"]] && historical[0].historical)
         // The pause ends: weather is asked for again for the entry that waits, and it is stamped with it.
@@ -415,7 +415,7 @@ struct InboxStateMachineTests {
         let unlinked = machine.receive(.arrived(["a.md"]))
         #expect(unlinked.batches.isEmpty, "looked at in the middle of nano's rewrite")
         #expect(unlinked.wakeUps == [self.clock.now.advanced(by: .seconds(1))])
-        #expect(machine.waitingReason("a.md")?.reason == "settling")
+        #expect(machine.waitingReason("a.md")?.reason == .settling)
         // An entry no editor had is still stamped at once.
         #expect(machine.receive(.arrived(["b.md"])).batches.map(\.names) == [["b.md"]])
     }
@@ -640,7 +640,7 @@ struct InboxStateMachineTests {
             })
         #expect(machine.waiting == 1, "older.md waits for its retry")
         #expect(machine.waitingForHistory == 1, "and it is history it waits for")
-        #expect(machine.waitingReason("older.md")?.reason == "waiting_for_history")
+        #expect(machine.waitingReason("older.md")?.reason == .waitingForHistory)
         self.clock.advance(by: .seconds(60))
         _ = machine.receive(.wokeUp)
         #expect(machine.waiting == 1)
@@ -723,7 +723,7 @@ struct InboxStateMachineTests {
         let back = machine.receive(.batchFinished(batch, Self.stamped(batch), arrivedMeanwhile: ["a.md"]))
         #expect(back.batches.isEmpty, "not before its settle time")
         #expect(machine.waiting == 1)
-        #expect(machine.waitingReason("a.md") == LaneState(.waiting, "settling"))
+        #expect(machine.waitingReason("a.md") == LaneState(.waiting, .settling))
         self.clock.advance(by: .seconds(2))
         // Due: it asks for fresh weather (the last tag is older than `tagReuse`), then goes.
         #expect(machine.receive(.wokeUp).fetches == 1)

@@ -229,8 +229,8 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
     /// stays in its lane keeps its `lane_since` (the state database's `laneUpdate`).
     private static func lane(old: IndexedEntry?, new: LaneState, now: Date) -> (lane: LaneState, since: Date) {
         guard let old else { return (new, now) }
-        let keepsSince = old.lane.lane == new.lane && (old.lane.reason == new.reason || new.reason == "found")
-        let keepsReason = old.lane.lane == .stamped && new.lane == .stamped && new.reason == "found"
+        let keepsSince = old.lane.lane == new.lane && (old.lane.reason == new.reason || new.reason == .found)
+        let keepsReason = old.lane.lane == .stamped && new.lane == .stamped && new.reason == .found
         return (keepsReason ? old.lane : new, keepsSince ? old.laneSince : now)
     }
 

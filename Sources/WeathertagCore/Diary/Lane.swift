@@ -12,27 +12,78 @@ public enum Lane: String, Sendable, Equatable, CaseIterable, Codable {
     case leftAlone = "left_alone"
 }
 
-/// An entry's lane, why it is there (a stable code, as `GET /v1/entries` and the index give it), and the words.
+/// Why an entry is in its lane: one stable code per reason, its raw value, as `GET /v1/entries`, `why` and the
+/// index give it. Every code the daemon writes is a case here, so a typo does not compile.
+public enum LaneReason: String, Sendable, Equatable, CaseIterable, Codable {
+    // Waiting.
+    case noWeather = "no_weather"
+    case editor
+    case syncing
+    case inUse = "in_use"
+    case settling
+    case changing
+    case diskRefused = "disk_refused"
+    case queued
+    case stamping
+    case datedAhead = "dated_ahead"
+    case notRunning = "not_running"
+    // Stamped.
+    case stamped
+    case restored
+    case found
+    // Back-dated.
+    case waitingForHistory = "waiting_for_history"
+    case historyDisabled = "history_disabled"
+    case noPosition = "no_position"
+    case historyRefused = "history_refused"
+    case elsewhere
+    // Left alone: one per `LeftAloneReason`.
+    case notRegularFile = "not_regular_file"
+    case permissionDenied = "permission_denied"
+    case hardLinks = "hard_links"
+    case readOnly = "read_only"
+    case noReadPermission = "no_read_permission"
+    case tooLarge = "too_large"
+    case empty
+    case overLimit = "over_limit"
+    case content
+    case ownerWouldLoseAccess = "owner_would_lose_access"
+    case keepsChanging = "keeps_changing"
+    case stoppedTheDaemon = "stopped_the_daemon"
+    case unreadableTime = "unreadable_time"
+    case future
+
+    /// The reason an index row names by `code`; a code this version does not know (an index a newer one wrote)
+    /// reads as its lane's most general reason.
+    public static func indexed(_ code: String, in lane: Lane) -> LaneReason {
+        if let reason = LaneReason(rawValue: code) { return reason }
+        switch lane {
+        case .waiting: return .queued
+        case .stamped: return .stamped
+        case .backdated: return .historyRefused
+        case .leftAlone: return .content
+        }
+    }
+}
+
+/// An entry's lane, why it is there, and the words.
 public struct LaneState: Sendable, Equatable {
     public var lane: Lane
-    /// `no_weather`, `editor`, `syncing`, `in_use`, `settling`, `changing`, `disk_refused`, `queued`, `stamping`; `stamped`,
-    /// `restored`, `found`; `waiting_for_history`, `history_disabled`, `no_position`, `history_refused`, `elsewhere`; and for
-    /// `left_alone` one code per `LeftAloneReason`.
-    public var reason: String
+    public var reason: LaneReason
     /// Words for people: what exactly (the lock file, the error, the YAML problem).
     public var detail: String?
 
-    public init(_ lane: Lane, _ reason: String, detail: String? = nil) {
+    public init(_ lane: Lane, _ reason: LaneReason, detail: String? = nil) {
         self.lane = lane
         self.reason = reason
         self.detail = detail
     }
 
     /// An entry the daemon has seen and not yet read.
-    public static let queued = LaneState(.waiting, "queued", detail: "it is about to be stamped")
+    public static let queued = LaneState(.waiting, .queued, detail: "it is about to be stamped")
 
     /// An entry in this state may be waiting this moment, which the running inbox knows better than the index.
-    public var mayBeWaiting: Bool { self.lane == .waiting || self.reason == "waiting_for_history" }
+    public var mayBeWaiting: Bool { self.lane == .waiting || self.reason == .waitingForHistory }
 
     /// The lane to show for an entry the index has in `indexed`: the running inbox's word on it (`live`) when it has
     /// one. Without it, an entry seen and not yet read is in a batch this moment, and one a batch put in a lane the
@@ -41,69 +92,72 @@ public struct LaneState: Sendable, Equatable {
     public static func shown(indexed: LaneState, live: LaneState?, inboxRunning: Bool) -> LaneState {
         guard indexed.mayBeWaiting else { return indexed }
         guard inboxRunning else {
-            return indexed.lane == .waiting ? LaneState(.waiting, "not_running", detail: indexed.detail) : indexed
+            return indexed.lane == .waiting ? LaneState(.waiting, .notRunning, detail: indexed.detail) : indexed
         }
         if let live { return live }
-        return indexed.reason == Self.queued.reason ? LaneState(.waiting, "stamping") : indexed
+        return indexed.reason == .queued ? LaneState(.waiting, .stamping) : indexed
     }
 
     /// The lane a stamp's result puts an entry in; nil for a result that says nothing about the entry (it is gone).
     public static func of(_ result: EntryResult) -> LaneState? {
         switch result {
-        case .stamped: return LaneState(.stamped, "stamped")
-        case .restored: return LaneState(.stamped, "restored")
-        case .alreadyStamped: return LaneState(.stamped, "found")
+        case .stamped: return LaneState(.stamped, .stamped)
+        case .restored: return LaneState(.stamped, .restored)
+        case .alreadyStamped: return LaneState(.stamped, .found)
         case .leftAlone(let reason, _): return Self.of(reason)
-        case .inUse: return LaneState(.waiting, "in_use", detail: "a program has it open for writing")
+        case .inUse: return LaneState(.waiting, .inUse, detail: "a program has it open for writing")
         case .locked(let lock): return Self.held(by: lock)
         case .changedWhileStamping:
-            return LaneState(.waiting, "changing", detail: "it changed while it was being stamped")
+            return .changing
         case .vanished: return nil
         case .wantsHistory(let request):
-            return LaneState(.backdated, "waiting_for_history", detail: "written \(request.time)")
+            return LaneState(.backdated, .waitingForHistory, detail: "written \(request.time)")
         case .datedAhead(let time, _): return Self.datedAhead(time)
-        case .needsWeather: return LaneState(.waiting, "no_weather")
+        case .needsWeather: return LaneState(.waiting, .noWeather)
         }
     }
 
     /// An entry dated a little ahead of now, waiting for its time.
     public static func datedAhead(_ time: EntryTime) -> LaneState {
         LaneState(
-            .waiting, "dated_ahead",
+            .waiting, .datedAhead,
             detail: "it is dated \(time), later than now here (today east of here, or a clock ahead); it is stamped "
                 + "when that time comes")
     }
 
     /// An entry an editor has open (`editor`), or a sync tool is bringing a new version of (`syncing`).
     public static func held(by lock: EditorLock) -> LaneState {
-        LaneState(.waiting, lock.isSyncTool ? "syncing" : "editor", detail: lock.file)
+        LaneState(.waiting, lock.isSyncTool ? .syncing : .editor, detail: lock.file)
     }
 
+    /// An entry that changed while it was being stamped, tried again.
+    public static let changing = LaneState(.waiting, .changing, detail: "it changed while it was being stamped")
+
     public static func of(_ reason: LeftAloneReason) -> LaneState {
-        let code: String
+        let code: LaneReason
         switch reason {
         case .backdated(_, let why):
             switch why {
-            case .historyDisabled: code = "history_disabled"
-            case .noPosition: code = "no_position"
-            case .refused: code = "history_refused"
-            case .elsewhere: code = "elsewhere"
+            case .historyDisabled: code = .historyDisabled
+            case .noPosition: code = .noPosition
+            case .refused: code = .historyRefused
+            case .elsewhere: code = .elsewhere
             }
             return LaneState(.backdated, code, detail: reason.description)
-        case .notRegularFile: code = "not_regular_file"
-        case .permissionDenied: code = "permission_denied"
-        case .hardLinks: code = "hard_links"
-        case .readOnly: code = "read_only"
-        case .noReadPermission: code = "no_read_permission"
-        case .tooLarge: code = "too_large"
-        case .content(.empty): code = "empty"
-        case .content(.frontMatterOverLimit): code = "over_limit"
-        case .content: code = "content"
-        case .ownerWouldLoseAccess: code = "owner_would_lose_access"
-        case .keepsChanging: code = "keeps_changing"
-        case .stoppedTheDaemon: code = "stopped_the_daemon"
-        case .unreadableTime: code = "unreadable_time"
-        case .future: code = "future"
+        case .notRegularFile: code = .notRegularFile
+        case .permissionDenied: code = .permissionDenied
+        case .hardLinks: code = .hardLinks
+        case .readOnly: code = .readOnly
+        case .noReadPermission: code = .noReadPermission
+        case .tooLarge: code = .tooLarge
+        case .content(.empty): code = .empty
+        case .content(.frontMatterOverLimit): code = .overLimit
+        case .content: code = .content
+        case .ownerWouldLoseAccess: code = .ownerWouldLoseAccess
+        case .keepsChanging: code = .keepsChanging
+        case .stoppedTheDaemon: code = .stoppedTheDaemon
+        case .unreadableTime: code = .unreadableTime
+        case .future: code = .future
         }
         return LaneState(.leftAlone, code, detail: reason.description)
     }
@@ -112,77 +166,78 @@ public struct LaneState: Sendable, Equatable {
     public var sentence: String {
         let detail = self.detail.map { ": \($0)" } ?? ""
         switch (self.lane, self.reason) {
-        case (.waiting, "no_weather"): return "It waits for weather\(detail)."
-        case (.waiting, "editor"):
+        case (.waiting, .noWeather): return "It waits for weather\(detail)."
+        case (.waiting, .editor):
             return "It waits for its editor to close it (\(self.detail ?? "a lock file") is beside it)."
-        case (.waiting, "syncing"):
+        case (.waiting, .syncing):
             return "A sync tool is bringing a new version of it in (\(self.detail ?? "a temp file") is beside it)."
-        case (.waiting, "in_use"): return "It waits for the program writing it to close it."
-        case (.waiting, "settling"): return "It was written a moment ago and waits for the writes to settle."
-        case (.waiting, "changing"): return "It changed while it was being stamped and is tried again."
-        case (.waiting, "disk_refused"): return "It waits because the disk refused the last write\(detail)."
-        case (.waiting, "stamping"): return "It is being stamped right now."
-        case (.waiting, "dated_ahead"): return "It waits\(detail)."
-        case (.waiting, "not_running"):
+        case (.waiting, .inUse): return "It waits for the program writing it to close it."
+        case (.waiting, .settling): return "It was written a moment ago and waits for the writes to settle."
+        case (.waiting, .changing): return "It changed while it was being stamped and is tried again."
+        case (.waiting, .diskRefused): return "It waits because the disk refused the last write\(detail)."
+        case (.waiting, .stamping): return "It is being stamped right now."
+        case (.waiting, .datedAhead): return "It waits\(detail)."
+        case (.waiting, .notRunning):
             return "It was waiting when the daemon last looked, and the daemon is not running."
         case (.waiting, _): return "It waits to be stamped\(detail)."
-        case (.stamped, "restored"): return "It is stamped: its block came back without it and was given back."
-        case (.stamped, "found"): return "It is stamped: the weather block was in it already."
+        case (.stamped, .restored): return "It is stamped: its block came back without it and was given back."
+        case (.stamped, .found): return "It is stamped: the weather block was in it already."
         case (.stamped, _): return "It is stamped."
-        case (.backdated, "waiting_for_history"):
+        case (.backdated, .waitingForHistory):
             return "It is back-dated (\(self.detail ?? "written earlier")) and waits for the weather of its time."
-        case (.backdated, _): return "It is back-dated and left without weather: \(self.detail ?? self.reason)."
-        case (.leftAlone, _): return "It is left as it is: \(self.detail ?? self.reason)."
+        case (.backdated, _):
+            return "It is back-dated and left without weather: \(self.detail ?? self.reason.rawValue)."
+        case (.leftAlone, _): return "It is left as it is: \(self.detail ?? self.reason.rawValue)."
         }
     }
 
     /// What would change it.
     public var remedy: String {
         switch (self.lane, self.reason) {
-        case (.waiting, "no_weather"):
+        case (.waiting, .noWeather):
             return "It is stamped as soon as a weather source answers; `weathertag status` shows the last error."
-        case (.waiting, "editor"): return "Close the editor (or delete a lock file a crashed editor left)."
-        case (.waiting, "syncing"):
+        case (.waiting, .editor): return "Close the editor (or delete a lock file a crashed editor left)."
+        case (.waiting, .syncing):
             return "Nothing: it is stamped once the sync tool has brought its new version in and no write has reached "
                 + "it for inbox.settle_seconds."
-        case (.waiting, "in_use"): return "It is stamped once the program closes it."
-        case (.waiting, "settling"):
+        case (.waiting, .inUse): return "It is stamped once the program closes it."
+        case (.waiting, .settling):
             return "Nothing: it is stamped once no write has reached it for inbox.settle_seconds."
-        case (.waiting, "changing"): return "Nothing: it is stamped once it holds still."
-        case (.waiting, "disk_refused"):
+        case (.waiting, .changing): return "Nothing: it is stamped once it holds still."
+        case (.waiting, .diskRefused):
             return "Free space on the disk or make the folder writable; it is retried by itself."
-        case (.waiting, "dated_ahead"): return "Nothing: it is stamped when its time comes (or correct its date)."
-        case (.waiting, "not_running"): return "Start the daemon (systemctl --user start weathertag)."
+        case (.waiting, .datedAhead): return "Nothing: it is stamped when its time comes (or correct its date)."
+        case (.waiting, .notRunning): return "Start the daemon (systemctl --user start weathertag)."
         case (.waiting, _): return "Nothing: it is stamped shortly."
         case (.stamped, _): return "Nothing. `weathertag stamp --fresh FILE` replaces its block with new weather."
-        case (.backdated, "waiting_for_history"):
+        case (.backdated, .waitingForHistory):
             return "Nothing: it is stamped when history answers (within history.max_calls_per_day)."
-        case (.backdated, "history_disabled"):
+        case (.backdated, .historyDisabled):
             return
                 "Turn on history.enabled (Open-Meteo's archive, no key needed), or `weathertag stamp --fresh FILE` for today's weather."
-        case (.backdated, "no_position"):
+        case (.backdated, .noPosition):
             return "Give it latitude and longitude in its front matter, or a location provider that knows where you "
                 + "were then (a track folder, OwnTracks, Home Assistant, a fixed place); then touch the entry."
         case (.backdated, _):
             return "`weathertag stamp --fresh FILE` stamps it with today's weather instead."
-        case (.leftAlone, "empty"): return "Write something in it."
-        case (.leftAlone, "too_large"): return "Raise inbox.max_bytes."
-        case (.leftAlone, "read_only"): return "Give it its owner's write bit (chmod u+w)."
-        case (.leftAlone, "no_read_permission"), (.leftAlone, "permission_denied"):
+        case (.leftAlone, .empty): return "Write something in it."
+        case (.leftAlone, .tooLarge): return "Raise inbox.max_bytes."
+        case (.leftAlone, .readOnly): return "Give it its owner's write bit (chmod u+w)."
+        case (.leftAlone, .noReadPermission), (.leftAlone, .permissionDenied):
             return "Let the daemon's user read it (chmod u+r, or its group)."
-        case (.leftAlone, "hard_links"): return "Keep one name for it (remove the other links)."
-        case (.leftAlone, "not_regular_file"): return "Nothing: only regular files are stamped."
-        case (.leftAlone, "content"):
+        case (.leftAlone, .hardLinks): return "Keep one name for it (remove the other links)."
+        case (.leftAlone, .notRegularFile): return "Nothing: only regular files are stamped."
+        case (.leftAlone, .content):
             return "Fix its front matter as the reason says; it is looked at again when it changes."
-        case (.leftAlone, "stopped_the_daemon"):
+        case (.leftAlone, .stoppedTheDaemon):
             return "Change it (even `touch` it) to have it stamped again; if the daemon stops again, please report "
                 + "the file."
-        case (.leftAlone, "unreadable_time"), (.leftAlone, "future"):
+        case (.leftAlone, .unreadableTime), (.leftAlone, .future):
             return "Write its date as 2019-05-01, \"2019-05-01 10:00\" or 2019-05-01T10:00:00+02:00 (or remove it to "
                 + "use the file's name or modification time)."
-        case (.leftAlone, "over_limit"):
+        case (.leftAlone, .overLimit):
             return "Make its front matter smaller or flatter; it is looked at again when it changes."
-        case (.leftAlone, "owner_would_lose_access"): return "See the reason: change its mode or the daemon's user."
+        case (.leftAlone, .ownerWouldLoseAccess): return "See the reason: change its mode or the daemon's user."
         case (.leftAlone, _): return "It is looked at again when it changes."
         }
     }

@@ -113,26 +113,25 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
         switch place {
         case .locked(let lock): return .held(by: lock)
         case .awaitingHistory, .historical:
-            return LaneState(.backdated, "waiting_for_history", detail: historyDetail)
+            return LaneState(.backdated, .waitingForHistory, detail: historyDetail)
         case .deferred:
             if entry.historyFailure != nil {
-                return LaneState(.backdated, "waiting_for_history", detail: historyDetail)
+                return LaneState(.backdated, .waitingForHistory, detail: historyDetail)
             }
             if let time = entry.datedAhead { return .datedAhead(time) }
             return entry.changedAttempts > 0
-                ? LaneState(.waiting, "changing", detail: "it changed while it was being stamped")
-                : LaneState(.waiting, "settling")
+                ? .changing : LaneState(.waiting, .settling)
         case .awaitingWeather:
-            return LaneState(.waiting, "no_weather", detail: self.weatherError.map { "\($0)" })
+            return LaneState(.waiting, .noWeather, detail: self.weatherError.map { "\($0)" })
         case .inBatch:
             return nil
         case .queued:
             switch self.pause?.cause {
-            case .writes: return LaneState(.waiting, "disk_refused", detail: self.writeFailure.map { "\($0.error)" })
-            case .weather: return LaneState(.waiting, "no_weather", detail: self.weatherError.map { "\($0)" })
+            case .writes: return LaneState(.waiting, .diskRefused, detail: self.writeFailure.map { "\($0.error)" })
+            case .weather: return LaneState(.waiting, .noWeather, detail: self.weatherError.map { "\($0)" })
             case nil:
                 return self.tag == nil
-                    ? LaneState(.waiting, "no_weather", detail: self.weatherError.map { "\($0)" }) : .queued
+                    ? LaneState(.waiting, .noWeather, detail: self.weatherError.map { "\($0)" }) : .queued
             }
         }
     }

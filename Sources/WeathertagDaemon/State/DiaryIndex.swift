@@ -101,7 +101,7 @@ public struct DiaryIndex: Sendable {
             dayOnly: entry.dayOnly,
             timeSource: entry.timeSource,
             lane: lane.lane.rawValue,
-            reason: lane.reason,
+            reason: lane.reason.rawValue,
             detail: lane.detail,
             why: lane.sentence,
             excerpt: entry.excerpt,

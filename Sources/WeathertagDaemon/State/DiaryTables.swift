@@ -103,15 +103,18 @@ enum DiaryTables {
 
     /// An entry's new lane. A block found at a start-up's listing in an entry weathertag stamped (or restored)
     /// keeps that reason, and an entry that stays in its lane keeps its `lane_since`.
-    private static let laneUpdate = """
-        lane_since = CASE WHEN lane = excluded.lane AND (reason = excluded.reason OR excluded.reason = 'found')
-            THEN lane_since ELSE excluded.lane_since END,
-        reason = CASE WHEN lane = 'stamped' AND excluded.lane = 'stamped' AND excluded.reason = 'found'
-            THEN reason ELSE excluded.reason END,
-        detail = CASE WHEN lane = 'stamped' AND excluded.lane = 'stamped' AND excluded.reason = 'found'
-            THEN detail ELSE excluded.detail END,
-        lane = excluded.lane
-        """
+    private static let laneUpdate = {
+        let (found, stamped) = (LaneReason.found.rawValue, Lane.stamped.rawValue)
+        return """
+            lane_since = CASE WHEN lane = excluded.lane AND (reason = excluded.reason OR excluded.reason = '\(found)')
+                THEN lane_since ELSE excluded.lane_since END,
+            reason = CASE WHEN lane = '\(stamped)' AND excluded.lane = '\(stamped)' AND excluded.reason = '\(found)'
+                THEN reason ELSE excluded.reason END,
+            detail = CASE WHEN lane = '\(stamped)' AND excluded.lane = '\(stamped)' AND excluded.reason = '\(found)'
+                THEN detail ELSE excluded.detail END,
+            lane = excluded.lane
+            """
+    }()
 
     /// Writes a batch's index rows (in the caller's transaction).
     static func index(_ db: Database, _ items: [DiaryIndexItem], at now: Date) throws {
@@ -144,7 +147,7 @@ enum DiaryTables {
                 arguments: [
                     key, item.path, version.indexed, entry.title, entry.excerpt,
                     entry.time.date.timeIntervalSince1970, entry.time.dayOnly, entry.time.source.code,
-                    item.lane.lane.rawValue, item.lane.reason, item.lane.detail, time,
+                    item.lane.lane.rawValue, item.lane.reason.rawValue, item.lane.detail, time,
                     weather?.condition, weather?.description, weather?.icon, weather?.temperature, weather?.units,
                     weather?.place, weather?.region, weather?.country, weather?.observedAt, weather?.kind,
                     weather?.aqi, entry.time.localDay, entry.mood, entry.time.utcOffset,
@@ -169,7 +172,7 @@ enum DiaryTables {
                     WHERE path = :path
                     """
             ).execute(arguments: [
-                "path": item.path, "new_lane": item.lane.lane.rawValue, "new_reason": item.lane.reason,
+                "path": item.path, "new_lane": item.lane.lane.rawValue, "new_reason": item.lane.reason.rawValue,
                 "new_detail": item.lane.detail, "new_lane_since": now.timeIntervalSince1970,
             ])
             return
@@ -185,7 +188,7 @@ enum DiaryTables {
         ).execute(arguments: [
             try Self.key(db, path: item.path, time: item.placeholderTime.date), item.path, title,
             item.placeholderTime.date.timeIntervalSince1970, item.placeholderTime.dayOnly,
-            item.placeholderTime.source.code, item.lane.lane.rawValue, item.lane.reason, item.lane.detail,
+            item.placeholderTime.source.code, item.lane.lane.rawValue, item.lane.reason.rawValue, item.lane.detail,
             now.timeIntervalSince1970, item.placeholderTime.localDay, item.placeholderTime.utcOffset,
         ])
     }

@@ -166,9 +166,15 @@ public struct SQLiteDiaryStore: DiaryStore {
         return IndexedEntry(
             id: row["id"], path: row["path"], title: row["title"], excerpt: row["excerpt"],
             time: time, dayOnly: row["day_only"], timeSource: row["time_source"],
-            lane: LaneState(Lane(rawValue: row["lane"]) ?? .waiting, row["reason"], detail: row["detail"]),
+            lane: Self.lane(row),
             laneSince: Date(timeIntervalSince1970: row["lane_since"]), weather: weather, mood: row["mood"],
             utcOffset: (row["utc_offset"] as Int?) ?? Zone.current.secondsFromGMT(for: time))
+    }
+
+    /// The lane an index row gives; a lane or reason this version does not know reads as the most general.
+    private static func lane(_ row: Row) -> LaneState {
+        let lane = Lane(rawValue: row["lane"]) ?? .waiting
+        return LaneState(lane, .indexed(row["reason"], in: lane), detail: row["detail"])
     }
 
     private static func likeEscaped(_ text: String) -> String {
