@@ -219,7 +219,7 @@ struct Import: AsyncParsableCommand {
                     await FileStamper.stamp(
                         waiting, currentWeather: { await current.get().map { $0.tag }.mapError { $0 as any Error } },
                         fields: fields,
-                        backdating: backdating, history: history,
+                        options: StampOptions(factory.configuration, backdating: backdating), history: history,
                         // A diary of years spends history's calls faster than a service's free limits allow: wait
                         // out its pacing (minutes), not its day's budget.
                         historyPatience: .init(each: .seconds(120), total: .seconds(3600))

@@ -97,11 +97,12 @@ struct Stamp: AsyncParsableCommand {
             threshold: configuration?.stamp.backdatedAfter ?? .seconds(10_800), asksHistory: history != nil,
             explicitTime: self.at.flatMap { EntryTime.given($0) })
         let progress = ProgressBar(total: self.files.count)
-        let (files, fresh) = (self.files, self.fresh)
+        let files = self.files
+        let options = StampOptions(configuration, backdating: backdating, replacing: self.fresh)
         let stampAll = { @Sendable in
             await FileStamper.stamp(
                 files, currentWeather: { await current.get().map(\.tag).mapError { $0 } }, fields: fields,
-                backdating: backdating, memory: memory, fresh: fresh, history: history
+                options: options, memory: memory, history: history
             ) {
                 done, file in
                 progress.show(done: done, current: file)

@@ -45,14 +45,16 @@ final class EntryFileTests {
     static func stamp(
         path: String,
         lines: [String],
-        beforeRename: () -> Void = {},
-        beforeExchange: () -> Void = {},
-        afterExchange: () -> Void = {}
+        beforeRename: @escaping () -> Void = {},
+        beforeExchange: @escaping () -> Void = {},
+        afterExchange: @escaping () -> Void = {}
     ) throws -> EntryResult {
         for _ in 0..<1000 {
             let result = try EntryFile.stamp(
-                path: path, lines: lines, beforeRename: beforeRename, beforeExchange: beforeExchange,
-                afterExchange: afterExchange)
+                path: path, lines: lines,
+                hooks: EntryFile.Hooks(
+                    beforeRename: beforeRename, beforeExchange: beforeExchange, afterExchange: afterExchange)
+            ).result
             guard result == .inUse else { return result }
             usleep(5000)
         }
@@ -192,7 +194,7 @@ final class EntryFileTests {
                 }
                 saved.signal()
             }.start()
-            let result = (try? EntryFile.stamp(path: path, lines: self.lines)).map { "\($0)" } ?? "error"
+            let result = (try? EntryFile.stamp(path: path, lines: self.lines).result).map { "\($0)" } ?? "error"
             outcomes[String(result.prefix { $0 != "(" }), default: 0] += 1
             saved.wait()
             // The save is there: alone, or after a stamp that came after it.
@@ -213,12 +215,14 @@ final class EntryFileTests {
             let found = open(path, O_RDONLY | O_CLOEXEC)
             #expect(found >= 0)
             defer { close(found) }
-            var kept: EntryFile.SwappedOriginal?
-            guard case .stamped = try EntryFile.stamp(path: path, lines: self.lines, keepOriginal: { kept = $0 }) else {
+            var options = StampOptions()
+            options.handsBackOriginal = true
+            let stamped = try EntryFile.stamp(path: path, lines: self.lines, options: options)
+            guard case .stamped = stamped.result else {
                 Issue.record("not stamped")
                 return
             }
-            let original = try #require(kept)
+            let original = try #require(stamped.original)
             if late {
                 let writer = open("/proc/self/fd/\(found)", O_WRONLY | O_TRUNC | O_CLOEXEC)
                 #expect(writer >= 0, "reopening the original: errno \(errno)")
@@ -241,7 +245,8 @@ final class EntryFileTests {
             #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
             guard
                 case .stamped(let version) = try EntryFile.stamp(
-                    path: path, lines: self.lines, keepModificationTime: keep)
+                    path: path, lines: self.lines, options: StampOptions(keepModificationTime: keep)
+                ).result
             else {
                 Issue.record("not stamped")
                 continue
@@ -257,7 +262,7 @@ final class EntryFileTests {
     @Test func aFileOpenForWritingWaitsForItsClose() throws {
         try self.directory.write("entry.md", "still typing")
         let fd = open(self.directory.file("entry.md"), O_WRONLY | O_APPEND | O_CLOEXEC)
-        #expect(try EntryFile.stamp(path: self.directory.file("entry.md"), lines: self.lines) == .inUse)
+        #expect(try EntryFile.stamp(path: self.directory.file("entry.md"), lines: self.lines).result == .inUse)
         _ = write(fd, "!", 1)
         close(fd)
         guard case .stamped = try self.stamp("entry.md") else {
@@ -288,7 +293,7 @@ final class EntryFileTests {
         #expect(result == .vanished)
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(try self.temporaries().isEmpty)
-        #expect(try EntryFile.stamp(path: path, lines: self.lines) == .vanished)
+        #expect(try EntryFile.stamp(path: path, lines: self.lines).result == .vanished)
     }
 
     @Test func symlinksFIFOsFoldersAndHardLinksAreLeftAlone() throws {
@@ -303,7 +308,7 @@ final class EntryFileTests {
         #expect(link(self.directory.file("linked.md"), self.directory.file("other-name.md")) == 0)
 
         for name in ["link.md", "pipe.md", "folder.md", "linked.md"] {
-            let result = try EntryFile.stamp(path: self.directory.file(name), lines: self.lines)
+            let result = try EntryFile.stamp(path: self.directory.file(name), lines: self.lines).result
             guard case .leftAlone(let reason, _) = result else {
                 Issue.record("\(name): \(result)")
                 continue
@@ -319,7 +324,8 @@ final class EntryFileTests {
         try self.directory.write("empty.md", "")
         try self.directory.write("bad.md", "---\ntitle: [oops\n---\n")
         for name in ["empty.md", "bad.md"] {
-            guard case .leftAlone = try EntryFile.stamp(path: self.directory.file(name), lines: self.lines) else {
+            guard case .leftAlone = try EntryFile.stamp(path: self.directory.file(name), lines: self.lines).result
+            else {
                 Issue.record("\(name) was not skipped")
                 continue
             }

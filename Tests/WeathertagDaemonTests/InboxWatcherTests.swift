@@ -68,7 +68,7 @@ struct InboxWatcherTests {
         }
         // The stamp's exchange: the entry stays where it is.
         #expect(
-            try EntryFile.stamp(path: inbox + "/d.md", lines: ["weather:", "  icon: 01d"])
+            try EntryFile.stamp(path: inbox + "/d.md", lines: ["weather:", "  icon: 01d"]).result
                 == .stamped(
                     try #require(FileVersion.current(inbox + "/d.md"))))
         #expect(rename(inbox + "/a.md", inbox + "/2026/a.md") == 0)

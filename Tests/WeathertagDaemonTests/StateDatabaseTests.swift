@@ -145,7 +145,8 @@ final class StateDatabaseTests {
         let original = "---\ntitle: Monday\n---\nDear diary\n"
         try Data(original.utf8).write(to: URL(fileURLWithPath: inbox + "/a.md"))
         let first = Fixtures.tag.stampLines
-        var outcome = EntryBatch.stamp(["a.md"], in: inbox, lines: first, maximumSize: 1 << 20, memory: memory)
+        var outcome = EntryBatch.stamp(
+            ["a.md"], in: inbox, lines: first, options: StampOptions(maximumSize: 1 << 20), memory: memory)
         #expect(outcome.results.map(\.1).allSatisfy { if case .stamped = $0 { true } else { false } })
         let stamped = try String(contentsOfFile: inbox + "/a.md", encoding: .utf8)
         #expect(try database.memory.remembered("a.md")?.block == first)
@@ -153,7 +154,8 @@ final class StateDatabaseTests {
         // The unstamped version written again: the same block comes back, not the weather of now.
         let other = ["weather:", "  condition: Snow"]
         try Data(original.utf8).write(to: URL(fileURLWithPath: inbox + "/a.md"))
-        outcome = EntryBatch.stamp(["a.md"], in: inbox, lines: other, maximumSize: 1 << 20, memory: memory)
+        outcome = EntryBatch.stamp(
+            ["a.md"], in: inbox, lines: other, options: StampOptions(maximumSize: 1 << 20), memory: memory)
         #expect(outcome.results.map(\.1).allSatisfy { if case .restored = $0 { true } else { false } })
         #expect(try String(contentsOfFile: inbox + "/a.md", encoding: .utf8) == stamped)
 
@@ -162,12 +164,14 @@ final class StateDatabaseTests {
         var old = [timespec(tv_sec: 1_556_668_800, tv_nsec: 0), timespec(tv_sec: 1_556_668_800, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, inbox + "/a.md", &old, 0) == 0)
         outcome = EntryBatch.stamp(
-            ["a.md"], in: inbox, lines: other, maximumSize: 1 << 20, backdating: BackdatingPolicy(), memory: memory)
+            ["a.md"], in: inbox, lines: other,
+            options: StampOptions(maximumSize: 1 << 20, backdating: BackdatingPolicy()), memory: memory)
         #expect(outcome.results.map(\.1).allSatisfy { if case .restored = $0 { true } else { false } })
 
         // Fresh: new weather on purpose, over the block that is there; remembered from now on.
         outcome = EntryBatch.stamp(
-            ["a.md"], in: inbox, lines: other, maximumSize: 1 << 20, memory: memory, fresh: true)
+            ["a.md"], in: inbox, lines: other, options: StampOptions(maximumSize: 1 << 20, replacing: true),
+            memory: memory)
         #expect(outcome.results.map(\.1).allSatisfy { if case .stamped = $0 { true } else { false } })
         #expect(try String(contentsOfFile: inbox + "/a.md", encoding: .utf8).contains("condition: Snow"))
         #expect(try database.memory.remembered("a.md")?.block == other)
@@ -175,7 +179,8 @@ final class StateDatabaseTests {
         // A block edited by hand is what is remembered next.
         let edited = "---\ntitle: Monday\nweather:\n  condition: Fog\n---\nDear diary\n"
         try Data(edited.utf8).write(to: URL(fileURLWithPath: inbox + "/a.md"))
-        outcome = EntryBatch.stamp(["a.md"], in: inbox, lines: other, maximumSize: 1 << 20, memory: memory)
+        outcome = EntryBatch.stamp(
+            ["a.md"], in: inbox, lines: other, options: StampOptions(maximumSize: 1 << 20), memory: memory)
         #expect(try database.memory.remembered("a.md")?.block == ["weather:", "  condition: Fog"])
     }
 
@@ -208,7 +213,9 @@ final class StateDatabaseTests {
         do {
             let database = try self.open()
             let memory = EntryBatch.Memory(database: database.entries)
-            _ = EntryBatch.stamp(["dinner.md"], in: inbox, lines: self.block, maximumSize: 1 << 20, memory: memory)
+            _ = EntryBatch.stamp(
+                ["dinner.md"], in: inbox, lines: self.block, options: StampOptions(maximumSize: 1 << 20), memory: memory
+            )
             #expect(try database.entries.entries(EntryQuery()).entries.first?.excerpt == "Prawns.")
             // As an index of the version before: its excerpt raw, migration v7 not yet run.
             try database.pool.write { db in
@@ -250,7 +257,9 @@ final class StateDatabaseTests {
             try FileManager.default.setAttributes([.modificationDate: self.now], ofItemAtPath: inbox + "/" + name)
         }
         let memory = EntryBatch.Memory(database: database)
-        _ = EntryBatch.stamp(files.keys.sorted(), in: inbox, lines: self.block, maximumSize: 1 << 20, memory: memory)
+        _ = EntryBatch.stamp(
+            files.keys.sorted(), in: inbox, lines: self.block, options: StampOptions(maximumSize: 1 << 20),
+            memory: memory)
 
         let index = DiaryIndex(database: database)
         let all = try await index.list(EntryQuery()).entries
@@ -274,7 +283,8 @@ final class StateDatabaseTests {
         // Read again in the same version (a start-up's listing): not parsed again, and still "stamped".
         let versions = database.indexedVersions(["a.md", "2026/b.md"])
         #expect(versions.count == 2)
-        _ = EntryBatch.stamp(["a.md"], in: inbox, lines: self.block, maximumSize: 1 << 20, memory: memory)
+        _ = EntryBatch.stamp(
+            ["a.md"], in: inbox, lines: self.block, options: StampOptions(maximumSize: 1 << 20), memory: memory)
         #expect(try await index.entry("a.md")?.reason == "stamped")
         #expect(database.indexedVersions(["a.md"]) == ["a.md": versions["a.md"]])
 
@@ -302,7 +312,9 @@ final class StateDatabaseTests {
             "april-2021.md": "---\ndate: 2021-04-30T23:30:00-05:00\n---\nChicago\n",
         ]
         for (name, text) in days { try Data(text.utf8).write(to: URL(fileURLWithPath: inbox + "/" + name)) }
-        _ = EntryBatch.stamp(days.keys.sorted(), in: inbox, lines: self.block, maximumSize: 1 << 20, memory: memory)
+        _ = EntryBatch.stamp(
+            days.keys.sorted(), in: inbox, lines: self.block, options: StampOptions(maximumSize: 1 << 20),
+            memory: memory)
         let mayDay = try #require(MonthDay("05-01"))
         #expect(
             try await index.list(EntryQuery(onThisDay: mayDay)).entries.map(\.path) == ["may-2020.md", "may-2019.md"])

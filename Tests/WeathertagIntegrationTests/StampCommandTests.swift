@@ -121,4 +121,24 @@ struct StampCommandTests {
             #expect(nowhere.stderr.contains("no daemon answers"))
         }
     }
+
+    /// A command stamps as the daemon does: `stamp.keep_mtime: false` gives the file the stamp's time (the command
+    /// kept the file's own, whatever the configuration said).
+    @Test func theStampSectionIsHonoured() async throws {
+        try await withHarness { harness in
+            let config = try harness.writeConfig(
+                providers: #"[{"type": "fixed", "latitude": 1, "longitude": 2}]"#,
+                extra: #", "stamp": {"keep_mtime": false}"#)
+            let note = harness.directory.file("note.md")
+            try Data("A note\n".utf8).write(to: URL(fileURLWithPath: note))
+            // Written twenty minutes ago: current, and an hour older than any time the stamp can have.
+            let written = Date().addingTimeInterval(-1200)
+            try FileManager.default.setAttributes([.modificationDate: written], ofItemAtPath: note)
+            let result = try await ChildProcess.run(
+                [DaemonProcess.binary, "stamp", "--config", config, note], in: harness.directory)
+            #expect(result.status == 0 && result.stdout.hasPrefix("1 stamped ("), "\(result.stdout)\(result.stderr)")
+            let modified = try FileManager.default.attributesOfItem(atPath: note)[.modificationDate] as? Date
+            #expect((modified ?? written).timeIntervalSince(written) > 600, "the stamp's time, not the note's")
+        }
+    }
 }

@@ -22,16 +22,14 @@ enum EntryBatch {
     ///   - folder: the inbox (nil: `names` are paths as they are).
     ///   - memory: entries without a block get their remembered one back; every block is remembered, in one
     ///     transaction after the batch.
-    ///   - fresh: new weather on purpose: the memory is not asked and an existing block is replaced.
+    ///   - options: how each entry is stamped (`replacing`: new weather on purpose: the memory is not asked and an
+    ///     existing block is replaced); the batch syncs its folders and settles the originals itself.
     static func stamp(
         _ names: [String],
         in folder: String?,
         lines: [String]?,
-        maximumSize: Int,
-        keepModificationTime: Bool = true,
-        backdating: BackdatingPolicy? = nil,
+        options: StampOptions,
         memory: Memory? = nil,
-        fresh: Bool = false,
         progress: StampingProgress? = nil,
         locks: EditorLockCache? = nil,
         crashGuard: CrashGuard? = nil
@@ -63,7 +61,7 @@ enum EntryBatch {
         }
         // What the memory holds for the batch's entries, asked once (used for those that turn out to have no block).
         let keys = memory.map { names.compactMap($0.key) } ?? []
-        let remembered = fresh ? [:] : memory?.database.blocksToRestore(keys, now: Date()) ?? [:]
+        let remembered = options.replacing ? [:] : memory?.database.blocksToRestore(keys, now: Date()) ?? [:]
         // What the index holds already: a file it has read in this version is not read for it again.
         let indexed = memory?.database.indexedVersions(keys) ?? [:]
         // Without the watcher's cache, this batch's own listings.
@@ -71,20 +69,17 @@ enum EntryBatch {
         for (index, name) in names.enumerated() {
             note?.reach(index)
             let key = memory?.key(name)
-            var block: [String]?
-            var read: (content: [UInt8], modified: Date, version: FileVersion)?
             do {
                 let path = Self.path(name, in: folder)
-                let result = try EntryFile.stamp(
-                    path: path, lines: lines, maximumSize: maximumSize,
-                    keepModificationTime: keepModificationTime, backdating: backdating, syncsFolder: false,
-                    restore: { key.flatMap { remembered[$0] } },
-                    replacing: fresh,
-                    blockNow: { block = $0 },
-                    contentNow: { read = ($0, $1, $2) },
-                    keepOriginal: { [count = outcome.results.count] in originals.append((count, $0)) },
-                    locks: locks,
-                    setAside: { crashGuard?.holds(name, $0) ?? false })
+                var options = options
+                options.syncsFolder = false
+                options.handsBackOriginal = true
+                let known = EntryFile.Known(
+                    remembered: { key.flatMap { remembered[$0] } }, setAside: { crashGuard?.holds(name, $0) ?? false },
+                    locks: locks)
+                let stamped = try EntryFile.stamp(path: path, lines: lines, options: options, known: known)
+                let (result, read, block) = (stamped.result, stamped.read, stamped.block)
+                if let original = stamped.original { originals.append((outcome.results.count, original)) }
                 outcome.results.append((name, result))
                 if let key, let lane = LaneState.of(result) {
                     indexItems.append(Self.indexItem(key, lane: lane, read: read, indexed: indexed[key]))

@@ -9,7 +9,7 @@ import WeathertagCore
 /// 2. Take a read lease (`F_SETLEASE`): refused while anyone has the file open for writing, and broken by any
 ///    later open for writing or truncate. Where leases are not available (a file we do not own, NFS), the
 ///    `stat` comparisons below are the only guard.
-/// 3. Read, stamp, write a temp file next to it, fsync.
+/// 3. Read; decide what to write (`StampDecision`, pure, in Core); write a temp file next to it, fsync.
 /// 4. Last look: lease intact (without a lease: the same size and modification time), the same file under the name.
 /// 5. Exchange the temp file and the entry in one step (`RENAME_EXCHANGE`), so the original stays linked under
 ///    the temp name; look once more, and if the name held another file by then (a save by rename), exchange back.
@@ -18,167 +18,223 @@ import WeathertagCore
 ///
 /// At every instant the entry's name holds either the original or the original plus the stamp.
 enum EntryFile {
-    /// What the stamper is asked with when there is no current weather, to learn what the file needs: never written.
-    private static let placeholder = ["weather:", "  pending: true"]
+    /// What is known of the entry besides its bytes.
+    struct Known {
+        /// The block remembered for it, asked only when it has none (nil: new weather).
+        var remembered: () -> [String]? = { nil }
+        /// Whether the file, in this version, stopped the daemon when it was last stamped (`CrashGuard`).
+        var setAside: (FileVersion) -> Bool = { _ in false }
+        /// A batch's listings of editors' lock files; nil: one entry alone looks for each name.
+        var locks: EditorLockCache?
+    }
 
-    /// - Parameters:
-    ///   - beforeRename: called after the temp file is written, before the last look; tests change the original
-    ///     there at the worst moment.
-    ///   - beforeExchange: called after the last look, right before the exchange: tests save over the entry there,
-    ///     as an editor renaming its new file over the old one does.
-    ///   - afterExchange: called right after the exchange, before the look that may undo it.
-    ///   - keepModificationTime: the stamped file gets the original's access and modification times.
-    ///   - backdating: an entry written before what current weather can speak for is left alone.
-    ///   - syncsFolder: the folder is fsynced before this returns. A batch passes false and fsyncs each of its
-    ///     folders once, after its last exchange and before it reports or remembers anything: one journal commit
-    ///     for the batch's renames instead of one per entry.
-    ///   - lines: the block of current weather; nil while none can be had: an entry that needs it comes back
-    ///     `.needsWeather` untouched, and what needs none goes on (back-dated, restored, stamped, left alone).
-    ///   - restore: the remembered block of an entry that has none, written back instead of `lines` (nil: new
-    ///     weather).
-    ///   - replacing: an existing block is replaced by `lines` (`stamp --fresh`).
-    ///   - blockNow: told the block the file holds when done (stamped, restored or there already), to remember.
-    ///   - contentNow: told the bytes the file holds when done, its modification time and version, whenever it was read
-    ///     (stamped, restored, there already, back-dated, or left alone for its content): for the diary index.
-    ///   - setAside: whether the file, in the version it has, stopped the daemon when it was last stamped
-    ///     (`CrashGuard`): it is left alone.
-    ///   - keepOriginal: given the swapped-out original to `settle()` after the folder's fsync (a batch, which
-    ///     fsyncs once at its end); without it the original is settled here, after this entry's fsync.
-    static func stamp(
-        path: String,
-        lines: [String]?,
-        maximumSize: Int = InboxConfiguration.defaultMaximumBytes,
-        keepModificationTime: Bool = true,
-        backdating: BackdatingPolicy? = nil,
-        syncsFolder: Bool = true,
-        restore: () -> [String]? = { nil },
-        replacing: Bool = false,
-        blockNow: ([String]) -> Void = { _ in },
-        contentNow: ([UInt8], Date, FileVersion) -> Void = { _, _, _ in },
-        keepOriginal: ((SwappedOriginal) -> Void)? = nil,
-        locks: EditorLockCache? = nil,
-        setAside: (FileVersion) -> Bool = { _ in false },
-        beforeRename: () -> Void = {},
-        beforeExchange: () -> Void = {},
-        afterExchange: () -> Void = {}
-    ) throws -> EntryResult {
-        let (directory, name) = FileIO.split(path)
-        // An editor that has the entry open keeps its swap or lock file beside it: not now. A batch lists each
-        // folder once for them (`EditorLockCache`); one entry alone looks for each name.
-        if let lock = locks?.lock(for: name, in: directory)
-            ?? (locks == nil ? Self.probeLock(for: name, in: directory) : nil)
-        {
-            return .locked(lock)
+    /// Where tests act at the worst moments.
+    struct Hooks {
+        /// After the temp file is written, before the last look: tests change the original there.
+        var beforeRename: () -> Void = {}
+        /// After the last look, right before the exchange: tests save over the entry there, as an editor renaming
+        /// its new file over the old one does.
+        var beforeExchange: () -> Void = {}
+        /// Right after the exchange, before the look that may undo it.
+        var afterExchange: () -> Void = {}
+    }
+
+    /// A stamp's result, and what it learned on the way.
+    struct Stamped {
+        var result: EntryResult
+        /// The bytes the file holds when done, its modification time and version, whenever it was read (stamped,
+        /// restored, there already, back-dated, or left alone for its content): for the diary index.
+        var read: (content: [UInt8], modified: Date, version: FileVersion)?
+        /// The block the file holds when done (stamped, restored or there already): to remember.
+        var block: [String]?
+        /// The swapped-out original, with `handsBackOriginal`.
+        var original: SwappedOriginal?
+
+        init(
+            _ result: EntryResult, read: (content: [UInt8], modified: Date, version: FileVersion)? = nil,
+            block: [String]? = nil, original: SwappedOriginal? = nil
+        ) {
+            self.result = result
+            self.read = read
+            self.block = block
+            self.original = original
         }
-        // O_NOFOLLOW: never stamp through a symlink. O_NONBLOCK: opening a FIFO must not hang.
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        if fd < 0 {
-            switch errno {
-            case ENOENT: return .vanished
-            case ELOOP: return .leftAlone(.notRegularFile(.symbolicLink), FileVersion.current(path))
-            case EACCES: return .leftAlone(.permissionDenied, FileVersion.current(path))
-            default: throw SystemError("open", path: path)
-            }
+    }
+
+    /// Stamps the file at `path` with `lines` (the block of current weather; nil while none can be had: an entry
+    /// that needs it comes back `.needsWeather` untouched, and what needs none goes on).
+    static func stamp(
+        path: String, lines: [String]?, options: StampOptions = StampOptions(), known: Known = Known(),
+        hooks: Hooks = Hooks()
+    ) throws -> Stamped {
+        let (directory, name) = FileIO.split(path)
+        let opened: Opened
+        switch try Self.open(path, directory: directory, name: name, options: options, known: known) {
+        case .opened(let file): opened = file
+        case .refused(let result): return Stamped(result)
         }
         // Closed when this returns, unless it is handed on with the swapped-out original (which then closes it).
         var ownsDescriptor = true
-        defer { if ownsDescriptor { close(fd) } }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw SystemError("stat", path: path) }
-        let before = FileVersion(info)
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            return .leftAlone(.notRegularFile(Self.kind(info.st_mode)), before)
-        }
-        guard info.st_nlink == 1 else { return .leftAlone(.hardLinks(Int(info.st_nlink)), before) }
-        // The author's own "do not touch": honoured even where we could write (as root, or by rename).
-        guard info.st_mode & S_IWUSR != 0 else { return .leftAlone(.readOnly, before) }
-        guard info.st_mode & S_IRUSR != 0 else { return .leftAlone(.noReadPermission, before) }
-        guard Int(info.st_size) <= maximumSize else {
-            return .leftAlone(.tooLarge(limit: maximumSize), before)
-        }
-        // The daemon stopped while stamping it, in this version: not read again until it changes (`CrashGuard`).
-        guard !setAside(before) else { return .leftAlone(.stoppedTheDaemon, before) }
-
-        let leased: Bool
-        if clinux_take_read_lease(fd) == 0 {
-            leased = true
-        } else if errno == EAGAIN || errno == EBUSY {
-            return .inUse
-        } else {
-            leased = false
-        }
-        /// Nobody opened the original for writing, and it is the version we read. Under an intact lease it cannot
-        /// be another version (nobody could open it for writing since we read it): the `fstat` is for no lease.
-        func untouched() -> Bool {
-            leased ? clinux_read_lease_intact(fd) == 1 : FileVersion.current(fd) == before
-        }
-
+        defer { if ownsDescriptor { close(opened.fd) } }
+        let info = opened.info
         let original: [UInt8]
         do {
-            original = try FileIO.readAll(fd, path: path, limit: maximumSize, expected: Int(info.st_size))
+            original = try FileIO.readAll(
+                opened.fd, path: path, limit: options.maximumSize, expected: Int(info.st_size))
         } catch let error as SystemError where error.code == EFBIG {
-            return .changedWhileStamping
+            return Stamped(.changedWhileStamping)
         }
         // (A change during the read is caught by the last look below, before anything is written over.)
-        guard original.count == Int(info.st_size) else { return .changedWhileStamping }
+        guard original.count == Int(info.st_size) else { return Stamped(.changedWhileStamping) }
         #if DEBUG
             TestFaults.crashIfAsked(original)
         #endif
 
         let modified = Date(
             timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
-        var content: [UInt8]
-        switch FrontMatterStamper.stamp(original, lines: lines ?? Self.placeholder, replacing: replacing) {
-        case .stamped(let stamped): content = stamped
-        case .alreadyStamped:
-            FrontMatterStamper.weatherBlock(original, checked: true).map(blockNow)
-            contentNow(original, modified, before)
-            return .alreadyStamped(before)
-        case .skipped(let reason):
-            contentNow(original, modified, before)
-            return .leftAlone(.content(reason), before)
-        }
-        // Back without its block (an old buffer saved, a sync writing the unstamped version again): the same block
-        // goes back, whenever the entry was written.
-        var written = lines ?? []
-        var restoring = false
-        if !replacing, let remembered = restore(),
-            case .stamped(let restored) = FrontMatterStamper.stamp(original, lines: remembered)
-        {
-            content = restored
-            written = remembered
-            restoring = true
-        }
-        // Written long before now: current weather would not be the weather it was written in.
-        // A time that cannot be read, or lies ahead, is never replaced by a guess.
-        if !restoring, let backdating {
-            switch backdating.verdict(
-                frontMatter: FrontMatterStamper.timeFields(original), fileName: name, modified: modified)
-            {
-            case .current: break
-            case .backdated(let time):
-                contentNow(original, modified, before)
-                // The weather of its own time, where it was written (its front matter may say).
-                guard backdating.asksHistory else { return .leftAlone(.backdated(time), before) }
-                return .wantsHistory(HistoryRequest(time: time, position: FrontMatterStamper.position(original)))
-            case .ahead(let time, let wait):
-                contentNow(original, modified, before)
-                return .datedAhead(time, wait: wait)
-            case .leftAlone(let reason):
-                contentNow(original, modified, before)
-                return .leftAlone(reason, before)
-            }
-        }
-        // Current, and no current weather to be had: it waits for it, untouched.
-        guard restoring || lines != nil else {
-            contentNow(original, modified, before)
-            return .needsWeather
+        let read = (original, modified, opened.before)
+        let decision = StampDecision.decide(
+            original, name: name, modified: modified, lines: lines, replacing: options.replacing,
+            backdating: options.backdating, remembered: options.replacing ? { nil } : known.remembered)
+        let content: [UInt8]
+        let block: [String]
+        let restoring: Bool
+        switch decision {
+        case .write(let bytes, let written, let restored): (content, block, restoring) = (bytes, written, restored)
+        case .alreadyStamped(let block): return Stamped(.alreadyStamped(opened.before), read: read, block: block)
+        case .leftAlone(let reason): return Stamped(.leftAlone(reason, opened.before), read: read)
+        case .wantsHistory(let request): return Stamped(.wantsHistory(request), read: read)
+        case .datedAhead(let time, let wait): return Stamped(.datedAhead(time, wait: wait), read: read)
+        case .needsWeather: return Stamped(.needsWeather, read: read)
         }
 
+        var temporary: Temporary
+        switch try Self.writeTemporary(content, like: info, directory: directory, name: name, options: options) {
+        case .written(let file): temporary = file
+        case .refused(let reason): return Stamped(.leftAlone(reason, opened.before))
+        }
+        var swapped: SwappedOriginal?
+        if let result = try Self.exchange(&temporary, with: path, opened: opened, hooks: hooks) {
+            return Stamped(result)
+        }
+        // A writer that found the original by its name just before the exchange may reach it only now: its open
+        // waits on our lease, and what it writes would go to a file without a name. The lease is kept, and the
+        // original with it, until the folder's fsync has given such a writer time to arrive: `settle` then lets it
+        // finish and puts its save back under the entry's name.
+        if opened.leased, temporary.exchanged {
+            ownsDescriptor = false
+            swapped = SwappedOriginal(
+                fd: opened.fd, path: path, mode: info.st_mode & 0o7777, stamped: temporary.version)
+        }
+        if options.syncsFolder { try FileIO.fsyncDirectory(directory) }
+        if let swapped, !options.handsBackOriginal, try swapped.settle() {
+            return Stamped(.changedWhileStamping)
+        }
+        let now = (content, options.keepModificationTime ? modified : Date(), temporary.version)
+        return Stamped(
+            restoring ? .restored(temporary.version) : .stamped(temporary.version), read: now, block: block,
+            original: options.handsBackOriginal ? swapped : nil)
+    }
+
+    /// The entry, open and leased, and what it was when opened.
+    struct Opened {
+        var fd: Int32
+        var info: stat
+        var before: FileVersion
+        /// Whether a read lease guards it (where leases are not available, `stat` comparisons are the only guard).
+        var leased: Bool
+
+        /// Nobody opened the original for writing, and it is the version we read. Under an intact lease it cannot
+        /// be another version (nobody could open it for writing since we read it): the `fstat` is for no lease.
+        var untouched: Bool {
+            self.leased ? clinux_read_lease_intact(self.fd) == 1 : FileVersion.current(self.fd) == self.before
+        }
+    }
+
+    enum Opening {
+        case opened(Opened)
+        case refused(EntryResult)
+    }
+
+    /// Steps 1 and 2: no editor has it open, it is a regular file of one link that its owner may read and write,
+    /// not too large, not set aside, and nobody has it open for writing (the lease).
+    private static func open(
+        _ path: String, directory: String, name: String, options: StampOptions, known: Known
+    ) throws -> Opening {
+        // An editor that has the entry open keeps its swap or lock file beside it: not now. A batch lists each
+        // folder once for them (`EditorLockCache`); one entry alone looks for each name.
+        if let lock = known.locks?.lock(for: name, in: directory)
+            ?? (known.locks == nil ? Self.probeLock(for: name, in: directory) : nil)
+        {
+            return .refused(.locked(lock))
+        }
+        // O_NOFOLLOW: never stamp through a symlink. O_NONBLOCK: opening a FIFO must not hang.
+        let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 {
+            switch errno {
+            case ENOENT: return .refused(.vanished)
+            case ELOOP: return .refused(.leftAlone(.notRegularFile(.symbolicLink), FileVersion.current(path)))
+            case EACCES: return .refused(.leftAlone(.permissionDenied, FileVersion.current(path)))
+            default: throw SystemError("open", path: path)
+            }
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            throw SystemError("stat", path: path)
+        }
+        let before = FileVersion(info)
+        let refusal: EntryResult?
+        if info.st_mode & S_IFMT != S_IFREG {
+            refusal = .leftAlone(.notRegularFile(Self.kind(info.st_mode)), before)
+        } else if info.st_nlink != 1 {
+            refusal = .leftAlone(.hardLinks(Int(info.st_nlink)), before)
+        } else if info.st_mode & S_IWUSR == 0 {
+            // The author's own "do not touch": honoured even where we could write (as root, or by rename).
+            refusal = .leftAlone(.readOnly, before)
+        } else if info.st_mode & S_IRUSR == 0 {
+            refusal = .leftAlone(.noReadPermission, before)
+        } else if Int(info.st_size) > options.maximumSize {
+            refusal = .leftAlone(.tooLarge(limit: options.maximumSize), before)
+        } else if known.setAside(before) {
+            // The daemon stopped while stamping it, in this version: not read again until it changes.
+            refusal = .leftAlone(.stoppedTheDaemon, before)
+        } else if clinux_take_read_lease(fd) == 0 {
+            return .opened(Opened(fd: fd, info: info, before: before, leased: true))
+        } else if errno == EAGAIN || errno == EBUSY {
+            refusal = .inUse
+        } else {
+            return .opened(Opened(fd: fd, info: info, before: before, leased: false))
+        }
+        close(fd)
+        return .refused(refusal ?? .inUse)
+    }
+
+    /// The stamped copy, written and synced beside the entry.
+    struct Temporary {
+        var path: String
+        /// The copy's version (mode and owner changes leave the size and modification time as they are).
+        var version: FileVersion
+        /// Whether the copy and the entry were exchanged (the original then sits under the temp name until
+        /// unlinked) rather than renamed over.
+        var exchanged = false
+    }
+
+    enum Writing {
+        case written(Temporary)
+        case refused(LeftAloneReason)
+    }
+
+    /// Step 3: `content` in a temp file beside the entry, with the entry's mode, owner (when we may set it) and
+    /// times, synced. Refused when the owner would lose access to the entry.
+    private static func writeTemporary(
+        _ content: [UInt8], like info: stat, directory: String, name: String, options: StampOptions
+    ) throws -> Writing {
         let mode = info.st_mode & 0o7777
         let temporary = try FileIO.createTemporary(directory: directory, name: name, mode: mode)
-        let stamped: FileVersion
         do {
+            // Closed before the exchange: closed after it, our descriptor would report `IN_CLOSE_WRITE` under the
+            // entry's name and bring the entry we just stamped back to be read again.
             defer { close(temporary.fd) }
             try FileIO.writeAll(temporary.fd, content, path: temporary.path)
             // The umask may have narrowed the mode; the owner should not change either (when we may set it).
@@ -189,78 +245,65 @@ enum EntryFile {
                 _ = fchown(temporary.fd, info.st_uid, info.st_gid)
             } else if let lockout = Self.wouldLockOutItsOwner(original: info, replacement: created) {
                 unlink(temporary.path)
-                return .leftAlone(.ownerWouldLoseAccess(lockout), before)
+                return .refused(.ownerWouldLoseAccess(lockout))
             }
             // The author's modification time stays: for many diaries it is the only record of when an entry was
             // written (`stamp.keep_mtime`).
-            if keepModificationTime {
+            if options.keepModificationTime {
                 var times = [info.st_atim, info.st_mtim]
                 guard futimens(temporary.fd, &times) == 0 else { throw SystemError("futimens", path: temporary.path) }
                 created.st_mtim = info.st_mtim
             }
             guard fsync(temporary.fd) == 0 else { throw SystemError("fsync", path: temporary.path) }
-            // Mode and owner changes leave the size and modification time as they are.
-            stamped = FileVersion(created)
-            // Closed before the exchange: closed after it, our descriptor would report `IN_CLOSE_WRITE` under the
-            // entry's name and bring the entry we just stamped back to be read again.
+            return .written(Temporary(path: temporary.path, version: FileVersion(created)))
         } catch {
             unlink(temporary.path)
             throw error
         }
+    }
 
-        var swapped: SwappedOriginal?
-        beforeRename()
-        guard untouched(), FileVersion.current(path) == before else {
+    /// Steps 4 and 5: the last look, then the copy takes the entry's name (exchanged, or renamed over where the
+    /// filesystem cannot exchange), undone when the name held another file by then. Nil when the copy holds the
+    /// name; else why not (nothing was overwritten).
+    private static func exchange(
+        _ temporary: inout Temporary, with path: String, opened: Opened, hooks: Hooks
+    ) throws -> EntryResult? {
+        hooks.beforeRename()
+        guard opened.untouched, FileVersion.current(path) == opened.before else {
             unlink(temporary.path)
             return FileIO.exists(path) ? .changedWhileStamping : .vanished
         }
-        beforeExchange()
+        hooks.beforeExchange()
         if clinux_exchange(temporary.path, path) == 0 {
-            afterExchange()
+            hooks.afterExchange()
             // The original now sits under the temp name. A writer that opened it in the last microseconds broke
             // the lease: give it its file back. And an editor's save that renamed a new file over the entry
             // between the last look and the exchange left *that* file under the temp name, not the one we read:
             // it goes back under the entry's name, and our copy, made from the older version, is dropped.
             // (Under the lease, a writer that reached the original since the last look broke it: `settle`, after the
             // folder's fsync, finds that and puts its save back. Without a lease, the version is compared here.)
-            guard leased || FileVersion.current(fd) == before,
-                FileVersion.current(temporary.path)?.isSameFile(as: before) == true
+            guard opened.leased || FileVersion.current(opened.fd) == opened.before,
+                FileVersion.current(temporary.path)?.isSameFile(as: opened.before) == true
             else {
                 try Self.exchangeBack(temporary: temporary.path, path: path)
                 return .changedWhileStamping
             }
             unlink(temporary.path)
-            // A writer that found the original by its name just before the exchange may reach it only now: its open
-            // waits on our lease, and what it writes would go to a file without a name. The lease is kept, and the
-            // original with it, until the folder's fsync has given such a writer time to arrive: `settle` then lets
-            // it finish and puts its save back under the entry's name.
-            if leased {
-                ownsDescriptor = false
-                swapped = SwappedOriginal(fd: fd, path: path, mode: mode, stamped: stamped)
-            }
-        } else if errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP {
-            // A filesystem that cannot exchange: a plain rename over; the last look above is the guard.
-            guard rename(temporary.path, path) == 0 else {
-                let error = SystemError("rename", path: path)
-                unlink(temporary.path)
-                throw error
-            }
-        } else {
+            temporary.exchanged = true
+            return nil
+        }
+        guard errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP else {
             let error = SystemError("renameat2", path: path)
             unlink(temporary.path)
             throw error
         }
-        if syncsFolder { try FileIO.fsyncDirectory(directory) }
-        if let swapped {
-            if let keepOriginal {
-                keepOriginal(swapped)
-            } else if try swapped.settle() {
-                return .changedWhileStamping
-            }
+        // A filesystem that cannot exchange: a plain rename over; the last look above is the guard.
+        guard rename(temporary.path, path) == 0 else {
+            let error = SystemError("rename", path: path)
+            unlink(temporary.path)
+            throw error
         }
-        blockNow(written)
-        contentNow(content, keepModificationTime ? modified : Date(), stamped)
-        return restoring ? .restored(stamped) : .stamped(stamped)
+        return nil
     }
 
     /// The original, swapped out of the entry's name and unlinked, still open. A writer whose open found it by the

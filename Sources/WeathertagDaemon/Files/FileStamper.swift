@@ -28,6 +28,9 @@ public enum FileStamper {
 
     typealias Machine = InboxStateMachine<ContinuousClock>
 
+    /// Asks for current weather, once the first entry that needs it is read.
+    public typealias CurrentWeather = () async -> Result<WeatherTag, any Error>
+
     /// The daemon's memory, for files in its inbox: a file there without a block gets its remembered one back,
     /// and every stamp is remembered, as the daemon does.
     public struct Memory: Sendable {
@@ -53,16 +56,14 @@ public enum FileStamper {
     /// Stamps every file; `starting(done, path)` is called before each. Returns each path's outcome. Current weather
     /// is asked for (`currentWeather`) only when a file needs it: back-dated files ask history alone, and a failure
     /// of current weather is reported for the files that need it while the rest go on.
-    /// With `fresh`, the memory is not asked and a block already there is replaced: new weather on purpose.
+    /// With `options.replacing`, the memory is not asked and a block already there is replaced: new weather on
+    /// purpose.
     public static func stamp(
         _ paths: [String],
-        currentWeather: () async -> Result<WeatherTag, any Error>,
+        currentWeather: CurrentWeather,
         fields: [StampField] = StampField.all,
-        maximumSize: Int = InboxConfiguration.defaultMaximumBytes,
-        keepModificationTime: Bool = true,
-        backdating: BackdatingPolicy = BackdatingPolicy(),
+        options: StampOptions = StampOptions(backdating: BackdatingPolicy()),
         memory: Memory? = nil,
-        fresh: Bool = false,
         history: HistoryService? = nil,
         historyPatience: HistoryPatience = .none,
         starting: (Int, String) -> Void = { _, _ in }
@@ -109,15 +110,14 @@ public enum FileStamper {
                     // daemon's batches: the file work and the memory's SQLite block, and the cooperative pool must
                     // not.
                     let batchLines = batch.tag?.stampLines(fields: fields)
-                    let batchBackdating = batch.backdating(backdating)
-                    let outcome = try? await NIOThreadPool.singleton.runIfActive {
+                    var batchOptions = options
+                    batchOptions.backdating = batch.backdating(options.backdating ?? BackdatingPolicy())
+                    let outcome = try? await NIOThreadPool.singleton.runIfActive { [batchOptions] in
                         EntryBatch.stamp(
-                            batch.names, in: nil, lines: batchLines, maximumSize: maximumSize,
-                            keepModificationTime: keepModificationTime, backdating: batchBackdating,
+                            batch.names, in: nil, lines: batchLines, options: batchOptions,
                             memory: memory.map { memory in
                                 EntryBatch.Memory(database: memory.database, key: { memory.key($0) })
-                            },
-                            fresh: fresh)
+                            })
                     }
                     next += machine.receive(.batchFinished(batch, outcome, arrivedMeanwhile: []))
                 case .wakeUp(let deadline):

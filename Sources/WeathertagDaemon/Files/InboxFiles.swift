@@ -59,16 +59,16 @@ struct InboxFiles: Sendable {
             self.inbox, self.configuration.maximumBytes, self.progress, self.editorLocks, self.crashGuard
         )
         let lines = batch.tag?.stampLines(fields: self.stamp.fields)
-        let keepModificationTime = self.stamp.keepModificationTime
-        let backdating = batch.backdating(
-            BackdatingPolicy(threshold: self.stamp.backdatedAfter, asksHistory: self.asksHistory))
+        let options = StampOptions(
+            maximumSize: maximumSize, keepModificationTime: self.stamp.keepModificationTime,
+            backdating: batch.backdating(
+                BackdatingPolicy(threshold: self.stamp.backdatedAfter, asksHistory: self.asksHistory)))
         let memory = self.memory.map { EntryBatch.Memory(database: $0) }
         return try? await self.threadPool.runIfActive {
             progress.begin()
             defer { progress.end() }
             return EntryBatch.stamp(
-                batch.names, in: inbox, lines: lines, maximumSize: maximumSize,
-                keepModificationTime: keepModificationTime, backdating: backdating, memory: memory, progress: progress,
+                batch.names, in: inbox, lines: lines, options: options, memory: memory, progress: progress,
                 locks: locks, crashGuard: crashGuard)
         }
     }

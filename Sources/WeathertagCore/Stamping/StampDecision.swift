@@ -1,0 +1,71 @@
+import FoundationEssentials
+
+/// What becomes of an entry, decided from the bytes read and what is known of it, before anything is written: the
+/// pure half of a stamp (`EntryFile` in the daemon is the other, the system calls that write it in place).
+///
+/// In this order: an entry with a block keeps it; one whose front matter must not be edited is left alone; one
+/// that came back without its block gets the remembered block back, whenever it was written; one written long ago
+/// waits for the weather of its time (or is left alone); one dated ahead waits for its time; a current one gets the
+/// current weather, or waits for it.
+public enum StampDecision: Sendable, Equatable {
+    /// Write `content` in its place: the entry with `block` (`restoring`: the remembered block given back).
+    case write([UInt8], block: [String], restoring: Bool)
+    /// It has a block already (`block`, as read, when it reads as one).
+    case alreadyStamped(block: [String]?)
+    /// Left as it is: its content, its time, or back-dated without history.
+    case leftAlone(LeftAloneReason)
+    /// Back-dated: the weather of its time is to be asked for.
+    case wantsHistory(HistoryRequest)
+    /// Dated a little ahead of now: looked at again after `wait`.
+    case datedAhead(EntryTime, wait: Duration)
+    /// Current, and no current weather to be had: it waits for it, untouched.
+    case needsWeather
+
+    /// What the stamper is asked with when there is no current weather, to learn what the entry needs: never
+    /// written.
+    static let placeholder = ["weather:", "  pending: true"]
+
+    /// - Parameters:
+    ///   - original: the entry's bytes, as read.
+    ///   - name: its file name (a date in it dates the entry).
+    ///   - modified: its modification time (the last word on its date).
+    ///   - lines: the block of current weather; nil while none can be had.
+    ///   - replacing: an existing block is replaced by `lines` (`stamp --fresh`).
+    ///   - backdating: an entry written before what current weather can speak for is not given it.
+    ///   - remembered: the block remembered for the entry, asked only when it has none.
+    public static func decide(
+        _ original: [UInt8], name: String, modified: Date, lines: [String]?, replacing: Bool = false,
+        backdating: BackdatingPolicy? = nil, remembered: () -> [String]? = { nil }
+    ) -> StampDecision {
+        let content: [UInt8]
+        switch FrontMatterStamper.stamp(original, lines: lines ?? Self.placeholder, replacing: replacing) {
+        case .stamped(let stamped): content = stamped
+        case .alreadyStamped: return .alreadyStamped(block: FrontMatterStamper.weatherBlock(original, checked: true))
+        case .skipped(let reason): return .leftAlone(.content(reason))
+        }
+        // Back without its block (an old buffer saved, a sync writing the unstamped version again): the same block
+        // goes back, whenever the entry was written.
+        if !replacing, let block = remembered(),
+            case .stamped(let restored) = FrontMatterStamper.stamp(original, lines: block)
+        {
+            return .write(restored, block: block, restoring: true)
+        }
+        // Written long before now: current weather would not be the weather it was written in. A time that cannot
+        // be read, or lies ahead, is never replaced by a guess.
+        if let backdating {
+            switch backdating.verdict(
+                frontMatter: FrontMatterStamper.timeFields(original), fileName: name, modified: modified)
+            {
+            case .current: break
+            case .backdated(let time):
+                // The weather of its own time, where it was written (its front matter may say).
+                guard backdating.asksHistory else { return .leftAlone(.backdated(time)) }
+                return .wantsHistory(HistoryRequest(time: time, position: FrontMatterStamper.position(original)))
+            case .ahead(let time, let wait): return .datedAhead(time, wait: wait)
+            case .leftAlone(let reason): return .leftAlone(reason)
+            }
+        }
+        guard let lines else { return .needsWeather }
+        return .write(content, block: lines, restoring: false)
+    }
+}

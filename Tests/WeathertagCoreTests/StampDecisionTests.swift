@@ -1,0 +1,86 @@
+import FoundationEssentials
+import Testing
+import WeathertagCore
+
+/// What becomes of an entry, decided from its bytes alone: no files, an injected clock.
+@Suite("the stamp's decision")
+struct StampDecisionTests {
+    static let now = Date(timeIntervalSince1970: 1_764_000_000)  // 2025-11-24T16:00:00Z
+    static let lines = ["weather:", "  condition: Clear"]
+    static let remembered = ["weather:", "  condition: Rain"]
+
+    static func policy(history: Bool) -> BackdatingPolicy {
+        BackdatingPolicy(timeZone: .utc, asksHistory: history, now: { Self.now })
+    }
+
+    static func decide(
+        _ text: String, lines: [String]? = Self.lines, replacing: Bool = false, history: Bool = false,
+        remembered: [String]? = nil
+    ) -> StampDecision {
+        StampDecision.decide(
+            Array(text.utf8), name: "entry.md", modified: Self.now, lines: lines, replacing: replacing,
+            backdating: Self.policy(history: history), remembered: { remembered })
+    }
+
+    @Test func aCurrentEntryIsWrittenWithTheCurrentBlock() {
+        guard case .write(let content, let block, let restoring) = Self.decide("Today\n") else {
+            Issue.record("not written")
+            return
+        }
+        #expect(String(decoding: content, as: UTF8.self) == "---\nweather:\n  condition: Clear\n---\nToday\n")
+        #expect(block == Self.lines && !restoring)
+        #expect(Self.decide("Today\n", lines: nil) == .needsWeather, "no weather: it waits, nothing written")
+    }
+
+    @Test func aBlockThereIsKeptAndFrontMatterItMustNotEditIsLeftAlone() {
+        let stamped = "---\nweather:\n  condition: Fog\n---\nx\n"
+        #expect(Self.decide(stamped) == .alreadyStamped(block: ["weather:", "  condition: Fog"]))
+        #expect(Self.decide(stamped, lines: nil) == .alreadyStamped(block: ["weather:", "  condition: Fog"]))
+        guard case .leftAlone(.content) = Self.decide("---\ntitle: [oops\n---\n") else {
+            Issue.record("bad front matter not left alone")
+            return
+        }
+        // `--fresh`: the block there is replaced, and the memory is not asked.
+        guard case .write(_, let block, false) = Self.decide(stamped, replacing: true, remembered: Self.remembered)
+        else {
+            Issue.record("not replaced")
+            return
+        }
+        #expect(block == Self.lines)
+    }
+
+    /// An entry back without its block gets the remembered one, whenever it was written and with or without
+    /// current weather.
+    @Test func theRememberedBlockComesBackWheneverTheEntryWasWritten() {
+        for text in ["Today\n", "---\ndate: 2019-05-01\n---\nLong ago\n"] {
+            guard case .write(_, let block, true) = Self.decide(text, lines: nil, remembered: Self.remembered) else {
+                Issue.record("\(text): not restored")
+                continue
+            }
+            #expect(block == Self.remembered)
+        }
+    }
+
+    @Test func aBackDatedEntryAsksForItsOwnTimeOrIsLeftAlone() {
+        let old = "---\ndate: 2019-05-01T10:00:00+02:00\nlatitude: 46.2\nlongitude: 6.15\n---\nLong ago\n"
+        guard case .wantsHistory(let request) = Self.decide(old, history: true) else {
+            Issue.record("no history asked")
+            return
+        }
+        #expect(request.time.date == Date(timeIntervalSince1970: 1_556_697_600))
+        #expect(request.position?.latitude == 46.2 && request.position?.longitude == 6.15)
+        guard case .leftAlone(.backdated) = Self.decide(old, history: false) else {
+            Issue.record("not left alone without history")
+            return
+        }
+        // Never a guess: a date that cannot be read is left alone, not stamped as now.
+        guard case .leftAlone(.unreadableTime) = Self.decide("---\ndate: someday\n---\nx\n") else {
+            Issue.record("an unreadable date was stamped")
+            return
+        }
+        guard case .datedAhead = Self.decide("---\ndate: 2025-11-24T20:00:00Z\n---\nTonight\n") else {
+            Issue.record("not waiting for its time")
+            return
+        }
+    }
+}
