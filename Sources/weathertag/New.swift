@@ -92,7 +92,8 @@ struct New: AsyncParsableCommand {
         let outcomes = try await factory.withProvidersRunning {
             await FileStamper.stamp(
                 [path], currentWeather: { await current.get().map { $0.tag }.mapError { $0 as any Error } },
-                fields: configuration.stamp.fields, options: StampOptions(configuration, backdating: backdating), history: history)
+                fields: configuration.stamp.fields, options: StampOptions(configuration, backdating: backdating),
+                history: history)
         }
         switch outcomes[path] {
         case .stamped?, .alreadyStamped?: break
