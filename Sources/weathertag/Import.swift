@@ -91,6 +91,45 @@ struct Import: AsyncParsableCommand {
     /// The largest export read: ten years of Day One is a few MiB of JSON (photos are files beside it).
     static let maximumExportBytes = 512 << 20
 
+    /// The factory of the configuration when there is one: privacy, the block's fields, units, history. Without
+    /// one, entries that brought no weather are written without it.
+    private static func factory(_ options: Options) throws -> ServiceFactory? {
+        guard let configurationPath = DaemonConnection.configurationFile(given: options.config) else { return nil }
+        do {
+            let runtime = Runtime(logLevel: .error)
+            return runtime.factory(try runtime.loadConfiguration(configurationPath))
+        } catch {
+            printError("configuration error: \(error)")
+            throw ExitCode(ExitStatus.configuration)
+        }
+    }
+
+    /// Every entry of the export's journals, each read whole (the parser walks the bytes): a diary's text, not a
+    /// disk's worth. One that cannot be read imports nothing.
+    private static func entries(
+        of documents: [String], read: ([UInt8]) throws(ImportError) -> [ImportedEntry]
+    ) throws -> [ImportedEntry] {
+        var entries: [ImportedEntry] = []
+        for document in documents {
+            var size = stat()
+            if stat(document, &size) == 0, size.st_size > Self.maximumExportBytes {
+                printError("\(document): \(size.st_size >> 20) MiB is larger than any diary's JSON (at most 512 MiB)")
+                throw ExitCode(65)
+            }
+            guard let data = FileManager.default.contents(atPath: document) else {
+                printError("\(document): cannot be read")
+                throw ExitCode(ExitStatus.noInput)
+            }
+            do {
+                entries += try read([UInt8](data))
+            } catch {
+                printError("\(document): \(error); nothing was imported")
+                throw ExitCode(65)
+            }
+        }
+        return entries
+    }
+
     /// What both imports do once the export is read.
     static func run(
         options: Options, path: String, read: ([UInt8]) throws(ImportError) -> [ImportedEntry]
@@ -103,21 +142,7 @@ struct Import: AsyncParsableCommand {
             printError("--into \(into): no such folder")
             throw ExitCode(ExitStatus.noInput)
         }
-        // The configuration when there is one: privacy, the block's fields, units, history. Without one, entries
-        // that brought no weather are written without it.
-        let configurationPath = DaemonConnection.configurationFile(given: options.config)
-        let factory: ServiceFactory?
-        if let configurationPath {
-            do {
-                let runtime = Runtime(logLevel: .error)
-                factory = runtime.factory(try runtime.loadConfiguration(configurationPath))
-            } catch {
-                printError("configuration error: \(error)")
-                throw ExitCode(ExitStatus.configuration)
-            }
-        } else {
-            factory = nil
-        }
+        let factory = try Self.factory(options)
         let configuration = factory?.configuration
         let layout: DiaryLayout
         do {
@@ -153,25 +178,7 @@ struct Import: AsyncParsableCommand {
                 throw ExitCode(ExitStatus.noInput)
             }
         }
-        var entries: [ImportedEntry] = []
-        for document in documents {
-            // Read whole (the parser walks the bytes): a diary's text, not a disk's worth.
-            var size = stat()
-            if stat(document, &size) == 0, size.st_size > Self.maximumExportBytes {
-                printError("\(document): \(size.st_size >> 20) MiB is larger than any diary's JSON (at most 512 MiB)")
-                throw ExitCode(65)
-            }
-            guard let data = FileManager.default.contents(atPath: document) else {
-                printError("\(document): cannot be read")
-                throw ExitCode(ExitStatus.noInput)
-            }
-            do {
-                entries += try read([UInt8](data))
-            } catch {
-                printError("\(document): \(error); nothing was imported")
-                throw ExitCode(65)
-            }
-        }
+        var entries = try Self.entries(of: documents, read: read)
         let exportFolder = documents[0].split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
             separator: "/")
 
@@ -212,7 +219,8 @@ struct Import: AsyncParsableCommand {
             let backdating = BackdatingPolicy(
                 threshold: factory.configuration.stamp.backdatedAfter, asksHistory: true, explicitTime: nil)
             let current = CurrentWeather(
-                socketPath: nil, loaded: .success(factory), configurationPath: configurationPath ?? "")
+                socketPath: nil, loaded: .success(factory),
+                configurationPath: DaemonConnection.configurationFile(given: options.config) ?? "")
             let progress = ProgressBar(total: waiting.count)
             do {
                 outcomes = try await factory.withProvidersRunning {

@@ -44,10 +44,7 @@ struct Status: AsyncParsableCommand {
 
     /// The status document as a few aligned lines.
     static func render(_ status: StatusDocument, now: Date) -> String {
-        func ago(_ iso: String?) -> String {
-            guard let iso, let date = Date(iso8601: iso) else { return "never" }
-            return Self.duration(now.timeIntervalSince(date)) + " ago"
-        }
+        let ago = { (iso: String?) in Self.ago(iso, now: now) }
         var lines: [(String, String)] = []
         let uptime = Self.duration(status.uptimeSeconds)
         let entries = status.entries
@@ -58,6 +55,49 @@ struct Status: AsyncParsableCommand {
                 "\(entries.stamped) stamped · \(entries.restored) restored · \(entries.waiting) waiting · \(entries.skipped) left alone · "
                     + "\(entries.backdated) back-dated · \(entries.alreadyStamped) already stamped"
             ))
+        lines += Self.laneLines(status)
+        if let weather = status.weather, let tag = try? WeatherTag(weather), let line = try? TagFormatter().format(tag)
+        {
+            lines.append(("weather", line + (tag.stale ? " (stale)" : "") + ", from \(tag.position.source)"))
+        } else {
+            lines.append(("weather", "none yet"))
+        }
+        let cache = status.cache
+        lines.append(
+            (
+                "cache",
+                "\(cache.places) place(s), last fetched \(ago(cache.lastFetchedAt)); \(cache.hits) hits, "
+                    + "\(cache.misses) misses"
+            ))
+        lines.append(("calls", Self.calls(status)))
+        if let history = status.history {
+            var text =
+                "\(history.waiting) back-dated entr\(history.waiting == 1 ? "y" : "ies") waiting; "
+                + "\(history.requests) request(s) to \(history.source)"
+            if let left = history.budgetLeft {
+                text += "; budget left \(left == left.rounded() ? String(Int(left)) : String(cFormat: "%.1f", left))"
+            }
+            lines.append(("history", text))
+        }
+        lines += Self.providerLines(status, now: now)
+        if let error = status.lastError {
+            lines.append(("last error", "\(error) (\(ago(status.lastErrorAt)))"))
+        }
+        let width = lines.map(\.0.count).max() ?? 0
+        return lines.map { label, text in
+            label + String(repeating: " ", count: width - label.count) + "  " + text + "\n"
+        }.joined()
+    }
+
+    /// `12 min ago`, or `never`.
+    private static func ago(_ iso: String?, now: Date) -> String {
+        guard let iso, let date = Date(iso8601: iso) else { return "never" }
+        return Self.duration(now.timeIntervalSince(date)) + " ago"
+    }
+
+    /// Each lane's count, the latest entries of each, and the sync tools' conflict copies.
+    private static func laneLines(_ status: StatusDocument) -> [(String, String)] {
+        var lines: [(String, String)] = []
         if let lanes = status.lanes {
             let all: [(String, LanesDocument.Lane)] = [
                 ("waiting", lanes.waiting), ("stamped", lanes.stamped), ("back-dated", lanes.backdated),
@@ -81,19 +121,11 @@ struct Status: AsyncParsableCommand {
                 lines.append(("", "\(conflict.path) (\(conflict.tool)): \(conflict.remedy)"))
             }
         }
-        if let weather = status.weather, let tag = try? WeatherTag(weather), let line = try? TagFormatter().format(tag)
-        {
-            lines.append(("weather", line + (tag.stale ? " (stale)" : "") + ", from \(tag.position.source)"))
-        } else {
-            lines.append(("weather", "none yet"))
-        }
-        let cache = status.cache
-        lines.append(
-            (
-                "cache",
-                "\(cache.places) place(s), last fetched \(ago(cache.lastFetchedAt)); \(cache.hits) hits, "
-                    + "\(cache.misses) misses"
-            ))
+        return lines
+    }
+
+    /// The weather services' calls, by source when there are several, and the last error.
+    private static func calls(_ status: StatusDocument) -> String {
         // A daemon before `services` said the same totals as `openweather`.
         let services = status.services ?? status.openweather
         var calls = "\(services.callsToday) calls today, \(services.calls) since start"
@@ -105,17 +137,12 @@ struct Status: AsyncParsableCommand {
         }
         if let error = services.lastError { calls += "; last error: \(error)" }
         if let next = services.nextAttemptAt { calls += "; next attempt at \(next)" }
-        lines.append(("calls", calls))
-        if let history = status.history {
-            var text =
-                "\(history.waiting) back-dated entr\(history.waiting == 1 ? "y" : "ies") waiting; "
-                + "\(history.requests) request(s) to \(history.source)"
-            if let left = history.budgetLeft {
-                text += "; budget left \(left == left.rounded() ? String(Int(left)) : String(cFormat: "%.1f", left))"
-            }
-            lines.append(("history", text))
-        }
-        for (index, provider) in status.providers.enumerated() {
+        return calls
+    }
+
+    /// A line per location provider: tried or not, its last fix as privacy lets it be shown, its failures.
+    private static func providerLines(_ status: StatusDocument, now: Date) -> [(String, String)] {
+        status.providers.enumerated().map { index, provider in
             // A provider the chain never reached (one before it answered) has not failed: it is not tried yet.
             let mark = provider.attempts == 0 && provider.lastError == nil ? "·" : provider.ok ? "✓" : "✗"
             var text = "\(mark) \(provider.type)"
@@ -127,21 +154,14 @@ struct Status: AsyncParsableCommand {
                     text += " last fix in \(position.name ?? "a private place")"
                 }
                 if let accuracy = position.accuracyM { text += " (±\(Int(accuracy)) m)" }
-                text += ", \(ago(provider.lastSuccessAt))"
+                text += ", \(Self.ago(provider.lastSuccessAt, now: now))"
             }
             if !provider.ok, let error = provider.lastError {
                 text += "; \(provider.failures) of \(provider.attempts) failed: \(error)"
             }
             if let until = provider.skippedUntil { text += "; passed over until \(until)" }
-            lines.append((index == 0 ? "providers" : "", text))
+            return (index == 0 ? "providers" : "", text)
         }
-        if let error = status.lastError {
-            lines.append(("last error", "\(error) (\(ago(status.lastErrorAt)))"))
-        }
-        let width = lines.map(\.0.count).max() ?? 0
-        return lines.map { label, text in
-            label + String(repeating: " ", count: width - label.count) + "  " + text + "\n"
-        }.joined()
     }
 
     /// `45 s`, `12 min`, `3 h 05 min`, `2 d 4 h`.

@@ -15,6 +15,17 @@ struct KeylessPlaceTests {
         return try #require(try Yams.load(yaml: yaml) as? [String: Any])["weather"] as? [String: Any] ?? [:]
     }
 
+    /// `weathertag stamp` of a new note with `config`, keyless, on a machine in UTC: the note's path.
+    static func stampANote(_ harness: Harness, config: String) async throws -> String {
+        let note = harness.directory.file("note.md")
+        try Data("A note\n".utf8).write(to: URL(fileURLWithPath: note))
+        let stamp = try await ChildProcess.run(
+            [DaemonProcess.binary, "stamp", "--config", config, note],
+            environment: ["PATH": "/usr/bin:/bin", "OPENWEATHER_API_KEY": "", "TZ": "UTC"], in: harness.directory)
+        #expect(stamp.status == 0, "\(stamp.stderr)")
+        return note
+    }
+
     /// The daemon of a keyless configuration: current and back-dated stamps name Seoul, and `tag` says it.
     @Test func stampsAndTheTagNameThePlace() async throws {
         try await withHarness { harness in
@@ -49,12 +60,7 @@ struct KeylessPlaceTests {
             let config = try harness.writeConfig(
                 providers: #"[{"type": "fixed", "latitude": \#(latitude), "longitude": \#(longitude)}]"#, key: "",
                 extra: #", "weather": {"providers": [{"type": "met-norway"}], "lang": "\#(lang)"}"#)
-            let note = harness.directory.file("note.md")
-            try Data("A note\n".utf8).write(to: URL(fileURLWithPath: note))
-            let stamp = try await ChildProcess.run(
-                [DaemonProcess.binary, "stamp", "--config", config, note],
-                environment: ["PATH": "/usr/bin:/bin", "OPENWEATHER_API_KEY": "", "TZ": "UTC"], in: harness.directory)
-            #expect(stamp.status == 0, "\(stamp.stderr)")
+            let note = try await Self.stampANote(harness, config: config)
             let block = try Self.block(note)
             #expect(block["place"] as? String == name, "\(block)")
         }
@@ -66,12 +72,7 @@ struct KeylessPlaceTests {
         try await withHarness { harness in
             let config = try harness.writeConfig(
                 providers: Self.seoul, key: "", extra: #", "weather": {"providers": [{"type": "met-norway"}]}"#)
-            let note = harness.directory.file("note.md")
-            try Data("A note\n".utf8).write(to: URL(fileURLWithPath: note))
-            let stamp = try await ChildProcess.run(
-                [DaemonProcess.binary, "stamp", "--config", config, note],
-                environment: ["PATH": "/usr/bin:/bin", "OPENWEATHER_API_KEY": "", "TZ": "UTC"], in: harness.directory)
-            #expect(stamp.status == 0, "\(stamp.stderr)")
+            let note = try await Self.stampANote(harness, config: config)
             let block = try Self.block(note)
             #expect(block["weather_source"] as? String == "met-norway" && block["place"] as? String == "Seoul")
             // As written (a YAML reader makes the time an instant and forgets its offset).

@@ -74,10 +74,7 @@ public struct DiaryStatistics: Sendable, Equatable {
         self.last = chronological.last.map { String($0.time.prefix(10)) }
         let weathered = documents.filter { $0.weather?.condition != nil || $0.weather?.temperature != nil }
         self.withWeather = weathered.count
-        func temperature(_ entry: EntryDocument) -> Double? {
-            guard let value = entry.weather?.temperature, value.isFinite else { return nil }
-            return Self.convert(value, from: entry.weather?.units.flatMap(Units.init(rawValue:)) ?? .metric, to: units)
-        }
+        let temperature = { (entry: EntryDocument) in Self.temperature(entry, in: units) }
 
         var byCondition: [String: Int] = [:]
         for entry in documents {
@@ -110,6 +107,18 @@ public struct DiaryStatistics: Sendable, Equatable {
 
         let moody = documents.filter { $0.mood != nil }
         self.moods = moody.count
+        (self.moodByCondition, self.moodByTemperature) = Self.moodTallies(moody, units: units)
+        self.groups = grouping.map { Self.groups(documents, by: $0, units: units) } ?? []
+    }
+
+    /// An entry's temperature in `units`; nil without one.
+    private static func temperature(_ entry: EntryDocument, in units: Units) -> Double? {
+        guard let value = entry.weather?.temperature, value.isFinite else { return nil }
+        return Self.convert(value, from: entry.weather?.units.flatMap(Units.init(rawValue:)) ?? .metric, to: units)
+    }
+
+    /// Mood by condition, the most entries first, and by temperature band, the coldest first.
+    private static func moodTallies(_ moody: [EntryDocument], units: Units) -> (byCondition: [Tally], byBand: [Tally]) {
         var moodByCondition: [String: [Double]] = [:]
         var moodByBand: [Int: [Double]] = [:]
         for entry in moody {
@@ -117,23 +126,23 @@ public struct DiaryStatistics: Sendable, Equatable {
             if let condition = entry.weather?.condition, !condition.isEmpty {
                 moodByCondition[condition, default: []].append(mood)
             }
-            if let value = temperature(entry) {
+            if let value = Self.temperature(entry, in: units) {
                 moodByBand[Self.band(Self.convert(value, from: units, to: .metric)), default: []].append(mood)
             }
         }
-        self.moodByCondition = moodByCondition.map { key, values in
+        let byCondition = moodByCondition.map { key, values in
             Tally(key: key, entries: values.count, mean: Self.mean(values), measured: values.count)
         }.sorted { ($0.entries, $1.key) > ($1.entries, $0.key) }
-        self.moodByTemperature = moodByBand.keys.sorted().map { band in
+        let byBand = moodByBand.keys.sorted().map { band in
             let values = moodByBand[band] ?? []
             return Tally(
                 key: Self.bandName(band), entries: values.count, mean: Self.mean(values), measured: values.count)
         }
+        return (byCondition, byBand)
+    }
 
-        guard let grouping else {
-            self.groups = []
-            return
-        }
+    /// A line per year, month, condition or place, in the order of their keys.
+    private static func groups(_ documents: [EntryDocument], by grouping: Grouping, units: Units) -> [Group] {
         var grouped: [String: [EntryDocument]] = [:]
         for entry in documents {
             let key: String
@@ -145,14 +154,14 @@ public struct DiaryStatistics: Sendable, Equatable {
             }
             grouped[key, default: []].append(entry)
         }
-        self.groups = grouped.keys.sorted().map { key in
+        return grouped.keys.sorted().map { key in
             let members = grouped[key] ?? []
             let weatheredMembers = members.filter { $0.weather?.condition != nil || $0.weather?.temperature != nil }
             let (rainy, days) = Self.rainyDays(weatheredMembers)
             return Group(
                 key: key, entries: members.count, withWeather: weatheredMembers.count,
-                meanTemperature: Self.mean(members.compactMap(temperature)), rainyDays: rainy, days: days,
-                meanMood: Self.mean(members.compactMap(\.mood)))
+                meanTemperature: Self.mean(members.compactMap { Self.temperature($0, in: units) }), rainyDays: rainy,
+                days: days, meanMood: Self.mean(members.compactMap(\.mood)))
         }
     }
 
