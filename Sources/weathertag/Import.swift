@@ -34,60 +34,6 @@ struct Import: AsyncParsableCommand {
         var dryRun = false
     }
 
-    struct DayOne: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "dayone",
-            abstract: "Import Day One's JSON export (Journal.json, or the export's .zip with its photos).",
-            discussion: """
-                Day One's weather is kept as Day One recorded it (its words, its service's name); its codes of every \
-                era (HAMweather, Forecast.io, Weather Underground, Apple Weather) become a condition and an icon. The \
-                text's needless Markdown escapes are taken away, and photos are copied beside the entry (photos/) \
-                with their links rewritten. Reading a .zip needs unzip.
-                """)
-
-        @OptionGroup var options: Options
-
-        @Argument(help: "Journal.json, or the export's .zip.")
-        var path: String
-
-        func run() async throws {
-            try await Import.run(options: self.options, path: self.path) { bytes throws(ImportError) in
-                try DayOneExport.read(bytes)
-            }
-        }
-    }
-
-    struct Jrnl: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "jrnl",
-            abstract: "Import jrnl's JSON export (jrnl --export json).",
-            discussion: """
-                jrnl keeps no zone: its times are read in the machine's zone, or in --zone. It keeps no weather \
-                either: every entry gets its hour's weather from history.
-                """)
-
-        @OptionGroup var options: Options
-
-        @Option(help: "The zone jrnl's times were written in (Europe/Zurich); the machine's by default.")
-        var zone: String?
-
-        @Argument(help: "The export (jrnl --export json > export.json).")
-        var path: String
-
-        func validate() throws {
-            if let zone, Zone.named(zone) == nil {
-                throw ValidationError("--zone \(zone) is no zone of the tz database")
-            }
-        }
-
-        func run() async throws {
-            let zone = self.zone.flatMap(Zone.named) ?? .current
-            try await Import.run(options: self.options, path: self.path) { bytes throws(ImportError) in
-                try JrnlExport.read(bytes, zone: zone)
-            }
-        }
-    }
-
     /// The largest export read: ten years of Day One is a few MiB of JSON (photos are files beside it).
     static let maximumExportBytes = 512 << 20
 
@@ -265,11 +211,11 @@ struct Import: AsyncParsableCommand {
         for (index, staged) in staging.entries.enumerated() where staged.needsWeather {
             let final = moved[index]
             switch outcomes[staging.staged(staged.path)] {
-            case .stamped?: fromHistory += 1
-            case let outcome? where Self.unplaced(outcome):
+            case (.stamped, _)?: fromHistory += 1
+            case let (result, _)? where Self.unplaced(result):
                 unplaced += 1
-                without.append("\(final): \(Stamp.describe(outcome))")
-            case let outcome?: without.append("\(final): \(Stamp.describe(outcome))")
+                without.append("\(final): \(Stamp.describe(result))")
+            case let (result, _)?: without.append("\(final): \(Stamp.describe(result))")
             case nil:
                 without.append(
                     "\(final): no weather"
@@ -297,9 +243,9 @@ struct Import: AsyncParsableCommand {
 
 extension Import {
     /// No place was known for the entry's time (none at all, or only one its own clock contradicts).
-    static func unplaced(_ outcome: FileStamper.Outcome) -> Bool {
-        switch outcome {
-        case .leftAlone(.backdated(_, .noPosition)), .leftAlone(.backdated(_, .elsewhere)): true
+    static func unplaced(_ result: EntryResult) -> Bool {
+        switch result {
+        case .leftAlone(.backdated(_, .noPosition), _), .leftAlone(.backdated(_, .elsewhere), _): true
         default: false
         }
     }

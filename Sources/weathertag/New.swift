@@ -95,9 +95,9 @@ struct New: AsyncParsableCommand {
                 fields: configuration.stamp.fields, options: StampOptions(configuration, backdating: backdating),
                 history: history)
         }
-        switch outcomes[path] {
+        switch outcomes[path]?.result {
         case .stamped?, .alreadyStamped?: break
-        case let outcome?: printError("\(path): \(Stamp.describe(outcome)); the daemon stamps it when it can")
+        case let result?: printError("\(path): \(Stamp.describe(result)); the daemon stamps it when it can")
         case nil: printError("\(path): not stamped; the daemon stamps it when it can")
         }
     }

@@ -79,8 +79,8 @@ struct Stamp: AsyncParsableCommand {
             for file in self.files {
                 print("== \(file)")
                 switch FileStamper.preview(file, lines: lines) {
-                case .success(let frontMatter): print(frontMatter, terminator: "")
-                case .failure(let outcome): print("(nothing to write: \(Self.describe(outcome)))")
+                case .frontMatter(let frontMatter): print(frontMatter, terminator: "")
+                case .nothingToWrite(let result): print("(nothing to write: \(Self.describe(result)))")
                 }
             }
             return
@@ -128,11 +128,13 @@ struct Stamp: AsyncParsableCommand {
         var historical: [String] = []
         var exitStatus: Int32?
         for file in self.files {
-            let outcome = outcomes[file] ?? .vanished
-            switch outcome {
-            case .stamped(let tag):
+            let (result, tag) = outcomes[file] ?? (.vanished, nil)
+            switch result {
+            case .stamped:
                 counts["stamped", default: 0] += 1
-                if tag.kind == .historical { historical.append("\(file): \(Self.describeHistorical(tag))") }
+                if let tag, tag.kind == .historical {
+                    historical.append("\(file): \(Self.describeHistorical(tag))")
+                }
             case .restored: counts["restored", default: 0] += 1
             case .alreadyStamped: counts["already stamped", default: 0] += 1
             case .noWeather(let error):
@@ -141,7 +143,7 @@ struct Stamp: AsyncParsableCommand {
                 exitStatus = (error as? CurrentWeather.Failure)?.exitStatus ?? ExitStatus.temporaryFailure
             default:
                 counts["left alone", default: 0] += 1
-                problems.append("\(file): \(Self.describe(outcome))")
+                problems.append("\(file): \(Self.describe(result))")
             }
         }
         for problem in problems { printError(problem) }
@@ -167,17 +169,21 @@ struct Stamp: AsyncParsableCommand {
         return "\(weather), the weather of \(time) there (from \(CurrentWeather.name(of: tag)))"
     }
 
-    static func describe(_ outcome: FileStamper.Outcome) -> String {
-        switch outcome {
+    static func describe(_ result: EntryResult) -> String {
+        switch result {
         case .stamped: return "stamped"
         case .restored: return "given its remembered weather block back"
         case .alreadyStamped: return "already stamped"
-        case .leftAlone(let reason): return "left as it is: \(reason)"
+        case .leftAlone(let reason, _): return "left as it is: \(reason)"
         case .inUse: return "left as it is: it is open for writing; try again once it is closed"
-        case .lockedByEditor(let lock): return "left as it is: \(lock); try again once the editor is closed"
+        case .locked(let lock): return "left as it is: \(lock); try again once the editor is closed"
         case .vanished: return "no such file"
-        case .failed(let reason): return "not stamped: \(reason)"
-        case .noWeather(let reason): return "not stamped: \(reason)"
+        case .failed(let reason), .noWeather(let reason): return "not stamped: \(reason)"
+        // Waiting results the stamp command does not end on (it tries again, or decides): told as they are.
+        case .changedWhileStamping: return "left as it is: it kept changing while being stamped"
+        case .wantsHistory(let request): return "not stamped: it waits for the weather of \(request.time)"
+        case .needsWeather: return "not stamped: no current weather"
+        case .datedAhead(let time, _): return "left as it is: it is dated \(time), later than now here"
         }
     }
 

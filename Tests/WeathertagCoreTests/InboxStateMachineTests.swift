@@ -51,7 +51,7 @@ struct InboxStateMachineTests {
 
         let after = machine.receive(.batchFinished(first[0], Self.stamped(first[0]), arrivedMeanwhile: []))
         #expect(after.batches.map(\.names.count) == [6], "the rest, while the second batch is in flight")
-        #expect(after.reports.filter { if case .stamped = $0 { true } else { false } }.count == 32)
+        #expect(after.reports.filter { if case .entry(_, .stamped, _) = $0 { true } else { false } }.count == 32)
         #expect(machine.waiting == 38)
         _ = machine.receive(.batchFinished(first[1], Self.stamped(first[1]), arrivedMeanwhile: []))
         let last = try #require(after.batches.first)
@@ -169,7 +169,7 @@ struct InboxStateMachineTests {
                 once, BatchOutcome(results: [("ahead.md", .datedAhead(time, wait: .seconds(3600)))]),
                 arrivedMeanwhile: [])
         ).reports
-        guard case .leftAlone("ahead.md", .future(time, withinADay: true), _)? = reports.first else {
+        guard case .entry("ahead.md", .leftAlone(.future(time, withinADay: true), _), _)? = reports.first else {
             Issue.record("\(reports)")
             return
         }
@@ -272,10 +272,10 @@ struct InboxStateMachineTests {
                         ),
                         unprocessed: ["c.md"]), arrivedMeanwhile: []))
             #expect(actions.batches.isEmpty, "paused")
-            for case .cannotWrite(let name, _, let retryIn, let firstTime) in actions.reports {
+            for case .entry(let name, .failed, let telling) in actions.reports {
                 #expect(name == "b.md")
-                waits.append(try #require(retryIn))
-                firstTimes.append(firstTime)
+                waits.append(try #require(telling.retryIn))
+                firstTimes.append(telling.firstTime)
             }
             #expect(machine.waiting == 2)
             self.clock.advance(by: waits.last ?? .zero)
@@ -301,7 +301,7 @@ struct InboxStateMachineTests {
         let actions = machine.receive(
             .batchFinished(first, BatchOutcome(failure: ("a.md", Failure(description: "EROFS"))), arrivedMeanwhile: []))
         #expect(actions.batches.map(\.names) == [["b.md"]], "no pause")
-        guard case .cannotWrite("a.md", _, nil, _) = actions.reports.first else {
+        guard case .entry("a.md", .failed, let telling) = actions.reports.first, telling.retryIn == nil else {
             Issue.record("\(actions)")
             return
         }
@@ -333,7 +333,8 @@ struct InboxStateMachineTests {
         }
         let last = machine.receive(
             .batchFinished(batch, BatchOutcome(results: [("busy.md", .changedWhileStamping)]), arrivedMeanwhile: []))
-        guard case .leftAlone("busy.md", .keepsChanging, firstTime: true) = last.reports.first else {
+        guard case .entry("busy.md", .leftAlone(.keepsChanging, _), let telling) = last.reports.first, telling.firstTime
+        else {
             Issue.record("\(last)")
             return
         }
@@ -382,7 +383,7 @@ struct InboxStateMachineTests {
         var batch = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
         var actions = machine.receive(
             .batchFinished(batch, BatchOutcome(results: [("a.md", .locked(lock))]), arrivedMeanwhile: []))
-        guard case .lockedByEditor("a.md", lock, firstTime: true) = actions.reports.first else {
+        guard case .entry("a.md", .locked(lock), let telling) = actions.reports.first, telling.firstTime else {
             Issue.record("\(actions)")
             return
         }
@@ -392,7 +393,7 @@ struct InboxStateMachineTests {
         batch = try self.lookedAtAfterTheLockGrace(&machine, "a.md")
         actions = machine.receive(
             .batchFinished(batch, BatchOutcome(results: [("a.md", .locked(lock))]), arrivedMeanwhile: []))
-        guard case .lockedByEditor("a.md", lock, firstTime: false) = actions.reports.first else {
+        guard case .entry("a.md", .locked(lock), let telling) = actions.reports.first, !telling.firstTime else {
             Issue.record("\(actions)")
             return
         }
@@ -468,13 +469,14 @@ struct InboxStateMachineTests {
             ("a.md", .stamped(Self.version)), ("b.md", .alreadyStamped(Self.version)),
             ("c.md", .leftAlone(.readOnly, Self.version)), ("d.md", .inUse), ("e.md", .vanished),
         ])
-        let reports = machine.receive(.batchFinished(batch, outcome, arrivedMeanwhile: [])).reports.map { "\($0)" }
-        #expect(reports.count == 5)
-        #expect(reports[0].hasPrefix("stamped(\"a.md\""))
-        #expect(reports[1] == "alreadyStamped(\"b.md\")")
-        #expect(reports[2] == "leftAlone(\"c.md\", it is read-only, firstTime: true)")
-        #expect(reports[3] == "inUse(\"d.md\")")
-        #expect(reports[4] == "vanished(\"e.md\")")
+        let reports = machine.receive(.batchFinished(batch, outcome, arrivedMeanwhile: [])).reports.compactMap {
+            report -> (String, EntryResult, Machine.Telling)? in
+            if case .entry(let name, let result, let telling) = report { (name, result, telling) } else { nil }
+        }
+        #expect(reports.map(\.0) == ["a.md", "b.md", "c.md", "d.md", "e.md"])
+        #expect(reports.map(\.1) == outcome.results.map(\.1), "the batch's results, as they came")
+        #expect(reports[0].2.tag == Fixtures.tag, "stamped with the batch's weather")
+        #expect(reports.allSatisfy { $0.2.firstTime })
         #expect(machine.isIdle)
 
         // Found again by a rescan: counted again, but not worth another log line; a new reason is.
@@ -482,7 +484,9 @@ struct InboxStateMachineTests {
             let again = try #require(machine.receive(.arrived(["c.md"])).batches.first)
             let reported = machine.receive(
                 .batchFinished(again, BatchOutcome(results: [("c.md", .leftAlone(reason, nil))]), arrivedMeanwhile: []))
-            guard case .leftAlone("c.md", reason, firstTime) = reported.reports.first else {
+            guard case .entry("c.md", .leftAlone(reason, _), let telling) = reported.reports.first,
+                telling.firstTime == firstTime
+            else {
                 Issue.record("\(reported)")
                 continue
             }
@@ -625,7 +629,10 @@ struct InboxStateMachineTests {
         #expect(stamp[0].backdating(BackdatingPolicy()) == nil)
         #expect(batch.backdating(BackdatingPolicy()) != nil, "a batch of current weather asks")
         let done = machine.receive(.batchFinished(stamp[0], Self.stamped(stamp[0]), arrivedMeanwhile: []))
-        #expect(done.reports.contains { if case .stamped("old.md", historical) = $0 { true } else { false } })
+        #expect(
+            done.reports.contains {
+                if case .entry("old.md", .stamped, let telling) = $0 { telling.tag == historical } else { false }
+            })
 
         // Not now: looked at again later, said once.
         let later = machine.receive(.historyFailed("older.md", .later(.seconds(30), Failure(description: "500"))))
@@ -636,7 +643,11 @@ struct InboxStateMachineTests {
         let alone = machine.receive(.historyFailed("none.md", .unavailable(.noPosition)))
         #expect(
             alone.reports.contains {
-                if case .leftAlone("none.md", .backdated(Self.spring, .noPosition), true) = $0 { true } else { false }
+                if case .entry("none.md", .leftAlone(.backdated(Self.spring, .noPosition), _), let telling) = $0 {
+                    telling.firstTime
+                } else {
+                    false
+                }
             })
         #expect(machine.waiting == 1, "older.md waits for its retry")
         #expect(machine.waitingForHistory == 1, "and it is history it waits for")
@@ -834,5 +845,77 @@ extension Array where Element == InboxStateMachine<TestClock>.Action {
     var finishes: Bool { self.contains { if case .finish = $0 { true } else { false } } }
     var histories: [(String, HistoryRequest)] {
         self.compactMap { if case .fetchHistory(let name, let request) = $0 { (name, request) } else { nil } }
+    }
+}
+
+/// The machine's own phase (`Lifecycle`) and its two concerns, current weather and writes, each with its own
+/// backoff: one never ends the other's.
+@Suite("inbox state machine: its phase")
+struct InboxPhaseTests {
+    typealias Machine = InboxStateMachine<TestClock>
+    let clock = TestClock()
+
+    /// Before, one pause was shared: a failed write replaced the weather service's `Retry-After`, and weather was
+    /// asked for again as soon as the write's shorter backoff was over.
+    @Test func aFailedWriteDoesNotEndTheWeatherServicesBackoff() throws {
+        var machine = Machine(
+            configuration: {
+                var configuration = Machine.Configuration()
+                configuration.sortsWithoutWeather = true
+                configuration.writeBackoff = Backoff(base: .seconds(1), ceiling: .seconds(1))
+                return configuration
+            }(), clock: self.clock)
+        _ = machine.receive(.start)
+        #expect(machine.receive(.listed(candidates: ["a.md"], present: nil)).fetches == 1)
+        let failed = machine.receive(
+            .weatherFailed(InboxStateMachineTests.Failure(description: "429"), retryAfter: .seconds(120)))
+        let sorting = try #require(failed.batches.first, "read without weather while none can be had")
+        #expect(sorting.tag == nil)
+        let refused = machine.receive(
+            .batchFinished(
+                sorting, BatchOutcome(failure: ("a.md", InboxStateMachineTests.Failure(description: "ENOSPC"))),
+                arrivedMeanwhile: []))
+        #expect(refused.batches.isEmpty)
+        #expect(machine.waitingReason("a.md")?.reason == .diskRefused)
+
+        self.clock.advance(by: .seconds(1))
+        let retried = machine.receive(.wokeUp)
+        #expect(retried.fetches == 0, "the weather service said 120 s")
+        let again = try #require(retried.batches.first, "writes are tried again")
+        #expect(again.tag == nil)
+        let waits = machine.receive(
+            .batchFinished(again, BatchOutcome(results: [("a.md", .needsWeather)]), arrivedMeanwhile: []))
+        #expect(waits.fetches == 0 && !waits.reports.isEmpty, "stamping works again; weather is still waited for")
+        #expect(machine.waitingReason("a.md")?.reason == .noWeather)
+
+        self.clock.advance(by: .seconds(119))
+        #expect(machine.receive(.wokeUp).fetches == 1, "asked again when the service said")
+    }
+
+    @Test func stopDuringTheLookOverFinishesAndStartsNothing() {
+        var machine = Machine(
+            configuration: {
+                var configuration = Machine.Configuration()
+                configuration.checksIntegrity = true
+                return configuration
+            }(), clock: self.clock)
+        #expect(machine.receive(.start).checksIntegrity)
+        _ = machine.receive(.arrived(["a.md"]))
+        #expect(machine.receive(.stop).finishes, "nothing is in flight")
+        let checked = machine.receive(.integrityChecked)
+        #expect(checked.lists.isEmpty && checked.batches.isEmpty && checked.fetches == 0)
+    }
+
+    @Test func aRefusedBatchHaltsTheMachineUntilItStops() throws {
+        var machine = Machine(configuration: Machine.Configuration(), clock: self.clock)
+        _ = machine.receive(.start)
+        _ = machine.receive(.listed(candidates: ["a.md"], present: nil))
+        let batch = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
+        let halted = machine.receive(.batchFinished(batch, nil, arrivedMeanwhile: ["b.md"]))
+        #expect(halted.batches.isEmpty && halted.fetches == 0, "the thread pool refused: nothing more starts")
+        #expect(machine.waiting == 2, "both wait in the inbox for the next start")
+        #expect(machine.receive(.rescan).lists.count == 1, "a listing still runs")
+        #expect(machine.receive(.listed(candidates: ["c.md"], present: nil)).batches.isEmpty)
+        #expect(machine.receive(.stop).finishes)
     }
 }

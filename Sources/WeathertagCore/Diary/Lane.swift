@@ -114,6 +114,8 @@ public struct LaneState: Sendable, Equatable {
             return LaneState(.backdated, .waitingForHistory, detail: "written \(request.time)")
         case .datedAhead(let time, _): return Self.datedAhead(time)
         case .needsWeather: return LaneState(.waiting, .noWeather)
+        case .noWeather(let error): return LaneState(.waiting, .noWeather, detail: "\(error)")
+        case .failed(let error): return LaneState(.waiting, .diskRefused, detail: "\(error)")
         }
     }
 

@@ -1,6 +1,8 @@
 import FoundationEssentials
 
-/// What happened to one entry when it was stamped.
+/// What happened to one entry when it was stamped: the one vocabulary of a stamp's result. A batch gives it
+/// (`EntryBatch`), the inbox machine tells it (`InboxStateMachine.Report.entry`), adding the results only it can
+/// decide (no weather where nothing waits, a write that failed), and `weathertag stamp` reports it.
 public enum EntryResult: Sendable, Equatable {
     /// Stamped; the version is the new file's, for rescans to tell it has not changed since.
     case stamped(FileVersion)
@@ -24,6 +26,29 @@ public enum EntryResult: Sendable, Equatable {
     case needsWeather
     /// Dated a little ahead of now (today in a zone east of here): looked at again after `wait`.
     case datedAhead(EntryTime, wait: Duration)
+    /// It needs current weather and none could be had, and nothing waits for it (`weathertag stamp`); untouched.
+    case noWeather(any Error)
+    /// Reading or writing it failed (a full disk, a read-only filesystem, no permission to the folder); untouched.
+    case failed(any Error)
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.stamped(let a), .stamped(let b)), (.restored(let a), .restored(let b)),
+            (.alreadyStamped(let a), .alreadyStamped(let b)):
+            return a == b
+        case (.leftAlone(let a, let x), .leftAlone(let b, let y)): return a == b && x == y
+        case (.inUse, .inUse), (.changedWhileStamping, .changedWhileStamping), (.vanished, .vanished),
+            (.needsWeather, .needsWeather):
+            return true
+        case (.locked(let a), .locked(let b)): return a == b
+        case (.wantsHistory(let a), .wantsHistory(let b)): return a == b
+        case (.datedAhead(let a, let x), .datedAhead(let b, let y)): return a == b && x == y
+        // Errors are equal when they are the same failure (`FailureKind`), as the machine compares them.
+        case (.noWeather(let a), .noWeather(let b)), (.failed(let a), .failed(let b)):
+            return FailureKind(a) == FailureKind(b)
+        default: return false
+        }
+    }
 }
 
 /// What a back-dated entry needs: the weather at its time, at its place (its own, from its front matter; nil: a

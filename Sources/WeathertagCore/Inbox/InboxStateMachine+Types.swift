@@ -104,27 +104,31 @@ extension InboxStateMachine {
 
     /// Something to count or to tell; the shell decides the words.
     public enum Report: Sendable {
-        case stamped(String, WeatherTag)
-        /// The remembered block was written back (the entry had come back without it).
-        case restored(String)
-        case alreadyStamped(String)
-        /// Counted each time; worth a log line only the first time for this reason.
-        case leftAlone(String, LeftAloneReason, firstTime: Bool)
-        case inUse(String)
-        /// An editor has it open; it waits for the lock file to go. Worth a log line the first time.
-        case lockedByEditor(String, EditorLock, firstTime: Bool)
-        case changedWhileStamping(String, attempt: Int, retryIn: Duration)
-        /// Dated ahead of now; it waits. Worth a log line the first time for this date.
-        case datedAhead(String, EntryTime, retryIn: Duration, firstTime: Bool)
-        case vanished(String)
+        /// What came of one entry: its batch's result, or what the machine decided for it (left alone after
+        /// changing under every stamp, no weather where nothing waits, a write that failed), and how to tell it.
+        case entry(String, EntryResult, Telling)
+        /// Entries wait for current weather; asked again in `retryIn`.
         case waitingForWeather(waiting: Int, retryIn: Duration, error: any Error)
-        /// No current weather could be had for it, and nothing waits for it (`weathertag stamp`).
-        case noWeather(String, error: any Error)
         /// A back-dated entry waits for the weather of its time. Worth a log line the first time for this error.
         case waitingForHistory(String, retryIn: Duration, error: any Error, firstTime: Bool)
-        /// A write failed; the entries wait `retryIn` (nil: not retried). Worth a log line the first time.
-        case cannotWrite(String, error: any Error, retryIn: Duration?, firstTime: Bool)
         case writingWorksAgain
+    }
+
+    /// How an entry's result is told.
+    public struct Telling: Sendable {
+        /// The weather it was stamped with (`.stamped`).
+        public var tag: WeatherTag?
+        /// The first time this is told for the entry (this reason, this lock, this date, this kind of failure):
+        /// worth a log line; otherwise it is only counted.
+        public var firstTime: Bool
+        /// When the machine looks at it again (nil: when it changes, or never).
+        public var retryIn: Duration?
+        /// How many times in a row it changed under a stamp (`.changedWhileStamping`).
+        public var attempt: Int
+
+        public init(tag: WeatherTag? = nil, firstTime: Bool = true, retryIn: Duration? = nil, attempt: Int = 0) {
+            (self.tag, self.firstTime, self.retryIn, self.attempt) = (tag, firstTime, retryIn, attempt)
+        }
     }
 }
 

@@ -7,24 +7,8 @@ import WeathertagCore
 /// after a pause, a few times): what `weathertag stamp` uses. One file at a time, so progress can be shown; a
 /// failed write is reported and the next file tried.
 public enum FileStamper {
-    public enum Outcome: Error, Sendable {
-        /// Stamped with this weather: current, or (`kind: historical`) the weather of the file's own time.
-        case stamped(WeatherTag)
-        /// It had no block and got the one remembered for it back.
-        case restored
-        case alreadyStamped
-        /// Left as it is, and why (not text, front matter it must not edit, read-only, a link ...).
-        case leftAlone(LeftAloneReason)
-        /// Someone has it open for writing.
-        case inUse
-        /// An editor has it open (its swap or lock file is beside it).
-        case lockedByEditor(EditorLock)
-        case vanished
-        /// Reading or writing failed (a full disk, no permission to the folder).
-        case failed(any Error)
-        /// It needs current weather, and none could be had (back-dated files need none).
-        case noWeather(any Error)
-    }
+    /// What came of one file: its result, as the inbox's machine tells it, and the weather it was stamped with.
+    public typealias Outcome = (result: EntryResult, tag: WeatherTag?)
 
     typealias Machine = InboxStateMachine<ContinuousClock>
 
@@ -122,8 +106,11 @@ public enum FileStamper {
                     next += machine.receive(.batchFinished(batch, outcome, arrivedMeanwhile: []))
                 case .wakeUp(let deadline):
                     wakeUp = deadline
-                case .report(let report):
-                    if let (path, outcome) = Self.outcome(of: report) { outcomes[path] = outcome }
+                case .report(.entry(let path, let result, let telling)):
+                    // An entry that waits (changed under the stamp, dated ahead) is told again when it is done.
+                    outcomes[path] = (result, telling.tag)
+                case .report:
+                    break
                 case .list, .finish, .startPolling, .notice, .checkIntegrity:
                     break
                 }
@@ -161,20 +148,11 @@ public enum FileStamper {
         }
     }
 
-    private static func outcome(of report: Machine.Report) -> (String, Outcome)? {
-        switch report {
-        case .stamped(let path, let tag): return (path, .stamped(tag))
-        case .restored(let path): return (path, .restored)
-        case .alreadyStamped(let path): return (path, .alreadyStamped)
-        case .leftAlone(let path, let reason, _): return (path, .leftAlone(reason))
-        case .inUse(let path): return (path, .inUse)
-        case .lockedByEditor(let path, let lock, _): return (path, .lockedByEditor(lock))
-        case .vanished(let path): return (path, .vanished)
-        case .cannotWrite(let path, let error, _, _): return (path, .failed(error))
-        case .noWeather(let path, let error): return (path, .noWeather(error))
-        case .changedWhileStamping, .waitingForWeather, .waitingForHistory, .writingWorksAgain, .datedAhead:
-            return nil
-        }
+    /// What `preview` finds: the front matter a stamp would write, or the result that means there is nothing to
+    /// write.
+    public enum Preview: Sendable {
+        case frontMatter(String)
+        case nothingToWrite(EntryResult)
     }
 
     /// The front matter a stamp would give the file (from its opening `---` to its closing line), without
@@ -183,21 +161,22 @@ public enum FileStamper {
         _ path: String,
         lines: [String],
         maximumSize: Int = InboxConfiguration.defaultMaximumBytes
-    ) -> Result<String, Outcome> {
+    ) -> Preview {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
-            return .failure(errno == ENOENT ? .vanished : .failed(SystemError("open", path: path)))
+            return .nothingToWrite(errno == ENOENT ? .vanished : .failed(SystemError("open", path: path)))
         }
         defer { close(fd) }
         let original: [UInt8]
         do {
             original = try FileIO.readAll(fd, path: path, limit: maximumSize)
         } catch {
-            return .failure(.failed(error))
+            return .nothingToWrite(.failed(error))
         }
         switch FrontMatterStamper.stamp(original, lines: lines) {
-        case .alreadyStamped: return .failure(.alreadyStamped)
-        case .skipped(let reason): return .failure(.leftAlone(.content(reason)))
+        case .alreadyStamped:
+            return .nothingToWrite(FileVersion.current(fd).map(EntryResult.alreadyStamped) ?? .vanished)
+        case .skipped(let reason): return .nothingToWrite(.leftAlone(.content(reason), nil))
         case .stamped(let content):
             // By bytes: in a Swift String "\r\n" is one character, and splitting at "\n" would not see CRLF lines.
             var end = 0
@@ -210,7 +189,7 @@ public enum FileStamper {
                 lines += 1
                 if lines > 1, line.elementsEqual("---".utf8) || line.elementsEqual("...".utf8) { break }
             }
-            return .success(String(decoding: content[..<end], as: UTF8.self))
+            return .frontMatter(String(decoding: content[..<end], as: UTF8.self))
         }
     }
 }

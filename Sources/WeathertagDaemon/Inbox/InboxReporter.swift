@@ -9,46 +9,8 @@ struct InboxReporter: Sendable {
 
     func record(_ report: InboxStateMachine<ContinuousClock>.Report) {
         switch report {
-        case .stamped(let name, let tag):
-            self.statistics.update { $0.entriesStamped += 1 }
-            self.logger.info(
-                tag.kind == .historical ? "stamped with the weather of its time" : "stamped",
-                metadata: [
-                    "entry": "\(name)", "weather": "\(tag.weather.description)", "source": "\(tag.position.source)",
-                    "stale": "\(tag.stale)",
-                ]
-            )
-        case .restored(let name):
-            self.statistics.update { $0.entriesRestored += 1 }
-            self.logger.info("restored its weather block", metadata: ["entry": "\(name)"])
-        case .alreadyStamped:
-            self.statistics.update { $0.entriesAlreadyStamped += 1 }
-        case .leftAlone(let name, let reason, let firstTime):
-            if case .backdated = reason {
-                self.statistics.update { $0.entriesBackdated += 1 }
-            } else {
-                self.statistics.update { $0.entriesSkipped += 1 }
-            }
-            guard firstTime else { return }
-            self.logger.notice("entry left as it is", metadata: ["entry": "\(name)", "reason": "\(reason)"])
-        case .lockedByEditor(let name, let lock, let firstTime):
-            guard firstTime else { return }
-            self.logger.info(
-                "entry waits for its editor to close it", metadata: ["entry": "\(name)", "lock": "\(lock.file)"])
-        case .inUse(let name):
-            self.logger.debug("entry is open for writing, waiting for it to be closed", metadata: ["entry": "\(name)"])
-        case .changedWhileStamping(let name, let attempt, let retryIn):
-            self.logger.info(
-                "entry changed while being stamped, will retry",
-                metadata: ["entry": "\(name)", "attempt": "\(attempt)", "retry_in": "\(retryIn)"]
-            )
-        case .datedAhead(let name, let time, let retryIn, let firstTime):
-            guard firstTime else { return }
-            self.logger.notice(
-                "entry is dated ahead of now, waiting for its time",
-                metadata: ["entry": "\(name)", "dated": "\(time)", "retry_in": "\(retryIn)"])
-        case .vanished, .noWeather:
-            break
+        case .entry(let name, let result, let telling):
+            self.record(name, result, telling)
         case .waitingForWeather(let waiting, let retryIn, let error):
             self.logger.warning(
                 "entries wait for weather",
@@ -59,17 +21,72 @@ struct InboxReporter: Sendable {
             self.logger.warning(
                 "back-dated entry waits for the weather of its time",
                 metadata: ["entry": "\(name)", "retry_in": "\(retryIn)", "reason": "\(error)"])
-        case .cannotWrite(let name, let error, let retryIn, let firstTime):
-            guard firstTime else { return }
+        case .writingWorksAgain:
+            self.logger.notice("stamping works again")
+        }
+    }
+
+    /// One entry's result: counted, and logged the first time it is told.
+    private func record(
+        _ name: String, _ result: EntryResult, _ telling: InboxStateMachine<ContinuousClock>.Telling
+    ) {
+        switch result {
+        case .stamped:
+            guard let tag = telling.tag else { return }
+            self.statistics.update { $0.entriesStamped += 1 }
+            self.logger.info(
+                tag.kind == .historical ? "stamped with the weather of its time" : "stamped",
+                metadata: [
+                    "entry": "\(name)", "weather": "\(tag.weather.description)", "source": "\(tag.position.source)",
+                    "stale": "\(tag.stale)",
+                ]
+            )
+        case .restored:
+            self.statistics.update { $0.entriesRestored += 1 }
+            self.logger.info("restored its weather block", metadata: ["entry": "\(name)"])
+        case .alreadyStamped:
+            self.statistics.update { $0.entriesAlreadyStamped += 1 }
+        case .leftAlone(let reason, _):
+            if case .backdated = reason {
+                self.statistics.update { $0.entriesBackdated += 1 }
+            } else {
+                self.statistics.update { $0.entriesSkipped += 1 }
+            }
+            guard telling.firstTime else { return }
+            self.logger.notice("entry left as it is", metadata: ["entry": "\(name)", "reason": "\(reason)"])
+        case .locked(let lock):
+            guard telling.firstTime else { return }
+            self.logger.info(
+                "entry waits for its editor to close it", metadata: ["entry": "\(name)", "lock": "\(lock.file)"])
+        case .inUse:
+            self.logger.debug("entry is open for writing, waiting for it to be closed", metadata: ["entry": "\(name)"])
+        case .changedWhileStamping:
+            self.logger.info(
+                "entry changed while being stamped, will retry",
+                metadata: [
+                    "entry": "\(name)", "attempt": "\(telling.attempt)",
+                    "retry_in": "\(telling.retryIn.map { "\($0)" } ?? "")",
+                ]
+            )
+        case .datedAhead(let time, _):
+            guard telling.firstTime else { return }
+            self.logger.notice(
+                "entry is dated ahead of now, waiting for its time",
+                metadata: [
+                    "entry": "\(name)", "dated": "\(time)", "retry_in": "\(telling.retryIn.map { "\($0)" } ?? "")",
+                ])
+        case .failed(let error):
+            guard telling.firstTime else { return }
             self.statistics.recordError("\(error)")
             self.logger.error(
                 "cannot stamp entries, they wait untouched",
                 metadata: [
-                    "entry": "\(name)", "error": "\(error)", "retry_in": "\(retryIn.map { "\($0)" } ?? "never")",
+                    "entry": "\(name)", "error": "\(error)",
+                    "retry_in": "\(telling.retryIn.map { "\($0)" } ?? "never")",
                 ]
             )
-        case .writingWorksAgain:
-            self.logger.notice("stamping works again")
+        case .vanished, .noWeather, .wantsHistory, .needsWeather:
+            break
         }
     }
 

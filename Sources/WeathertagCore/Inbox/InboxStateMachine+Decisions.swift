@@ -1,0 +1,131 @@
+extension InboxStateMachine {
+    // MARK: Decisions
+
+    /// Starts what can start now, and asks to be woken for what must wait.
+    mutating func proceed() -> [Action] {
+        if case .stopping = self.lifecycle { return self.batchesInFlight == 0 ? [.finish] : [] }
+        var actions = self.stampHistorical()
+        actions += self.stampQueued()
+        // Entries that wait for current weather ask for it again once its backoff is over.
+        if self.counts.awaitingWeather > 0, self.lifecycle.starts, !self.weather.isPaused, !self.writes.isPaused,
+            self.weather.fetch()
+        {
+            actions.append(.fetchWeather)
+        }
+        if let next = self.nextDeadline(), self.wakeUpAt.map({ next < $0 }) ?? true {
+            self.wakeUpAt = next
+            actions.append(.wakeUp(at: next))
+        }
+        return actions
+    }
+
+    /// Batches may go to the disk: running, writes not waiting out a failure, and room for one more.
+    private var hasRoomForABatch: Bool {
+        self.lifecycle.starts && !self.writes.isPaused && self.batchesInFlight < self.configuration.batchesInFlight
+    }
+
+    /// Back-dated entries with the weather of their time need no current weather: only writes must work.
+    mutating func stampHistorical() -> [Action] {
+        var actions: [Action] = []
+        while self.hasRoomForABatch, let (name, tag) = self.nextHistorical() {
+            self.update(name) { entry, _ in entry.place = .inBatch(again: nil) }
+            self.batchesInFlight += 1
+            actions.append(.stamp(Batch(names: [name], tag: tag, historical: true)))
+        }
+        return actions
+    }
+
+    /// The queue in batches, with current weather that is fresh, or without any while none can be had
+    /// (`sortsWithoutWeather`); otherwise weather is asked for and the queue waits for it.
+    mutating func stampQueued() -> [Action] {
+        var actions: [Action] = []
+        let sortsWithout = self.configuration.sortsWithoutWeather
+        while self.hasRoomForABatch, self.counts.queued > 0, !self.weather.isPaused || sortsWithout {
+            // A long burst does not stamp its last entries with the weather of its first.
+            let tag: WeatherTag?
+            if let fresh = self.weather.fresh(at: self.clock.now, reuse: self.configuration.tagReuse) {
+                tag = fresh
+            } else if self.weather.isPaused {
+                // No weather to be had now: the batch sorts out what needs none (history never waits on it).
+                tag = nil
+            } else {
+                if self.weather.fetch() { actions.append(.fetchWeather) }
+                break
+            }
+            let names = self.drain(\.queue, limit: self.configuration.batchSize) {
+                if case .queued($0) = $1 { true } else { false }
+            }
+            for name in names { self.update(name) { entry, _ in entry.place = .inBatch(again: nil) } }
+            self.batchesInFlight += 1
+            actions.append(.stamp(Batch(names: names, tag: tag)))
+        }
+        return actions
+    }
+
+    func nextDeadline() -> C.Instant? {
+        var deadline = [self.weather.retryAt, self.writes.retryAt, self.notices.due].compactMap { $0 }.min()
+        if self.counts.deferred > 0 {
+            for entry in self.entries.values {
+                guard case .deferred(let until) = entry.place else { continue }
+                if deadline.map({ until < $0 }) ?? true { deadline = until }
+            }
+        }
+        return deadline
+    }
+
+    /// Asks about the next back-dated entries in turn, up to `configuration.historyInFlight` at a time: a diary of
+    /// thousands moved in at once does not hold thousands of questions (and their tasks) open.
+    mutating func askHistory() -> [Action] {
+        var actions: [Action] = []
+        while self.history.hasRoom, let name = self.history.next() {
+            guard case .awaitingHistory(let request, asked: false) = self.entries[name]?.place else { continue }
+            self.history.asking()
+            self.update(name) { entry, _ in entry.place = .awaitingHistory(request, asked: true) }
+            actions.append(.fetchHistory(name, request))
+        }
+        return actions
+    }
+
+    // MARK: The map and its orders
+
+    /// Changes one entry, keeping the counts of places in step; an entry that holds nothing any more is forgotten.
+    mutating func update(_ name: String, _ body: (inout EntryState, inout Self) -> Void) {
+        var entry = self.entries.removeValue(forKey: name) ?? EntryState()
+        self.counts.remove(entry)
+        body(&entry, &self)
+        self.counts.add(entry)
+        if !entry.isEmpty { self.entries[name] = entry }
+    }
+
+    /// `name`'s place at the back of the queue.
+    mutating func queued(_ name: String) -> EntryState.Place {
+        .queued(ticket: self.ticket(for: name, in: \.queue))
+    }
+
+    /// A new ticket for `name` at the back of `order`.
+    mutating func ticket(for name: String, in order: WritableKeyPath<Self, TicketOrder>) -> Int {
+        self.nextTicket += 1
+        self[keyPath: order].append(name, ticket: self.nextTicket)
+        return self.nextTicket
+    }
+
+    /// The names whose place still holds their ticket, in order, taken out of `order` (at most `limit`).
+    mutating func drain(
+        _ order: WritableKeyPath<Self, TicketOrder>, limit: Int = .max, _ holds: (Int, EntryState.Place) -> Bool
+    ) -> [String] {
+        var names: [String] = []
+        while names.count < limit, let (name, ticket) = self[keyPath: order].popFirst() {
+            guard let place = self.entries[name]?.place, holds(ticket, place) else { continue }
+            names.append(name)
+        }
+        return names
+    }
+
+    mutating func nextHistorical() -> (String, WeatherTag)? {
+        while let (name, ticket) = self.historicalOrder.popFirst() {
+            guard case .historical(let tag, ticket) = self.entries[name]?.place else { continue }
+            return (name, tag)
+        }
+        return nil
+    }
+}
