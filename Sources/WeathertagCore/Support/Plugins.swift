@@ -10,16 +10,28 @@ public struct PluginSpec<Context: Sendable, Product>: Sendable {
     /// The plugin's settings (`FixedLocationProvider.Settings`, `OpenMeteoSource.Settings`, …): plain values.
     public let settings: any Sendable
     private let build: @Sendable (Context) -> Product
+    /// What it builds as a `HistorySource`, when its plugin's product is one (a weather source that can answer for
+    /// the past): the type says so, not a flag beside it.
+    private let buildPast: (@Sendable (Context) -> any HistorySource)?
 
-    init(type: String, settings: any Sendable, build: @escaping @Sendable (Context) -> Product) {
+    init(
+        type: String, settings: any Sendable, build: @escaping @Sendable (Context) -> Product,
+        buildPast: (@Sendable (Context) -> any HistorySource)? = nil
+    ) {
         self.type = type
         self.settings = settings
         self.build = build
+        self.buildPast = buildPast
     }
 
     /// A running provider or source for these settings.
     public func make(_ context: Context) -> Product {
         self.build(context)
+    }
+
+    /// The running source, as one that answers for the past; nil when what it builds is not a `HistorySource`.
+    public func makePast(_ context: Context) -> (any HistorySource)? {
+        self.buildPast?(context)
     }
 }
 
@@ -34,23 +46,39 @@ public struct Plugin<SettingsContext: Sendable, Context: Sendable, Product>: Sen
     /// The keys an entry of this type understands, besides `type`; others are warned about.
     public let keys: Set<String>
     /// Whether what it builds can also answer for the past (a weather source that is a `HistorySource`, named by
-    /// `history.source`).
+    /// `history.source`): true exactly when its `make` returns a `HistorySource`.
     public let knowsThePast: Bool
     public let decode: Decode
 
     public init<Settings: Sendable>(
         type: String,
         keys: Set<String>,
-        knowsThePast: Bool = false,
         settings: @escaping @Sendable (ConfigObject, SettingsContext) throws(ConfigurationError) -> Settings,
         make: @escaping @Sendable (Settings, Context) -> Product
     ) {
         self.type = type
         self.keys = keys
-        self.knowsThePast = knowsThePast
+        self.knowsThePast = false
         self.decode = { (config, context) throws(ConfigurationError) in
             let decoded = try settings(config, context)
             return PluginSpec(type: type, settings: decoded) { make(decoded, $0) }
+        }
+    }
+
+    /// A weather source that also answers for the past: `make` builds a `HistorySource`.
+    public init<Settings: Sendable, Source: HistorySource>(
+        type: String,
+        keys: Set<String>,
+        settings: @escaping @Sendable (ConfigObject, SettingsContext) throws(ConfigurationError) -> Settings,
+        makePast make: @escaping @Sendable (Settings, Context) -> Source
+    ) where Product == any WeatherSource {
+        self.type = type
+        self.keys = keys
+        self.knowsThePast = true
+        self.decode = { (config, context) throws(ConfigurationError) in
+            let decoded = try settings(config, context)
+            return PluginSpec(
+                type: type, settings: decoded, build: { make(decoded, $0) }, buildPast: { make(decoded, $0) })
         }
     }
 }

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// A weather source that can also say what the weather was (`history.source`): a second face of the same plugin, in
-/// the same registry (its `WeatherSourcePlugin` says `knowsThePast`). `HistoryService` does the rest for every
+/// the same registry (its `WeatherSourcePlugin` builds it with `makePast:`, so the type says so). `HistoryService` does the rest for every
 /// source alike: where the entry was, what `privacy` lets leave, what is kept (by source, place cell and span of
 /// hours), one request at a time, one gate per outage, one `CallBudget`, gaps asked again later. A new source that
 /// can answer for the past is one file: this, besides its current weather.

@@ -13,10 +13,27 @@ public protocol WeatherSource: Sendable {
     func currentWeather(at position: RequestPosition) async throws(WeatherError) -> Weather
     /// The air now at `position`, or nil for a source that has none (`air_quality.enabled`).
     func airQuality(at position: RequestPosition) async throws(WeatherError) -> AirQuality?
+    /// The setting that sets `maximumCallsPerMinute`, named in the message that says the ceiling was reached.
+    var ceilingSetting: String { get }
+    /// Where the images of its icon codes come from, or nil: every source gives OpenWeather's codes, but the images
+    /// are OpenWeather's, fetched only when it is a source (a keyless configuration asks no commercial service).
+    var iconImages: IconImages? { get }
 }
 
 extension WeatherSource {
     public func airQuality(at position: RequestPosition) async throws(WeatherError) -> AirQuality? { nil }
+    public var ceilingSetting: String { "\(self.type)'s calls per minute" }
+    public var iconImages: IconImages? { nil }
+}
+
+/// Where a source's icon images are: `{baseURL}/{code}@2x.png`, each asked within `timeout`.
+public struct IconImages: Sendable, Equatable {
+    public var baseURL: String
+    public var timeout: Duration
+
+    public init(baseURL: String, timeout: Duration) {
+        (self.baseURL, self.timeout) = (baseURL, timeout)
+    }
 }
 
 /// What a source's settings may use at load besides its own entry: every source's units and language
@@ -65,7 +82,9 @@ public struct WeatherSourceContext: Sendable {
 /// `weather.providers`: the weather source plugin family (`Support/Plugins.swift`).
 public typealias WeatherSourceSpec = PluginSpec<WeatherSourceContext, any WeatherSource>
 public typealias WeatherSourcePlugin = Plugin<WeatherSettingsContext, WeatherSourceContext, any WeatherSource>
-public typealias WeatherSourceRegistry = PluginRegistry<WeatherSettingsContext, WeatherSourceContext, any WeatherSource>
+public typealias WeatherSourceRegistry = PluginRegistry<
+    WeatherSettingsContext, WeatherSourceContext, any WeatherSource
+>
 
 extension PluginSpec where Context == WeatherSourceContext, Product == any WeatherSource {
     /// A running source for these settings.

@@ -75,13 +75,12 @@ public struct ServiceFactory: Sendable {
         let configuration = self.configuration
         let sources = sources ?? self.weatherSources()
         let statistics = self.statistics
-        // OpenWeather's icon images only when OpenWeather is a source: a keyless configuration asks no commercial
-        // service for anything.
-        let icons =
-            sources.contains { $0.type == "openweather" }
-            ? IconDownloader(
-                baseURL: configuration.openWeather.iconBaseURL, timeout: configuration.openWeather.timeout,
-                http: self.http, countDownload: { statistics.update { $0.iconDownloads += 1 } }) : nil
+        // Icon images from the first source that has them (`WeatherSource.iconImages`): none for a keyless one.
+        let icons = sources.lazy.compactMap(\.iconImages).first.map { images in
+            IconDownloader(
+                baseURL: images.baseURL, timeout: images.timeout, http: self.http,
+                countDownload: { statistics.update { $0.iconDownloads += 1 } })
+        }
         return await WeatherService(
             chain: chain ?? self.locationChain(),
             sources: sources,
@@ -144,7 +143,7 @@ public struct ServiceFactory: Sendable {
     public func historyService(store: (any HistoryStore)?, chain: LocationChain? = nil) -> HistoryService? {
         let configuration = self.configuration
         guard configuration.history.enabled, let spec = configuration.history.sourceSpec,
-            let source = spec.makeSource(self.weatherSourceContext(for: spec.type)) as? any HistorySource
+            let source = spec.makePast(self.weatherSourceContext(for: spec.type))
         else { return nil }
         return HistoryService(
             source: source, maximumCallsPerDay: configuration.history.maximumCallsPerDay,

@@ -37,6 +37,8 @@ public actor HistoryService {
     private let limits: HistoryLimits
     private let units: Units
     private let lang: String
+    /// From an answer to the tag shown: the step current weather shares.
+    private let composer: TagComposer
     private let chain: LocationChain
     private let store: any HistoryStore
     private let logger: Logger
@@ -88,6 +90,7 @@ public actor HistoryService {
         self.store = store
         self.logger = logger
         self.privacy = privacy
+        self.composer = TagComposer(privacy: privacy, lang: lang)
         self.now = now
         self.gate = SourceGate(
             source: source.type, maximumPerMinute: .max, backoff: Backoff(base: .seconds(2), ceiling: .seconds(300)))
@@ -139,14 +142,9 @@ public actor HistoryService {
                 return .failed(.unavailable(.elsewhere(elsewhere)))
             }
             weather.source = self.source.type
-            var tag = WeatherTag(
-                weather: weather, position: position, iconFile: nil, fetchedAt: self.now(), kind: .historical)
-            if let place = await self.placeName(position) {
-                tag.geocodedPlace = place.name(in: self.lang)
-                (tag.region, tag.country) = (place.region, place.country)
-                if tag.weather.zone == nil, let zone = place.zone, Zone.named(zone) != nil { tag.weather.zone = zone }
-            }
-            return .tag(self.privacy.shown(tag))
+            // No icon: the source's codes name no image kept for the past.
+            let answer = TagComposer.Answer(weather: weather, fetchedAt: self.now(), kind: .historical)
+            return .tag(self.composer.tag(answer, at: position, place: await self.placeName(position), iconFile: nil))
         } catch let failure as Failure {
             return .failed(failure.failure)
         } catch let error as WeatherError {

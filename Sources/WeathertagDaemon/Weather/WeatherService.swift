@@ -45,8 +45,8 @@ public actor WeatherService {
     /// What the sources and the cache see of a position, and what a tag shows of it.
     public nonisolated let privacy: PrivacyPolicy
     private let geocoder: Geocoder?
-    /// The language place names are given in.
-    private let lang: String
+    /// From an answer to the tag shown (the place's name in `weather.lang`, privacy): the step history shares.
+    private let composer: TagComposer
     /// Asks for the air too, with each weather call (`air_quality.enabled`).
     private let airQuality: Bool
     private var places = PlaceNameCache()
@@ -70,7 +70,7 @@ public actor WeatherService {
         precondition(!sources.isEmpty, "a weather service needs at least one source")
         self.privacy = privacy
         self.geocoder = geocoder
-        self.lang = lang
+        self.composer = TagComposer(privacy: privacy, lang: lang)
         self.airQuality = airQuality
         self.chain = chain
         self.sources = sources
@@ -162,7 +162,7 @@ public actor WeatherService {
     private func ask(_ request: RequestPosition) async throws -> CachedWeather {
         var firstError: WeatherError?
         for source in self.sources {
-            if let shut = self.admit(source.type, ceilingName: Self.ceilingName(source.type)) {
+            if let shut = self.admit(source.type, ceilingName: source.ceilingSetting) {
                 firstError = firstError ?? shut
                 continue
             }
@@ -192,7 +192,7 @@ public actor WeatherService {
     /// The air from the source that gave the weather (one more call per place per TTL, within its gate); a failure
     /// or a source without air only leaves it out.
     private func air(from source: any WeatherSource, at request: RequestPosition) async -> AirQuality? {
-        guard self.airQuality, self.admit(source.type, ceilingName: Self.ceilingName(source.type)) == nil else {
+        guard self.airQuality, self.admit(source.type, ceilingName: source.ceilingSetting) == nil else {
             return nil
         }
         do {
@@ -203,28 +203,12 @@ public actor WeatherService {
         }
     }
 
-    /// The setting that sets a source's per-minute ceiling, for the message that says it was reached.
-    private static func ceilingName(_ source: String) -> String {
-        source == "openweather" ? "openweather.max_calls_per_minute" : "\(source)'s calls per minute"
-    }
-
     private func tag(_ entry: CachedWeather, at position: Position, stale: Bool) async -> WeatherTag {
-        var tag = WeatherTag(
-            weather: entry.weather,
-            position: position,
-            iconFile: await self.iconFile(entry.weather.icon),
-            fetchedAt: entry.fetchedAt,
-            stale: stale
-        )
-        tag.airQuality = entry.airQuality
-        if let place = await self.placeName(near: self.privacy.requestPosition(position)) {
-            tag.geocodedPlace = place.name(in: self.lang)
-            tag.region = place.region
-            tag.country = place.country
-            // A source that names no zone (MET Norway, a `command`) gets the place's, where the geocoder knows it.
-            if tag.weather.zone == nil, let zone = place.zone, Zone.named(zone) != nil { tag.weather.zone = zone }
-        }
-        tag = self.privacy.shown(tag)
+        let answer = TagComposer.Answer(
+            weather: entry.weather, fetchedAt: entry.fetchedAt, airQuality: entry.airQuality, stale: stale)
+        let icon = await self.iconFile(entry.weather.icon)
+        let place = await self.placeName(near: self.privacy.requestPosition(position))
+        let tag = self.composer.tag(answer, at: position, place: place, iconFile: icon)
         self.lastTag = tag
         return tag
     }

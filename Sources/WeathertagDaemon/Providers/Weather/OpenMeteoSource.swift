@@ -54,13 +54,13 @@ extension OpenMeteoSource {
 extension WeatherSourcePlugin {
     public static var openMeteo: WeatherSourcePlugin {
         WeatherSourcePlugin(
-            type: "open-meteo", keys: ["timeout_seconds"], knowsThePast: true
+            type: "open-meteo", keys: ["timeout_seconds"]
         ) { (config, context) throws(ConfigurationError) in
             var service = context.openMeteo
             if let timeout = try config.seconds("timeout_seconds", maximum: 120) { service.timeout = timeout }
             return OpenMeteoSource.Settings(
                 service: service, units: context.units, lang: context.lang)
-        } make: { settings, context in
+        } makePast: { settings, context in
             OpenMeteoSource(settings: settings, http: context.http, countCall: context.countCall)
         }
     }

@@ -19,6 +19,12 @@ public struct OpenWeatherClient: WeatherSource {
 
     public var maximumCallsPerMinute: Int { self.configuration.maximumCallsPerMinute }
 
+    public var ceilingSetting: String { "openweather.max_calls_per_minute" }
+
+    public var iconImages: IconImages? {
+        IconImages(baseURL: self.configuration.iconBaseURL, timeout: self.configuration.timeout)
+    }
+
     private var apiKey: String { self.configuration.apiKey?.value ?? "" }
 
     public func currentWeather(at position: RequestPosition) async throws(WeatherError) -> Weather {
@@ -95,7 +101,7 @@ extension OpenWeatherClient {
 extension WeatherSourcePlugin {
     public static var openWeather: WeatherSourcePlugin {
         WeatherSourcePlugin(
-            type: "openweather", keys: ["timeout_seconds"], knowsThePast: true
+            type: "openweather", keys: ["timeout_seconds"]
         ) { (config, context) throws(ConfigurationError) in
             guard context.openWeather.apiKey != nil else {
                 throw Configuration.missingKey(neededBy: config.fieldPath("type") + " openweather")
@@ -103,7 +109,7 @@ extension WeatherSourcePlugin {
             var configuration = context.openWeather
             if let timeout = try config.seconds("timeout_seconds", maximum: 120) { configuration.timeout = timeout }
             return OpenWeatherClient.Settings(configuration: configuration)
-        } make: { settings, context in
+        } makePast: { settings, context in
             OpenWeatherClient(configuration: settings.configuration, http: context.http, countCall: context.countCall)
         }
     }
