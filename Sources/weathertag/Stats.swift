@@ -45,8 +45,9 @@ struct Stats: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let source = try await DiarySource.open(self.connection)
-        let entries = try await source.all(try self.query(), limit: nil)
+        let entries = try await DiaryUnreadable.printed {
+            try await DiarySource.open(self.connection).all(try self.query(), limit: nil)
+        }
         let statistics = DiaryStatistics(entries, by: self.by)
         print(self.json ? statistics.json.serialized : statistics.text, terminator: self.json ? "\n" : "")
     }

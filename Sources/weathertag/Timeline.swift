@@ -1,0 +1,88 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import WeathertagCore
+import WeathertagDaemon
+
+struct Timeline: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the diary as one self-contained HTML page: entries by month, and the temperature over time.",
+        discussion: """
+            Every entry the filters match (all of them without filters), newest first, grouped by month: date (in \
+            the reader's locale), weather icon, temperature, place, title and first lines; above them a chart of \
+            the temperature with each entry's condition shaded. The icons come from the daemon's icon cache \
+            (cache.directory of the configuration; an emoji where none is cached), the CSS is inline, and there \
+            is no script and no request to anywhere: the page opens offline and prints.
+
+            Exit status: 0; 64 for a bad option; 69 when neither the daemon nor its database can be read; 73 when \
+            the page cannot be written.
+            """
+    )
+
+    @OptionGroup var connection: DaemonConnection
+    @OptionGroup var filters: EntryFilters
+
+    @Option(name: .shortAndLong, help: "The HTML file to write.")
+    var output: String
+
+    @Option(help: "The page's title.")
+    var title = "Diary"
+
+    @Option(help: "The day whose month and day \"On this day\" shows in earlier years (default today): 2026-05-01.")
+    var onThisDay: String?
+
+    func validate() throws {
+        _ = try self.filters.query()
+        if let onThisDay, EntryTime.given(onThisDay) == nil {
+            throw ValidationError("--on-this-day must be \(EntryTime.grammar), not \"\(onThisDay)\"")
+        }
+    }
+
+    func run() async throws {
+        try await DiaryUnreadable.printed { try await self.write() }
+    }
+
+    private func write() async throws {
+        let source = try await DiarySource.open(self.connection)
+        var query = try self.filters.query()
+        query.limit = EntryQuery.maximumLimit
+        let entries = try await source.all(query, limit: nil)
+        // Earlier years' entries of today's (or the given day's) month and day, whatever the filters.
+        var earlier = EntryQuery(limit: 20)
+        let day = self.onThisDay.flatMap { EntryTime.given($0)?.date } ?? Date()
+        earlier.restrict(toEarlierYearsOf: day, zone: .current)
+        let onThisDay = try await source.all(earlier, limit: 20)
+        let environment = ProcessInfo.processInfo.environment
+        let page = TimelinePage(
+            title: self.title,
+            formatting: DiaryFormatting(locale: DiaryFormatting.locale(environment: environment)),
+            icons: Self.icons(for: entries, cache: self.iconCache()),
+            generatedAt: Date())
+        do {
+            try Data(page.render(entries, onThisDay: onThisDay).utf8).write(
+                to: URL(fileURLWithPath: self.output), options: .atomic)
+        } catch {
+            printError("cannot write \(self.output): \(error)")
+            throw ExitCode(ExitStatus.cannotCreate)
+        }
+        printError("wrote \(entries.count) entries to \(self.output)")
+    }
+
+    /// The icon cache's folder: `cache.directory` of the configuration, when there is one.
+    private func iconCache() -> String? {
+        guard let path = self.connection.configurationFile() else { return nil }
+        let runtime = Runtime.quiet
+        return (try? runtime.loadConfiguration(path)).map { $0.cache.directory + "/icons" }
+    }
+
+    static func icons(for entries: [EntryDocument], cache: String?) -> [String: [UInt8]] {
+        guard let cache else { return [:] }
+        var icons: [String: [UInt8]] = [:]
+        for code in Set(entries.compactMap { $0.weather?.icon }) where code.allSatisfy({ $0.isLetter || $0.isNumber }) {
+            if let data = FileManager.default.contents(atPath: "\(cache)/\(code)@2x.png") {
+                icons[code] = [UInt8](data)
+            }
+        }
+        return icons
+    }
+}
