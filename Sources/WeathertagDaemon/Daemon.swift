@@ -7,14 +7,14 @@ import WeathertagCore
 /// The running daemon: the socket, the reloadable generation (providers, weather, inbox) and the systemd
 /// notifications, as services of one `ServiceGroup`, stopped gracefully by SIGTERM or SIGINT and reloaded by
 /// SIGHUP.
-public struct Daemon: Sendable {
-    public let configuration: Configuration
-    public let environment: [String: String]
-    public let logger: Logger
+package struct Daemon: Sendable {
+    package let configuration: Configuration
+    package let environment: [String: String]
+    package let logger: Logger
     /// Reads the configuration file again, for SIGHUP.
-    public let reloadConfiguration: @Sendable () throws(ConfigurationError) -> Configuration
+    package let reloadConfiguration: @Sendable () throws(ConfigurationError) -> Configuration
 
-    public init(
+    package init(
         configuration: Configuration,
         environment: [String: String],
         logger: Logger,
@@ -27,7 +27,7 @@ public struct Daemon: Sendable {
     }
 
     /// Runs until a shutdown signal; returns normally on a graceful stop.
-    public func run(http: any HTTPClient, threadPool: NIOThreadPool) async throws {
+    package func run(http: any HTTPClient, threadPool: NIOThreadPool) async throws {
         // SIGHUP means reload from here on, never the default exit (ReloadService listens for it).
         signal(SIGHUP, SIG_IGN)
         let notifier = SystemdNotifier(environment: self.environment)

@@ -3,49 +3,49 @@ import Glibc
 import Synchronization
 
 /// Counters shown by `/v1/status`. Shared by the services; every update takes a short lock.
-public final class DaemonStatistics: Sendable {
-    public struct Counters: Sendable {
-        public var startedAt = Date()
+package final class DaemonStatistics: Sendable {
+    package struct Counters: Sendable {
+        package var startedAt = Date()
         /// Every weather service's calls, by source type (`open-meteo`, `openweather`, `met-norway`, …).
-        public var calls: [String: Calls] = [:]
-        public var iconDownloads = 0
-        public var cacheHits = 0
-        public var cacheMisses = 0
-        public var entriesStamped = 0
+        package var calls: [String: Calls] = [:]
+        package var iconDownloads = 0
+        package var cacheHits = 0
+        package var cacheMisses = 0
+        package var entriesStamped = 0
         /// Came back without their block and got the remembered one back.
-        public var entriesRestored = 0
-        public var entriesAlreadyStamped = 0
-        public var entriesSkipped = 0
+        package var entriesRestored = 0
+        package var entriesAlreadyStamped = 0
+        package var entriesSkipped = 0
         /// Left alone because they were written before what current weather can speak for.
-        public var entriesBackdated = 0
-        public var entriesWaiting = 0
+        package var entriesBackdated = 0
+        package var entriesWaiting = 0
         /// Of those, back-dated entries waiting for the weather of their time.
-        public var entriesWaitingForHistory = 0
+        package var entriesWaitingForHistory = 0
         /// When the inbox was last listed whole (at start, after a reload, on each poll).
-        public var lastScanAt: Date?
-        public var lastError: String?
-        public var lastErrorAt: Date?
+        package var lastScanAt: Date?
+        package var lastError: String?
+        package var lastErrorAt: Date?
     }
 
     /// One source's calls: since start, and since local midnight with the day they count for (`2026-11-22`).
-    public struct Calls: Sendable, Equatable {
-        public var total = 0
-        public var today = 0
-        public var day = ""
+    package struct Calls: Sendable, Equatable {
+        package var total = 0
+        package var today = 0
+        package var day = ""
     }
 
     private let counters = Mutex(Counters())
 
-    public init() {}
+    package init() {}
 
-    public var snapshot: Counters { self.counters.withLock { $0 } }
+    package var snapshot: Counters { self.counters.withLock { $0 } }
 
-    public func update(_ body: (inout Counters) -> Void) {
+    package func update(_ body: (inout Counters) -> Void) {
         self.counters.withLock { body(&$0) }
     }
 
     /// One call to `source`'s service, counted in all and for today (free plans' limits are per day).
-    public func recordCall(source: String, now: Date = Date()) {
+    package func recordCall(source: String, now: Date = Date()) {
         let day = Self.day(now)
         self.counters.withLock {
             var calls = $0.calls[source] ?? Calls()
@@ -60,7 +60,7 @@ public final class DaemonStatistics: Sendable {
     }
 
     /// Each source's calls since start and today (zero once the day of its last call is over).
-    public func calls(now: Date = Date()) -> [String: (total: Int, today: Int)] {
+    package func calls(now: Date = Date()) -> [String: (total: Int, today: Int)] {
         let day = Self.day(now)
         return self.counters.withLock { counters in
             counters.calls.mapValues { ($0.total, $0.day == day ? $0.today : 0) }
@@ -74,7 +74,7 @@ public final class DaemonStatistics: Sendable {
         return String(cFormat: "%04d-%02d-%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
     }
 
-    public func recordError(_ message: String) {
+    package func recordError(_ message: String) {
         self.counters.withLock {
             $0.lastError = message
             $0.lastErrorAt = Date()

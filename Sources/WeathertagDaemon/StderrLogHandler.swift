@@ -6,15 +6,15 @@ import Logging
 /// socket instead, with the priority, the message and each metadata item as a field of its own
 /// (`WEATHERTAG_ENTRY=…`); should that socket refuse one, the line goes to stderr starting with the syslog priority
 /// (`<3>`…`<7>`) journald understands and without a timestamp (journald adds its own).
-public struct StderrLogHandler: LogHandler {
-    public var logLevel: Logger.Level
-    public var metadata: Logger.Metadata = [:]
+package struct StderrLogHandler: LogHandler {
+    package var logLevel: Logger.Level
+    package var metadata: Logger.Metadata = [:]
     private let label: String
     private let journal: Bool
     private let journalSocket: JournalSocket?
 
     /// - Parameter journalSocket: from `makeJournalSocket`, made once and shared by every logger.
-    public init(label: String, level: Logger.Level, environment: [String: String], journalSocket: JournalSocket? = nil)
+    package init(label: String, level: Logger.Level, environment: [String: String], journalSocket: JournalSocket? = nil)
     {
         self.label = label
         self.logLevel = level
@@ -23,16 +23,16 @@ public struct StderrLogHandler: LogHandler {
     }
 
     /// journald's socket, when stderr is the journal (else nil: plain lines on stderr).
-    public static func makeJournalSocket(environment: [String: String]) -> JournalSocket? {
+    package static func makeJournalSocket(environment: [String: String]) -> JournalSocket? {
         Self.stderrIsJournal(environment["JOURNAL_STREAM"]) ? JournalSocket(environment: environment) : nil
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { self.metadata[key] }
         set { self.metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         let metadata = self.metadata.merging(event.metadata ?? [:]) { $1 }.sorted { $0.key < $1.key }
         // The message with its metadata as `key=value`: the journal's MESSAGE and the line's text alike.
         let text = metadata.reduce(event.message.description) { $0 + " \($1.key)=\(Self.quoted("\($1.value)"))" }

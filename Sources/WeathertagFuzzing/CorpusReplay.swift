@@ -2,9 +2,9 @@ import Foundation
 
 /// Runs a check over files, for the fuzz executables' normal build: `fuzz-stamper FILE|FOLDER…` replays a corpus
 /// or a crash reproducer without libFuzzer.
-public enum CorpusReplay {
+package enum CorpusReplay {
     /// Every regular file in `paths` (folders one level deep), sorted.
-    public static func files(_ paths: [String]) -> [String] {
+    package static func files(_ paths: [String]) -> [String] {
         paths.flatMap { path -> [String] in
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [] }
@@ -14,7 +14,8 @@ public enum CorpusReplay {
         }
     }
 
-    public static func run(_ check: ([UInt8]) -> Void, arguments: [String] = Array(CommandLine.arguments.dropFirst())) {
+    package static func run(_ check: ([UInt8]) -> Void, arguments: [String] = Array(CommandLine.arguments.dropFirst()))
+    {
         let files = Self.files(arguments)
         for file in files {
             guard let data = FileManager.default.contents(atPath: file) else { continue }

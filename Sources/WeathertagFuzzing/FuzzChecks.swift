@@ -7,11 +7,11 @@ import WeathertagDaemon
 
 /// What the fuzzers check for each input. Every check traps (`precondition`) when an invariant breaks, which is
 /// what libFuzzer reports as a crash; the tests run the same checks over the committed corpus.
-public enum FuzzChecks {
+package enum FuzzChecks {
     static let lines = ["weather:", "  condition: \"Clouds\"", "  temperature: 12.3", "  units: metric"]
 
     /// The stamper never loses or reorders a byte of the original, and a stamped file is recognised as stamped.
-    public static func stamper(_ bytes: [UInt8]) {
+    package static func stamper(_ bytes: [UInt8]) {
         guard case .stamped(let output) = FrontMatterStamper.stamp(bytes, lines: Self.lines) else { return }
         precondition(output.count > bytes.count, "a stamp adds bytes")
         // The output is the original with one run of bytes inserted: a common prefix and suffix cover it all.
@@ -54,7 +54,7 @@ public enum FuzzChecks {
     /// Front matter from anyone's files: the YAML composer keeps its bounds (what it reads nests at most
     /// `YAMLLimit.maximumDepth` levels and holds at most `maximumNodes` nodes, aliases counted as what they repeat),
     /// and every reader of front matter (the diary's, the position's, the time's) comes back without a trap.
-    public static func frontMatter(_ bytes: [UInt8]) {
+    package static func frontMatter(_ bytes: [UInt8]) {
         if let node = try? YAMLNode.compose(String(decoding: bytes, as: UTF8.self)) {
             // Walked with a stack of its own: the check must not recurse either.
             var stack = [(node, 1)]
@@ -82,7 +82,7 @@ public enum FuzzChecks {
 
     /// Bytes on the socket go through the HTTP decoder with the daemon's limits, its connection guard and its
     /// routing without a trap, and every request routes to an endpoint or a 4xx answer.
-    public static func request(_ bytes: [UInt8]) {
+    package static func request(_ bytes: [UInt8]) {
         let channel = EmbeddedChannel()
         do {
             try channel.pipeline.syncOperations.configureHTTPServerPipeline(
@@ -118,7 +118,7 @@ public enum FuzzChecks {
     }
 
     /// The configuration's JSON parser never traps, and what it accepts serialises back to the same value.
-    public static func json(_ bytes: [UInt8]) {
+    package static func json(_ bytes: [UInt8]) {
         guard let value = try? JSONParser.parse(bytes) else { return }
         guard let again = try? JSONParser.parse(Array(value.serialized.utf8)) else {
             preconditionFailure("the serialised form of an accepted document parses")
@@ -130,7 +130,7 @@ public enum FuzzChecks {
     /// Every service's answer read from the same bytes never traps (numbers and times beyond any measure included):
     /// Open-Meteo's history read as it is parsed (`JSONPullReader`), bounded, kept and read back unchanged, and every
     /// hour of it made weather; Open-Meteo's, OpenWeather's and MET Norway's current weather; the timemachine.
-    public static func answers(_ bytes: [UInt8]) {
+    package static func answers(_ bytes: [UInt8]) {
         let response = HTTPResponse(status: 200, body: bytes)
         _ = try? OpenMeteoAPI.decodeCurrent(response, units: .metric, lang: "en")
         _ = try? OpenWeatherAPI.decodeCurrentWeather(response, units: .metric)

@@ -5,13 +5,13 @@
 
 /// The fuzz executables' `main`. Built with `-DFUZZING -sanitize=fuzzer` (`make fuzz`) it hands `check` to libFuzzer;
 /// otherwise it replays the files or folders given as arguments through `check`.
-public enum FuzzDriver {
+package enum FuzzDriver {
     #if FUZZING
         /// libFuzzer's callback is a C function pointer and cannot capture: the check waits here.
         nonisolated(unsafe) private static var check: ([UInt8]) -> Void = { _ in }
     #endif
 
-    public static func main(_ check: @escaping ([UInt8]) -> Void) {
+    package static func main(_ check: @escaping ([UInt8]) -> Void) {
         #if FUZZING
             Self.check = check
             var argc = CommandLine.argc

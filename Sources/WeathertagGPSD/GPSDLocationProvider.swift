@@ -11,12 +11,12 @@ import WeathertagCore
 ///
 /// Without such a fix `locate()` fails at once (after a short grace period for the first fix of a new connection),
 /// so the chain moves on without paying a timeout and comes back to gpsd the moment it has a fix again.
-public final class GPSDLocationProvider: LocationProvider {
-    public let type = "gpsd"
-    public let host: String
-    public let port: Int
-    public let timeout: Duration
-    public let maximumFixAge: Duration
+package final class GPSDLocationProvider: LocationProvider {
+    package let type = "gpsd"
+    package let host: String
+    package let port: Int
+    package let timeout: Duration
+    package let maximumFixAge: Duration
     private let logger: Logger
     private let now: @Sendable () -> Date
     private let state = Mutex(State())
@@ -33,7 +33,7 @@ public final class GPSDLocationProvider: LocationProvider {
         var reconnects = 0
     }
 
-    public init(
+    package init(
         host: String,
         port: Int,
         timeout: Duration,
@@ -49,7 +49,7 @@ public final class GPSDLocationProvider: LocationProvider {
         self.now = now
     }
 
-    public var details: [String: String] {
+    package var details: [String: String] {
         self.state.withLock { state in
             var details = ["gpsd": "\(self.host):\(self.port)", "connected": String(state.connected)]
             details["reconnects"] = String(state.reconnects)
@@ -61,7 +61,7 @@ public final class GPSDLocationProvider: LocationProvider {
     /// How long a new connection may take to deliver its first fix before `locate()` stops waiting for it.
     static let firstFixGrace: TimeInterval = 2
 
-    public func locate() async throws -> Position {
+    package func locate() async throws -> Position {
         while true {
             let state = self.state.withLock { $0 }
             let now = self.now()
@@ -87,7 +87,7 @@ public final class GPSDLocationProvider: LocationProvider {
         }
     }
 
-    public func run() async throws {
+    package func run() async throws {
         var backoff = Backoff(base: .milliseconds(250), ceiling: .seconds(30))
         while !Task.isCancelled {
             let stop = StopFlag()

@@ -7,20 +7,20 @@ import WeathertagCore
 /// HTTP GET over libcurl. `curl_easy_perform` blocks, so every transfer runs on the given `NIOThreadPool`, never on
 /// Swift's cooperative pool. Easy handles are reused serially (one transfer per handle at a time) so connections
 /// stay alive between calls.
-public final class CurlHTTPClient: HTTPClient {
+package final class CurlHTTPClient: HTTPClient {
     /// Bodies larger than this are cut off: no answer weathertag asks for comes near it.
-    public static let maximumBodySize = 4 << 20
+    package static let maximumBodySize = 4 << 20
 
     private let threadPool: NIOThreadPool
     private let userAgent: String
     private let idleHandles = Mutex<[EasyHandle]>([])
 
-    public init(threadPool: NIOThreadPool, userAgent: String = "weathertag") {
+    package init(threadPool: NIOThreadPool, userAgent: String = "weathertag") {
         self.threadPool = threadPool
         self.userAgent = userAgent
     }
 
-    public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func get(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await self.threadPool.runIfActive {
             let handle = self.idleHandles.withLock { $0.popLast() } ?? EasyHandle()
             defer { self.idleHandles.withLock { $0.append(handle) } }

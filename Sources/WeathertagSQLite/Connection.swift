@@ -1,7 +1,7 @@
 import CSQLite
 
 /// One SQLite connection. Used by one thread at a time: a `DatabasePool` hands it to one closure at a time.
-public final class Database {
+package final class Database {
     let handle: OpaquePointer
     private var cache: [String: Statement] = [:]
 
@@ -35,7 +35,7 @@ public final class Database {
     }
 
     /// Runs `sql`, one statement or several; the arguments are taken by each statement's `?` in turn.
-    public func execute(sql: String, arguments: StatementArguments = []) throws {
+    package func execute(sql: String, arguments: StatementArguments = []) throws {
         var remaining = arguments.values[...]
         try sql.withCString { start in
             var cursor: UnsafePointer<CChar>? = start
@@ -55,7 +55,7 @@ public final class Database {
     }
 
     /// A statement kept for this connection's life, prepared once.
-    public func cachedStatement(sql: String) throws -> Statement {
+    package func cachedStatement(sql: String) throws -> Statement {
         if let statement = self.cache[sql] { return statement }
         let statement = try self.makeStatement(sql: sql)
         self.cache[sql] = statement
@@ -63,7 +63,7 @@ public final class Database {
     }
 
     /// A statement of one's own.
-    public func makeStatement(sql: String) throws -> Statement {
+    package func makeStatement(sql: String) throws -> Statement {
         var pointer: OpaquePointer?
         let status = sqlite3_prepare_v3(self.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
         guard status == SQLITE_OK, let pointer else { throw self.error(status, sql: sql) }
@@ -71,7 +71,7 @@ public final class Database {
     }
 
     /// The rowid of the last row inserted on this connection.
-    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(self.handle) }
+    package var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(self.handle) }
 
     func error(_ status: Int32, sql: String?) -> DatabaseError {
         DatabaseError(
@@ -87,7 +87,7 @@ extension StatementArguments {
 }
 
 /// A prepared statement.
-public final class Statement {
+package final class Statement {
     // Unowned: the connection keeps its cached statements, and finalizes them all before it closes.
     private unowned let database: Database
     let handle: OpaquePointer
@@ -102,7 +102,7 @@ public final class Statement {
     deinit { sqlite3_finalize(self.handle) }
 
     /// Runs it to the end.
-    public func execute(arguments: StatementArguments = []) throws {
+    package func execute(arguments: StatementArguments = []) throws {
         try self.rows(arguments: arguments) { _ in true }
     }
 
@@ -178,11 +178,11 @@ public final class Statement {
 }
 
 extension Row {
-    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [Row] {
+    package static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [Row] {
         try Self.fetchAll(db.makeStatement(sql: sql), arguments: arguments)
     }
 
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments = []) throws -> [Row] {
+    package static func fetchAll(_ statement: Statement, arguments: StatementArguments = []) throws -> [Row] {
         var rows: [Row] = []
         var names: [String]?
         try statement.rows(arguments: arguments) { handle in
@@ -192,11 +192,11 @@ extension Row {
         return rows
     }
 
-    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Row? {
+    package static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Row? {
         try Self.fetchOne(db.makeStatement(sql: sql), arguments: arguments)
     }
 
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments = []) throws -> Row? {
+    package static func fetchOne(_ statement: Statement, arguments: StatementArguments = []) throws -> Row? {
         var row: Row?
         var names: [String]?
         try statement.rows(arguments: arguments) { handle in
@@ -209,11 +209,11 @@ extension Row {
 
 extension DatabaseValueConvertible {
     /// The first column of the first row; nil when there is no row or it holds NULL.
-    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Self? {
+    package static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Self? {
         try Self.fetchOne(db.makeStatement(sql: sql), arguments: arguments)
     }
 
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments = []) throws -> Self? {
+    package static func fetchOne(_ statement: Statement, arguments: StatementArguments = []) throws -> Self? {
         var value: Self?
         try statement.rows(arguments: arguments) { handle in
             value = Self.fromDatabaseValue(Statement.value(handle, 0))
@@ -223,7 +223,7 @@ extension DatabaseValueConvertible {
     }
 
     /// The first column of every row (rows holding NULL left out).
-    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [Self] {
+    package static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [Self] {
         var values: [Self] = []
         try db.makeStatement(sql: sql).rows(arguments: arguments) { handle in
             if let value = Self.fromDatabaseValue(Statement.value(handle, 0)) { values.append(value) }

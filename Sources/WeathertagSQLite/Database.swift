@@ -10,39 +10,39 @@ import FoundationEssentials
 // `grdb_migrations` table, so databases made by earlier versions open as they are).
 
 /// An SQLite error: the primary result code (`SQLITE_BUSY`), SQLite's message, and the statement.
-public struct DatabaseError: Error, Sendable, CustomStringConvertible {
-    public struct ResultCode: Sendable, Hashable, CustomStringConvertible {
-        public let rawValue: Int32
+package struct DatabaseError: Error, Sendable, CustomStringConvertible {
+    package struct ResultCode: Sendable, Hashable, CustomStringConvertible {
+        package let rawValue: Int32
 
-        public init(rawValue: Int32) { self.rawValue = rawValue & 0xFF }
+        package init(rawValue: Int32) { self.rawValue = rawValue & 0xFF }
 
-        public static let SQLITE_ERROR = ResultCode(rawValue: 1)
-        public static let SQLITE_BUSY = ResultCode(rawValue: 5)
-        public static let SQLITE_CORRUPT = ResultCode(rawValue: 11)
-        public static let SQLITE_CANTOPEN = ResultCode(rawValue: 14)
-        public static let SQLITE_NOTADB = ResultCode(rawValue: 26)
+        package static let SQLITE_ERROR = ResultCode(rawValue: 1)
+        package static let SQLITE_BUSY = ResultCode(rawValue: 5)
+        package static let SQLITE_CORRUPT = ResultCode(rawValue: 11)
+        package static let SQLITE_CANTOPEN = ResultCode(rawValue: 14)
+        package static let SQLITE_NOTADB = ResultCode(rawValue: 26)
 
-        public var description: String { String(cString: sqlite3_errstr(self.rawValue)) }
+        package var description: String { String(cString: sqlite3_errstr(self.rawValue)) }
     }
 
-    public var resultCode: ResultCode
-    public var message: String?
-    public var sql: String?
+    package var resultCode: ResultCode
+    package var message: String?
+    package var sql: String?
 
-    public init(resultCode: ResultCode, message: String? = nil, sql: String? = nil) {
+    package init(resultCode: ResultCode, message: String? = nil, sql: String? = nil) {
         self.resultCode = resultCode
         self.message = message
         self.sql = sql
     }
 
-    public var description: String {
+    package var description: String {
         "SQLite error \(self.resultCode.rawValue): \(self.message ?? self.resultCode.description)"
             + (self.sql.map { " - while executing `\($0)`" } ?? "")
     }
 }
 
 /// A value as SQLite stores it.
-public enum DatabaseValue: Sendable, Hashable {
+package enum DatabaseValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
@@ -51,15 +51,15 @@ public enum DatabaseValue: Sendable, Hashable {
 }
 
 /// A Swift type that is stored as one SQLite value.
-public protocol DatabaseValueConvertible: Sendable {
+package protocol DatabaseValueConvertible: Sendable {
     var databaseValue: DatabaseValue { get }
     /// Nil when the value cannot be one of these (NULL, for a type that is not optional).
     static func fromDatabaseValue(_ value: DatabaseValue) -> Self?
 }
 
 extension Int64: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .integer(self) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Int64? {
+    package var databaseValue: DatabaseValue { .integer(self) }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Int64? {
         switch value {
         case .integer(let integer): return integer
         case .real(let real): return Int64(exactly: real.rounded(.towardZero))
@@ -70,29 +70,29 @@ extension Int64: DatabaseValueConvertible {
 }
 
 extension Int: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .integer(Int64(self)) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Int? {
+    package var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Int? {
         Int64.fromDatabaseValue(value).map { Int($0) }
     }
 }
 
 extension Int32: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .integer(Int64(self)) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Int32? {
+    package var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Int32? {
         Int64.fromDatabaseValue(value).flatMap { Int32(exactly: $0) }
     }
 }
 
 extension Bool: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Bool? {
+    package var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Bool? {
         Int64.fromDatabaseValue(value).map { $0 != 0 }
     }
 }
 
 extension Double: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .real(self) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Double? {
+    package var databaseValue: DatabaseValue { .real(self) }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Double? {
         switch value {
         case .integer(let integer): return Double(integer)
         case .real(let real): return real
@@ -103,8 +103,8 @@ extension Double: DatabaseValueConvertible {
 }
 
 extension String: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .text(self) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> String? {
+    package var databaseValue: DatabaseValue { .text(self) }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> String? {
         switch value {
         case .text(let text): return text
         case .integer(let integer): return String(integer)
@@ -116,8 +116,8 @@ extension String: DatabaseValueConvertible {
 }
 
 extension Data: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .blob(Array(self)) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Data? {
+    package var databaseValue: DatabaseValue { .blob(Array(self)) }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Data? {
         switch value {
         case .blob(let bytes): return Data(bytes)
         case .text(let text): return Data(text.utf8)
@@ -127,53 +127,53 @@ extension Data: DatabaseValueConvertible {
 }
 
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
+    package var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
     /// NULL is `.some(nil)`: an optional column always reads.
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Wrapped?? {
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Wrapped?? {
         value == .null ? .some(nil) : Wrapped.fromDatabaseValue(value).map { .some($0) }
     }
 }
 
 /// The values a statement's `?` take, in order.
-public struct StatementArguments: Sendable, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
-    public var values: [DatabaseValue]
+package struct StatementArguments: Sendable, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    package var values: [DatabaseValue]
     /// By name, for `:name` parameters.
-    public var named: [String: DatabaseValue] = [:]
+    package var named: [String: DatabaseValue] = [:]
 
-    public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
+    package init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
         self.values = []
         for (name, value) in elements { self.named[name] = value?.databaseValue ?? .null }
     }
 
-    public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
+    package init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
         self.values = elements.map { $0?.databaseValue ?? .null }
     }
 
-    public init(_ values: some Sequence<any DatabaseValueConvertible>) {
+    package init(_ values: some Sequence<any DatabaseValueConvertible>) {
         self.values = values.map(\.databaseValue)
     }
 
-    public init<S: Sequence>(_ values: S) where S.Element: DatabaseValueConvertible {
+    package init<S: Sequence>(_ values: S) where S.Element: DatabaseValueConvertible {
         self.values = values.map(\.databaseValue)
     }
 
-    public var isEmpty: Bool { self.values.isEmpty }
+    package var isEmpty: Bool { self.values.isEmpty }
 }
 
 /// One row of a result, its columns by name or position.
-public struct Row: Sendable {
-    public let columns: [String]
-    public let values: [DatabaseValue]
+package struct Row: Sendable {
+    package let columns: [String]
+    package let values: [DatabaseValue]
 
     /// The column's value; a NULL or unreadable one in a type that is not optional is a programming error.
-    public subscript<Value: DatabaseValueConvertible>(_ column: String) -> Value {
+    package subscript<Value: DatabaseValueConvertible>(_ column: String) -> Value {
         guard let index = self.columns.firstIndex(of: column) else {
             preconditionFailure("no column \(column) in \(self.columns)")
         }
         return self[index]
     }
 
-    public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
+    package subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
         guard let value = Value.fromDatabaseValue(self.values[index]) else {
             preconditionFailure("column \(self.columns[index]) holds \(self.values[index]), not a \(Value.self)")
         }

@@ -11,7 +11,7 @@ extension DatabasePool {
     ///
     /// Every database here is an index or a memory, never the truth: the files are. So damage costs what the
     /// database held, never an entry.
-    public static func open(
+    package static func open(
         path: String, readers: Int, migrator: DatabaseMigrator, threadPool: NIOThreadPool = .singleton,
         busyTimeout: Duration = .seconds(5), cacheKiB: Int = 1024,
         movedAside: (_ to: String, _ error: DatabaseError) -> Void = { _, _ in }
@@ -50,7 +50,7 @@ extension DatabasePool {
     }
 
     /// Moves the database at `path` and its `-wal` and `-shm` files to `<path>.corrupt-<time>`; returns that name.
-    public static func moveAside(_ path: String) throws -> String {
+    package static func moveAside(_ path: String) throws -> String {
         let aside = path + ".corrupt-" + String(Int(Date().timeIntervalSince1970))
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
             guard rename(path + suffix, aside + suffix) == 0 else {
@@ -63,5 +63,5 @@ extension DatabasePool {
 
 extension DatabaseError {
     /// The file is not a database SQLite can read (`SQLITE_CORRUPT`, `SQLITE_NOTADB`).
-    public var isDamage: Bool { [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(self.resultCode) }
+    package var isDamage: Bool { [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(self.resultCode) }
 }

@@ -6,8 +6,8 @@ import Synchronization
 /// A writer and readers on one database in WAL mode: reads see a snapshot and never wait for the writer; writes
 /// are one at a time, each in a transaction. Synchronous calls run on the caller's thread; the `async` ones on the
 /// NIO thread pool it was given, never on the cooperative pool.
-public final class DatabasePool: Sendable {
-    public let path: String
+package final class DatabasePool: Sendable {
+    package let path: String
     private let writer: Exclusive
     private let readers: [Exclusive]
     private let free: Mutex<[Int]>
@@ -17,7 +17,7 @@ public final class DatabasePool: Sendable {
 
     /// Opens (creating it if needed) the database at `path` with one writer and `readers` readers. Each statement
     /// waits up to `busyTimeout` for another process's lock; `prepare` runs on every connection once.
-    public init(
+    package init(
         path: String, readers: Int = 1, busyTimeout: Duration = .seconds(5), threadPool: NIOThreadPool = .singleton,
         prepare: (Database) throws -> Void = { _ in }
     ) throws {
@@ -47,7 +47,7 @@ public final class DatabasePool: Sendable {
     }
 
     /// Runs `body` in a read transaction: one snapshot for all its statements.
-    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    package func read<T>(_ body: (Database) throws -> T) throws -> T {
         self.available.wait()
         let index = self.free.withLock { $0.removeLast() }
         defer {
@@ -58,17 +58,17 @@ public final class DatabasePool: Sendable {
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`), committed when it returns, rolled back when it throws.
-    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+    package func write<T>(_ body: (Database) throws -> T) throws -> T {
         try self.writer.run { db in try Self.transaction(db, "BEGIN IMMEDIATE", body) }
     }
 
     /// `read` on the thread pool.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    package func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await self.threadPool.runIfActive { try self.read(body) }
     }
 
     /// `write` on the thread pool.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    package func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await self.threadPool.runIfActive { try self.write(body) }
     }
 
@@ -103,16 +103,16 @@ private final class Exclusive: @unchecked Sendable {
 
 /// Migrations, each applied once and in order, recorded in GRDB's table (`grdb_migrations`) so that databases made
 /// when weathertag used GRDB carry on as they are.
-public struct DatabaseMigrator {
+package struct DatabaseMigrator {
     private var migrations: [(identifier: String, body: (Database) throws -> Void)] = []
 
-    public init() {}
+    package init() {}
 
-    public mutating func registerMigration(_ identifier: String, migrate: @escaping (Database) throws -> Void) {
+    package mutating func registerMigration(_ identifier: String, migrate: @escaping (Database) throws -> Void) {
         self.migrations.append((identifier, migrate))
     }
 
-    public func migrate(_ pool: DatabasePool) throws {
+    package func migrate(_ pool: DatabasePool) throws {
         try pool.write { db in
             try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
             let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))

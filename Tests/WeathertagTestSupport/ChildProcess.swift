@@ -12,13 +12,13 @@ import Glibc
 /// the exit status while the daemon is stamping): with swift-subprocess each would need an unstructured task per
 /// child, or every harness restructured into nested scopes, and the exit status would only be known once that
 /// scope ends.
-public final class ChildProcess: @unchecked Sendable {
-    public let pid: pid_t
-    public let stderrPath: String
+package final class ChildProcess: @unchecked Sendable {
+    package let pid: pid_t
+    package let stderrPath: String
     private let stdoutFD: Int32
     private var exitStatus: Int32?
 
-    public init(_ argv: [String], environment: [String: String]? = nil, stderrPath: String) throws {
+    package init(_ argv: [String], environment: [String: String]? = nil, stderrPath: String) throws {
         self.stderrPath = stderrPath
         var pipeFDs: [Int32] = [-1, -1]
         guard pipe(&pipeFDs) == 0 else { throw POSIXError(.EMFILE) }
@@ -80,7 +80,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// The first line the program prints, parsed as JSON (the stand-ins print `{"port": N}`).
-    public func firstLineJSON() throws -> [String: Any] {
+    package func firstLineJSON() throws -> [String: Any] {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while read(self.stdoutFD, &byte, 1) == 1 {
@@ -92,7 +92,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Everything read from stdout until the program closes it.
-    public func readStdout() -> String {
+    package func readStdout() -> String {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -103,11 +103,11 @@ public final class ChildProcess: @unchecked Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    public var stderr: String {
+    package var stderr: String {
         (try? String(contentsOfFile: self.stderrPath, encoding: .utf8)) ?? ""
     }
 
-    public var isRunning: Bool {
+    package var isRunning: Bool {
         self.reap() == nil
     }
 
@@ -121,18 +121,18 @@ public final class ChildProcess: @unchecked Sendable {
         return self.exitStatus
     }
 
-    public func signal(_ signal: Int32) {
+    package func signal(_ signal: Int32) {
         if self.isRunning { kill(self.pid, signal) }
     }
 
     /// Waits for the exit and returns its status.
     @discardableResult
-    public func waitForExit(timeout: Duration = .seconds(15)) async throws -> Int32 {
+    package func waitForExit(timeout: Duration = .seconds(15)) async throws -> Int32 {
         try await poll("exit of pid \(self.pid)", timeout: timeout) { self.reap() }
     }
 
     /// SIGTERM, then SIGKILL if it will not go.
-    public func stop() async {
+    package func stop() async {
         self.signal(SIGTERM)
         if (try? await self.waitForExit(timeout: .seconds(5))) == nil {
             self.signal(SIGKILL)
@@ -141,7 +141,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Runs a program to completion: (status, stdout, stderr).
-    public static func run(
+    package static func run(
         _ argv: [String],
         environment: [String: String]? = nil,
         in directory: TemporaryDirectory
@@ -158,7 +158,7 @@ public final class ChildProcess: @unchecked Sendable {
 }
 
 /// Finds a program on $PATH or in the sbin folders.
-public func which(_ name: String) -> String? {
+package func which(_ name: String) -> String? {
     let path = (ProcessInfo.processInfo.environment["PATH"] ?? "") + ":/usr/sbin:/sbin:/usr/local/sbin"
     return path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
 }

@@ -4,19 +4,19 @@ import Synchronization
 
 /// The built `weathertag` binary running `serve`, with a datagram socket standing in for systemd's
 /// `$NOTIFY_SOCKET`: `start` returns once the daemon said READY=1.
-public final class DaemonProcess: @unchecked Sendable {
-    public let child: ChildProcess
-    public let socketPath: String
+package final class DaemonProcess: @unchecked Sendable {
+    package let child: ChildProcess
+    package let socketPath: String
     private let notify: DatagramSocket
 
     /// Every datagram the daemon sent to `$NOTIFY_SOCKET` so far.
-    public var notifications: [String] { self.notify.received() }
+    package var notifications: [String] { self.notify.received() }
 
     /// Daemons started by this test process, for their notify sockets' names.
     private static let starts = Atomic<Int>(0)
 
     /// The `weathertag` binary next to the test bundle.
-    public static var binary: String {
+    package static var binary: String {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
         return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("weathertag").path
     }
@@ -33,7 +33,7 @@ public final class DaemonProcess: @unchecked Sendable {
         return path
     }
 
-    public init(
+    package init(
         config: String,
         socketPath: String,
         in directory: TemporaryDirectory,
@@ -81,7 +81,7 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     /// Waits for a datagram containing `text` (READY=1, STOPPING=1).
-    public func waitForNotification(_ text: String, timeout: Duration = .seconds(20)) async throws {
+    package func waitForNotification(_ text: String, timeout: Duration = .seconds(20)) async throws {
         try await poll("\(text) from the daemon (log: \(self.child.stderr))", timeout: timeout) {
             if self.notifications.contains(where: { $0.contains(text) }) { return true }
             if !self.child.isRunning { throw TimeoutError(description: "daemon exited: \(self.child.stderr)") }
@@ -89,15 +89,15 @@ public final class DaemonProcess: @unchecked Sendable {
         }
     }
 
-    public func get(_ path: String) throws -> RawHTTP.Response {
+    package func get(_ path: String) throws -> RawHTTP.Response {
         try RawHTTP.request(.unix(path: self.socketPath), "GET", path)
     }
 
     /// SIGTERM (or `signal`) and the exit status.
-    public func stop(signal: Int32 = SIGTERM) async throws -> Int32 {
+    package func stop(signal: Int32 = SIGTERM) async throws -> Int32 {
         self.child.signal(signal)
         return try await self.child.waitForExit()
     }
 
-    public var log: String { self.child.stderr }
+    package var log: String { self.child.stderr }
 }

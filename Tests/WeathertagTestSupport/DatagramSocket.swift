@@ -5,13 +5,13 @@ import Glibc
 /// or journald's socket. A thread of its own reads all the time, as systemd does: the kernel keeps only a few
 /// unread datagrams (`net.unix.max_dgram_qlen`, 10 here) and a sender would find the queue full. With
 /// `reading: false` nobody reads, and the queue fills: a reader that has hung.
-public final class DatagramSocket: @unchecked Sendable {
-    public let path: String
+package final class DatagramSocket: @unchecked Sendable {
+    package let path: String
     private let fd: Int32
     private let lock = NSLock()
     private var datagrams: [String] = []
 
-    public init(path: String, reading: Bool = true) throws {
+    package init(path: String, reading: Bool = true) throws {
         self.path = path
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         self.fd = fd
@@ -41,7 +41,7 @@ public final class DatagramSocket: @unchecked Sendable {
     }
 
     /// Every datagram received so far, in order.
-    public func received() -> [String] {
+    package func received() -> [String] {
         self.lock.withLock { self.datagrams }
     }
 }

@@ -2,11 +2,11 @@ import Foundation
 import WeathertagCore
 
 /// Values shared by the tests.
-public enum Fixtures {
+package enum Fixtures {
     /// A fixed moment: 2026-11-22T09:41:00Z.
-    public static let observedAt = Date(timeIntervalSince1970: 1_795_340_460)
+    package static let observedAt = Date(timeIntervalSince1970: 1_795_340_460)
 
-    public static let weather = Weather(
+    package static let weather = Weather(
         condition: "Clouds",
         description: "broken clouds",
         code: 803,
@@ -21,7 +21,7 @@ public enum Fixtures {
         place: "Seoul"
     )
 
-    public static let position = Position(
+    package static let position = Position(
         latitude: 37.5665,
         longitude: 126.978,
         accuracyMeters: 17,
@@ -31,12 +31,12 @@ public enum Fixtures {
 
     /// A position as a request may carry it, made the only way there is: by a privacy policy (exact here: six
     /// decimals).
-    public static func request(_ latitude: Double, _ longitude: Double) -> RequestPosition {
+    package static func request(_ latitude: Double, _ longitude: Double) -> RequestPosition {
         PrivacyPolicy.exact.requestPosition(
             Position(latitude: latitude, longitude: longitude, source: "test", takenAt: Self.observedAt))
     }
 
-    public static let tag = WeatherTag(
+    package static let tag = WeatherTag(
         weather: weather,
         position: position,
         iconFile: "/var/cache/weathertag/icons/04d@2x.png",
@@ -44,7 +44,7 @@ public enum Fixtures {
     )
 
     /// The repository's root, found from this file's path.
-    public static let repositoryRoot: String = {
+    package static let repositoryRoot: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
@@ -52,7 +52,7 @@ public enum Fixtures {
 }
 
 /// An HTTP date (IMF-fixdate, RFC 9110 §5.6.7), as a service writes one in `Retry-After`.
-public func httpDate(_ date: Date) -> String {
+package func httpDate(_ date: Date) -> String {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "GMT")

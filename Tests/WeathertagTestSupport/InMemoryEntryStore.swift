@@ -7,8 +7,8 @@ import WeathertagDaemon
 /// The memory of stamps and the diary index in the process: the same rules as the state database (`RestorePolicy`,
 /// the lanes' updates, `DiaryOrder` keys, renames and removals, search by word prefixes and phrases), a real
 /// implementation for tests. `StampMemoryTests` and `DiaryStoreTests` run both against one contract.
-public final class InMemoryEntryStore: StampMemory, DiaryStore {
-    public let policy: RestorePolicy
+package final class InMemoryEntryStore: StampMemory, DiaryStore {
+    package let policy: RestorePolicy
 
     private struct Remembered {
         var stamp: RememberedStamp
@@ -33,13 +33,13 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
 
     private let state = Mutex(State())
 
-    public init(policy: RestorePolicy = RestorePolicy()) {
+    package init(policy: RestorePolicy = RestorePolicy()) {
         self.policy = policy
     }
 
     // MARK: StampMemory
 
-    public func blocksToRestore(_ paths: [String], now: Date) -> [String: [String]] {
+    package func blocksToRestore(_ paths: [String], now: Date) -> [String: [String]] {
         self.state.withLock { state in
             var blocks: [String: [String]] = [:]
             for path in paths {
@@ -49,7 +49,7 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
         }
     }
 
-    public func remember(_ records: [StampRecord], index: [DiaryIndexItem], at now: Date) {
+    package func remember(_ records: [StampRecord], index: [DiaryIndexItem], at now: Date) {
         self.state.withLock { state in
             for item in index { Self.index(item, in: &state, at: now) }
             for record in records {
@@ -67,7 +67,7 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
         }
     }
 
-    public func apply(_ changes: [PathChange], at now: Date) {
+    package func apply(_ changes: [PathChange], at now: Date) {
         self.state.withLock { state in
             for change in changes {
                 switch change {
@@ -97,7 +97,7 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
         }
     }
 
-    public func reconcile(present: Set<String>, at now: Date) {
+    package func reconcile(present: Set<String>, at now: Date) {
         self.state.withLock { state in
             for (path, remembered) in state.memory {
                 if let removedAt = remembered.stamp.removedAt {
@@ -110,13 +110,13 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
         }
     }
 
-    public func remembered(_ path: String) throws -> RememberedStamp? {
+    package func remembered(_ path: String) throws -> RememberedStamp? {
         self.state.withLock { $0.memory[path]?.stamp }
     }
 
     // MARK: DiaryStore
 
-    public func indexedVersions(_ paths: [String]) -> [String: String] {
+    package func indexedVersions(_ paths: [String]) -> [String: String] {
         self.state.withLock { state in
             var versions: [String: String] = [:]
             for path in paths { versions[path] = state.rows[path]?.version }
@@ -124,7 +124,7 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
         }
     }
 
-    public func notice(_ paths: [String], inbox: String, at now: Date) {
+    package func notice(_ paths: [String], inbox: String, at now: Date) {
         self.state.withLock { state in
             for path in paths where state.rows[path] == nil {
                 var info = stat()
@@ -140,7 +140,7 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
         }
     }
 
-    public func entries(_ query: EntryQuery) throws -> (entries: [IndexedEntry], next: EntryQuery.Cursor?) {
+    package func entries(_ query: EntryQuery) throws -> (entries: [IndexedEntry], next: EntryQuery.Cursor?) {
         let terms = query.text.map(Self.terms) ?? []
         let rows = self.state.withLock { state in
             state.rows.values.filter { row in
@@ -170,7 +170,7 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
         return (page, next)
     }
 
-    public func entry(_ path: String) throws -> IndexedEntry? {
+    package func entry(_ path: String) throws -> IndexedEntry? {
         self.state.withLock { state in
             guard var entry = state.rows[path]?.entry else { return nil }
             if let remembered = state.memory[path] {
@@ -183,7 +183,7 @@ public final class InMemoryEntryStore: StampMemory, DiaryStore {
         }
     }
 
-    public func laneCounts() throws -> [Lane: Int] {
+    package func laneCounts() throws -> [Lane: Int] {
         self.state.withLock { state in
             var counts: [Lane: Int] = [:]
             for row in state.rows.values { counts[row.entry.lane.lane, default: 0] += 1 }

@@ -1,10 +1,10 @@
 import Foundation
 
 /// A test's own failure outside an expectation: a wait that ran out of time, a program or file it could not set up.
-public struct TimeoutError: Error, CustomStringConvertible {
-    public var description: String
+package struct TimeoutError: Error, CustomStringConvertible {
+    package var description: String
 
-    public init(description: String) {
+    package init(description: String) {
         self.description = description
     }
 }
@@ -12,7 +12,7 @@ public struct TimeoutError: Error, CustomStringConvertible {
 /// Asks `body` every `interval` until it returns a value, and returns that; throws once `timeout` has passed. The
 /// test waits for the event itself, with a deadline, never for a fixed time in the hope that it happened.
 @discardableResult
-public func poll<T>(
+package func poll<T>(
     _ what: String,
     timeout: Duration = .seconds(20),
     every interval: Duration = .milliseconds(20),

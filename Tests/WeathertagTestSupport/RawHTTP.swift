@@ -3,23 +3,23 @@ import Glibc
 
 /// A deliberately simple HTTP/1.1 client over TCP or a Unix socket (one request, `Connection: close`), so tests
 /// check the daemon's socket with code that shares nothing with the daemon.
-public enum RawHTTP {
-    public struct Response: Sendable {
-        public var status: Int
-        public var headers: [String: String]
-        public var body: String
+package enum RawHTTP {
+    package struct Response: Sendable {
+        package var status: Int
+        package var headers: [String: String]
+        package var body: String
 
-        public var json: [String: Any] {
+        package var json: [String: Any] {
             (try? JSONSerialization.jsonObject(with: Data(self.body.utf8)) as? [String: Any]) ?? [:]
         }
     }
 
-    public enum Endpoint: Sendable {
+    package enum Endpoint: Sendable {
         case tcp(port: Int)
         case unix(path: String)
     }
 
-    public static func request(
+    package static func request(
         _ endpoint: Endpoint,
         _ method: String = "GET",
         _ path: String,
@@ -59,7 +59,7 @@ public enum RawHTTP {
         return Response(status: status, headers: headers, body: String(text[split.upperBound...]))
     }
 
-    public static func connect(_ endpoint: Endpoint) throws -> Int32 {
+    package static func connect(_ endpoint: Endpoint) throws -> Int32 {
         switch endpoint {
         case .tcp(let port):
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -90,7 +90,7 @@ public enum RawHTTP {
 
     /// Sends every byte unless the peer goes away; false then.
     @discardableResult
-    public static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    package static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -101,7 +101,7 @@ public enum RawHTTP {
     }
 
     /// Whether the peer closed the connection (after reading and dropping whatever it had sent), without blocking.
-    public static func peerClosed(_ fd: Int32) -> Bool {
+    package static func peerClosed(_ fd: Int32) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
@@ -112,7 +112,7 @@ public enum RawHTTP {
     }
 
     /// A TCP port nobody listens on right now (bound to 0, then released).
-    public static func freePort() -> Int {
+    package static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()

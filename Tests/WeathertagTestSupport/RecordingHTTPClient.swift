@@ -2,21 +2,21 @@ import Synchronization
 import WeathertagCore
 
 /// An `HTTPClient` that answers from a closure and records every request: the unit tests' transport.
-public final class RecordingHTTPClient: HTTPClient {
+package final class RecordingHTTPClient: HTTPClient {
     private let answer: @Sendable (HTTPRequest) throws -> HTTPResponse
     private let recorded = Mutex<[HTTPRequest]>([])
 
-    public init(_ answer: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) {
+    package init(_ answer: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) {
         self.answer = answer
     }
 
-    public convenience init(status: Int = 200, body: String, headers: [String: String] = [:]) {
+    package convenience init(status: Int = 200, body: String, headers: [String: String] = [:]) {
         self.init { _ in HTTPResponse(status: status, headers: headers, body: Array(body.utf8)) }
     }
 
-    public var requests: [HTTPRequest] { self.recorded.withLock { $0 } }
+    package var requests: [HTTPRequest] { self.recorded.withLock { $0 } }
 
-    public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func get(_ request: HTTPRequest) async throws -> HTTPResponse {
         self.recorded.withLock { $0.append(request) }
         return try self.answer(request)
     }

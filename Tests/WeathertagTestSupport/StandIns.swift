@@ -2,13 +2,13 @@ import Foundation
 import Glibc
 
 /// `tools/openweather-standin.py` on 127.0.0.1:0: OpenWeather, its icons and the IP services' shapes.
-public final class WeatherStandIn: Sendable {
+package final class WeatherStandIn: Sendable {
     static let python = which("python3") ?? "/usr/bin/python3"
-    public static let apiKey = "test-key-0123456789"
+    package static let apiKey = "test-key-0123456789"
     let child: ChildProcess
-    public let port: Int
+    package let port: Int
 
-    public init(in directory: TemporaryDirectory) throws {
+    package init(in directory: TemporaryDirectory) throws {
         self.child = try ChildProcess(
             [Self.python, Fixtures.repositoryRoot + "/tools/openweather-standin.py", "--key", Self.apiKey],
             stderrPath: directory.file("standin.log")
@@ -16,29 +16,29 @@ public final class WeatherStandIn: Sendable {
         self.port = try self.child.firstLineJSON()["port"] as? Int ?? 0
     }
 
-    public var baseURL: String { "http://127.0.0.1:\(self.port)" }
+    package var baseURL: String { "http://127.0.0.1:\(self.port)" }
 
     /// Changes how it answers, e.g. `{"weather": {"mode": "503"}}`.
-    public func control(_ json: String) throws {
+    package func control(_ json: String) throws {
         _ = try RawHTTP.request(.tcp(port: self.port), "POST", "/_control", body: json)
     }
 
     /// Requests seen per endpoint: `weather`, `icon`, `ip-api`, `ipinfo`.
-    public func calls(_ endpoint: String) throws -> Int {
+    package func calls(_ endpoint: String) throws -> Int {
         try RawHTTP.request(.tcp(port: self.port), "GET", "/_stats").json[endpoint] as? Int ?? 0
     }
 
     /// Current weather's (or with `"/_geo"`, the geocoder's; `"/_air"`, air pollution's) queries so far, the
     /// coordinates as they were sent
     /// (`"46.20000"`).
-    public func weatherQueries(_ endpoint: String = "/_weather") throws -> [(latitude: String, longitude: String)] {
+    package func weatherQueries(_ endpoint: String = "/_weather") throws -> [(latitude: String, longitude: String)] {
         let body = try RawHTTP.request(.tcp(port: self.port), "GET", endpoint).body
         let list = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [[String: Any]] ?? []
         return list.map { (($0["lat"] as? String) ?? "", ($0["lon"] as? String) ?? "") }
     }
 
     /// The timemachine's queries so far, in order: `(latitude, longitude, dt)`.
-    public func timemachineQueries() throws -> [(latitude: Double, longitude: Double, dt: Int)] {
+    package func timemachineQueries() throws -> [(latitude: Double, longitude: Double, dt: Int)] {
         let body = try RawHTTP.request(.tcp(port: self.port), "GET", "/_timemachine").body
         let list = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [[String: Any]] ?? []
         return list.map {
@@ -48,28 +48,28 @@ public final class WeatherStandIn: Sendable {
 
     /// A keyless service's queries so far, as sent (`open-meteo`, `open-meteo-archive`, `open-meteo-air`,
     /// `met-norway`; MET's with `user_agent` and `if_modified_since`).
-    public func keylessQueries(_ service: String) throws -> [[String: String]] {
+    package func keylessQueries(_ service: String) throws -> [[String: String]] {
         let body = try RawHTTP.request(.tcp(port: self.port), "GET", "/_queries/" + service).body
         return (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [[String: String]] ?? []
     }
 
-    public func stop() async {
+    package func stop() async {
         await self.child.stop()
     }
 }
 
 /// A real gpsd, fed NMEA over TCP by `tools/nmea-feeder.py`, listening on a free loopback port.
-public final class GPSDStandIn: @unchecked Sendable {
+package final class GPSDStandIn: @unchecked Sendable {
     static let python = WeatherStandIn.python
     let feeder: ChildProcess
     let feederPort: Int
     let directory: TemporaryDirectory
     let controlFile: String
     var gpsd: ChildProcess
-    public let port: Int
+    package let port: Int
 
     /// - Parameter feed: what the feeder sends at first (see `setFeed`).
-    public init(
+    package init(
         latitude: Double,
         longitude: Double,
         feed: String = "fix",
@@ -110,21 +110,21 @@ public final class GPSDStandIn: @unchecked Sendable {
     }
 
     /// What the NMEA feeder sends from now on: `fix`, `nofix`, `nan` (a 3D fix without coordinates) or `silent`.
-    public func setFeed(_ mode: String) throws {
+    package func setFeed(_ mode: String) throws {
         try mode.write(toFile: self.controlFile, atomically: true, encoding: .utf8)
     }
 
     /// Stops gpsd (SIGTERM) and leaves the feeder running.
-    public func stopGPSD() async {
+    package func stopGPSD() async {
         await self.gpsd.stop()
     }
 
     /// Starts gpsd again on the same port.
-    public func restartGPSD() async throws {
+    package func restartGPSD() async throws {
         self.gpsd = try await Self.startGPSD(port: self.port, feederPort: self.feederPort, in: self.directory)
     }
 
-    public func stop() async {
+    package func stop() async {
         await self.gpsd.stop()
         await self.feeder.stop()
     }
@@ -132,13 +132,13 @@ public final class GPSDStandIn: @unchecked Sendable {
 
 /// `tools/location-standin.py` on 127.0.0.1:0: an OwnTracks Recorder and a Home Assistant, answering from the same
 /// points, with their credentials checked.
-public final class LocationStandIn: Sendable {
-    public static let ownTracksAuth = "diarist:recorder-secret-81"
-    public static let homeAssistantToken = "ha-secret-token-2f9c"
+package final class LocationStandIn: Sendable {
+    package static let ownTracksAuth = "diarist:recorder-secret-81"
+    package static let homeAssistantToken = "ha-secret-token-2f9c"
     let child: ChildProcess
-    public let port: Int
+    package let port: Int
 
-    public init(in directory: TemporaryDirectory) throws {
+    package init(in directory: TemporaryDirectory) throws {
         self.child = try ChildProcess(
             [
                 WeatherStandIn.python, Fixtures.repositoryRoot + "/tools/location-standin.py", "--owntracks-auth",
@@ -149,10 +149,10 @@ public final class LocationStandIn: Sendable {
         self.port = try self.child.firstLineJSON()["port"] as? Int ?? 0
     }
 
-    public var baseURL: String { "http://127.0.0.1:\(self.port)" }
+    package var baseURL: String { "http://127.0.0.1:\(self.port)" }
 
     /// The points both services answer from: `(latitude, longitude, Unix seconds, accuracy)`.
-    public func setPoints(_ points: [(Double, Double, Int, Double?)]) throws {
+    package func setPoints(_ points: [(Double, Double, Int, Double?)]) throws {
         let list = points.map { point -> [String: Any] in
             var item: [String: Any] = ["lat": point.0, "lon": point.1, "tst": point.2]
             if let accuracy = point.3 { item["acc"] = accuracy }
@@ -163,18 +163,18 @@ public final class LocationStandIn: Sendable {
     }
 
     /// How `service` (`owntracks`, `homeassistant`) answers from now on: `ok`, `401`, `500`, `empty`, `garbage`.
-    public func setMode(_ service: String, _ mode: String) throws {
+    package func setMode(_ service: String, _ mode: String) throws {
         _ = try RawHTTP.request(
             .tcp(port: self.port), "POST", "/_control", body: #"{"\#(service)": {"mode": "\#(mode)"}}"#)
     }
 
     /// The requests seen: service, path, query, and whether the right credentials came with them.
-    public func requests() throws -> [[String: Any]] {
+    package func requests() throws -> [[String: Any]] {
         let body = try RawHTTP.request(.tcp(port: self.port), "GET", "/_requests").body
         return (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [[String: Any]] ?? []
     }
 
-    public func stop() async {
+    package func stop() async {
         await self.child.stop()
     }
 }

@@ -1,29 +1,29 @@
 import Foundation
 
 /// A fresh folder under /tmp (short, so Unix socket paths inside it fit), removed by `remove()`.
-public struct TemporaryDirectory: Sendable {
-    public let path: String
+package struct TemporaryDirectory: Sendable {
+    package let path: String
 
-    public init() throws {
+    package init() throws {
         let path = "/tmp/wt-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         self.path = path
     }
 
-    public func file(_ name: String) -> String { self.path + "/" + name }
+    package func file(_ name: String) -> String { self.path + "/" + name }
 
     @discardableResult
-    public func makeDirectory(_ name: String) throws -> String {
+    package func makeDirectory(_ name: String) throws -> String {
         let path = self.file(name)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
 
-    public func write(_ name: String, _ text: String) throws {
+    package func write(_ name: String, _ text: String) throws {
         try Data(text.utf8).write(to: URL(fileURLWithPath: self.file(name)))
     }
 
-    public func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(atPath: self.path)
     }
 }

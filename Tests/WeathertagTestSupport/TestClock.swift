@@ -2,14 +2,14 @@ import Synchronization
 
 /// A `Clock` whose time moves only when the test says: for state machines that read `now` and shells that sleep.
 /// Sleepers wake when `advance` passes their deadline.
-public final class TestClock: Clock, Sendable {
-    public struct Instant: InstantProtocol, Sendable {
+package final class TestClock: Clock, Sendable {
+    package struct Instant: InstantProtocol, Sendable {
         /// Time since the clock was made.
-        public var offset: Duration
+        package var offset: Duration
 
-        public func advanced(by duration: Duration) -> Instant { Instant(offset: self.offset + duration) }
-        public func duration(to other: Instant) -> Duration { other.offset - self.offset }
-        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        package func advanced(by duration: Duration) -> Instant { Instant(offset: self.offset + duration) }
+        package func duration(to other: Instant) -> Duration { other.offset - self.offset }
+        package static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     private struct State {
@@ -19,12 +19,12 @@ public final class TestClock: Clock, Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
-    public var now: Instant { self.state.withLock { $0.now } }
-    public var minimumResolution: Duration { .zero }
+    package var now: Instant { self.state.withLock { $0.now } }
+    package var minimumResolution: Duration { .zero }
 
-    public func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         let due = self.state.withLock { state in
             state.now = state.now.advanced(by: duration)
             let now = state.now
@@ -35,7 +35,7 @@ public final class TestClock: Clock, Sendable {
         for sleeper in due { sleeper.wake.resume() }
     }
 
-    public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    package func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         await withCheckedContinuation { wake in
             let now = self.state.withLock { state in
                 if deadline > state.now { state.sleepers.append((deadline, wake)) }

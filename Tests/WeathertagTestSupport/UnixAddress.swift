@@ -1,7 +1,7 @@
 import Glibc
 
 /// Calls `body` with a `sockaddr_un` for `path` (which must fit in `sun_path`), for `bind` and `connect`.
-public func withUnixAddress<Result>(
+package func withUnixAddress<Result>(
     _ path: String,
     _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
 ) -> Result {

@@ -4,50 +4,50 @@ import FoundationEssentials
 // the CLI decodes them (`JSONDecoder`). Times are ISO 8601 strings; a field without a value is null.
 
 /// `GET /v1/tag`: the stamp's fields plus `stale`, `fetched_at` and `age_seconds`.
-public struct TagDocument: Codable, Sendable, Equatable {
-    public var condition: String
-    public var description: String
-    public var code: Int
-    public var icon: String
-    public var iconFile: String?
-    public var temperature: Double
-    public var feelsLike: Double?
-    public var humidity: Int?
-    public var pressure: Int?
-    public var windSpeed: Double?
-    public var units: String
-    public var observedAt: String
-    public var place: String?
-    public var region: String?
-    public var country: String?
+package struct TagDocument: Codable, Sendable, Equatable {
+    package var condition: String
+    package var description: String
+    package var code: Int
+    package var icon: String
+    package var iconFile: String?
+    package var temperature: Double
+    package var feelsLike: Double?
+    package var humidity: Int?
+    package var pressure: Int?
+    package var windSpeed: Double?
+    package var units: String
+    package var observedAt: String
+    package var place: String?
+    package var region: String?
+    package var country: String?
     /// With `air_quality.enabled`: `aqi` 1–5 and the components OpenWeather sent; `label` is derived.
-    public var air: AirDocument?
-    public var location: LocationDocument
-    public var stale: Bool
-    public var fetchedAt: String
-    public var ageSeconds: Double
+    package var air: AirDocument?
+    package var location: LocationDocument
+    package var stale: Bool
+    package var fetchedAt: String
+    package var ageSeconds: Double
     /// `current`, or `historical` for the weather of an earlier time.
-    public var kind: String?
+    package var kind: String?
     /// Which source answered (`open-meteo`, `openweather`, `met-norway`, `command`); null for OpenWeather alone
     /// configured without `weather.providers`.
-    public var weatherSource: String?
-    public var windDeg: Int?
-    public var windDirection: String?
-    public var windGust: Double?
-    public var clouds: Int?
-    public var visibility: Int?
-    public var rain1h: Double?
-    public var snow1h: Double?
+    package var weatherSource: String?
+    package var windDeg: Int?
+    package var windDirection: String?
+    package var windGust: Double?
+    package var clouds: Int?
+    package var visibility: Int?
+    package var rain1h: Double?
+    package var snow1h: Double?
     /// The place's offset from UTC in seconds; the local times below carry it.
-    public var utcOffset: Int?
-    public var localTime: String?
-    public var sunrise: String?
-    public var sunset: String?
-    public var daylight: Bool?
-    public var moonPhase: String?
-    public var moonIllumination: Double?
+    package var utcOffset: Int?
+    package var localTime: String?
+    package var sunrise: String?
+    package var sunset: String?
+    package var daylight: Bool?
+    package var moonPhase: String?
+    package var moonIllumination: Double?
     /// The sync tools' conflict copies in the inbox (`/v1/tag` only; `status` lists them): for a status bar's tooltip.
-    public var syncConflicts: Int?
+    package var syncConflicts: Int?
 
     enum CodingKeys: String, CodingKey {
         case condition, description, code, icon
@@ -79,17 +79,17 @@ public struct TagDocument: Codable, Sendable, Equatable {
 }
 
 /// The `air` of a tag.
-public struct AirDocument: Codable, Sendable, Equatable {
-    public var aqi: Int
-    public var label: String
+package struct AirDocument: Codable, Sendable, Equatable {
+    package var aqi: Int
+    package var label: String
     /// `openweather` (1–5) or `european` (0–100 and above); absent from daemons older than the second scale.
-    public var scale: String?
-    public var pm2_5: Double?
-    public var pm10: Double?
-    public var o3: Double?
-    public var no2: Double?
+    package var scale: String?
+    package var pm2_5: Double?
+    package var pm10: Double?
+    package var o3: Double?
+    package var no2: Double?
 
-    public init(_ air: AirQuality) {
+    package init(_ air: AirQuality) {
         self.aqi = air.aqi
         self.label = air.label
         self.scale = air.scale.rawValue
@@ -101,15 +101,15 @@ public struct AirDocument: Codable, Sendable, Equatable {
 }
 
 /// `GET /v1/location`, and the `location` of a tag.
-public struct LocationDocument: Codable, Sendable, Equatable {
+package struct LocationDocument: Codable, Sendable, Equatable {
     /// Null when privacy withholds the coordinates (a zone, or `stamp_coordinates: none`).
-    public var latitude: Double?
-    public var longitude: Double?
+    package var latitude: Double?
+    package var longitude: Double?
     /// Whole metres.
-    public var accuracyM: Double?
-    public var source: String
-    public var name: String?
-    public var takenAt: String
+    package var accuracyM: Double?
+    package var source: String
+    package var name: String?
+    package var takenAt: String
 
     enum CodingKeys: String, CodingKey {
         case latitude, longitude
@@ -120,18 +120,18 @@ public struct LocationDocument: Codable, Sendable, Equatable {
 }
 
 /// Any answer that is not a 200.
-public struct ErrorDocument: Codable, Sendable, Equatable {
-    public var error: String
-    public var status: Int
+package struct ErrorDocument: Codable, Sendable, Equatable {
+    package var error: String
+    package var status: Int
 
-    public init(error: String, status: Int) {
+    package init(error: String, status: Int) {
         self.error = error
         self.status = status
     }
 }
 
 extension TagDocument {
-    public init(_ tag: WeatherTag, now: Date) {
+    package init(_ tag: WeatherTag, now: Date) {
         let weather = tag.weather
         self.init(
             condition: weather.condition,
@@ -177,7 +177,7 @@ extension TagDocument {
 }
 
 extension LocationDocument {
-    public init(_ position: Position) {
+    package init(_ position: Position) {
         self.init(
             latitude: position.withheld ? nil : position.latitude,
             longitude: position.withheld ? nil : position.longitude,
@@ -191,7 +191,7 @@ extension LocationDocument {
 
 extension WeatherTag {
     /// The tag a `/v1/tag` document describes (for `tag --format`, `status` and `stamp`).
-    public init(_ document: TagDocument) throws(TagDocumentError) {
+    package init(_ document: TagDocument) throws(TagDocumentError) {
         guard let units = Units(rawValue: document.units) else { throw TagDocumentError(field: "units") }
         let location = document.location
         self.init(
@@ -237,7 +237,7 @@ extension WeatherTag {
 
 extension Position {
     /// The position a location document describes; without coordinates, a withheld one.
-    public init(_ location: LocationDocument) {
+    package init(_ location: LocationDocument) {
         self.init(
             latitude: location.latitude ?? 0,
             longitude: location.longitude ?? 0,
@@ -251,7 +251,7 @@ extension Position {
 }
 
 /// A tag document lacks a field or has it with the wrong type.
-public struct TagDocumentError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var field: String
-    public var description: String { "the daemon's answer has no valid \"\(self.field)\"" }
+package struct TagDocumentError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var field: String
+    package var description: String { "the daemon's answer has no valid \"\(self.field)\"" }
 }

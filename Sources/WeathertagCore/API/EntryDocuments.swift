@@ -1,11 +1,11 @@
 import FoundationEssentials
 
 /// `GET /v1/entries`: a page of entries, newest first, and where the next page starts (null on the last page).
-public struct EntryListDocument: Codable, Sendable, Equatable {
-    public var entries: [EntryDocument]
-    public var nextCursor: String?
+package struct EntryListDocument: Codable, Sendable, Equatable {
+    package var entries: [EntryDocument]
+    package var nextCursor: String?
 
-    public init(entries: [EntryDocument], nextCursor: String?) {
+    package init(entries: [EntryDocument], nextCursor: String?) {
         self.entries = entries
         self.nextCursor = nextCursor
     }
@@ -17,33 +17,33 @@ public struct EntryListDocument: Codable, Sendable, Equatable {
 }
 
 /// One entry of the diary index. `GET /v1/entries/{path}` adds `block`, `remedy` and `history`.
-public struct EntryDocument: Codable, Sendable, Equatable {
+package struct EntryDocument: Codable, Sendable, Equatable {
     /// Relative to the inbox.
-    public var path: String
-    public var title: String
+    package var path: String
+    package var title: String
     /// When it was written: RFC 3339 with its own clock's offset (the one its text names, else the machine's).
-    public var time: String
+    package var time: String
     /// Only a day is known (`time` is its midnight).
-    public var dayOnly: Bool
+    package var dayOnly: Bool
     /// Where the time came from: `front_matter:<key>`, `file_name` or `modification_time`.
-    public var timeSource: String
-    public var lane: String
-    public var reason: String
-    public var detail: String?
+    package var timeSource: String
+    package var lane: String
+    package var reason: String
+    package var detail: String?
     /// The lane and reason in one sentence.
-    public var why: String
+    package var why: String
     /// The first lines after the title.
-    public var excerpt: String
-    public var weather: DiaryWeather?
+    package var excerpt: String
+    package var weather: DiaryWeather?
     /// The front matter's `mood`, as a number (`DiaryMood`).
-    public var mood: Double?
+    package var mood: Double?
     /// The weather block as it stands in the file (its lines), when the daemon remembers it.
-    public var block: [String]?
+    package var block: [String]?
     /// What would change its lane.
-    public var remedy: String?
-    public var history: EntryHistoryDocument?
+    package var remedy: String?
+    package var history: EntryHistoryDocument?
 
-    public init(
+    package init(
         path: String, title: String, time: String, dayOnly: Bool, timeSource: String, lane: String, reason: String,
         detail: String?, why: String, excerpt: String, weather: DiaryWeather?, mood: Double? = nil,
         block: [String]? = nil,
@@ -75,14 +75,14 @@ public struct EntryDocument: Codable, Sendable, Equatable {
 }
 
 /// What happened to an entry's block over time (from the daemon's memory).
-public struct EntryHistoryDocument: Codable, Sendable, Equatable {
-    public var stampedAt: String?
-    public var restoredAt: String?
-    public var restores: Int
+package struct EntryHistoryDocument: Codable, Sendable, Equatable {
+    package var stampedAt: String?
+    package var restoredAt: String?
+    package var restores: Int
     /// Since when it is in its lane.
-    public var laneSince: String?
+    package var laneSince: String?
 
-    public init(stampedAt: String?, restoredAt: String?, restores: Int, laneSince: String?) {
+    package init(stampedAt: String?, restoredAt: String?, restores: Int, laneSince: String?) {
         self.stampedAt = stampedAt
         self.restoredAt = restoredAt
         self.restores = restores
@@ -99,7 +99,7 @@ public struct EntryHistoryDocument: Codable, Sendable, Equatable {
 
 extension EntryTime.Source {
     /// `front_matter:date`, `file_name`, `modification_time`, `given`.
-    public var code: String {
+    package var code: String {
         switch self {
         case .frontMatter(let key): return "front_matter:" + key
         case .fileName: return "file_name"
@@ -110,23 +110,23 @@ extension EntryTime.Source {
 }
 
 /// The lanes' counts and each lane's latest entries (in `GET /v1/status` and `weathertag status`).
-public struct LanesDocument: Codable, Sendable, Equatable {
-    public struct Lane: Codable, Sendable, Equatable {
-        public var count: Int
-        public var latest: [EntryDocument]
+package struct LanesDocument: Codable, Sendable, Equatable {
+    package struct Lane: Codable, Sendable, Equatable {
+        package var count: Int
+        package var latest: [EntryDocument]
 
-        public init(count: Int, latest: [EntryDocument]) {
+        package init(count: Int, latest: [EntryDocument]) {
             self.count = count
             self.latest = latest
         }
     }
 
-    public var waiting: Lane
-    public var stamped: Lane
-    public var backdated: Lane
-    public var leftAlone: Lane
+    package var waiting: Lane
+    package var stamped: Lane
+    package var backdated: Lane
+    package var leftAlone: Lane
 
-    public init(waiting: Lane, stamped: Lane, backdated: Lane, leftAlone: Lane) {
+    package init(waiting: Lane, stamped: Lane, backdated: Lane, leftAlone: Lane) {
         self.waiting = waiting
         self.stamped = stamped
         self.backdated = backdated

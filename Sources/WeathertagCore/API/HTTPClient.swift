@@ -1,15 +1,15 @@
 /// One HTTP GET. The daemon sends nothing else.
-public struct HTTPRequest: Sendable, Equatable {
-    public var url: String
+package struct HTTPRequest: Sendable, Equatable {
+    package var url: String
     /// Total time allowed for the exchange.
-    public var timeout: Duration
+    package var timeout: Duration
     /// Time allowed to connect.
-    public var connectTimeout: Duration
+    package var connectTimeout: Duration
     /// When set, connect to this Unix socket instead of the URL's host.
-    public var unixSocketPath: String?
-    public var headers: [String]
+    package var unixSocketPath: String?
+    package var headers: [String]
 
-    public init(
+    package init(
         url: String,
         timeout: Duration,
         connectTimeout: Duration? = nil,
@@ -24,13 +24,13 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 }
 
-public struct HTTPResponse: Sendable, Equatable {
-    public var status: Int
+package struct HTTPResponse: Sendable, Equatable {
+    package var status: Int
     /// Header lines as received, names lowercased.
-    public var headers: [String: String]
-    public var body: [UInt8]
+    package var headers: [String: String]
+    package var body: [UInt8]
 
-    public init(status: Int, headers: [String: String] = [:], body: [UInt8]) {
+    package init(status: Int, headers: [String: String] = [:], body: [UInt8]) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -38,8 +38,8 @@ public struct HTTPResponse: Sendable, Equatable {
 }
 
 /// A transport failure: nothing usable came back (refused, DNS, timeout, TLS).
-public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         case timedOut
         case couldNotConnect
         case couldNotResolve
@@ -47,18 +47,18 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
         case other
     }
 
-    public var kind: Kind
-    public var message: String
+    package var kind: Kind
+    package var message: String
 
-    public init(kind: Kind, message: String) {
+    package init(kind: Kind, message: String) {
         self.kind = kind
         self.message = message
     }
 
-    public var description: String { self.message }
+    package var description: String { self.message }
 }
 
 /// The transport the weather and IP clients use; the daemon's is libcurl.
-public protocol HTTPClient: Sendable {
+package protocol HTTPClient: Sendable {
     func get(_ request: HTTPRequest) async throws -> HTTPResponse
 }

@@ -5,10 +5,10 @@
 /// different order from run to run), and the socket's documents keep one order, byte for byte, for the people who
 /// read `status --json` and the scripts that diff it. Decoding needs no order: the CLI reads them with
 /// `JSONDecoder`. An optional that is nil is written as null, not left out: a document always lists every field.
-public struct JSONValueEncoder {
-    public init() {}
+package struct JSONValueEncoder {
+    package init() {}
 
-    public func encode(_ value: some Encodable) throws -> JSONValue {
+    package func encode(_ value: some Encodable) throws -> JSONValue {
         let node = Node()
         try value.encode(to: NodeEncoder(node: node, codingPath: []))
         return node.value

@@ -1,26 +1,26 @@
 /// `GET /v1/status`: what the daemon is doing, for `weathertag status` and scripts.
-public struct StatusDocument: Codable, Sendable, Equatable {
-    public var startedAt: String
-    public var uptimeSeconds: Double
-    public var inbox: String
-    public var providers: [Provider]
-    public var weather: TagDocument?
-    public var cache: Cache
+package struct StatusDocument: Codable, Sendable, Equatable {
+    package var startedAt: String
+    package var uptimeSeconds: Double
+    package var inbox: String
+    package var providers: [Provider]
+    package var weather: TagDocument?
+    package var cache: Cache
     /// Every weather service's calls, in all and by source type (absent from daemons before it).
-    public var services: Services?
+    package var services: Services?
     /// The same totals under the name they had when OpenWeather was the only service: kept for the scripts that
     /// read it (deprecated: read `services`).
-    public var openweather: Services
-    public var entries: Entries
-    public var lastError: String?
-    public var lastErrorAt: String?
+    package var openweather: Services
+    package var entries: Entries
+    package var lastError: String?
+    package var lastErrorAt: String?
     /// The diary index's lanes (null without the state database).
-    public var lanes: LanesDocument?
+    package var lanes: LanesDocument?
     /// The weather of back-dated entries (null with `history.enabled` off).
-    public var history: History?
+    package var history: History?
     /// The `conflict` lane: sync tools' conflict copies in the inbox, never stamped and never listed as entries
     /// (absent from daemons before it).
-    public var conflicts: [Conflict]?
+    package var conflicts: [Conflict]?
 
     enum CodingKeys: String, CodingKey {
         case startedAt = "started_at"
@@ -33,20 +33,20 @@ public struct StatusDocument: Codable, Sendable, Equatable {
 
     /// A sync tool's conflict copy: where it is, the entry it is a version of (both relative to the inbox), which
     /// tool made it and what to do.
-    public struct Conflict: Codable, Sendable, Equatable {
-        public var path: String
-        public var entry: String
-        public var tool: String
-        public var remedy: String
+    package struct Conflict: Codable, Sendable, Equatable {
+        package var path: String
+        package var entry: String
+        package var tool: String
+        package var remedy: String
 
-        public init(_ conflict: SyncConflict) {
+        package init(_ conflict: SyncConflict) {
             (self.path, self.entry, self.tool, self.remedy) = (
                 conflict.copy, conflict.entry, conflict.tool.rawValue, conflict.remedy
             )
         }
     }
 
-    public init(
+    package init(
         startedAt: String, uptimeSeconds: Double, inbox: String, providers: [Provider], weather: TagDocument?,
         cache: Cache, services: Services, entries: Entries, lastError: String?, lastErrorAt: String?,
         lanes: LanesDocument? = nil
@@ -68,23 +68,23 @@ public struct StatusDocument: Codable, Sendable, Equatable {
     }
 
     /// History's progress: entries waiting for it, what it has asked, and what its budget has left.
-    public struct History: Codable, Sendable, Equatable {
+    package struct History: Codable, Sendable, Equatable {
         /// `open-meteo` or `openweather`.
-        public var source: String
+        package var source: String
         /// Back-dated entries waiting for the weather of their time.
-        public var waiting: Int
+        package var waiting: Int
         /// Requests this process made.
-        public var requests: Int
+        package var requests: Int
         /// Open-Meteo's weighted calls left of history's daily share (the tighter of the day's and the month's), or
         /// the timemachine's calls left today; null before the first request.
-        public var budgetLeft: Double?
+        package var budgetLeft: Double?
 
         enum CodingKeys: String, CodingKey {
             case source, waiting, requests
             case budgetLeft = "budget_left"
         }
 
-        public init(source: String, waiting: Int, requests: Int, budgetLeft: Double?) {
+        package init(source: String, waiting: Int, requests: Int, budgetLeft: Double?) {
             self.source = source
             self.waiting = waiting
             self.requests = requests
@@ -93,25 +93,25 @@ public struct StatusDocument: Codable, Sendable, Equatable {
     }
 
     /// One location provider's health, then what the provider itself tells (`details`, as extra string members).
-    public struct Provider: Codable, Sendable, Equatable {
-        public var type: String
-        public var ok: Bool
-        public var attempts: Int
-        public var failures: Int
-        public var lastSuccessAt: String?
-        public var lastError: String?
-        public var lastErrorAt: String?
-        public var skippedUntil: String?
-        public var lastPosition: LocationDocument?
+    package struct Provider: Codable, Sendable, Equatable {
+        package var type: String
+        package var ok: Bool
+        package var attempts: Int
+        package var failures: Int
+        package var lastSuccessAt: String?
+        package var lastError: String?
+        package var lastErrorAt: String?
+        package var skippedUntil: String?
+        package var lastPosition: LocationDocument?
         /// Its position was the one taken the last time the chain answered.
-        public var won = false
+        package var won = false
         /// The last position's accuracy in metres, as `most_accurate` ranks it (5000 when it gave none).
-        public var accuracy: Double?
+        package var accuracy: Double?
         /// How old the last position is, in seconds.
-        public var ageSeconds: Double?
-        public var details: [String: String]
+        package var ageSeconds: Double?
+        package var details: [String: String]
 
-        public init(
+        package init(
             type: String, ok: Bool, attempts: Int, failures: Int, lastSuccessAt: String?, lastError: String?,
             lastErrorAt: String?, skippedUntil: String?, lastPosition: LocationDocument?, details: [String: String]
         ) {
@@ -133,7 +133,7 @@ public struct StatusDocument: Codable, Sendable, Equatable {
             "last_position", "won", "accuracy_m", "age_seconds",
         ]
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
             try container.encode(self.type, forKey: Key("type"))
             try container.encode(self.ok, forKey: Key("ok"))
@@ -152,7 +152,7 @@ public struct StatusDocument: Codable, Sendable, Equatable {
             }
         }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Key.self)
             self.type = try container.decode(String.self, forKey: Key("type"))
             self.ok = try container.decode(Bool.self, forKey: Key("ok"))
@@ -174,12 +174,12 @@ public struct StatusDocument: Codable, Sendable, Equatable {
         }
     }
 
-    public struct Cache: Codable, Sendable, Equatable {
-        public var places: Int
-        public var hits: Int
-        public var misses: Int
-        public var lastFetchedAt: String?
-        public var ageSeconds: Double?
+    package struct Cache: Codable, Sendable, Equatable {
+        package var places: Int
+        package var hits: Int
+        package var misses: Int
+        package var lastFetchedAt: String?
+        package var ageSeconds: Double?
 
         enum CodingKeys: String, CodingKey {
             case places, hits, misses
@@ -187,7 +187,7 @@ public struct StatusDocument: Codable, Sendable, Equatable {
             case ageSeconds = "age_seconds"
         }
 
-        public init(places: Int, hits: Int, misses: Int, lastFetchedAt: String?, ageSeconds: Double?) {
+        package init(places: Int, hits: Int, misses: Int, lastFetchedAt: String?, ageSeconds: Double?) {
             self.places = places
             self.hits = hits
             self.misses = misses
@@ -198,26 +198,26 @@ public struct StatusDocument: Codable, Sendable, Equatable {
 
     /// The weather services' calls (current weather, history, place names, the air) since start and today, in all
     /// and by source type; OpenWeather's icon downloads; the last error of current weather and when it is asked again.
-    public struct Services: Codable, Sendable, Equatable {
-        public var calls: Int
-        public var callsToday: Int
-        public var iconDownloads: Int
-        public var lastError: String?
-        public var nextAttemptAt: String?
+    package struct Services: Codable, Sendable, Equatable {
+        package var calls: Int
+        package var callsToday: Int
+        package var iconDownloads: Int
+        package var lastError: String?
+        package var nextAttemptAt: String?
         /// By source type: `{"open-meteo": {"calls": 3, "calls_today": 3}}`.
-        public var bySource: [String: SourceCalls]?
+        package var bySource: [String: SourceCalls]?
 
         /// One source's calls.
-        public struct SourceCalls: Codable, Sendable, Equatable {
-            public var calls: Int
-            public var callsToday: Int
+        package struct SourceCalls: Codable, Sendable, Equatable {
+            package var calls: Int
+            package var callsToday: Int
 
             enum CodingKeys: String, CodingKey {
                 case calls
                 case callsToday = "calls_today"
             }
 
-            public init(calls: Int, callsToday: Int) {
+            package init(calls: Int, callsToday: Int) {
                 self.calls = calls
                 self.callsToday = callsToday
             }
@@ -233,7 +233,7 @@ public struct StatusDocument: Codable, Sendable, Equatable {
         }
 
         /// `by_source` only where there is one: `openweather` is written as it always was.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.calls, forKey: .calls)
             try container.encode(self.callsToday, forKey: .callsToday)
@@ -244,7 +244,7 @@ public struct StatusDocument: Codable, Sendable, Equatable {
             if let bySource = self.bySource { try container.encode(bySource, forKey: .bySource) }
         }
 
-        public init(
+        package init(
             bySource: [String: SourceCalls], iconDownloads: Int, lastError: String?, nextAttemptAt: String?
         ) {
             self.calls = bySource.values.reduce(0) { $0 + $1.calls }
@@ -256,16 +256,16 @@ public struct StatusDocument: Codable, Sendable, Equatable {
         }
     }
 
-    public struct Entries: Codable, Sendable, Equatable {
-        public var stamped: Int
+    package struct Entries: Codable, Sendable, Equatable {
+        package var stamped: Int
         /// Came back without their block and got the remembered one back (never new weather).
-        public var restored: Int
-        public var alreadyStamped: Int
-        public var skipped: Int
+        package var restored: Int
+        package var alreadyStamped: Int
+        package var skipped: Int
         /// Written before what current weather can speak for, left alone.
-        public var backdated: Int
-        public var waiting: Int
-        public var lastScanAt: String?
+        package var backdated: Int
+        package var waiting: Int
+        package var lastScanAt: String?
 
         enum CodingKeys: String, CodingKey {
             case stamped, restored
@@ -274,7 +274,7 @@ public struct StatusDocument: Codable, Sendable, Equatable {
             case lastScanAt = "last_scan_at"
         }
 
-        public init(
+        package init(
             stamped: Int, restored: Int, alreadyStamped: Int, skipped: Int, backdated: Int, waiting: Int,
             lastScanAt: String?
         ) {

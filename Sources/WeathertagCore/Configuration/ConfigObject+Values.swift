@@ -3,7 +3,7 @@ import FoundationEssentials
 /// Values the configuration and the providers' settings share: URLs, coordinates, accuracies.
 extension ConfigObject {
     /// An `http://` or `https://` URL, without a trailing slash requirement.
-    public func url(_ key: String) throws(ConfigurationError) -> String? {
+    package func url(_ key: String) throws(ConfigurationError) -> String? {
         guard let string = try self.nonEmptyString(key) else { return nil }
         guard string.hasPrefix("http://") || string.hasPrefix("https://"), !string.contains(" ") else {
             throw ConfigurationError(
@@ -17,7 +17,7 @@ extension ConfigObject {
 
 extension ConfigObject {
     /// An accuracy in metres: not negative.
-    public func accuracy(_ key: String) throws(ConfigurationError) -> Double? {
+    package func accuracy(_ key: String) throws(ConfigurationError) -> Double? {
         guard let value = try self.double(key) else { return nil }
         guard value >= 0 else {
             throw ConfigurationError(field: self.fieldPath(key), message: "\(value) is negative")
@@ -25,7 +25,7 @@ extension ConfigObject {
         return value
     }
 
-    public func latitude(_ key: String) throws(ConfigurationError) -> Double {
+    package func latitude(_ key: String) throws(ConfigurationError) -> Double {
         let value = try self.requiredDouble(key)
         guard (-90...90).contains(value) else {
             throw ConfigurationError(field: self.fieldPath(key), message: "\(value) is out of range (-90…90)")
@@ -33,7 +33,7 @@ extension ConfigObject {
         return value
     }
 
-    public func longitude(_ key: String) throws(ConfigurationError) -> Double {
+    package func longitude(_ key: String) throws(ConfigurationError) -> Double {
         let value = try self.requiredDouble(key)
         guard (-180...180).contains(value) else {
             throw ConfigurationError(field: self.fieldPath(key), message: "\(value) is out of range (-180…180)")

@@ -1,12 +1,12 @@
 /// A JSON object inside the configuration, with its dotted path, that reads typed fields and reports errors
 /// naming them. It also notices keys nobody asked for, so a typo becomes a warning instead of silence.
-public struct ConfigObject: Sendable {
-    public let path: String
+package struct ConfigObject: Sendable {
+    package let path: String
     private let members: [(key: String, value: JSONValue)]
     /// An entry given by its type alone (`history.source: "open-meteo"`): its `type` is the field at `path`.
     private let typeOnly: Bool
 
-    public init(_ value: JSONValue, path: String) throws(ConfigurationError) {
+    package init(_ value: JSONValue, path: String) throws(ConfigurationError) {
         guard case .object(let members) = value else {
             throw ConfigurationError(field: path, message: "expected an object, got \(value.typeName)")
         }
@@ -16,24 +16,24 @@ public struct ConfigObject: Sendable {
     }
 
     /// A plugin entry named by its type alone, at `path` (`history.source`): errors about its `type` name `path`.
-    public init(type: String, path: String) {
+    package init(type: String, path: String) {
         self.path = path
         self.members = [("type", .string(type))]
         self.typeOnly = true
     }
 
     /// The path of one of this object's fields.
-    public func fieldPath(_ key: String) -> String {
+    package func fieldPath(_ key: String) -> String {
         if self.typeOnly, key == "type" { return self.path }
         return self.path.isEmpty ? key : "\(self.path).\(key)"
     }
 
-    public func contains(_ key: String) -> Bool {
+    package func contains(_ key: String) -> Bool {
         self.value(key) != nil
     }
 
     /// Warnings for keys that are not in `known`, with the known key meant when one is close.
-    public func unknownKeys(known: Set<String>) -> [String] {
+    package func unknownKeys(known: Set<String>) -> [String] {
         self.members.map(\.key).filter { !known.contains($0) }.map { key in
             if let meant = Self.closest(to: key, in: known) {
                 return "\(self.fieldPath(key)): unknown key, ignored; did you mean \(self.fieldPath(meant))?"
@@ -70,18 +70,18 @@ public struct ConfigObject: Sendable {
         return previous[b.count]
     }
 
-    public func value(_ key: String) -> JSONValue? {
+    package func value(_ key: String) -> JSONValue? {
         guard let value = self.members.last(where: { $0.key == key })?.value, value != .null else { return nil }
         return value
     }
 
-    public func string(_ key: String) throws(ConfigurationError) -> String? {
+    package func string(_ key: String) throws(ConfigurationError) -> String? {
         guard let value = self.value(key) else { return nil }
         guard case .string(let string) = value else { throw self.typeError(key, "a string", value) }
         return string
     }
 
-    public func nonEmptyString(_ key: String) throws(ConfigurationError) -> String? {
+    package func nonEmptyString(_ key: String) throws(ConfigurationError) -> String? {
         guard let string = try self.string(key) else { return nil }
         guard !string.isEmpty else {
             throw ConfigurationError(field: self.fieldPath(key), message: "must not be empty")
@@ -89,29 +89,29 @@ public struct ConfigObject: Sendable {
         return string
     }
 
-    public func requiredString(_ key: String) throws(ConfigurationError) -> String {
+    package func requiredString(_ key: String) throws(ConfigurationError) -> String {
         guard let string = try self.nonEmptyString(key) else { throw self.missing(key) }
         return string
     }
 
-    public func bool(_ key: String) throws(ConfigurationError) -> Bool? {
+    package func bool(_ key: String) throws(ConfigurationError) -> Bool? {
         guard let value = self.value(key) else { return nil }
         guard case .bool(let bool) = value else { throw self.typeError(key, "true or false", value) }
         return bool
     }
 
-    public func double(_ key: String) throws(ConfigurationError) -> Double? {
+    package func double(_ key: String) throws(ConfigurationError) -> Double? {
         guard let value = self.value(key) else { return nil }
         guard case .number(let number) = value else { throw self.typeError(key, "a number", value) }
         return number
     }
 
-    public func requiredDouble(_ key: String) throws(ConfigurationError) -> Double {
+    package func requiredDouble(_ key: String) throws(ConfigurationError) -> Double {
         guard let number = try self.double(key) else { throw self.missing(key) }
         return number
     }
 
-    public func integer(_ key: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+    package func integer(_ key: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
         guard let number = try self.double(key) else { return nil }
         guard number.rounded() == number, let integer = Int(exactly: number) else {
             throw ConfigurationError(field: self.fieldPath(key), message: "expected a whole number, got \(number)")
@@ -126,7 +126,7 @@ public struct ConfigObject: Sendable {
     }
 
     /// A positive duration in seconds (fractions allowed) no larger than `maximum`.
-    public func seconds(_ key: String, maximum: Double) throws(ConfigurationError) -> Duration? {
+    package func seconds(_ key: String, maximum: Double) throws(ConfigurationError) -> Duration? {
         guard let number = try self.double(key) else { return nil }
         guard number > 0, number <= maximum else {
             throw ConfigurationError(
@@ -137,18 +137,18 @@ public struct ConfigObject: Sendable {
         return .milliseconds(Int64((number * 1000).rounded()))
     }
 
-    public func object(_ key: String) throws(ConfigurationError) -> ConfigObject? {
+    package func object(_ key: String) throws(ConfigurationError) -> ConfigObject? {
         guard let value = self.value(key) else { return nil }
         return try ConfigObject(value, path: self.fieldPath(key))
     }
 
-    public func array(_ key: String) throws(ConfigurationError) -> [JSONValue]? {
+    package func array(_ key: String) throws(ConfigurationError) -> [JSONValue]? {
         guard let value = self.value(key) else { return nil }
         guard case .array(let elements) = value else { throw self.typeError(key, "an array", value) }
         return elements
     }
 
-    public func stringArray(_ key: String) throws(ConfigurationError) -> [String]? {
+    package func stringArray(_ key: String) throws(ConfigurationError) -> [String]? {
         guard let elements = try self.array(key) else { return nil }
         var strings: [String] = []
         for (index, element) in elements.enumerated() {
@@ -164,7 +164,7 @@ public struct ConfigObject: Sendable {
     }
 
     /// One of a fixed set of string values.
-    public func choice<T>(_ key: String, _ choices: KeyValuePairs<String, T>) throws(ConfigurationError) -> T? {
+    package func choice<T>(_ key: String, _ choices: KeyValuePairs<String, T>) throws(ConfigurationError) -> T? {
         guard let string = try self.string(key) else { return nil }
         guard let match = choices.first(where: { $0.key == string }) else {
             throw ConfigurationError(
@@ -176,7 +176,7 @@ public struct ConfigObject: Sendable {
     }
 
     /// A required key is missing; when an unknown key next to it looks like a typo of it, that key is named.
-    public func missing(_ key: String) -> ConfigurationError {
+    package func missing(_ key: String) -> ConfigurationError {
         let typo = self.members.map(\.key).first { $0 != key && Self.closest(to: $0, in: [key]) == key }
         if let typo {
             return ConfigurationError(

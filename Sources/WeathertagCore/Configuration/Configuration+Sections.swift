@@ -347,7 +347,7 @@ extension Configuration {
 
     /// The error for a part of the configuration that needs OpenWeather (`user`, such as `history.source`) when
     /// there is no key.
-    public static func missingKey(neededBy user: String) -> ConfigurationError {
+    package static func missingKey(neededBy user: String) -> ConfigurationError {
         ConfigurationError(
             field: "openweather.api_key",
             message: "no OpenWeather API key, and \(user) needs one: set $OPENWEATHER_API_KEY, put the key in a "

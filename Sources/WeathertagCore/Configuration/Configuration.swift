@@ -1,34 +1,34 @@
 import FoundationEssentials
 
 /// The whole configuration, decoded and validated before the daemon touches anything.
-public struct Configuration: Sendable {
-    public var openWeather: OpenWeatherConfiguration
-    public var openMeteo: OpenMeteoConfiguration
-    public var metNorway: METNorwayConfiguration
+package struct Configuration: Sendable {
+    package var openWeather: OpenWeatherConfiguration
+    package var openMeteo: OpenMeteoConfiguration
+    package var metNorway: METNorwayConfiguration
     /// `weather.providers`: plain settings, validated; `ServiceFactory` builds the running sources.
-    public var weather: WeatherConfiguration
+    package var weather: WeatherConfiguration
     /// `location.providers`, in order: plain settings, validated; `ServiceFactory` builds the running providers.
-    public var providers: [LocationProviderSpec]
+    package var providers: [LocationProviderSpec]
     /// `location.strategy`: the first position, or the most accurate of all.
-    public var locationStrategy: LocationStrategy = .first
-    public var cache: CacheConfiguration
-    public var state: StateConfiguration
-    public var history: HistoryConfiguration
-    public var privacy: PrivacyPolicy
+    package var locationStrategy: LocationStrategy = .first
+    package var cache: CacheConfiguration
+    package var state: StateConfiguration
+    package var history: HistoryConfiguration
+    package var privacy: PrivacyPolicy
     /// Who names the place (`geocoding`): OpenWeather's geocoder, the GeoNames files, or no one.
-    public var geocoding: GeocodingProvider
+    package var geocoding: GeocodingProvider
     /// The air at the place, one more call per place per cache TTL (`air_quality.enabled`, default false).
-    public var airQuality: Bool
-    public var inbox: InboxConfiguration
-    public var stamp: StampConfiguration
-    public var socket: SocketConfiguration
+    package var airQuality: Bool
+    package var inbox: InboxConfiguration
+    package var stamp: StampConfiguration
+    package var socket: SocketConfiguration
     /// How `weathertag new` starts an entry (`new.template`).
-    public var newEntry = NewEntryConfiguration()
+    package var newEntry = NewEntryConfiguration()
     /// Unknown keys and other things that did not stop the load.
-    public var warnings: [String]
+    package var warnings: [String]
 
     /// The longest Unix socket path Linux accepts (`sun_path` is 108 bytes with its NUL).
-    public static let maximumSocketPathLength = 107
+    package static let maximumSocketPathLength = 107
 
     static let knownKeys: Set<String> = Self.keys("")
 
@@ -36,7 +36,7 @@ public struct Configuration: Sendable {
 
     /// The keys each section reads, by section ("" is the top level); anything else is warned about and ignored.
     /// config.schema.json describes exactly these (a test compares them).
-    public static let sectionKeys: [String: Set<String>] = [
+    package static let sectionKeys: [String: Set<String>] = [
         "": [
             "$schema", "openweather", "open_meteo", "met_norway", "weather", "location", "cache", "state", "history",
             "privacy", "geocoding", "air_quality",
@@ -67,10 +67,10 @@ public struct Configuration: Sendable {
 
     /// The environment variable naming the offline towns index's folder (GeoNames' file formats, `tools/towns.py`):
     /// the keyless default geocoder.
-    public static let townsVariable = "WEATHERTAG_TOWNS"
+    package static let townsVariable = "WEATHERTAG_TOWNS"
 
     /// Reads, parses and validates the file at `path`.
-    public static func load(
+    package static func load(
         path: String,
         environment: [String: String],
         plugins: PluginRegistries,
@@ -83,7 +83,7 @@ public struct Configuration: Sendable {
 
     /// Validates an already parsed document, a section at a time (`Configuration+Sections.swift`); every error names
     /// its field. Relative paths resolve against `configDirectory`.
-    public static func decode(
+    package static func decode(
         _ json: JSONValue,
         environment: [String: String],
         plugins: PluginRegistries,
@@ -132,7 +132,7 @@ public struct Configuration: Sendable {
 extension Configuration {
     /// Only `socket.path` (or its default), for clients such as `weathertag tag --config`: they need not have the API
     /// key or see the inbox.
-    public static func socketPath(
+    package static func socketPath(
         configPath: String, environment: [String: String], files: any ConfigurationFiles
     ) throws(ConfigurationError) -> String {
         let (json, directory) = try Self.readDocument(configPath, environment: environment, files: files)

@@ -1,7 +1,7 @@
 /// What decoding a configuration asks of the filesystem: the configuration file itself, the key files, whether the
 /// inbox is a folder. The core only asks; the daemon's edge answers from the disk (`LocalConfigurationFiles`), and
 /// tests can answer from memory.
-public protocol ConfigurationFiles: Sendable {
+package protocol ConfigurationFiles: Sendable {
     /// The file's bytes, or nil when it cannot be read.
     func contents(_ path: String) -> [UInt8]?
     /// What is at `path` (symbolic links followed, as `stat` sees it); nil when nothing is.
@@ -10,6 +10,6 @@ public protocol ConfigurationFiles: Sendable {
     func permissions(_ path: String) -> Int?
 }
 
-public enum ConfigurationFileKind: Sendable, Equatable {
+package enum ConfigurationFileKind: Sendable, Equatable {
     case file, folder, other
 }

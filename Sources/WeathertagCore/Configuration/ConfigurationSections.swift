@@ -1,64 +1,64 @@
 /// The OpenWeather API key. Prints as a mask so it cannot slip into a log line or an error.
-public struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
-    public var value: String
+package struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    package var value: String
     /// Where it came from, for `weathertag check` (never the key itself).
-    public var origin: String
+    package var origin: String
 
-    public init(_ value: String, origin: String) {
+    package init(_ value: String, origin: String) {
         self.value = value
         self.origin = origin
     }
 
-    public var description: String { "<api key from \(self.origin)>" }
-    public var debugDescription: String { self.description }
+    package var description: String { "<api key from \(self.origin)>" }
+    package var debugDescription: String { self.description }
 }
 
-public struct OpenWeatherConfiguration: Sendable {
+package struct OpenWeatherConfiguration: Sendable {
     /// nil when none is configured: then OpenWeather is not among the sources, and keyless ones answer.
-    public var apiKey: APIKey?
-    public var baseURL = "https://api.openweathermap.org"
-    public var iconBaseURL = "https://openweathermap.org/img/wn"
-    public var units = Units.metric
-    public var lang = "en"
-    public var timeout: Duration = .seconds(10)
+    package var apiKey: APIKey?
+    package var baseURL = "https://api.openweathermap.org"
+    package var iconBaseURL = "https://openweathermap.org/img/wn"
+    package var units = Units.metric
+    package var lang = "en"
+    package var timeout: Duration = .seconds(10)
     /// Never more calls than this in any 60 seconds (the free plan allows 60).
-    public var maximumCallsPerMinute = 60
+    package var maximumCallsPerMinute = 60
 
-    public init(apiKey: APIKey?) {
+    package init(apiKey: APIKey?) {
         self.apiKey = apiKey
     }
 }
 
 /// Open-Meteo's three services (`open_meteo`): no key, free for non-commercial use.
-public struct OpenMeteoConfiguration: Sendable {
+package struct OpenMeteoConfiguration: Sendable {
     /// Current weather and the last days' hours (`/v1/forecast`).
-    public var baseURL = "https://api.open-meteo.com"
+    package var baseURL = "https://api.open-meteo.com"
     /// ERA5 hours since 1940, about five days behind (`/v1/archive`).
-    public var archiveURL = "https://archive-api.open-meteo.com"
+    package var archiveURL = "https://archive-api.open-meteo.com"
     /// The air (`/v1/air-quality`).
-    public var airQualityURL = "https://air-quality-api.open-meteo.com"
-    public var timeout: Duration = .seconds(10)
+    package var airQualityURL = "https://air-quality-api.open-meteo.com"
+    package var timeout: Duration = .seconds(10)
     /// Weighted calls a minute history allows itself (`open_meteo.max_calls_per_minute`); nil: half of the free
     /// 600.
-    public var maximumCallsPerMinute: Int?
+    package var maximumCallsPerMinute: Int?
 
-    public init() {}
+    package init() {}
 }
 
 /// MET Norway's locationforecast (`met_norway`): no key, but an identifying User-Agent with a contact.
-public struct METNorwayConfiguration: Sendable {
-    public var baseURL = "https://api.met.no"
+package struct METNorwayConfiguration: Sendable {
+    package var baseURL = "https://api.met.no"
     /// An e-mail address or a web site their operators can reach the user at; required to use the source.
-    public var contact: String?
-    public var timeout: Duration = .seconds(10)
+    package var contact: String?
+    package var timeout: Duration = .seconds(10)
 
-    public init() {}
+    package init() {}
 }
 
 /// Where the weather of now comes from (`weather.providers`), tried in order.
-public struct WeatherConfiguration: Sendable {
+package struct WeatherConfiguration: Sendable {
     /// How the list came to be, for `check` and the log.
-    public enum Origin: Sendable, Equatable {
+    package enum Origin: Sendable, Equatable {
         /// `weather.providers` as written.
         case configured
         /// No list, and an OpenWeather key: OpenWeather alone, as before sources were plugins.
@@ -67,20 +67,20 @@ public struct WeatherConfiguration: Sendable {
         case keyless
     }
 
-    public var sources: [WeatherSourceSpec]
-    public var origin: Origin
+    package var sources: [WeatherSourceSpec]
+    package var origin: Origin
     /// Every source's units and language (`weather.units`, `weather.lang`).
-    public var units = Units.metric
-    public var lang = "en"
+    package var units = Units.metric
+    package var lang = "en"
 
-    public init(sources: [WeatherSourceSpec], origin: Origin) {
+    package init(sources: [WeatherSourceSpec], origin: Origin) {
         self.sources = sources
         self.origin = origin
     }
 }
 
 /// Who names the place of a position (`geocoding.provider`).
-public enum GeocodingProvider: Sendable, Equatable {
+package enum GeocodingProvider: Sendable, Equatable {
     /// OpenWeather's reverse geocoder: the position (as `privacy` allows) leaves the machine.
     case openWeather
     /// The GeoNames files in this folder: nothing leaves the machine.
@@ -88,117 +88,117 @@ public enum GeocodingProvider: Sendable, Equatable {
     case none
 }
 
-public struct CacheConfiguration: Sendable {
+package struct CacheConfiguration: Sendable {
     /// Holds `weather.json` and `icons/`.
-    public var directory: String
+    package var directory: String
     /// How long weather for one place is reused before OpenWeather is asked again.
-    public var ttl: Duration = .seconds(600)
+    package var ttl: Duration = .seconds(600)
     /// How old weather `/v1/tag` still serves, marked stale, while OpenWeather cannot be reached.
-    public var maximumStaleness: Duration = .seconds(3 * 3600)
+    package var maximumStaleness: Duration = .seconds(3 * 3600)
 
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 }
 
 /// The daemon's memory of its stamps (`state`): a SQLite database, never the truth (the files are).
-public struct StateConfiguration: Sendable {
+package struct StateConfiguration: Sendable {
     /// Holds `state.sqlite`.
-    public var directory: String
+    package var directory: String
     /// Remember stamps and restore them; false: every entry that comes back without its block gets new weather.
-    public var enabled = true
+    package var enabled = true
     /// How long the block of an entry that left the inbox is kept for its return (git and tar delete a file and
     /// write it again).
-    public var forgetAfter: Duration = .seconds(RestorePolicy.defaultForgetAfter)
+    package var forgetAfter: Duration = .seconds(RestorePolicy.defaultForgetAfter)
 
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 }
 
 /// The weather of back-dated entries' own time (`history`).
-public struct HistoryConfiguration: Sendable {
+package struct HistoryConfiguration: Sendable {
     /// Off by default: the daemon asks for back-dated entries' weather only when told to.
-    public var enabled = false
+    package var enabled = false
     /// The weather source asked about the past (`history.source`, a type whose plugin `knowsThePast`): Open-Meteo by
     /// default (no key, whole years of hours per request), or OpenWeather's One Call 3.0 timemachine (a
     /// subscription, one call per entry).
-    public var source = "open-meteo"
+    package var source = "open-meteo"
     /// That source as its plugin validated it, with the services' own sections; nil while history is off.
-    public var sourceSpec: WeatherSourceSpec?
+    package var sourceSpec: WeatherSourceSpec?
     /// Calls in any 24 hours at most: the timemachine's (nil: 900; One Call 3.0 is free up to 1,000 a day), or
     /// Open-Meteo's weighted calls (nil: half of their free 10,000).
-    public var maximumCallsPerDay: Int?
+    package var maximumCallsPerDay: Int?
 
-    public init() {}
+    package init() {}
 }
 
-public struct InboxConfiguration: Sendable {
+package struct InboxConfiguration: Sendable {
     /// The watched folder; must exist.
-    public var path: String
+    package var path: String
     /// Entries larger than this are left alone unless the configuration says otherwise (`inbox.max_bytes`).
-    public static let defaultMaximumBytes = 16 << 20
+    package static let defaultMaximumBytes = 16 << 20
     /// Larger entries are left alone.
-    public var maximumBytes = Self.defaultMaximumBytes
+    package var maximumBytes = Self.defaultMaximumBytes
     /// Which folders below the inbox are part of it (`inbox.recursive`, `inbox.max_depth`, `inbox.exclude`).
-    public var tree = InboxTree()
+    package var tree = InboxTree()
     /// An entry written or moved in is stamped once no write has reached it for this long (`inbox.settle_seconds`).
-    public var settle: Duration = .seconds(2)
+    package var settle: Duration = .seconds(2)
     /// How often to rescan besides inotify; nil picks it from the filesystem (every 30 s on network and FUSE
     /// filesystems, where inotify does not see other machines' changes; never on local ones).
-    public var pollInterval: Duration?
+    package var pollInterval: Duration?
     /// Where an entry of a given time lives in the diary (`inbox.layout`): what `new` and `import` name and folder
     /// entries by.
-    public var layout = DiaryLayout.default
+    package var layout = DiaryLayout.default
 
     /// How often to rescan where inotify cannot be relied on (network filesystems, folders it cannot watch).
-    public static let fallbackPollInterval: Duration = .seconds(30)
+    package static let fallbackPollInterval: Duration = .seconds(30)
 
     /// The rescan interval to use: the configured one (zero: never), else `fallbackPollInterval` on a filesystem
     /// whose changes inotify may not see; nil for none.
-    public func pollInterval(isRemote: @autoclosure () -> Bool) -> Duration? {
+    package func pollInterval(isRemote: @autoclosure () -> Bool) -> Duration? {
         if let interval = self.pollInterval { return interval == .zero ? nil : interval }
         return isRemote() ? Self.fallbackPollInterval : nil
     }
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 }
 
-public struct StampConfiguration: Sendable {
+package struct StampConfiguration: Sendable {
     /// Entries are stamped only with weather at most this old; otherwise they wait for fresh weather.
-    public var maximumAge: Duration = .seconds(3600)
+    package var maximumAge: Duration = .seconds(3600)
     /// An entry written longer ago than this is back-dated and never gets current weather
     /// (`stamp.backdated_after_seconds`; a date without a time: any day before today).
-    public var backdatedAfter: Duration = .seconds(10_800)
+    package var backdatedAfter: Duration = .seconds(10_800)
     /// The stamped file keeps the entry's modification (and access) time.
-    public var keepModificationTime = true
+    package var keepModificationTime = true
     /// The block's fields, in order (`stamp.fields`); the whole block by default.
-    public var fields = StampField.all
+    package var fields = StampField.all
 
-    public init() {}
+    package init() {}
 }
 
-public struct SocketConfiguration: Sendable {
-    public var path: String
+package struct SocketConfiguration: Sendable {
+    package var path: String
     /// Open connections at most; at the limit a new client takes the place of the longest-idle one.
-    public var maximumConnections = 64
+    package var maximumConnections = 64
     /// A connection that sends no complete request head for this long is closed (idle keep-alive, slowloris).
-    public var idleTimeout: Duration = .seconds(30)
+    package var idleTimeout: Duration = .seconds(30)
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 }
 
 /// How `weathertag new` starts an entry.
-public struct NewEntryConfiguration: Sendable {
+package struct NewEntryConfiguration: Sendable {
     /// A file whose text starts every new entry (`new.template`), its placeholders filled (`NewEntryTemplate`); nil
     /// for the built-in one.
-    public var templatePath: String?
+    package var templatePath: String?
 
-    public init(templatePath: String? = nil) {
+    package init(templatePath: String? = nil) {
         self.templatePath = templatePath
     }
 }

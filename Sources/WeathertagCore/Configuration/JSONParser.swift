@@ -1,13 +1,13 @@
 /// A strict RFC 8259 parser over UTF-8 bytes that reports line and column on error.
 ///
 /// Configuration files are small and read once, so clarity wins over speed here.
-public struct JSONParser {
+package struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
     private static let maximumDepth = 64
 
-    public static func parse(_ text: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ text: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: Array(text))
         parser.skipWhitespace()
         let value = try parser.parseValue()

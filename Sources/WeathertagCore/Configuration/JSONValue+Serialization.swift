@@ -2,7 +2,7 @@ import FoundationEssentials
 
 extension JSONValue {
     /// Compact JSON text, keys in insertion order.
-    public var serialized: String {
+    package var serialized: String {
         var out = ""
         self.write(to: &out)
         return out
@@ -43,16 +43,16 @@ extension JSONValue {
     }
 
     /// `.string` for a value, `.null` for nil.
-    public static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-    public static func optional(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
-    public static func optional(_ value: Int?) -> JSONValue { value.map { .number(Double($0)) } ?? .null }
+    package static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    package static func optional(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
+    package static func optional(_ value: Int?) -> JSONValue { value.map { .number(Double($0)) } ?? .null }
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
-    public var numberValue: Double? {
+    package var numberValue: Double? {
         if case .number(let value) = self { return value }
         return nil
     }

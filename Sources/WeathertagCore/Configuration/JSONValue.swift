@@ -1,6 +1,6 @@
 /// A JSON document with its object keys in order: the configuration file as `JSONParser` read it (whose errors
 /// say `line 3, column 12` and name the field), and the socket's documents as `JSONValueEncoder` writes them.
-public indirect enum JSONValue: Sendable, Equatable {
+package indirect enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -8,7 +8,7 @@ public indirect enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
@@ -22,7 +22,7 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
 
     /// The JSON type's name as a user would say it, for error messages.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -34,17 +34,17 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
 
     /// Looks up a key in an object; nil for other values or a missing key.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.last(where: { $0.key == key })?.value
     }
 }
 
 /// A syntax error in a JSON document, with the 1-based line and column where it was found.
-public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var line: Int
-    public var column: Int
-    public var message: String
+package struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var line: Int
+    package var column: Int
+    package var message: String
 
-    public var description: String { "line \(self.line), column \(self.column): \(self.message)" }
+    package var description: String { "line \(self.line), column \(self.column): \(self.message)" }
 }

@@ -6,17 +6,17 @@ import FoundationEssentials
 
 /// Expands `~`, resolves relative paths against the configuration's folder and picks the default folders from
 /// systemd's and XDG's environment variables.
-public struct PathResolver: Sendable {
-    public var environment: [String: String]
+package struct PathResolver: Sendable {
+    package var environment: [String: String]
     /// The folder relative paths are resolved against.
-    public var base: String
+    package var base: String
 
-    public init(environment: [String: String], base: String) {
+    package init(environment: [String: String], base: String) {
         self.environment = environment
         self.base = base
     }
 
-    public func absolute(_ path: String) -> String {
+    package func absolute(_ path: String) -> String {
         var path = path
         if path == "~" || path.hasPrefix("~/") {
             path = (self.environment["HOME"] ?? Paths.home) + path.dropFirst()
@@ -29,14 +29,14 @@ public struct PathResolver: Sendable {
     }
 
     /// `$CACHE_DIRECTORY` (systemd), else `$XDG_CACHE_HOME/weathertag`, else `~/.cache/weathertag`.
-    public var defaultCacheDirectory: String {
+    package var defaultCacheDirectory: String {
         if let first = self.firstEntry("CACHE_DIRECTORY") { return first }
         if let xdg = self.firstEntry("XDG_CACHE_HOME") { return xdg + "/weathertag" }
         return self.absolute("~/.cache/weathertag")
     }
 
     /// `$STATE_DIRECTORY` (systemd), else `$XDG_STATE_HOME/weathertag`, else `~/.local/state/weathertag`.
-    public var defaultStateDirectory: String {
+    package var defaultStateDirectory: String {
         if let first = self.firstEntry("STATE_DIRECTORY") { return first }
         if let xdg = self.firstEntry("XDG_STATE_HOME") { return xdg + "/weathertag" }
         return self.absolute("~/.local/state/weathertag")
@@ -44,7 +44,7 @@ public struct PathResolver: Sendable {
 
     /// `$RUNTIME_DIRECTORY/weathertag.sock` (systemd), else `$XDG_RUNTIME_DIR/weathertag.sock`, else one in /tmp
     /// named after the user.
-    public var defaultSocketPath: String {
+    package var defaultSocketPath: String {
         if let first = self.firstEntry("RUNTIME_DIRECTORY") { return first + "/weathertag.sock" }
         if let xdg = self.firstEntry("XDG_RUNTIME_DIR") { return xdg + "/weathertag.sock" }
         return "/tmp/weathertag-\(getuid()).sock"

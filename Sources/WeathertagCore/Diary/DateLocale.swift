@@ -9,20 +9,20 @@ import FoundationEssentials
 ///
 /// Written here rather than with Foundation's `DateFormatter`: that is FoundationInternationalization's, which
 /// brings ICU (34 MB of data) into the one binary the daemon also runs from (docs/PERFORMANCE.md).
-public struct DateLocale: Sendable, Equatable, CustomStringConvertible {
+package struct DateLocale: Sendable, Equatable, CustomStringConvertible {
     /// `ko_KR`, `en_US`: language and region, without the encoding.
-    public let identifier: String
+    package let identifier: String
 
-    public init(identifier: String) { self.identifier = identifier }
+    package init(identifier: String) { self.identifier = identifier }
 
-    public static let english = DateLocale(identifier: "en_US")
+    package static let english = DateLocale(identifier: "en_US")
 
     /// The language part: `ko` of `ko_KR`.
-    public var language: String { String(self.identifier.prefix { $0 != "_" && $0 != "-" }) }
+    package var language: String { String(self.identifier.prefix { $0 != "_" && $0 != "-" }) }
 
-    public var description: String { self.identifier }
+    package var description: String { self.identifier }
 
-    public enum Style: Sendable {
+    package enum Style: Sendable {
         /// `Jan 5, 2025`; the locale's own date (`%x`: `2025년 01월 05일`) in other languages.
         case day
         /// The day and the time of day: `Jan 5, 2025, 3:30 PM`; `2025년 01월 05일 15:30`.
@@ -34,7 +34,7 @@ public struct DateLocale: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `date` in `zone`, in this language.
-    public func string(_ date: Date, style: Style, zone: Zone) -> String {
+    package func string(_ date: Date, style: Style, zone: Zone) -> String {
         let locale = self.language == "en" ? nil : newlocale(Int32(1) << LC_TIME, self.identifier + ".UTF-8", nil)
         defer { if let locale { freelocale(locale) } }
         let pattern: String

@@ -3,22 +3,22 @@ import FoundationEssentials
 /// What the diary index keeps of one entry, read from the file's bytes: its title, its time, its first lines, its
 /// text for full-text search, and the weather its block holds (weathertag's, or an older one written by hand or by
 /// another tool: whatever of the known keys it has).
-public struct DiaryEntry: Sendable, Equatable {
-    public var title: String
+package struct DiaryEntry: Sendable, Equatable {
+    package var title: String
     /// The first lines of the text after the title, at most `excerptLength` characters.
-    public var excerpt: String
+    package var excerpt: String
     /// The text after the front matter, for search (at most `maximumBodyBytes`).
-    public var body: String
-    public var time: EntryTime
-    public var weather: DiaryWeather?
+    package var body: String
+    package var time: EntryTime
+    package var weather: DiaryWeather?
     /// The front matter's `mood` (`DiaryMood`), when it has one that reads.
-    public var mood: Double?
+    package var mood: Double?
 
-    public static let excerptLength = 280
+    package static let excerptLength = 280
     /// A diary entry is text a person wrote; the index keeps its first 256 KiB.
-    public static let maximumBodyBytes = 256 * 1024
+    package static let maximumBodyBytes = 256 * 1024
 
-    public init(
+    package init(
         title: String, excerpt: String, body: String, time: EntryTime, weather: DiaryWeather?, mood: Double? = nil
     ) {
         self.mood = mood
@@ -32,7 +32,7 @@ public struct DiaryEntry: Sendable, Equatable {
     /// Reads an entry: the title is the front matter's `title`, else the first Markdown heading, else the first
     /// non-empty line, trimmed (else the file's name without its extension); the time is `EntryTime`'s.
     /// A front matter that is not valid YAML gives no title or weather from it, and the text is still indexed.
-    public static func read(
+    package static func read(
         _ bytes: [UInt8], fileName: String, modified: Date, timeZone: Zone = .current
     )
         -> DiaryEntry
@@ -144,20 +144,20 @@ public struct DiaryEntry: Sendable, Equatable {
 
 /// The weather fields the index keeps and filters on, as the entry's block holds them (and as `GET /v1/entries`
 /// gives them).
-public struct DiaryWeather: Codable, Sendable, Equatable {
-    public var condition: String?
-    public var description: String?
-    public var icon: String?
-    public var temperature: Double?
-    public var units: String?
-    public var place: String?
-    public var region: String?
-    public var country: String?
-    public var observedAt: String?
-    public var kind: String?
-    public var aqi: Int?
+package struct DiaryWeather: Codable, Sendable, Equatable {
+    package var condition: String?
+    package var description: String?
+    package var icon: String?
+    package var temperature: Double?
+    package var units: String?
+    package var place: String?
+    package var region: String?
+    package var country: String?
+    package var observedAt: String?
+    package var kind: String?
+    package var aqi: Int?
 
-    public init(
+    package init(
         condition: String? = nil, description: String? = nil, icon: String? = nil, temperature: Double? = nil,
         units: String? = nil, place: String? = nil, region: String? = nil, country: String? = nil,
         observedAt: String? = nil, kind: String? = nil, aqi: Int? = nil

@@ -2,18 +2,18 @@ import FoundationEssentials
 
 /// How `weathertag entries` shows entries: a table with the date in the reader's locale, or one line per entry
 /// from a template.
-public struct DiaryFormatting: Sendable {
-    public var locale: DateLocale
-    public var timeZone: Zone
+package struct DiaryFormatting: Sendable {
+    package var locale: DateLocale
+    package var timeZone: Zone
 
-    public init(locale: DateLocale, timeZone: Zone = .current) {
+    package init(locale: DateLocale, timeZone: Zone = .current) {
         self.locale = locale
         self.timeZone = timeZone
     }
 
     /// The reader's locale for dates, as the C library picks it: `LC_ALL`, else `LC_TIME`, else `LANG`
     /// (`ko_KR.UTF-8` → `ko_KR`); `C`, `POSIX` or nothing → English.
-    public static func locale(environment: [String: String]) -> DateLocale {
+    package static func locale(environment: [String: String]) -> DateLocale {
         let chosen = ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
         guard let chosen else { return DateLocale.english }
         let identifier = String(chosen.split(separator: ".").first ?? "").split(separator: "@").first.map(String.init)
@@ -24,7 +24,7 @@ public struct DiaryFormatting: Sendable {
     }
 
     /// The placeholders of `--format`.
-    public static let placeholders: KeyValuePairs<String, String> = [
+    package static let placeholders: KeyValuePairs<String, String> = [
         "date": "the date (and time) in the reader's locale",
         "time": "RFC 3339",
         "path": "relative to the inbox",
@@ -43,7 +43,7 @@ public struct DiaryFormatting: Sendable {
     /// The date an entry was written, in the reader's locale, at the wall-clock time it was written (the offset its
     /// `time` carries), marked with that offset where the reader's clock differs at that moment (`Mar 10, 2021,
     /// 8:25 PM +10:00`); the day alone when only a day is known.
-    public func date(_ entry: EntryDocument) -> String {
+    package func date(_ entry: EntryDocument) -> String {
         guard let date = Date(iso8601WithOffset: entry.time) else { return entry.time }
         let own = Self.utcOffset(ofRFC3339: entry.time) ?? self.timeZone.secondsFromGMT(for: date)
         let shown = self.locale.string(
@@ -53,7 +53,7 @@ public struct DiaryFormatting: Sendable {
     }
 
     /// The offset an RFC 3339 time names (`…+10:00` → 36000, `…Z` → 0), in seconds.
-    public static func utcOffset(ofRFC3339 text: String) -> Int? {
+    package static func utcOffset(ofRFC3339 text: String) -> Int? {
         if text.hasSuffix("Z") || text.hasSuffix("z") { return 0 }
         let tail = Array(text.utf8.suffix(6))
         guard tail.count == 6, tail[0] == UInt8(ascii: "+") || tail[0] == UInt8(ascii: "-"),
@@ -65,14 +65,14 @@ public struct DiaryFormatting: Sendable {
     }
 
     /// `+10:00`, `-03:30`, `UTC`.
-    public static func offsetName(_ seconds: Int) -> String {
+    package static func offsetName(_ seconds: Int) -> String {
         guard seconds != 0 else { return "UTC" }
         let minutes = abs(seconds) / 60
         return (seconds < 0 ? "-" : "+") + String(cFormat: "%02d:%02d", minutes / 60, minutes % 60)
     }
 
     /// `front_matter:date` → `its front matter's date`.
-    public static func timeSource(_ code: String) -> String {
+    package static func timeSource(_ code: String) -> String {
         if code.hasPrefix("front_matter:") { return "its front matter's " + code.dropFirst("front_matter:".count) }
         switch code {
         case "file_name": return "its file name"
@@ -82,7 +82,7 @@ public struct DiaryFormatting: Sendable {
         }
     }
 
-    public func temperature(_ weather: DiaryWeather?) -> String {
+    package func temperature(_ weather: DiaryWeather?) -> String {
         guard let value = weather?.temperature else { return "" }
         let unit: String
         switch weather?.units {
@@ -93,7 +93,7 @@ public struct DiaryFormatting: Sendable {
         return String(cFormat: "%.0f", value) + unit
     }
 
-    public func value(_ name: String, of entry: EntryDocument) -> String? {
+    package func value(_ name: String, of entry: EntryDocument) -> String? {
         switch name {
         case "date": return self.date(entry)
         case "time": return entry.time
@@ -113,7 +113,7 @@ public struct DiaryFormatting: Sendable {
     }
 
     /// One line from a template such as `{date} {icon} {title}`; an unknown placeholder is refused before.
-    public func line(_ template: String, _ entry: EntryDocument) -> String {
+    package func line(_ template: String, _ entry: EntryDocument) -> String {
         var result = ""
         var rest = template[...]
         while let open = rest.firstIndex(of: "{") {
@@ -131,7 +131,7 @@ public struct DiaryFormatting: Sendable {
     }
 
     /// The names in `template` that are not placeholders.
-    public static func unknownPlaceholders(in template: String) -> [String] {
+    package static func unknownPlaceholders(in template: String) -> [String] {
         var names: [String] = []
         var rest = template[...]
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
@@ -143,7 +143,7 @@ public struct DiaryFormatting: Sendable {
     }
 
     /// A table: date, icon, temperature, place, title; a lane column when `lanes` (entries of several lanes).
-    public func table(_ entries: [EntryDocument], lanes: Bool = false) -> String {
+    package func table(_ entries: [EntryDocument], lanes: Bool = false) -> String {
         let rows = entries.map { entry in
             [
                 self.date(entry), self.value("icon", of: entry) ?? "", self.temperature(entry.weather),

@@ -8,64 +8,64 @@ import FoundationEssentials
 /// - A day is rainy when an entry of that day (the machine's clock, as `time` gives it) has rain, drizzle or a
 ///   thunderstorm; the share is of the days that have entries with weather.
 /// - Moods are the front matter's `mood` (`DiaryMood`); their means are over the entries that have one.
-public struct DiaryStatistics: Sendable, Equatable {
-    public enum Grouping: String, Sendable, CaseIterable {
+package struct DiaryStatistics: Sendable, Equatable {
+    package enum Grouping: String, Sendable, CaseIterable {
         case year, month, condition, place
     }
 
     /// A count and a mean: how many entries, and the mean of a value over those that have it.
-    public struct Tally: Sendable, Equatable {
-        public var key: String
-        public var entries: Int
-        public var mean: Double?
+    package struct Tally: Sendable, Equatable {
+        package var key: String
+        package var entries: Int
+        package var mean: Double?
         /// How many of them the mean is over.
-        public var measured: Int
+        package var measured: Int
     }
 
     /// An entry named by its date, title and place, with its temperature.
-    public struct Extreme: Sendable, Equatable {
-        public var path: String
-        public var time: String
-        public var title: String
-        public var place: String?
-        public var temperature: Double
+    package struct Extreme: Sendable, Equatable {
+        package var path: String
+        package var time: String
+        package var title: String
+        package var place: String?
+        package var temperature: Double
     }
 
     /// One group of `--by`: its entries, those with weather, their mean temperature, rainy days, mean mood.
-    public struct Group: Sendable, Equatable {
-        public var key: String
-        public var entries: Int
-        public var withWeather: Int
-        public var meanTemperature: Double?
-        public var rainyDays: Int
-        public var days: Int
-        public var meanMood: Double?
+    package struct Group: Sendable, Equatable {
+        package var key: String
+        package var entries: Int
+        package var withWeather: Int
+        package var meanTemperature: Double?
+        package var rainyDays: Int
+        package var days: Int
+        package var meanMood: Double?
     }
 
-    public var entries: Int
-    public var withWeather: Int
-    public var first: String?
-    public var last: String?
-    public var units: Units
+    package var entries: Int
+    package var withWeather: Int
+    package var first: String?
+    package var last: String?
+    package var units: Units
     /// Entries per condition group, most first.
-    public var conditions: [Tally]
-    public var rainyDays: Int
+    package var conditions: [Tally]
+    package var rainyDays: Int
     /// Days that have an entry with weather.
-    public var days: Int
-    public var warmest: Extreme?
-    public var coldest: Extreme?
+    package var days: Int
+    package var warmest: Extreme?
+    package var coldest: Extreme?
     /// The mean temperature of each calendar month (`01` … `12`) over every year, months without entries left out.
-    public var temperatureByMonth: [Tally]
-    public var moods: Int
-    public var moodByCondition: [Tally]
+    package var temperatureByMonth: [Tally]
+    package var moods: Int
+    package var moodByCondition: [Tally]
     /// Mood by temperature band (`below 0°C`, `0–10°C`, … `30°C and above`).
-    public var moodByTemperature: [Tally]
-    public var groups: [Group]
+    package var moodByTemperature: [Tally]
+    package var groups: [Group]
 
     /// The condition groups whose days count as rainy.
-    public static let rainy: Set<String> = ["rain", "drizzle", "thunderstorm"]
+    package static let rainy: Set<String> = ["rain", "drizzle", "thunderstorm"]
 
-    public init(_ documents: [EntryDocument], by grouping: Grouping? = nil) {
+    package init(_ documents: [EntryDocument], by grouping: Grouping? = nil) {
         let units = Self.units(of: documents)
         self.units = units
         let chronological = documents.sorted { $0.time < $1.time }
@@ -166,7 +166,7 @@ public struct DiaryStatistics: Sendable, Equatable {
     }
 
     /// The share of days with entries that were rainy, 0 … 1; nil without days.
-    public var rainyShare: Double? { self.days == 0 ? nil : Double(self.rainyDays) / Double(self.days) }
+    package var rainyShare: Double? { self.days == 0 ? nil : Double(self.rainyDays) / Double(self.days) }
 
     static func rainyDays(_ entries: [EntryDocument]) -> (rainy: Int, days: Int) {
         var days: [String: Bool] = [:]
@@ -221,7 +221,7 @@ public struct DiaryStatistics: Sendable, Equatable {
 
 extension DiaryStatistics {
     /// `weathertag stats --json`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         func number(_ value: Double?) -> JSONValue {
             value.map { .number(($0 * 100).rounded() / 100) } ?? .null
         }
@@ -271,7 +271,7 @@ extension DiaryStatistics {
     }
 
     /// The text `weathertag stats` prints.
-    public var text: String {
+    package var text: String {
         let unit = self.units.temperatureSymbol
         func degrees(_ value: Double?) -> String {
             value.map { String(cFormat: "%.1f", $0) + unit } ?? "–"

@@ -3,11 +3,11 @@ import FoundationEssentials
 /// The order of the diary: each entry's row is keyed by its time, in milliseconds, times 256 (up to 256 entries
 /// written in the same millisecond, the next free key after). Newest first is the largest key first, a time range
 /// is a key range, and a page ends at a key, so the index (and FTS5 for a search) walks rows in order and stops.
-public enum DiaryOrder {
-    public static let slots: Int64 = 256
+package enum DiaryOrder {
+    package static let slots: Int64 = 256
 
     /// The first key of `date`'s millisecond.
-    public static func key(_ date: Date) -> Int64 {
+    package static func key(_ date: Date) -> Int64 {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
         // Far outside any diary (before 1 AD or after 9999): clamped, still ordered.
         return Int64(max(-62_135_596_800_000, min(253_402_300_799_000, milliseconds))) * Self.slots
@@ -15,35 +15,35 @@ public enum DiaryOrder {
 }
 
 /// Which entries to list, newest first: what `GET /v1/entries`, `weathertag entries` and `weathertag timeline` take.
-public struct EntryQuery: Sendable, Equatable {
+package struct EntryQuery: Sendable, Equatable {
     /// The earliest instant listed. A day given alone sets `sinceDay` too, and this to the earliest instant any
     /// clock on Earth was on that day (its midnight at +14:00): the key range to walk.
-    public var since: Date?
+    package var since: Date?
     /// The latest instant listed (a day alone: its last moment at −12:00, with `untilDay`).
-    public var until: Date?
+    package var until: Date?
     /// The first day listed, on each entry's own calendar (`2026-01-05`): an entry written at 8 PM on 5 January in
     /// Cairns is on that day, wherever it is read.
-    public var sinceDay: String?
+    package var sinceDay: String?
     /// The last day listed, on each entry's own calendar.
-    public var untilDay: String?
+    package var untilDay: String?
     /// OpenWeather's condition group (`Snow`, `Rain`, `Clear` …) or a word of the description, any case.
-    public var condition: String?
+    package var condition: String?
     /// A place, region or country as the block names it, any case.
-    public var place: String?
+    package var place: String?
     /// Words to find in the title, the text or the place: each word matches words starting with it, and all of
     /// them must be there; `"two words"` in quotes is a phrase.
-    public var text: String?
-    public var lane: Lane?
+    package var text: String?
+    package var lane: Lane?
     /// Entries written on this month and day (their own clock's), of any year (`on_this_day=MM-DD`).
-    public var onThisDay: MonthDay?
-    public var limit: Int
+    package var onThisDay: MonthDay?
+    package var limit: Int
     /// Where the last page ended (`next_cursor`).
-    public var cursor: Cursor?
+    package var cursor: Cursor?
 
-    public static let defaultLimit = 50
-    public static let maximumLimit = 1000
+    package static let defaultLimit = 50
+    package static let maximumLimit = 1000
 
-    public init(
+    package init(
         since: Date? = nil, until: Date? = nil, condition: String? = nil, place: String? = nil, text: String? = nil,
         lane: Lane? = nil, onThisDay: MonthDay? = nil, limit: Int = Self.defaultLimit, cursor: Cursor? = nil
     ) {
@@ -59,20 +59,20 @@ public struct EntryQuery: Sendable, Equatable {
     }
 
     /// The position after the last entry of a page: its row's key (`DiaryOrder`).
-    public struct Cursor: Sendable, Equatable, CustomStringConvertible {
-        public var id: Int64
+    package struct Cursor: Sendable, Equatable, CustomStringConvertible {
+        package var id: Int64
 
-        public init(id: Int64) {
+        package init(id: Int64) {
             self.id = id
         }
 
         /// Opaque to clients: the key in base 36, and a check of it (a cursor typed by hand is refused, not read
         /// as some other place in the diary).
-        public var description: String {
+        package var description: String {
             String(self.id, radix: 36) + "." + String(Self.check(self.id), radix: 36)
         }
 
-        public init?(_ text: String) {
+        package init?(_ text: String) {
             let parts = text.split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 2, let id = Int64(parts[0], radix: 36), let check = Int(parts[1], radix: 36),
                 check == Self.check(id)
@@ -86,15 +86,15 @@ public struct EntryQuery: Sendable, Equatable {
     }
 
     /// A parameter that cannot be taken, named.
-    public struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
-        public var parameter: String
-        public var problem: String
+    package struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
+        package var parameter: String
+        package var problem: String
 
-        public var description: String { "\(self.parameter): \(self.problem)" }
+        package var description: String { "\(self.parameter): \(self.problem)" }
     }
 
     /// From a request's query parameters (unknown ones refused: a typo must not list everything).
-    public init(parameters: [String: String], timeZone: Zone = .current) throws(Invalid) {
+    package init(parameters: [String: String], timeZone: Zone = .current) throws(Invalid) {
         let known: Set = ["since", "until", "condition", "place", "q", "lane", "limit", "cursor", "on_this_day"]
         if let unknown = parameters.keys.sorted().first(where: { !known.contains($0) }) {
             throw Invalid(
@@ -148,7 +148,7 @@ public struct EntryQuery: Sendable, Equatable {
     }
 
     /// The query as parameters again (for the command line's requests).
-    public var parameters: [(String, String)] {
+    package var parameters: [(String, String)] {
         var parameters: [(String, String)] = []
         if let since = self.sinceDay ?? self.since?.iso8601 { parameters.append(("since", since)) }
         if let until = self.untilDay ?? self.until?.iso8601 { parameters.append(("until", until)) }
@@ -167,7 +167,7 @@ public struct EntryQuery: Sendable, Equatable {
     static let latestOffset: TimeInterval = 12 * 3600
 
     /// `since`: an instant, or a day on each entry's own calendar.
-    public mutating func bound(since text: String, timeZone: Zone = .current) throws(Invalid) {
+    package mutating func bound(since text: String, timeZone: Zone = .current) throws(Invalid) {
         guard let given = EntryTime.given(text, timeZone: timeZone) else {
             throw Invalid(parameter: "since", problem: "is not \(EntryTime.grammar)")
         }
@@ -177,7 +177,7 @@ public struct EntryQuery: Sendable, Equatable {
     }
 
     /// `until`: an instant, or a day (the whole of it) on each entry's own calendar.
-    public mutating func bound(until text: String, timeZone: Zone = .current) throws(Invalid) {
+    package mutating func bound(until text: String, timeZone: Zone = .current) throws(Invalid) {
         guard let given = EntryTime.given(text, timeZone: timeZone) else {
             throw Invalid(parameter: "until", problem: "is not \(EntryTime.grammar)")
         }
@@ -189,7 +189,7 @@ public struct EntryQuery: Sendable, Equatable {
     }
 
     /// Whether an entry written on `localDay` (its own calendar's `YYYY-MM-DD`) is within the days asked for.
-    public func includes(localDay: String) -> Bool {
+    package func includes(localDay: String) -> Bool {
         self.sinceDay.map { localDay >= $0 } ?? true && self.untilDay.map { localDay <= $0 } ?? true
     }
 
@@ -205,7 +205,7 @@ public struct EntryQuery: Sendable, Equatable {
 
     /// A time in the one grammar (`EntryTime.given`); a day (`2026-01-05`, in `timeZone`) is its start, or as
     /// `until` the whole day.
-    public static func date(
+    package static func date(
         _ text: String, parameter: String, timeZone: Zone = .current, endOfDay: Bool = false
     ) throws(Invalid) -> Date {
         guard let given = EntryTime.given(text, timeZone: timeZone) else {
@@ -216,7 +216,7 @@ public struct EntryQuery: Sendable, Equatable {
 
     /// The FTS5 expression for `text`: each word a prefix match, quoted phrases kept, all of them required; nil when
     /// there is no word in it.
-    public static func searchExpression(_ text: String) -> String? {
+    package static func searchExpression(_ text: String) -> String? {
         var terms: [String] = []
         var phrase = false
         for piece in text.split(separator: "\"", omittingEmptySubsequences: false) {
@@ -240,7 +240,7 @@ public struct EntryQuery: Sendable, Equatable {
 extension EntryQuery {
     /// On this day: entries of `date`'s month and day (on `zone`'s clock) in the years before `date`'s, an `until`
     /// already earlier kept. What `entries --on-this-day`, waybar's tooltip and the timeline ask.
-    public mutating func restrict(toEarlierYearsOf date: Date, zone: Zone) {
+    package mutating func restrict(toEarlierYearsOf date: Date, zone: Zone) {
         let clock = WallClock(date, utcOffset: zone.secondsFromGMT(for: date))
         self.onThisDay = MonthDay(month: clock.month, day: clock.day)
         let lastDay = String(cFormat: "%04d-12-31", clock.year - 1)
@@ -251,12 +251,12 @@ extension EntryQuery {
 }
 
 /// A month and day of any year (`05-01`): what "on this day" matches.
-public struct MonthDay: Sendable, Equatable, Hashable, CustomStringConvertible {
-    public var month: Int
-    public var day: Int
+package struct MonthDay: Sendable, Equatable, Hashable, CustomStringConvertible {
+    package var month: Int
+    package var day: Int
 
     /// A day that some year has: February 29 is one.
-    public init?(month: Int, day: Int) {
+    package init?(month: Int, day: Int) {
         guard (1...12).contains(month), (1...CivilCalendar.daysIn(month: month, year: 2000)).contains(day) else {
             return nil
         }
@@ -264,7 +264,7 @@ public struct MonthDay: Sendable, Equatable, Hashable, CustomStringConvertible {
     }
 
     /// `MM-DD`, two digits each.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
             let month = Int(parts[0]), let day = Int(parts[1])
@@ -273,10 +273,10 @@ public struct MonthDay: Sendable, Equatable, Hashable, CustomStringConvertible {
     }
 
     /// The month and day of a `YYYY-MM-DD`.
-    public init?(ofDay day: String) {
+    package init?(ofDay day: String) {
         guard day.count == 10 else { return nil }
         self.init(String(day.suffix(5)))
     }
 
-    public var description: String { String(cFormat: "%02d-%02d", self.month, self.day) }
+    package var description: String { String(cFormat: "%02d-%02d", self.month, self.day) }
 }

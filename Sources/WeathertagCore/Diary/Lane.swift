@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// Where an entry stands. Every entry of the diary is in one lane.
-public enum Lane: String, Sendable, Equatable, CaseIterable, Codable {
+package enum Lane: String, Sendable, Equatable, CaseIterable, Codable {
     /// Not stamped yet, and it will be: no weather yet, open in an editor, settling, the disk refused the write.
     case waiting
     /// It has its weather block: stamped, given back (restored), or found in it.
@@ -14,7 +14,7 @@ public enum Lane: String, Sendable, Equatable, CaseIterable, Codable {
 
 /// Why an entry is in its lane: one stable code per reason, its raw value, as `GET /v1/entries`, `why` and the
 /// index give it. Every code the daemon writes is a case here, so a typo does not compile.
-public enum LaneReason: String, Sendable, Equatable, CaseIterable, Codable {
+package enum LaneReason: String, Sendable, Equatable, CaseIterable, Codable {
     // Waiting.
     case noWeather = "no_weather"
     case editor
@@ -55,7 +55,7 @@ public enum LaneReason: String, Sendable, Equatable, CaseIterable, Codable {
 
     /// The reason an index row names by `code`; a code this version does not know (an index a newer one wrote)
     /// reads as its lane's most general reason.
-    public static func indexed(_ code: String, in lane: Lane) -> LaneReason {
+    package static func indexed(_ code: String, in lane: Lane) -> LaneReason {
         if let reason = LaneReason(rawValue: code) { return reason }
         switch lane {
         case .waiting: return .queued
@@ -67,29 +67,29 @@ public enum LaneReason: String, Sendable, Equatable, CaseIterable, Codable {
 }
 
 /// An entry's lane, why it is there, and the words.
-public struct LaneState: Sendable, Equatable {
-    public var lane: Lane
-    public var reason: LaneReason
+package struct LaneState: Sendable, Equatable {
+    package var lane: Lane
+    package var reason: LaneReason
     /// Words for people: what exactly (the lock file, the error, the YAML problem).
-    public var detail: String?
+    package var detail: String?
 
-    public init(_ lane: Lane, _ reason: LaneReason, detail: String? = nil) {
+    package init(_ lane: Lane, _ reason: LaneReason, detail: String? = nil) {
         self.lane = lane
         self.reason = reason
         self.detail = detail
     }
 
     /// An entry the daemon has seen and not yet read.
-    public static let queued = LaneState(.waiting, .queued, detail: "it is about to be stamped")
+    package static let queued = LaneState(.waiting, .queued, detail: "it is about to be stamped")
 
     /// An entry in this state may be waiting this moment, which the running inbox knows better than the index.
-    public var mayBeWaiting: Bool { self.lane == .waiting || self.reason == .waitingForHistory }
+    package var mayBeWaiting: Bool { self.lane == .waiting || self.reason == .waitingForHistory }
 
     /// The lane to show for an entry the index has in `indexed`: the running inbox's word on it (`live`) when it has
     /// one. Without it, an entry seen and not yet read is in a batch this moment, and one a batch put in a lane the
     /// inbox does not follow (a program has it open for writing) keeps it. Without a running inbox, a waiting entry
     /// waits for a daemon that is not running.
-    public static func shown(indexed: LaneState, live: LaneState?, inboxRunning: Bool) -> LaneState {
+    package static func shown(indexed: LaneState, live: LaneState?, inboxRunning: Bool) -> LaneState {
         guard indexed.mayBeWaiting else { return indexed }
         guard inboxRunning else {
             return indexed.lane == .waiting ? LaneState(.waiting, .notRunning, detail: indexed.detail) : indexed
@@ -99,7 +99,7 @@ public struct LaneState: Sendable, Equatable {
     }
 
     /// The lane a stamp's result puts an entry in; nil for a result that says nothing about the entry (it is gone).
-    public static func of(_ result: EntryResult) -> LaneState? {
+    package static func of(_ result: EntryResult) -> LaneState? {
         switch result {
         case .stamped: return LaneState(.stamped, .stamped)
         case .restored: return LaneState(.stamped, .restored)
@@ -120,7 +120,7 @@ public struct LaneState: Sendable, Equatable {
     }
 
     /// An entry dated a little ahead of now, waiting for its time.
-    public static func datedAhead(_ time: EntryTime) -> LaneState {
+    package static func datedAhead(_ time: EntryTime) -> LaneState {
         LaneState(
             .waiting, .datedAhead,
             detail: "it is dated \(time), later than now here (today east of here, or a clock ahead); it is stamped "
@@ -128,14 +128,14 @@ public struct LaneState: Sendable, Equatable {
     }
 
     /// An entry an editor has open (`editor`), or a sync tool is bringing a new version of (`syncing`).
-    public static func held(by lock: EditorLock) -> LaneState {
+    package static func held(by lock: EditorLock) -> LaneState {
         LaneState(.waiting, lock.isSyncTool ? .syncing : .editor, detail: lock.file)
     }
 
     /// An entry that changed while it was being stamped, tried again.
-    public static let changing = LaneState(.waiting, .changing, detail: "it changed while it was being stamped")
+    package static let changing = LaneState(.waiting, .changing, detail: "it changed while it was being stamped")
 
-    public static func of(_ reason: LeftAloneReason) -> LaneState {
+    package static func of(_ reason: LeftAloneReason) -> LaneState {
         let code: LaneReason
         switch reason {
         case .backdated(_, let why):
@@ -165,7 +165,7 @@ public struct LaneState: Sendable, Equatable {
     }
 
     /// One sentence: where the entry stands and why.
-    public var sentence: String {
+    package var sentence: String {
         let detail = self.detail.map { ": \($0)" } ?? ""
         switch (self.lane, self.reason) {
         case (.waiting, .noWeather): return "It waits for weather\(detail)."
@@ -194,7 +194,7 @@ public struct LaneState: Sendable, Equatable {
     }
 
     /// What would change it.
-    public var remedy: String {
+    package var remedy: String {
         switch (self.lane, self.reason) {
         case (.waiting, .noWeather):
             return "It is stamped as soon as a weather source answers; `weathertag status` shows the last error."

@@ -7,7 +7,7 @@
 /// Foundation, and an excerpt needs only the words of a diary's first lines. This reads a line at a time, left to
 /// right, with no recursion; a bracket or a tag looks ahead at most `lookAhead` characters for its end, and a code
 /// span's search that found no end is not repeated, so a hostile line costs time in proportion to its length. Nested links do not exist in Markdown; an image inside a link's text is dropped whole.
-public struct MarkdownText: Sendable {
+package struct MarkdownText: Sendable {
     /// What a line's meaning depends on from the lines before it.
     private enum Block: Equatable {
         case text
@@ -21,10 +21,10 @@ public struct MarkdownText: Sendable {
     /// ones stay as written.
     static let lookAhead = 512
 
-    public init() {}
+    package init() {}
 
     /// The plain words of `line`, the next line of a text read from its start (empty when it holds none).
-    public mutating func plain(_ line: Substring) -> String {
+    package mutating func plain(_ line: Substring) -> String {
         var rest = line.drop { $0 == " " || $0 == "\t" }
         switch self.block {
         case .fence(let marker, let length):
@@ -54,7 +54,7 @@ public struct MarkdownText: Sendable {
     }
 
     /// The plain words of a whole text.
-    public static func plain(_ text: Substring) -> String {
+    package static func plain(_ text: Substring) -> String {
         var reader = MarkdownText()
         return text.split(whereSeparator: \.isNewline).map { reader.plain($0) }.filter { !$0.isEmpty }
             .joined(separator: " ")

@@ -7,14 +7,14 @@ import FoundationEssentials
 /// Self-contained: the icons are embedded (`data:` URIs of the icon cache's PNGs, drawn SVG where none is cached),
 /// the CSS is inline, there is no script, and a Content-Security-Policy forbids any request, so the page opens
 /// offline, from a mail or a USB stick, and prints (one column, no shadows, months kept together where they fit).
-public struct TimelinePage: Sendable {
-    public var title: String
-    public var formatting: DiaryFormatting
+package struct TimelinePage: Sendable {
+    package var title: String
+    package var formatting: DiaryFormatting
     /// PNG bytes by OpenWeather icon code (`13d`).
-    public var icons: [String: [UInt8]]
-    public var generatedAt: Date
+    package var icons: [String: [UInt8]]
+    package var generatedAt: Date
 
-    public init(title: String, formatting: DiaryFormatting, icons: [String: [UInt8]], generatedAt: Date) {
+    package init(title: String, formatting: DiaryFormatting, icons: [String: [UInt8]], generatedAt: Date) {
         self.title = title
         self.formatting = formatting
         self.icons = icons
@@ -22,7 +22,7 @@ public struct TimelinePage: Sendable {
     }
 
     /// The colour each condition is shaded with, in the chart and beside each entry.
-    public static let conditionColours: KeyValuePairs<String, String> = [
+    package static let conditionColours: KeyValuePairs<String, String> = [
         "Clear": "#ffd966", "Clouds": "#c9ced6", "Rain": "#7fb3e6", "Drizzle": "#a9cdee", "Thunderstorm": "#9b7fd1",
         "Snow": "#dff1ff", "Mist": "#e3e3d5", "Fog": "#e3e3d5", "Haze": "#eadfc8", "Smoke": "#c8bfb4",
         "Dust": "#e0c9a6", "Sand": "#e0c9a6", "Ash": "#b9b9b9", "Squall": "#8fa8bf", "Tornado": "#7d6f80",
@@ -36,7 +36,7 @@ public struct TimelinePage: Sendable {
     /// The page for `entries` (any order; shown newest first, charted oldest to newest).
     /// The page: `entries` by month under the chart, and above them `onThisDay` (earlier years' entries of the
     /// day it is made), when there are any.
-    public func render(_ entries: [EntryDocument], onThisDay: [EntryDocument] = []) -> String {
+    package func render(_ entries: [EntryDocument], onThisDay: [EntryDocument] = []) -> String {
         let dated = entries.compactMap { entry in Date(iso8601WithOffset: entry.time).map { (entry, $0) } }
             .sorted { $0.1 > $1.1 }
         var html = """
@@ -352,7 +352,7 @@ public struct TimelinePage: Sendable {
     private static func number(_ value: Double) -> String { String(cFormat: "%.1f", value) }
 
     /// Text and attribute values, escaped for HTML.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for character in text {

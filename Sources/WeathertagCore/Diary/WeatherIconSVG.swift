@@ -1,9 +1,9 @@
 /// A weather icon (`01d` … `50n`, OpenWeather's codes that every source's blocks carry) drawn as inline SVG: the
 /// timeline page shows these where no icon image is cached, since an emoji needs a font with emoji, which many
 /// machines lack (Chromium then draws an empty box). Plain shapes, no text, no request: the page stays one file.
-public enum WeatherIconSVG {
+package enum WeatherIconSVG {
     /// The icon as an `<svg>` element `size` pixels square, labelled for screen readers with `label`.
-    public static func svg(_ icon: String, size: Int = 48, label: String) -> String {
+    package static func svg(_ icon: String, size: Int = 48, label: String) -> String {
         let night = icon.hasSuffix("n")
         let body: String
         switch icon.prefix(2) {

@@ -1,19 +1,19 @@
 import FoundationEssentials
 
 /// A place's name, as OpenWeather's reverse geocoder gives it.
-public struct PlaceName: Sendable, Equatable, Codable {
-    public var name: String
+package struct PlaceName: Sendable, Equatable, Codable {
+    package var name: String
     /// The name by language code (`ko`, `fr`, …), when the geocoder has it.
-    public var localNames: [String: String]
+    package var localNames: [String: String]
     /// The state or region, when there is one.
-    public var region: String?
+    package var region: String?
     /// ISO 3166 country code.
-    public var country: String?
+    package var country: String?
     /// The place's zone in the tz database, when the geocoder knows it (GeoNames does): local times of a source
     /// that names no zone (MET Norway, a `command`) are read in it.
-    public var zone: String?
+    package var zone: String?
 
-    public init(
+    package init(
         name: String, localNames: [String: String] = [:], region: String? = nil, country: String? = nil,
         zone: String? = nil
     ) {
@@ -26,11 +26,11 @@ public struct PlaceName: Sendable, Equatable, Codable {
 
     /// How far a town's name reaches: beyond this from the nearest town listed, a position is named by its region
     /// (a hamlet 30 km from Cairns is in Queensland, not in Cairns).
-    public static let townReach = 15_000.0
+    package static let townReach = 15_000.0
 
     /// The name a position `distance` metres from `town` (the nearest listed) is given: the town's within
     /// `townReach`, else its region's (or country's), with the town's zone either way.
-    public static func near(_ town: PlaceName, distance: Double) -> PlaceName {
+    package static func near(_ town: PlaceName, distance: Double) -> PlaceName {
         guard distance > Self.townReach else { return town }
         return PlaceName(
             name: town.region ?? town.country ?? town.name, region: town.region, country: town.country,
@@ -38,7 +38,7 @@ public struct PlaceName: Sendable, Equatable, Codable {
     }
 
     /// The name in `lang` (`weather.lang`) when the geocoder has it, else its own.
-    public func name(in lang: String) -> String {
+    package func name(in lang: String) -> String {
         let code = lang.split(separator: "_").first.map { $0.lowercased() } ?? lang
         return self.localNames[code].flatMap { $0.isEmpty ? nil : $0 } ?? self.name
     }

@@ -2,10 +2,10 @@ import FoundationEssentials
 
 /// Why an export cannot be imported: which entry (its number in the export, and its id when it has one) and what
 /// is wrong, or where the file stops being JSON. Nothing is written when an export is refused.
-public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var description: String
+package struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var description: String
 
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 
@@ -22,11 +22,11 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
 /// not its tree. Every entry must have a `uuid` and a `creationDate`; a field of the wrong kind is an error naming
 /// the entry, never passed over, except the weather's and place's numbers, which Day One leaves out or zeroes when
 /// its service had none (`sunriseDate` of 1970 means unknown).
-public enum DayOneExport {
+package enum DayOneExport {
     /// At most this many entries: a larger file is no diary (and would not fit the summary).
-    public static let maximumEntries = 1_000_000
+    package static let maximumEntries = 1_000_000
 
-    public static func read(_ bytes: [UInt8]) throws(ImportError) -> [ImportedEntry] {
+    package static func read(_ bytes: [UInt8]) throws(ImportError) -> [ImportedEntry] {
         try Self.entries(of: bytes, app: "Day One") { reader, number throws(JSONPullReader.Malformed) in
             var raw = RawEntry()
             try raw.read(&reader)

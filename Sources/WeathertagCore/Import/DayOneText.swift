@@ -2,7 +2,7 @@
 /// (`This is my second diary\.`, `\- not a list`, `\(yes\)`); an escape is taken away where the character means
 /// nothing there, and kept where taking it away would make a list, a heading, a quote, emphasis, code or a link of
 /// what was text. Links to the export's photos (`![](dayone-moment://ID)`) become links to the copied files.
-public enum DayOneText {
+package enum DayOneText {
     /// Characters whose escape is always kept: they make emphasis, code, links, HTML or escapes anywhere in a line.
     private static let meaningful: Set<Character> = ["\\", "`", "*", "_", "[", "]", "<", ">", "|", "~"]
     /// Characters whose escape is kept at the start of a line (after blanks): a list item, a heading, a quote, a
@@ -10,7 +10,7 @@ public enum DayOneText {
     private static let meaningfulFirst: Set<Character> = ["-", "+", "#", "=", ">", "|", "~", "`"]
 
     /// The text without the escapes that mean nothing.
-    public static func unescaped(_ text: String) -> String {
+    package static func unescaped(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         var atLineStart = true
@@ -48,7 +48,7 @@ public enum DayOneText {
 
     /// `dayone-moment://ID` (and `dayone-moment:/ID`, as some exports write it) replaced by `links[ID]` where
     /// there is one; other links as they are.
-    public static func rewritingLinks(_ text: String, _ links: [String: String]) -> String {
+    package static func rewritingLinks(_ text: String, _ links: [String: String]) -> String {
         guard !links.isEmpty, text.contains("dayone-moment:") else { return text }
         var result = ""
         var rest = text[...]
@@ -69,7 +69,7 @@ public enum DayOneText {
     }
 
     /// The identifiers the text links to, in order, each once.
-    public static func linkedIdentifiers(_ text: String) -> [String] {
+    package static func linkedIdentifiers(_ text: String) -> [String] {
         var found: [String] = []
         var rest = text[...]
         while let range = rest.firstRange(of: "dayone-moment:") {
@@ -84,7 +84,7 @@ public enum DayOneText {
 
     /// A title from the text: its first line that says something (a Markdown heading's words, or the line), at most
     /// 120 characters; nil when the text has no words.
-    public static func title(of text: String) -> String? {
+    package static func title(of text: String) -> String? {
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             var words = line.trimmingWhitespace()
             if words.hasPrefix("#") { words = String(words.drop { $0 == "#" }).trimmingWhitespace() }

@@ -2,25 +2,25 @@ import FoundationEssentials
 
 /// The weather Day One kept with an entry (its `weather` object), in Day One's own units: what `import dayone` writes
 /// as the entry's `weather:` block (`weather_source: dayone`), nothing fetched again.
-public struct DayOneWeather: Sendable, Equatable {
-    public var temperatureCelsius: Double
+package struct DayOneWeather: Sendable, Equatable {
+    package var temperatureCelsius: Double
     /// `conditionsDescription`, as written ("Mostly Cloudy"); empty when Day One kept none.
-    public var description: String
+    package var description: String
     /// `weatherCode`: the words of Day One's weather services over the years (`mostly-cloudy-night`, `fair`,
     /// `showers`, `hazy`, …).
-    public var code: String
+    package var code: String
     /// `weatherServiceName`: `HAMweather`, `Forecast.io`, `Weather Underground`, `AerisWeather`, `Apple Weather`, …
-    public var service: String?
-    public var relativeHumidity: Double?
-    public var windSpeedKPH: Double?
-    public var windBearing: Double?
-    public var windChillCelsius: Double?
-    public var pressureMB: Double?
-    public var visibilityKM: Double?
-    public var sunrise: Date?
-    public var sunset: Date?
+    package var service: String?
+    package var relativeHumidity: Double?
+    package var windSpeedKPH: Double?
+    package var windBearing: Double?
+    package var windChillCelsius: Double?
+    package var pressureMB: Double?
+    package var visibilityKM: Double?
+    package var sunrise: Date?
+    package var sunset: Date?
 
-    public init(
+    package init(
         temperatureCelsius: Double, description: String, code: String, service: String? = nil,
         relativeHumidity: Double? = nil, windSpeedKPH: Double? = nil, windBearing: Double? = nil,
         windChillCelsius: Double? = nil, pressureMB: Double? = nil, visibilityKM: Double? = nil, sunrise: Date? = nil,
@@ -34,7 +34,7 @@ public struct DayOneWeather: Sendable, Equatable {
     }
 
     /// The block's weather at `date` where the entry was written, in `units`.
-    public func tag(at date: Date, zone: Zone, position: Position, units: Units) -> WeatherTag {
+    package func tag(at date: Date, zone: Zone, position: Position, units: Units) -> WeatherTag {
         let condition = DayOneWeatherCode(code: self.code, description: self.description)
         let isDay: Bool
         if self.code.lowercased().hasSuffix("-night") {
@@ -75,15 +75,15 @@ public struct DayOneWeather: Sendable, Equatable {
 /// entries as stamped ones. Day One's codes changed with its weather services (HAMweather/AerisWeather, Forecast.io,
 /// Weather Underground, Apple's WeatherKit): the known words first, then the words in the code and the description
 /// (`Breezy and Partly Cloudy` under `wind`); a code that says nothing known is `Unknown`, never a guess.
-public struct DayOneWeatherCode: Sendable, Equatable {
-    public var condition: String
-    public var openWeatherID: Int
+package struct DayOneWeatherCode: Sendable, Equatable {
+    package var condition: String
+    package var openWeatherID: Int
     /// `01` … `50`, without `d` or `n`; empty when unknown.
-    public var iconNumber: String
+    package var iconNumber: String
     /// The condition in words, when Day One kept no description.
-    public var words: String
+    package var words: String
 
-    public init(code: String, description: String = "") {
+    package init(code: String, description: String = "") {
         let key = code.lowercased().replacing("_", with: "-")
         let bare =
             key.hasSuffix("-night") ? String(key.dropLast(6)) : key.hasSuffix("-day") ? String(key.dropLast(4)) : key

@@ -3,24 +3,24 @@
 /// and `%%` a percent sign. The default, `%Y/%m/%Y-%m-%d-%H%M.md`, puts 2019-05-01 10:00 at
 /// `2019/05/2019-05-01-1000.md`: a folder a year, one a month, names that sort by time and that the entry-time reader
 /// (`EntryTime`) reads back.
-public struct DiaryLayout: Sendable, Equatable, CustomStringConvertible {
-    public static let `default` = DiaryLayout(checked: "%Y/%m/%Y-%m-%d-%H%M.md")
+package struct DiaryLayout: Sendable, Equatable, CustomStringConvertible {
+    package static let `default` = DiaryLayout(checked: "%Y/%m/%Y-%m-%d-%H%M.md")
 
     private init(checked pattern: String) {
         self.pattern = pattern
     }
 
-    public let pattern: String
+    package let pattern: String
 
     /// Why a pattern is refused, in words for a configuration error.
-    public struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
-        public var description: String
+    package struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
+        package var description: String
     }
 
     /// A relative path of at most 16 folders that ends in `.md` or `.markdown`, with no `.` or `..` part, no hidden
     /// part and no empty part, and with `%d` in it (a name a day at least, so that entries of different days never
     /// share one).
-    public init(_ pattern: String) throws(Invalid) {
+    package init(_ pattern: String) throws(Invalid) {
         guard !pattern.hasPrefix("/") else { throw Invalid(description: "must be relative to the diary's folder") }
         let lower = pattern.lowercased()
         guard lower.hasSuffix(".md") || lower.hasSuffix(".markdown") else {
@@ -46,11 +46,11 @@ public struct DiaryLayout: Sendable, Equatable, CustomStringConvertible {
         self.pattern = pattern
     }
 
-    public var description: String { self.pattern }
+    package var description: String { self.pattern }
 
     /// The path for an entry at `time`, with `n` (2, 3, …) before the extension for the nth entry that would
     /// otherwise share the name: `2019/05/2019-05-01-1000-2.md`.
-    public func path(for time: WallClock, ordinal: Int = 1) -> String {
+    package func path(for time: WallClock, ordinal: Int = 1) -> String {
         var path = ""
         var cursor = self.pattern.makeIterator()
         while let character = cursor.next() {

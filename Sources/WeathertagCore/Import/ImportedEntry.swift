@@ -2,15 +2,15 @@ import FoundationEssentials
 
 /// One entry of another diary app's export, read and checked, ready to be written as a Markdown file: what `import`
 /// writes, and nothing it would have to guess.
-public struct ImportedEntry: Sendable, Equatable {
+package struct ImportedEntry: Sendable, Equatable {
     /// The app it came from, and the front matter key that keeps its id.
-    public enum Origin: String, Sendable, Equatable {
+    package enum Origin: String, Sendable, Equatable {
         case dayOne = "dayone"
         case jrnl
 
         /// `dayone_uuid`, `jrnl_id`: the key an imported file keeps its id under, so that a second import of the same
         /// export finds it and changes nothing.
-        public var idKey: String {
+        package var idKey: String {
             switch self {
             case .dayOne: return "dayone_uuid"
             case .jrnl: return "jrnl_id"
@@ -19,16 +19,16 @@ public struct ImportedEntry: Sendable, Equatable {
     }
 
     /// A place as the app named it.
-    public struct Place: Sendable, Equatable {
+    package struct Place: Sendable, Equatable {
         /// Day One's `placeName`, `localityName`, `administrativeArea`, `country`, each when given and not empty.
-        public var name: String?
-        public var locality: String?
-        public var area: String?
-        public var country: String?
-        public var latitude: Double?
-        public var longitude: Double?
+        package var name: String?
+        package var locality: String?
+        package var area: String?
+        package var country: String?
+        package var latitude: Double?
+        package var longitude: Double?
 
-        public init(
+        package init(
             name: String? = nil, locality: String? = nil, area: String? = nil, country: String? = nil,
             latitude: Double? = nil, longitude: Double? = nil
         ) {
@@ -37,7 +37,7 @@ public struct ImportedEntry: Sendable, Equatable {
         }
 
         /// `Fernhill Reserve, Oteha, Auckland, New Zealand`: its names, each once, nil when it has none.
-        public var line: String? {
+        package var line: String? {
             var parts: [String] = []
             for part in [self.name, self.locality, self.area, self.country].compactMap({ $0 })
             where !parts.contains(part) {
@@ -47,7 +47,7 @@ public struct ImportedEntry: Sendable, Equatable {
         }
 
         /// Where it is, when the app gave coordinates on the globe.
-        public func position(at date: Date, source: String) -> Position? {
+        package func position(at date: Date, source: String) -> Position? {
             guard let latitude, let longitude else { return nil }
             let position = Position(
                 latitude: latitude, longitude: longitude, source: source, name: self.line, takenAt: date)
@@ -56,35 +56,35 @@ public struct ImportedEntry: Sendable, Equatable {
     }
 
     /// A photo or other file the text links to (`dayone-moment://ID`) and the export holds (`photos/MD5.jpeg`).
-    public struct Attachment: Sendable, Equatable {
-        public var identifier: String
+    package struct Attachment: Sendable, Equatable {
+        package var identifier: String
         /// Its path inside the export: `photos/…`, `videos/…`, `audios/…` or `pdfs/…`.
-        public var file: String
+        package var file: String
 
-        public init(identifier: String, file: String) {
+        package init(identifier: String, file: String) {
             (self.identifier, self.file) = (identifier, file)
         }
     }
 
-    public var origin: Origin
+    package var origin: Origin
     /// Day One's `uuid`; for jrnl, which has none, a digest of the entry's date, time and title (`JrnlExport`).
-    public var id: String
+    package var id: String
     /// Its place in the export, from 1, for messages.
-    public var number: Int
-    public var date: Date
+    package var number: Int
+    package var date: Date
     /// The zone it was written in (Day One's `timeZone`; jrnl's: the machine's or `--zone`).
-    public var zone: Zone
-    public var title: String?
+    package var zone: Zone
+    package var title: String?
     /// The text, as Markdown a person reads (`DayOneText` undoes Day One's escapes).
-    public var body: String
-    public var tags: [String]
-    public var starred: Bool
-    public var place: Place?
+    package var body: String
+    package var tags: [String]
+    package var starred: Bool
+    package var place: Place?
     /// The weather the app kept with it; nil when it kept none (the entry is stamped from history).
-    public var weather: DayOneWeather?
-    public var attachments: [Attachment]
+    package var weather: DayOneWeather?
+    package var attachments: [Attachment]
 
-    public init(
+    package init(
         origin: Origin, id: String, number: Int, date: Date, zone: Zone, title: String? = nil, body: String,
         tags: [String] = [], starred: Bool = false, place: Place? = nil, weather: DayOneWeather? = nil,
         attachments: [Attachment] = []
@@ -95,24 +95,24 @@ public struct ImportedEntry: Sendable, Equatable {
     }
 
     /// Its date and time on the clock where it was written.
-    public var wallClock: WallClock {
+    package var wallClock: WallClock {
         WallClock(self.date, utcOffset: self.zone.secondsFromGMT(for: self.date))
     }
 
     /// `2020-05-08T09:31:13+12:00`: the instant, in its own zone's offset.
-    public var dateLine: String {
+    package var dateLine: String {
         self.date.iso8601(utcOffset: self.zone.secondsFromGMT(for: self.date))
     }
 
     /// The place as it may be written (`privacy`): coordinates rounded or left out, a privacy zone's name instead of
     /// the app's street.
-    public func shownPlace(privacy: PrivacyPolicy) -> Position? {
+    package func shownPlace(privacy: PrivacyPolicy) -> Position? {
         guard let position = self.place?.position(at: self.date, source: self.origin.rawValue) else { return nil }
         return privacy.shown(position)
     }
 
     /// The weather block from the app's own weather, as `privacy` allows it to be written; nil without one.
-    public func weatherTag(privacy: PrivacyPolicy, units: Units) -> WeatherTag? {
+    package func weatherTag(privacy: PrivacyPolicy, units: Units) -> WeatherTag? {
         guard let weather = self.weather else { return nil }
         let position =
             self.place?.position(at: self.date, source: self.origin.rawValue)
@@ -129,7 +129,7 @@ public struct ImportedEntry: Sendable, Equatable {
     /// time that has them, written on the same clock (the same offset at its instant) within `maximumGap` of it,
     /// so its weather is that place's and never a place this machine lends (`BorrowedPlace`). Entries with no such
     /// neighbour keep no place. Sorted once; a binary search per entry.
-    public static func placedByTheExport(
+    package static func placedByTheExport(
         _ entries: [ImportedEntry], maximumGap: Duration = .seconds(600)
     ) -> [ImportedEntry] {
         let located = entries.filter { $0.place?.position(at: $0.date, source: "") != nil }.sorted { $0.date < $1.date }
@@ -166,7 +166,7 @@ public struct ImportedEntry: Sendable, Equatable {
 
     /// The whole file: front matter (title, date, tags, starred, location, the app's id, and the app's weather when
     /// it kept one) and the text. `links` maps an attachment's identifier to the path its link is rewritten to.
-    public func markdown(
+    package func markdown(
         privacy: PrivacyPolicy, fields: [StampField], units: Units, links: [String: String] = [:]
     ) -> String {
         var lines = ["---"]

@@ -6,8 +6,8 @@ import FoundationEssentials
 ///
 /// jrnl has no id either; an entry's is a digest of its date, time and title, and of how many entries before it in
 /// the export share all three, so that importing the same export again finds every entry it wrote.
-public enum JrnlExport {
-    public static func read(_ bytes: [UInt8], zone: Zone) throws(ImportError) -> [ImportedEntry] {
+package enum JrnlExport {
+    package static func read(_ bytes: [UInt8], zone: Zone) throws(ImportError) -> [ImportedEntry] {
         var seen: [String: Int] = [:]
         return try DayOneExport.entries(of: bytes, app: "jrnl") { reader, number throws(JSONPullReader.Malformed) in
             var fields: [String: String] = [:]

@@ -4,15 +4,15 @@ import FoundationEssentials
 /// its placeholders filled: `{{title}}` (as a YAML scalar, quoted where it must be), `{{date}}` (the instant with
 /// its offset, `2026-11-26T09:41:00+01:00`), `{{day}}` (`2026-11-26`) and `{{time}}` (`09:41`). Anything else is
 /// kept as written.
-public struct NewEntryTemplate: Sendable, Equatable {
-    public let text: String?
+package struct NewEntryTemplate: Sendable, Equatable {
+    package let text: String?
 
     /// `text` nil: the built-in template (`title` when there is one, and `date`).
-    public init(text: String?) {
+    package init(text: String?) {
         self.text = text
     }
 
-    public func fill(title: String?, date: Date, utcOffset: Int) -> String {
+    package func fill(title: String?, date: Date, utcOffset: Int) -> String {
         let stamp = date.iso8601(utcOffset: utcOffset)
         let clock = WallClock(date, utcOffset: utcOffset)
         let title = title?.trimmingWhitespaceAndNewlines()

@@ -12,15 +12,15 @@
 ///
 /// The file's layout: `weathertag-batch`, the boot's id, the reached field and the crash field on lines of their
 /// own, then the batch's names, each ended by a NUL (a name can hold a newline; it cannot hold a NUL).
-public struct BatchMarker: Sendable, Equatable {
-    public var boot: String
-    public var names: [String]
+package struct BatchMarker: Sendable, Equatable {
+    package var boot: String
+    package var names: [String]
     /// The index in `names` of the entry being stamped; nil before the first.
-    public var reached: Int?
+    package var reached: Int?
     /// The process died of a fault of its own while stamping.
-    public var crashed: Bool
+    package var crashed: Bool
 
-    public init(boot: String, names: [String], reached: Int? = nil, crashed: Bool = false) {
+    package init(boot: String, names: [String], reached: Int? = nil, crashed: Bool = false) {
         self.boot = boot
         self.names = names
         self.reached = reached
@@ -29,10 +29,10 @@ public struct BatchMarker: Sendable, Equatable {
 
     private static let magic = "weathertag-batch"
     /// Digits of the reached field: eight, as a batch holds far fewer entries.
-    public static let reachedWidth = 8
+    package static let reachedWidth = 8
 
     /// The note as written before the batch starts.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var bytes =
             Array("\(Self.magic)\n\(self.boot)\n".utf8) + Self.field(self.reached) + [0x0A]
             + [self.crashed ? Self.crashFlag : 0x20, 0x0A]
@@ -41,21 +41,21 @@ public struct BatchMarker: Sendable, Equatable {
     }
 
     /// Where the reached field stands in `bytes`, to write `field(index)` over it.
-    public var reachedOffset: Int { Self.magic.utf8.count + 1 + self.boot.utf8.count + 1 }
+    package var reachedOffset: Int { Self.magic.utf8.count + 1 + self.boot.utf8.count + 1 }
 
     /// Where the crash field stands: the signal handler writes `crashFlag` there.
-    public var crashedOffset: Int { self.reachedOffset + Self.reachedWidth + 1 }
-    public static let crashFlag = UInt8(ascii: "C")
+    package var crashedOffset: Int { self.reachedOffset + Self.reachedWidth + 1 }
+    package static let crashFlag = UInt8(ascii: "C")
 
     /// The reached field's bytes for an entry's index (blanks for none).
-    public static func field(_ index: Int?) -> [UInt8] {
+    package static func field(_ index: Int?) -> [UInt8] {
         guard let index else { return Array(repeating: 0x20, count: Self.reachedWidth) }
         let digits = Array(String(index).utf8)
         return Array(repeating: UInt8(ascii: "0"), count: max(0, Self.reachedWidth - digits.count)) + digits
     }
 
     /// Reads a note back; nil for anything that is not one (a torn or foreign file).
-    public init?(_ bytes: [UInt8]) {
+    package init?(_ bytes: [UInt8]) {
         var lines = bytes.split(separator: 0x0A, maxSplits: 4, omittingEmptySubsequences: false)
         guard lines.count == 5, String(decoding: lines[0], as: UTF8.self) == Self.magic,
             lines[2].count == Self.reachedWidth, lines[3].count == 1
@@ -73,13 +73,13 @@ public struct BatchMarker: Sendable, Equatable {
     }
 
     /// The name the daemon was stamping when it stopped in this boot (nil: no entry reached, or another boot's).
-    public func stopped(currentBoot: String) -> String? {
+    package func stopped(currentBoot: String) -> String? {
         guard self.boot == currentBoot, let reached, self.names.indices.contains(reached) else { return nil }
         return self.names[reached]
     }
 
     /// The entry to set aside: the one being stamped when the daemon crashed of its own fault in this boot.
-    public func suspect(currentBoot: String) -> String? {
+    package func suspect(currentBoot: String) -> String? {
         self.crashed ? self.stopped(currentBoot: currentBoot) : nil
     }
 }
@@ -87,27 +87,27 @@ public struct BatchMarker: Sendable, Equatable {
 /// The entries set aside because the daemon stopped while stamping them, each with the version it had then: left
 /// alone while it has that version, taken up again once it changes. Kept in a small file beside the state database,
 /// so that a restart of any kind does not take them up either.
-public struct SetAsideEntries: Sendable, Equatable {
-    public private(set) var versions: [String: FileVersion]
+package struct SetAsideEntries: Sendable, Equatable {
+    package private(set) var versions: [String: FileVersion]
 
-    public init(_ versions: [String: FileVersion] = [:]) { self.versions = versions }
+    package init(_ versions: [String: FileVersion] = [:]) { self.versions = versions }
 
     /// Whether `name` is set aside in this version. A changed one is no longer (the change may be the remedy), and
     /// `released` says it was, so the file is written again.
-    public mutating func holds(_ name: String, _ version: FileVersion) -> (held: Bool, released: Bool) {
+    package mutating func holds(_ name: String, _ version: FileVersion) -> (held: Bool, released: Bool) {
         guard let kept = self.versions[name] else { return (false, false) }
         guard kept != version else { return (true, false) }
         self.versions[name] = nil
         return (false, true)
     }
 
-    public mutating func setAside(_ name: String, _ version: FileVersion) { self.versions[name] = version }
+    package mutating func setAside(_ name: String, _ version: FileVersion) { self.versions[name] = version }
 
-    public mutating func release(_ name: String) { self.versions[name] = nil }
+    package mutating func release(_ name: String) { self.versions[name] = nil }
 
     /// One line an entry: device, inode, size, seconds and nanoseconds of its modification time, then its name,
     /// ended by a NUL.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         self.versions.sorted { $0.key < $1.key }.flatMap { name, version in
             Array(
                 "\(version.device) \(version.inode) \(version.size) \(version.modifiedSeconds) \(version.modifiedNanoseconds) "
@@ -116,7 +116,7 @@ public struct SetAsideEntries: Sendable, Equatable {
     }
 
     /// Reads the file back; a record that does not read is dropped (its entry is taken up again).
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         var versions: [String: FileVersion] = [:]
         for record in bytes.split(separator: 0) {
             let parts = record.split(separator: 0x20, maxSplits: 5, omittingEmptySubsequences: false)

@@ -17,28 +17,28 @@
 /// |---|---|
 /// | Syncthing | `.syncthing.NAME.tmp`, renamed over `NAME` when complete |
 /// | Nextcloud, ownCloud | `.NAME.~XXXX` (a partial download), `.~NAME` |
-public struct EditorLock: Sendable, Equatable, CustomStringConvertible {
+package struct EditorLock: Sendable, Equatable, CustomStringConvertible {
     /// The lock or swap file's name, in the entry's folder.
-    public var file: String
-    public var editor: String
+    package var file: String
+    package var editor: String
 
-    public init(file: String, editor: String) {
+    package init(file: String, editor: String) {
         self.file = file
         self.editor = editor
     }
 
     /// A sync tool's temp file, not an editor's lock.
-    public var isSyncTool: Bool { Self.syncTools.contains(self.editor) }
+    package var isSyncTool: Bool { Self.syncTools.contains(self.editor) }
 
     private static let syncTools: Set = ["Syncthing", "Nextcloud or ownCloud"]
 
-    public var description: String {
+    package var description: String {
         self.isSyncTool
             ? "\(self.editor) is bringing a new version in (\(self.file))" : "\(self.editor) has it open (\(self.file))"
     }
 
     /// The files that would mean an editor has `name` open, most common first.
-    public static func candidates(for name: String) -> [EditorLock] {
+    package static func candidates(for name: String) -> [EditorLock] {
         [
             EditorLock(file: ".\(name).swp", editor: "vim or nano"),
             EditorLock(file: ".\(name).swo", editor: "vim"),
@@ -52,7 +52,7 @@ public struct EditorLock: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The program that holds `name`, from the hidden names of its folder (every lock file's begins with a dot).
-    public static func holding(_ name: String, among hidden: Set<String>) -> EditorLock? {
+    package static func holding(_ name: String, among hidden: Set<String>) -> EditorLock? {
         if let lock = Self.candidates(for: name).first(where: { hidden.contains($0.file) }) { return lock }
         let partial = ".\(name).~"
         return hidden.first { $0.hasPrefix(partial) && Self.entry(forLockFile: $0) == name }
@@ -61,7 +61,7 @@ public struct EditorLock: Sendable, Equatable, CustomStringConvertible {
 
     /// The entry a lock or swap file belongs to, for a file name that is one; nil otherwise. When such a file goes,
     /// its entry is looked at again.
-    public static func entry(forLockFile file: String) -> String? {
+    package static func entry(forLockFile file: String) -> String? {
         var name: Substring
         if file.hasPrefix(".~lock."), file.hasSuffix("#") {
             name = file.dropFirst(".~lock.".count).dropLast()

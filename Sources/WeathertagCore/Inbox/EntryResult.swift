@@ -3,7 +3,7 @@ import FoundationEssentials
 /// What happened to one entry when it was stamped: the one vocabulary of a stamp's result. A batch gives it
 /// (`EntryBatch`), the inbox machine tells it (`InboxStateMachine.Report.entry`), adding the results only it can
 /// decide (no weather where nothing waits, a write that failed), and `weathertag stamp` reports it.
-public enum EntryResult: Sendable, Equatable {
+package enum EntryResult: Sendable, Equatable {
     /// Stamped; the version is the new file's, for rescans to tell it has not changed since.
     case stamped(FileVersion)
     /// It had come back without its block (an old buffer saved, a sync or checkout writing the unstamped version
@@ -31,7 +31,7 @@ public enum EntryResult: Sendable, Equatable {
     /// Reading or writing it failed (a full disk, a read-only filesystem, no permission to the folder); untouched.
     case failed(any Error)
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.stamped(let a), .stamped(let b)), (.restored(let a), .restored(let b)),
             (.alreadyStamped(let a), .alreadyStamped(let b)):
@@ -53,23 +53,23 @@ public enum EntryResult: Sendable, Equatable {
 
 /// What a back-dated entry needs: the weather at its time, at its place (its own, from its front matter; nil: a
 /// provider that knows the past must say).
-public struct HistoryRequest: Sendable, Equatable {
-    public var time: EntryTime
-    public var position: Position?
+package struct HistoryRequest: Sendable, Equatable {
+    package var time: EntryTime
+    package var position: Position?
 
-    public init(time: EntryTime, position: Position?) {
+    package init(time: EntryTime, position: Position?) {
         self.time = time
         self.position = position
     }
 
     /// The moment to ask about: the entry's time, or noon of its day when it gives only a day.
-    public var moment: Date { self.time.moment }
+    package var moment: Date { self.time.moment }
 }
 
 /// Why an entry is left as it is. Rendered into words only at the edge: logs, `status`, `stamp`.
-public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
+package enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
     /// What a name can be other than a regular file.
-    public enum FileKind: Sendable, Equatable {
+    package enum FileKind: Sendable, Equatable {
         case symbolicLink, folder, fifo, device, socket, other
     }
 
@@ -104,7 +104,7 @@ public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
     case backdated(EntryTime, WhyNoHistory = .historyDisabled)
 
     /// Why a back-dated entry gets no weather of its time.
-    public enum WhyNoHistory: Sendable, Equatable {
+    package enum WhyNoHistory: Sendable, Equatable {
         /// `history.enabled` is off.
         case historyDisabled
         /// Neither the entry nor a provider that knows the past (`track`, `owntracks`, `homeassistant`, `fixed`, a
@@ -117,7 +117,7 @@ public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
         case elsewhere(Elsewhere)
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notRegularFile(.symbolicLink): return "it is a symbolic link"
         case .notRegularFile(.folder): return "it is a folder"
@@ -175,15 +175,15 @@ public enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
 
 /// Someone else's entry that a stamp would take away from its owner: the replacement belongs to the stamping user,
 /// and the owner keeps write access only through the entry's group.
-public struct OwnerLockout: Sendable, Equatable, CustomStringConvertible {
-    public var owner: UInt32
-    public var group: UInt32
-    public var stamper: UInt32
-    public var stamperGroup: UInt32
+package struct OwnerLockout: Sendable, Equatable, CustomStringConvertible {
+    package var owner: UInt32
+    package var group: UInt32
+    package var stamper: UInt32
+    package var stamperGroup: UInt32
     /// The entry is not group-writable (else: the replacement would land in another group).
-    public var notGroupWritable: Bool
+    package var notGroupWritable: Bool
 
-    public init(owner: UInt32, group: UInt32, stamper: UInt32, stamperGroup: UInt32, notGroupWritable: Bool) {
+    package init(owner: UInt32, group: UInt32, stamper: UInt32, stamperGroup: UInt32, notGroupWritable: Bool) {
         self.owner = owner
         self.group = group
         self.stamper = stamper
@@ -191,7 +191,7 @@ public struct OwnerLockout: Sendable, Equatable, CustomStringConvertible {
         self.notGroupWritable = notGroupWritable
     }
 
-    public var description: String {
+    package var description: String {
         if self.notGroupWritable {
             return "it belongs to uid \(self.owner) and is not group-writable: stamped, it would belong to uid "
                 + "\(self.stamper) and its owner could not write to it (chmod g+w it, or run weathertag as its owner)"
@@ -205,24 +205,24 @@ public struct OwnerLockout: Sendable, Equatable, CustomStringConvertible {
 /// An error that can come again in other words: a failed write names the temp file it wrote, whose name is new
 /// each attempt. `recurrenceKey` is what stays the same (the call and its errno), so that a disk that stays full is
 /// reported once, not at every retry.
-public protocol RecurringFailure: Error {
+package protocol RecurringFailure: Error {
     var recurrenceKey: String { get }
 }
 
 /// What stays the same when a failure comes again, whatever its words: the call and errno of a failed write, the
 /// kind of a weather service's error (`RecurringFailure`). The inbox machine compares these, never messages, to
 /// report a failure once.
-public struct FailureKind: Hashable, Sendable {
+package struct FailureKind: Hashable, Sendable {
     private let key: String
 
-    public init(_ error: any Error) {
+    package init(_ error: any Error) {
         // An error that does not say what recurs is compared by its type and words.
         self.key = (error as? any RecurringFailure)?.recurrenceKey ?? "\(type(of: error)): \(error)"
     }
 }
 
 /// Why the weather of a back-dated entry's time could not be had.
-public enum HistoryFailure: Sendable {
+package enum HistoryFailure: Sendable {
     /// Not to be had: the entry is left alone, with this reason, until it changes.
     case unavailable(LeftAloneReason.WhyNoHistory)
     /// Not now (the service failing, the day's calls spent): the entry is looked at again after this long.

@@ -1,14 +1,14 @@
 /// A file's identity and version as far as `stat` tells: the same inode with the same size and modification time
 /// is taken to be unchanged. The daemon reads it from the filesystem (`FileVersion+Stat`); the policy only
 /// compares it.
-public struct FileVersion: Sendable, Hashable {
-    public var device: UInt64
-    public var inode: UInt64
-    public var size: Int64
-    public var modifiedSeconds: Int
-    public var modifiedNanoseconds: Int
+package struct FileVersion: Sendable, Hashable {
+    package var device: UInt64
+    package var inode: UInt64
+    package var size: Int64
+    package var modifiedSeconds: Int
+    package var modifiedNanoseconds: Int
 
-    public init(device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int, modifiedNanoseconds: Int) {
+    package init(device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int, modifiedNanoseconds: Int) {
         self.device = device
         self.inode = inode
         self.size = size
@@ -17,7 +17,7 @@ public struct FileVersion: Sendable, Hashable {
     }
 
     /// The same file (device and inode), whatever its content now.
-    public func isSameFile(as other: FileVersion) -> Bool {
+    package func isSameFile(as other: FileVersion) -> Bool {
         self.device == other.device && self.inode == other.inode
     }
 }

@@ -1,7 +1,7 @@
 extension InboxStateMachine {
     /// Everything that happens to the inbox, as the shell hands it in: one entry point (`receive`), as swift-nio's
     /// state machines take their events.
-    public enum Input: Sendable {
+    package enum Input: Sendable {
         /// The service starts: the first listing (after the store's look-over, with `checksIntegrity`).
         case start
         /// Names were written and closed, moved in, or their editor's lock went.
@@ -28,7 +28,7 @@ extension InboxStateMachine {
 extension InboxStateMachine.Configuration {
     /// The daemon's inbox: `inbox`'s settle time; settled entries remembered when it polls (rescans would read
     /// them all again); with a store, its look-over first and arrivals handed to its diary index a second later.
-    public init(inbox: InboxConfiguration, polls: Bool, hasStore: Bool) {
+    package init(inbox: InboxConfiguration, polls: Bool, hasStore: Bool) {
         self.init()
         self.settle = inbox.settle
         self.remembersSettled = polls

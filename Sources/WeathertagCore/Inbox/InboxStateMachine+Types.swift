@@ -1,66 +1,66 @@
 extension InboxStateMachine {
     /// The policy's knobs. The daemon's come from `InboxConfiguration`; the `stamp` command's stamp one file at a
     /// time and report failed writes instead of waiting them out.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Entries sent to the thread pool at once: one hop there and back for many files.
-        public var batchSize = 32
+        package var batchSize = 32
         /// Batches stamped at the same time: one is parsed and written while the other waits for its fsyncs.
-        public var batchesInFlight = 2
+        package var batchesInFlight = 2
         /// Back-dated entries asked about at the same time; the rest wait their turn. History answers a place and
         /// year in one request, so more at once would only hold more tasks waiting for the same one.
-        public var historyInFlight = 8
+        package var historyInFlight = 8
         /// How long a tag is reused instead of asking the weather service again.
-        public var tagReuse: Duration = .seconds(1)
+        package var tagReuse: Duration = .seconds(1)
         /// An entry that changes while it is being stamped this many times in a row waits for its next change.
-        public var maximumChangedAttempts = 5
+        package var maximumChangedAttempts = 5
         /// An entry written, or moved in, is stamped once no write has reached it for this long (autosaving
         /// editors save many times); zero stamps at once. Entries found by a listing are not held back.
-        public var settle: Duration = .zero
+        package var settle: Duration = .zero
         /// An entry an editor had open is looked at again no sooner than this after its lock file went (or it was
         /// saved), whatever `settle` says: nano rewrites its lock (unlink, then create) at the first keystroke after
         /// each save, and a look between the two would stamp under the editor.
-        public var lockGrace: Duration = .seconds(1)
+        package var lockGrace: Duration = .seconds(1)
         /// The n-th retry of an entry that changed while being stamped waits this times 2ⁿ.
-        public var changedRetryBase: Duration = .milliseconds(100)
+        package var changedRetryBase: Duration = .milliseconds(100)
         /// The shell polls: remember settled entries by version so that rescans skip them (otherwise memory does not
         /// grow with the number of entries the inbox holds).
-        public var remembersSettled = false
+        package var remembersSettled = false
         /// An entry dated a little ahead of now (today east of here) waits for its time; otherwise it is left alone
         /// with the reason (`weathertag stamp` does not wait a day).
-        public var waitsForDatedEntries = true
+        package var waitsForDatedEntries = true
         /// While current weather cannot be had, entries are read without it (`Batch.tag` nil): back-dated ones go
         /// on to history, and only those that need current weather wait for it. Off: every entry waits for it.
-        public var sortsWithoutWeather = false
+        package var sortsWithoutWeather = false
         /// Entries that need current weather wait for it; otherwise (`weathertag stamp`), when it cannot be had,
         /// they are reported with the reason and the rest goes on.
-        public var waitsForWeather = true
+        package var waitsForWeather = true
         /// Wait out a failed write (disk full, read-only) and try again; otherwise report it and go on.
-        public var retriesFailedWrites = true
-        public var weatherBackoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
-        public var writeBackoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
+        package var retriesFailedWrites = true
+        package var weatherBackoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
+        package var writeBackoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
         /// With a diary index: names that arrived are handed to it (`.notice`) in one list, this long after the
         /// first of them, so that an entry that waits before it is read is listed. Most are stamped (and indexed) by
         /// then and cost one lookup; a burst gives one list, not a task per arrival. Nil: no index, no notices.
-        public var noticeDelay: Duration? = nil
+        package var noticeDelay: Duration? = nil
         /// With a store to look over: the first listing waits for `.checkIntegrity` to be answered
         /// (`integrityChecked()`), as a database found damaged is replaced and filled again by that listing; nothing
         /// is stamped meanwhile.
-        public var checksIntegrity = false
+        package var checksIntegrity = false
 
-        public init() {}
+        package init() {}
     }
 
     /// Entries to stamp together with one tag.
-    public struct Batch: Sendable, Equatable {
-        public var names: [String]
+    package struct Batch: Sendable, Equatable {
+        package var names: [String]
         /// Nil while current weather cannot be had: what needs none goes on (a back-dated entry asks history, a
         /// remembered block is given back, a file is found stamped or left alone), the rest comes back
         /// `.needsWeather` and waits for it. History never waits on the present.
-        public var tag: WeatherTag?
+        package var tag: WeatherTag?
         /// The weather of a back-dated entry's time: stamped without asking whether it is back-dated.
-        public var historical: Bool
+        package var historical: Bool
 
-        public init(names: [String], tag: WeatherTag?, historical: Bool = false) {
+        package init(names: [String], tag: WeatherTag?, historical: Bool = false) {
             self.names = names
             self.tag = tag
             self.historical = historical
@@ -70,7 +70,7 @@ extension InboxStateMachine {
         /// weather of an entry's own time, which is for that entry and is not asked again.
         /// A current entry is also asked whether its own clock contradicts the place of the batch's tag
         /// (`BorrowedPlace`).
-        public func backdating(_ policy: BackdatingPolicy) -> BackdatingPolicy? {
+        package func backdating(_ policy: BackdatingPolicy) -> BackdatingPolicy? {
             guard !self.historical else { return nil }
             var policy = policy
             if let tag = self.tag { policy.currentPlace = (tag.place, tag.placeZone) }
@@ -79,7 +79,7 @@ extension InboxStateMachine {
     }
 
     /// What the shell must do.
-    public enum Action: Sendable {
+    package enum Action: Sendable {
         /// List the inbox; entries whose version is in the map are unchanged and need no look.
         case list(skippingUnchanged: [String: FileVersion])
         /// Ask the weather service for the current tag; answer with `weatherArrived` or `weatherFailed`.
@@ -103,7 +103,7 @@ extension InboxStateMachine {
     }
 
     /// Something to count or to tell; the shell decides the words.
-    public enum Report: Sendable {
+    package enum Report: Sendable {
         /// What came of one entry: its batch's result, or what the machine decided for it (left alone after
         /// changing under every stamp, no weather where nothing waits, a write that failed), and how to tell it.
         case entry(String, EntryResult, Telling)
@@ -115,30 +115,30 @@ extension InboxStateMachine {
     }
 
     /// How an entry's result is told.
-    public struct Telling: Sendable {
+    package struct Telling: Sendable {
         /// The weather it was stamped with (`.stamped`).
-        public var tag: WeatherTag?
+        package var tag: WeatherTag?
         /// The first time this is told for the entry (this reason, this lock, this date, this kind of failure):
         /// worth a log line; otherwise it is only counted.
-        public var firstTime: Bool
+        package var firstTime: Bool
         /// When the machine looks at it again (nil: when it changes, or never).
-        public var retryIn: Duration?
+        package var retryIn: Duration?
         /// How many times in a row it changed under a stamp (`.changedWhileStamping`).
-        public var attempt: Int
+        package var attempt: Int
 
-        public init(tag: WeatherTag? = nil, firstTime: Bool = true, retryIn: Duration? = nil, attempt: Int = 0) {
+        package init(tag: WeatherTag? = nil, firstTime: Bool = true, retryIn: Duration? = nil, attempt: Int = 0) {
             (self.tag, self.firstTime, self.retryIn, self.attempt) = (tag, firstTime, retryIn, attempt)
         }
     }
 }
 
 /// What a batch did: results in order, then the entry whose write failed (if any) and those not tried after it.
-public struct BatchOutcome: Sendable {
-    public var results: [(String, EntryResult)]
-    public var failure: (String, any Error)?
-    public var unprocessed: [String]
+package struct BatchOutcome: Sendable {
+    package var results: [(String, EntryResult)]
+    package var failure: (String, any Error)?
+    package var unprocessed: [String]
 
-    public init(results: [(String, EntryResult)] = [], failure: (String, any Error)? = nil, unprocessed: [String] = [])
+    package init(results: [(String, EntryResult)] = [], failure: (String, any Error)? = nil, unprocessed: [String] = [])
     {
         self.results = results
         self.failure = failure

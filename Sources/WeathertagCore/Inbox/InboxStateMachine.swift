@@ -7,8 +7,8 @@
 /// type says so. The orders (the queue, history's turn, …) are indexes over that map, each place carrying its ticket
 /// in its order, so an index can never put an entry anywhere its state does not say. Everything pauses while there
 /// is no weather or the disk refuses writes, each with its own backoff.
-public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration, C: Sendable {
-    public let configuration: Configuration
+package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration, C: Sendable {
+    package let configuration: Configuration
     let clock: C
 
     /// Every entry the machine holds or remembers something about, by name.
@@ -38,7 +38,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
 
     enum Listing { case idle, running, runningAndAskedAgain }
 
-    public init(configuration: Configuration, clock: C) {
+    package init(configuration: Configuration, clock: C) {
         self.configuration = configuration
         self.clock = clock
         self.remembersSettled = configuration.remembersSettled
@@ -50,7 +50,7 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     // MARK: The one entry point
 
     /// Takes one input and returns what the shell must do.
-    public mutating func receive(_ input: Input) -> [Action] {
+    package mutating func receive(_ input: Input) -> [Action] {
         switch input {
         case .start: return self.start()
         case .arrived(let names): return self.namesArrived(names) + self.proceed()
@@ -74,22 +74,22 @@ public struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duration
     // MARK: State read by the shell
 
     /// Entries seen and not yet done: queued, deferred, held by an editor, in a batch, or waiting for weather.
-    public var waiting: Int { self.counts.held }
+    package var waiting: Int { self.counts.held }
 
     /// Back-dated entries waiting for the weather of their time: asked about, answered and not yet stamped, or
     /// held back until history can be asked again (a budget spent, a service failing).
-    public var waitingForHistory: Int { self.counts.history }
+    package var waitingForHistory: Int { self.counts.history }
 
     /// Nothing held and nothing in flight.
-    public var isIdle: Bool { self.counts.held == 0 && self.batchesInFlight == 0 }
+    package var isIdle: Bool { self.counts.held == 0 && self.batchesInFlight == 0 }
 
     /// Entries that need nothing until they change (stamped, already stamped, left alone), by version, for rescans
     /// to skip after one `lstat`; kept while polling (`remembersSettled`).
-    public var settled: [String: FileVersion] { self.entries.compactMapValues(\.settled) }
+    package var settled: [String: FileVersion] { self.entries.compactMapValues(\.settled) }
 
     /// Why an entry the machine holds is not stamped yet, as its lane says it (`why`, `GET /v1/entries`); nil for
     /// one it does not hold (done, in a batch right now, or never seen).
-    public func waitingReason(_ name: String) -> LaneState? {
+    package func waitingReason(_ name: String) -> LaneState? {
         guard let entry = self.entries[name] else { return nil }
         // History's answer for good (no position, a place its clock contradicts): told here, since no batch
         // wrote it to the index, which still says it waits for history.

@@ -6,19 +6,19 @@ import FoundationEssentials
 /// A folder is followed when the inbox is recursive, it is at most `maximumDepth` levels down, its name is not
 /// hidden (`.git`, `.obsidian`, `.trash`, `.stversions`) and no `exclude` pattern matches it. Symbolic links to
 /// folders are never followed (the walkers check that; this type only judges names).
-public struct InboxTree: Sendable {
-    public var recursive: Bool
-    public var maximumDepth: Int
-    public let excludes: [ExcludePattern]
+package struct InboxTree: Sendable {
+    package var recursive: Bool
+    package var maximumDepth: Int
+    package let excludes: [ExcludePattern]
 
-    public init(recursive: Bool = true, maximumDepth: Int = 8, excludes: [String] = []) {
+    package init(recursive: Bool = true, maximumDepth: Int = 8, excludes: [String] = []) {
         self.recursive = recursive
         self.maximumDepth = maximumDepth
         self.excludes = excludes.compactMap(ExcludePattern.init)
     }
 
     /// Whether the folder at `path` (relative, not empty) is watched and listed.
-    public func follows(folder path: String) -> Bool {
+    package func follows(folder path: String) -> Bool {
         guard self.recursive, !path.isEmpty else { return false }
         let components = path.split(separator: "/")
         guard components.count <= self.maximumDepth else { return false }
@@ -27,7 +27,7 @@ public struct InboxTree: Sendable {
     }
 
     /// Whether the file at `path` (relative) is an entry: a candidate name, in a followed folder, not excluded.
-    public func isEntry(_ path: String) -> Bool {
+    package func isEntry(_ path: String) -> Bool {
         let (folder, name) = Self.split(path)
         guard InboxFilter.isCandidate(name) else { return false }
         if !folder.isEmpty, !self.follows(folder: folder) { return false }
@@ -36,7 +36,7 @@ public struct InboxTree: Sendable {
 
     /// The sync tool's conflict copy at `path` (relative), where an entry could be, its `copy` and `entry` relative
     /// to the inbox too; nil for anything else. Such a copy is shown, never stamped (`SyncConflict`).
-    public func conflict(_ path: String) -> SyncConflict? {
+    package func conflict(_ path: String) -> SyncConflict? {
         let (folder, name) = Self.split(path)
         guard var conflict = SyncConflict.recognize(name) else { return nil }
         if !folder.isEmpty, !self.follows(folder: folder) { return nil }
@@ -49,7 +49,7 @@ public struct InboxTree: Sendable {
     /// conflict copy (its entry and the remedy), an editor's lock or swap file or a sync tool's temp file (whose
     /// entry), a temporary, a hidden file, a file in a hidden, excluded or too deep folder, an excluded file, or not
     /// Markdown. Nil for an entry.
-    public func explain(_ path: String) -> String? {
+    package func explain(_ path: String) -> String? {
         guard !self.isEntry(path) else { return nil }
         let (folder, name) = Self.split(path)
         if let conflict = self.conflict(path) {
@@ -94,13 +94,13 @@ public struct InboxTree: Sendable {
     }
 
     /// `a/b/c.md` → (`a/b`, `c.md`); `c.md` → (`""`, `c.md`).
-    public static func split(_ path: String) -> (folder: String, name: String) {
+    package static func split(_ path: String) -> (folder: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return ("", path) }
         return (String(path[..<slash]), String(path[path.index(after: slash)...]))
     }
 
     /// `folder` + `/` + `name`, or `name` at the top.
-    public static func join(_ folder: String, _ name: String) -> String {
+    package static func join(_ folder: String, _ name: String) -> String {
         folder.isEmpty ? name : folder + "/" + name
     }
 
@@ -113,13 +113,13 @@ public struct InboxTree: Sendable {
 /// anywhere), `/archive` or `2019/*` (anchored at the inbox: the pattern has a `/` before its end), `**` for any
 /// number of folders (the `Glob` syntax). A folder that matches takes everything below it along. Negation (`!`) is
 /// not supported.
-public struct ExcludePattern: Sendable, CustomStringConvertible {
-    public let description: String
+package struct ExcludePattern: Sendable, CustomStringConvertible {
+    package let description: String
     private let glob: Glob
     private let foldersOnly: Bool
 
     /// Nil for an empty pattern or a comment (`#`).
-    public init?(_ pattern: String) {
+    package init?(_ pattern: String) {
         var text = pattern.trimmingWhitespace()
         guard !text.isEmpty, !text.hasPrefix("#") else { return nil }
         self.description = text

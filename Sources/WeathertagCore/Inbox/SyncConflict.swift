@@ -14,8 +14,8 @@
 /// | Resilio Sync | `NAME.Conflict.md`, `NAME.ConflictN.md` |
 ///
 /// Obsidian Sync merges Markdown instead of keeping copies, so it has no names to recognise.
-public struct SyncConflict: Sendable, Equatable, CustomStringConvertible {
-    public enum Tool: String, Sendable, Equatable, CaseIterable {
+package struct SyncConflict: Sendable, Equatable, CustomStringConvertible {
+    package enum Tool: String, Sendable, Equatable, CaseIterable {
         case syncthing = "Syncthing"
         case nextcloud = "Nextcloud or ownCloud"
         case owncloud = "ownCloud"
@@ -24,25 +24,25 @@ public struct SyncConflict: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The conflict copy's name (its path in the inbox, from `InboxTree.conflict`).
-    public var copy: String
+    package var copy: String
     /// The name of the entry it is a version of, in the same folder (its path in the inbox, likewise).
-    public var entry: String
-    public var tool: Tool
+    package var entry: String
+    package var tool: Tool
 
-    public init(copy: String, entry: String, tool: Tool) {
+    package init(copy: String, entry: String, tool: Tool) {
         self.copy = copy
         self.entry = entry
         self.tool = tool
     }
 
     /// What the author does about it.
-    public var remedy: String { "merge it into \(self.entry) and delete it" }
+    package var remedy: String { "merge it into \(self.entry) and delete it" }
 
-    public var description: String { "a \(self.tool.rawValue) conflict copy of \(self.entry): \(self.remedy)" }
+    package var description: String { "a \(self.tool.rawValue) conflict copy of \(self.entry): \(self.remedy)" }
 
     /// The conflict a file name is, or nil for any other name (an entry, a temp file, a note that only mentions a
     /// conflict). Only Markdown names are looked at, as only they could be entries.
-    public static func recognize(_ name: String) -> SyncConflict? {
+    package static func recognize(_ name: String) -> SyncConflict? {
         let lower = name.lowercased()
         // Every pattern holds the word: most names are ruled out without a regular expression.
         guard lower.contains("conflict"), let suffix = [".md", ".markdown"].first(where: { lower.hasSuffix($0) }),

@@ -3,16 +3,16 @@ import FoundationEssentials
 /// An entry whose own clock says it was not written where this machine is, or always was: a phone's entry written
 /// in Berlin (`+02:00`), synced to a machine at home in Seoul. The weather of Seoul would be borrowed from a place
 /// the entry's own clock contradicts, so it is not stamped with it.
-public struct Elsewhere: Sendable, Equatable, CustomStringConvertible {
+package struct Elsewhere: Sendable, Equatable, CustomStringConvertible {
     /// The entry's own offset at its instant, in seconds.
-    public var entryOffset: Int
+    package var entryOffset: Int
     /// This machine's offset then (`TZ`, else `/etc/localtime`).
-    public var machineOffset: Int
+    package var machineOffset: Int
     /// The place the machine's providers give, when named, and its offset then, when known.
-    public var place: String?
-    public var placeOffset: Int?
+    package var place: String?
+    package var placeOffset: Int?
 
-    public init(entryOffset: Int, machineOffset: Int, place: String? = nil, placeOffset: Int? = nil) {
+    package init(entryOffset: Int, machineOffset: Int, place: String? = nil, placeOffset: Int? = nil) {
         self.entryOffset = entryOffset
         self.machineOffset = machineOffset
         self.place = place
@@ -20,7 +20,7 @@ public struct Elsewhere: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `its own clock (+02:00) is neither this machine's (UTC) nor Seoul's (+09:00)`.
-    public var description: String {
+    package var description: String {
         var text =
             "its own clock (\(DiaryFormatting.offsetName(self.entryOffset))) is neither this machine's "
             + "(\(DiaryFormatting.offsetName(self.machineOffset)))"
@@ -37,13 +37,13 @@ public struct Elsewhere: Sendable, Equatable, CustomStringConvertible {
 /// When a place from a provider that knows only where this machine is or always was (`fixed`, `ip`, `gpsd`, a
 /// `command` without `{time}`) may be an entry's: when the entry names no offset of its own (its clock is the
 /// machine's), or its own offset at its instant is the machine's or that place's. Pure.
-public enum BorrowedPlace {
+package enum BorrowedPlace {
     /// Nil when the place may be used; otherwise the contradiction, to be told.
     ///
     /// - Parameters:
     ///   - placeZone: the place's zone (from the towns index, a GeoNames folder, or the weather source's answer),
     ///     nil when not known: then only the machine's clock can agree.
-    public static func contradiction(
+    package static func contradiction(
         _ time: EntryTime, machineZone: Zone, place: String? = nil, placeZone: Zone? = nil
     ) -> Elsewhere? {
         guard time.namesItsOffset else { return nil }

@@ -2,49 +2,49 @@ import FoundationEssentials
 import Synchronization
 
 /// What one provider did most recently, for `/v1/status` and `weathertag check`.
-public struct ProviderStatus: Sendable, Equatable {
-    public var type: String
-    public var lastPosition: Position?
-    public var lastSuccessAt: Date?
-    public var lastError: String?
-    public var lastErrorAt: Date?
-    public var attempts: Int = 0
-    public var failures: Int = 0
+package struct ProviderStatus: Sendable, Equatable {
+    package var type: String
+    package var lastPosition: Position?
+    package var lastSuccessAt: Date?
+    package var lastError: String?
+    package var lastErrorAt: Date?
+    package var attempts: Int = 0
+    package var failures: Int = 0
     /// After failures that cost their timeout, the provider is passed over until then (never the last one).
-    public var skippedUntil: Date?
+    package var skippedUntil: Date?
     /// Its position was the one taken the last time the chain answered.
-    public var won = false
+    package var won = false
     var slowFailures = Backoff(base: .seconds(5), ceiling: .seconds(300))
 
-    public init(type: String) {
+    package init(type: String) {
         self.type = type
     }
 
     /// Its last attempt gave a position.
-    public var isHealthy: Bool {
+    package var isHealthy: Bool {
         guard let lastSuccessAt else { return false }
         return (self.lastErrorAt ?? .distantPast) <= lastSuccessAt
     }
 }
 
 /// How the chain picks a position when several providers could give one (`location.strategy`).
-public enum LocationStrategy: String, Sendable, CaseIterable {
+package enum LocationStrategy: String, Sendable, CaseIterable {
     /// Providers in order; the first valid position wins (a later one is not asked).
     case first
     /// Every provider at once, each within its timeout; the smallest `accuracy_m` wins, ties to the earlier one.
     case mostAccurate = "most_accurate"
 
     /// What a position without an accuracy counts as: city level, as IP geolocation is.
-    public static let assumedAccuracy = 5000.0
+    package static let assumedAccuracy = 5000.0
 
     /// The accuracy a position is ranked by.
-    public static func rank(_ position: Position) -> Double {
+    package static func rank(_ position: Position) -> Double {
         position.accuracyMeters ?? Self.assumedAccuracy
     }
 
     /// The index of the best of `answers` (in provider order, nil where a provider had none): the most accurate,
     /// the earlier on a tie.
-    public static func best(_ answers: [Position?]) -> Int? {
+    package static func best(_ answers: [Position?]) -> Int? {
         var best: (index: Int, rank: Double)?
         for (index, answer) in answers.enumerated() {
             guard let answer else { continue }
@@ -61,13 +61,13 @@ public enum LocationStrategy: String, Sendable, CaseIterable {
 /// A provider whose failure took at least half its timeout (a hung command, an unreachable service) is passed over
 /// for a while, with exponential backoff, so it does not cost its timeout on every lookup. Fast failures (gpsd
 /// without a fix) are tried every time: the provider is used again the moment it has a position.
-public final class LocationChain: Sendable {
-    public let providers: [any LocationProvider]
-    public let strategy: LocationStrategy
+package final class LocationChain: Sendable {
+    package let providers: [any LocationProvider]
+    package let strategy: LocationStrategy
     private let statuses: Mutex<[ProviderStatus]>
     private let now: @Sendable () -> Date
 
-    public init(
+    package init(
         providers: [any LocationProvider],
         strategy: LocationStrategy = .first,
         now: @escaping @Sendable () -> Date = { Date() }
@@ -78,12 +78,12 @@ public final class LocationChain: Sendable {
         self.now = now
     }
 
-    public var status: [ProviderStatus] {
+    package var status: [ProviderStatus] {
         self.statuses.withLock { $0 }
     }
 
     /// The position as the strategy picks it, or every provider's reason for having none.
-    public func locate() async throws(LocationChainError) -> Position {
+    package func locate() async throws(LocationChainError) -> Position {
         switch self.strategy {
         case .first: try await self.first()
         case .mostAccurate: try await self.mostAccurate()
@@ -169,7 +169,7 @@ public final class LocationChain: Sendable {
     /// OwnTracks, Home Assistant, a `command` with `{time}`, a fixed place), in order or the most accurate as the
     /// strategy says; nil when none knows.
     /// `followingTheAuthor`: only the providers that know where the author was (`followsTheAuthor`).
-    public func locate(at time: Date, followingTheAuthor: Bool = false) async -> Position? {
+    package func locate(at time: Date, followingTheAuthor: Bool = false) async -> Position? {
         let providers = self.providers.filter { !followingTheAuthor || $0.followsTheAuthor }
         switch self.strategy {
         case .first:
@@ -227,11 +227,11 @@ public final class LocationChain: Sendable {
 }
 
 /// No provider had a position.
-public struct LocationChainError: Error, Sendable, CustomStringConvertible {
-    public var failures: [LocationError]
-    public var cancelled: Bool
+package struct LocationChainError: Error, Sendable, CustomStringConvertible {
+    package var failures: [LocationError]
+    package var cancelled: Bool
 
-    public var description: String {
+    package var description: String {
         if self.failures.isEmpty { return "no location provider is configured" }
         return "no position: " + self.failures.map(\.description).joined(separator: "; ")
     }

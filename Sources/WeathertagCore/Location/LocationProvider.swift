@@ -3,7 +3,7 @@ import Logging
 
 /// A source of the machine's position. Adding a source is one file in `WeathertagDaemon/Providers/Location/`: a type
 /// conforming to this, its `Settings` and a `LocationProviderPlugin`, plus one line in the registry.
-public protocol LocationProvider: Sendable {
+package protocol LocationProvider: Sendable {
     /// The configuration `type`; also the `source` of the positions it returns.
     var type: String { get }
     /// How long `locate()` may take before the chain moves on to the next provider.
@@ -28,30 +28,30 @@ public protocol LocationProvider: Sendable {
 }
 
 extension LocationProvider {
-    public var pastTimeout: Duration { self.timeout }
-    public func run() async throws {}
-    public var details: [String: String] { [:] }
-    public func locate(at time: Date) async throws -> Position? { nil }
-    public var followsTheAuthor: Bool { false }
+    package var pastTimeout: Duration { self.timeout }
+    package func run() async throws {}
+    package var details: [String: String] { [:] }
+    package func locate(at time: Date) async throws -> Position? { nil }
+    package var followsTheAuthor: Bool { false }
 }
 
 /// Why a provider has no position.
-public struct LocationError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var source: String
-    public var message: String
+package struct LocationError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var source: String
+    package var message: String
     /// The lower layer's error behind it (the transport's, say), when there is one.
-    public var cause: (any Error)?
+    package var cause: (any Error)?
 
-    public init(source: String, message: String, cause: (any Error)? = nil) {
+    package init(source: String, message: String, cause: (any Error)? = nil) {
         self.source = source
         self.message = message
         self.cause = cause
     }
 
-    public var description: String { "\(self.source): \(self.message)" }
+    package var description: String { "\(self.source): \(self.message)" }
 
     /// Equal when they say the same; the cause is not compared.
-    public static func == (lhs: LocationError, rhs: LocationError) -> Bool {
+    package static func == (lhs: LocationError, rhs: LocationError) -> Bool {
         lhs.source == rhs.source && lhs.message == rhs.message
     }
 }
@@ -59,13 +59,13 @@ public struct LocationError: Error, Sendable, Equatable, CustomStringConvertible
 /// What a provider's settings may use at load besides its own keys: where relative paths start, the environment
 /// (`$HOME` in paths, `$CREDENTIALS_DIRECTORY` for tokens), the files (token files are read at load, so a missing one
 /// is a configuration error naming the field) and `state.directory` (where a provider keeps an index).
-public struct LocationSettingsContext: Sendable {
-    public var configDirectory: String
-    public var environment: [String: String]
-    public var files: any ConfigurationFiles
-    public var stateDirectory: String
+package struct LocationSettingsContext: Sendable {
+    package var configDirectory: String
+    package var environment: [String: String]
+    package var files: any ConfigurationFiles
+    package var stateDirectory: String
 
-    public init(
+    package init(
         configDirectory: String, environment: [String: String], files: any ConfigurationFiles,
         stateDirectory: String
     ) {
@@ -76,16 +76,16 @@ public struct LocationSettingsContext: Sendable {
     }
 
     /// Resolves `~`, `$VAR` and relative paths against the configuration's folder.
-    public var paths: PathResolver { PathResolver(environment: self.environment, base: self.configDirectory) }
+    package var paths: PathResolver { PathResolver(environment: self.environment, base: self.configDirectory) }
 }
 
 /// What a running provider is built with (by `ServiceFactory`): the transport, the log, the clock.
-public struct LocationProviderContext: Sendable {
-    public var http: any HTTPClient
-    public var logger: Logger
-    public var now: @Sendable () -> Date
+package struct LocationProviderContext: Sendable {
+    package var http: any HTTPClient
+    package var logger: Logger
+    package var now: @Sendable () -> Date
 
-    public init(http: any HTTPClient, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) {
+    package init(http: any HTTPClient, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) {
         self.http = http
         self.logger = logger
         self.now = now
@@ -93,15 +93,17 @@ public struct LocationProviderContext: Sendable {
 }
 
 /// `location.providers`: the location plugin family (`Support/Plugins.swift`).
-public typealias LocationProviderSpec = PluginSpec<LocationProviderContext, any LocationProvider>
-public typealias LocationProviderPlugin = Plugin<LocationSettingsContext, LocationProviderContext, any LocationProvider>
-public typealias LocationProviderRegistry = PluginRegistry<
+package typealias LocationProviderSpec = PluginSpec<LocationProviderContext, any LocationProvider>
+package typealias LocationProviderPlugin = Plugin<
+    LocationSettingsContext, LocationProviderContext, any LocationProvider
+>
+package typealias LocationProviderRegistry = PluginRegistry<
     LocationSettingsContext, LocationProviderContext, any LocationProvider
 >
 
 extension PluginSpec where Context == LocationProviderContext, Product == any LocationProvider {
     /// A running provider for these settings.
-    public func makeProvider(_ context: LocationProviderContext) -> any LocationProvider {
+    package func makeProvider(_ context: LocationProviderContext) -> any LocationProvider {
         self.make(context)
     }
 }

@@ -7,37 +7,37 @@ import FoundationEssentials
 /// - What is shown (the stamped block, `/v1/tag`, `/v1/location`, `status` and logs) has the coordinates as
 ///   `stampCoordinates` says: exact, rounded to `decimals` (3: about 110 m, the default), or none. Inside a zone it
 ///   is only the zone's name and the source: no coordinates, no OpenWeather station name.
-public struct PrivacyPolicy: Sendable, Equatable {
-    public enum Coordinates: String, Sendable, CaseIterable {
+package struct PrivacyPolicy: Sendable, Equatable {
+    package enum Coordinates: String, Sendable, CaseIterable {
         case exact, rounded, none
     }
 
     /// A place whose coordinates are never written or served (`privacy.zones`): home, work.
-    public struct Zone: Sendable, Equatable {
-        public var name: String
-        public var latitude: Double
-        public var longitude: Double
-        public var radiusMeters: Double
+    package struct Zone: Sendable, Equatable {
+        package var name: String
+        package var latitude: Double
+        package var longitude: Double
+        package var radiusMeters: Double
 
-        public init(name: String, latitude: Double, longitude: Double, radiusMeters: Double) {
+        package init(name: String, latitude: Double, longitude: Double, radiusMeters: Double) {
             self.name = name
             self.latitude = latitude
             self.longitude = longitude
             self.radiusMeters = radiusMeters
         }
 
-        public func contains(_ position: Position) -> Bool {
+        package func contains(_ position: Position) -> Bool {
             Position.distance(self.latitude, self.longitude, position.latitude, position.longitude)
                 <= self.radiusMeters
         }
     }
 
-    public var stampCoordinates: Coordinates
-    public var decimals: Int
-    public var requestDecimals: Int
-    public var zones: [Zone]
+    package var stampCoordinates: Coordinates
+    package var decimals: Int
+    package var requestDecimals: Int
+    package var zones: [Zone]
 
-    public init(
+    package init(
         stampCoordinates: Coordinates = .rounded, decimals: Int = 3, requestDecimals: Int = 2, zones: [Zone] = []
     ) {
         self.stampCoordinates = stampCoordinates
@@ -47,15 +47,15 @@ public struct PrivacyPolicy: Sendable, Equatable {
     }
 
     /// Everything as it was before these settings: exact coordinates everywhere (tests of other things).
-    public static let exact = PrivacyPolicy(stampCoordinates: .exact, requestDecimals: 6)
+    package static let exact = PrivacyPolicy(stampCoordinates: .exact, requestDecimals: 6)
 
-    public func zone(containing position: Position) -> Zone? {
+    package func zone(containing position: Position) -> Zone? {
         self.zones.first { $0.contains(position) }
     }
 
     /// What weather services and the cache see: the zone's centre, else the position rounded to `requestDecimals`.
     /// The only way to make a `RequestPosition`, which every service URL takes.
-    public func requestPosition(_ position: Position) -> RequestPosition {
+    package func requestPosition(_ position: Position) -> RequestPosition {
         var request = position
         if let zone = self.zone(containing: position) {
             request.latitude = zone.latitude
@@ -68,7 +68,7 @@ public struct PrivacyPolicy: Sendable, Equatable {
     }
 
     /// What is written down and served: rounded, exact, or without coordinates (`withheld`); in a zone, its name.
-    public func shown(_ position: Position) -> Position {
+    package func shown(_ position: Position) -> Position {
         var shown = position
         if let zone = self.zone(containing: position) {
             shown.withheld = true
@@ -92,7 +92,7 @@ public struct PrivacyPolicy: Sendable, Equatable {
 
     /// The tag as it may be shown: its position as `shown` says; inside a zone its place is the zone's name, not
     /// OpenWeather's station.
-    public func shown(_ tag: WeatherTag) -> WeatherTag {
+    package func shown(_ tag: WeatherTag) -> WeatherTag {
         var shown = tag
         shown.position = self.shown(tag.position)
         if let zone = self.zone(containing: tag.position) {

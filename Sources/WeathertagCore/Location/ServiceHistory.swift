@@ -1,9 +1,9 @@
 import FoundationEssentials
 
 /// What a tracking service's history gives for a moment: the points around it, as a track's would.
-public enum ServiceHistory {
+package enum ServiceHistory {
     /// The fix at `time` from `points` (any order): exact, or interpolated within `maximumGap`.
-    public static func fix(at time: Date, in points: [TrackPoint], maximumGap: Duration) -> TrackPoint? {
+    package static func fix(at time: Date, in points: [TrackPoint], maximumGap: Duration) -> TrackPoint? {
         let moment = Int64((time.timeIntervalSince1970 * 1000).rounded())
         let before = points.filter { $0.milliseconds <= moment }.max { $0.milliseconds < $1.milliseconds }
         let after = points.filter { $0.milliseconds >= moment }.min { $0.milliseconds < $1.milliseconds }
@@ -11,7 +11,7 @@ public enum ServiceHistory {
     }
 
     /// The window asked for around `time`.
-    public static func window(around time: Date, maximumGap: Duration) -> (from: Date, to: Date) {
+    package static func window(around time: Date, maximumGap: Duration) -> (from: Date, to: Date) {
         (time.addingTimeInterval(-maximumGap.seconds), time.addingTimeInterval(maximumGap.seconds))
     }
 }

@@ -3,21 +3,21 @@ import FoundationEssentials
 /// A secret a location service is asked with (an OwnTracks Recorder's password, a Home Assistant long-lived token).
 /// It is sent in a header and nowhere else: not in a URL, a log line, an error, `/v1/status`, or a `command`
 /// provider's environment (it never is in the process's environment: it is read from a file).
-public struct ServiceToken: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
-    public var value: String
+package struct ServiceToken: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    package var value: String
     /// Where it came from (a file's path, never the token).
-    public var origin: String
+    package var origin: String
 
-    public init(_ value: String, origin: String) {
+    package init(_ value: String, origin: String) {
         self.value = value
         self.origin = origin
     }
 
-    public var description: String { "<token from \(self.origin)>" }
-    public var debugDescription: String { self.description }
+    package var description: String { "<token from \(self.origin)>" }
+    package var debugDescription: String { self.description }
 
     /// `Authorization: Bearer …`, or HTTP basic for a `user:password` token.
-    public var authorizationHeader: String {
+    package var authorizationHeader: String {
         if self.value.contains(":") {
             return "Authorization: Basic " + Data(self.value.utf8).base64EncodedString()
         }
@@ -28,7 +28,7 @@ public struct ServiceToken: Sendable, Equatable, CustomStringConvertible, Custom
 extension ConfigObject {
     /// The token in the file named by `key` (relative to the configuration's folder), or, with `credential`, in
     /// systemd's `$CREDENTIALS_DIRECTORY/<credential>` first. Nil when neither is given.
-    public func token(
+    package func token(
         _ key: String, credential: String? = nil, context: LocationSettingsContext
     ) throws(ConfigurationError) -> ServiceToken? {
         func clean(_ bytes: [UInt8]) -> String? {

@@ -2,9 +2,9 @@ import FoundationEssentials
 
 /// The air at a place (`air_quality.enabled`), from OpenWeather's air pollution API or Open-Meteo's air quality
 /// API.
-public struct AirQuality: Sendable, Equatable, Codable {
+package struct AirQuality: Sendable, Equatable, Codable {
     /// Which index `aqi` is on.
-    public enum Scale: String, Sendable, Codable {
+    package enum Scale: String, Sendable, Codable {
         /// OpenWeather's: 1 good, 2 fair, 3 moderate, 4 poor, 5 very poor.
         case openWeather = "openweather"
         /// The European Air Quality Index (Open-Meteo's `european_aqi`): 0–20 good, 20–40 fair, 40–60 moderate,
@@ -13,15 +13,15 @@ public struct AirQuality: Sendable, Equatable, Codable {
     }
 
     /// The index on `scale`.
-    public var aqi: Int
-    public var scale: Scale
+    package var aqi: Int
+    package var scale: Scale
     /// µg/m³, when sent.
-    public var pm2_5: Double?
-    public var pm10: Double?
-    public var o3: Double?
-    public var no2: Double?
+    package var pm2_5: Double?
+    package var pm10: Double?
+    package var o3: Double?
+    package var no2: Double?
 
-    public init(
+    package init(
         aqi: Int, scale: Scale = .openWeather, pm2_5: Double? = nil, pm10: Double? = nil, o3: Double? = nil,
         no2: Double? = nil
     ) {
@@ -37,7 +37,7 @@ public struct AirQuality: Sendable, Equatable, Codable {
         case aqi, scale, pm2_5, pm10, o3, no2
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: CodingKeys.self)
         self.aqi = try fields.decode(Int.self, forKey: .aqi)
         // Caches written before there was a second scale hold OpenWeather's.
@@ -49,7 +49,7 @@ public struct AirQuality: Sendable, Equatable, Codable {
     }
 
     /// `good`, `fair`, `moderate`, `poor`, `very_poor` (and on the European index, `extremely_poor`).
-    public var label: String {
+    package var label: String {
         if self.scale == .european {
             switch self.aqi {
             case ..<20: return "good"

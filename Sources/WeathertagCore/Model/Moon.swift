@@ -10,14 +10,14 @@ import FoundationEssentials
 /// by the largest periodic terms of the Moon's longitude and the Sun's equation of centre (ch. 48, eq. 48.4); the
 /// illuminated fraction is (1 + cos i) / 2 with i the phase angle. That places new and full moons within about an
 /// hour of the published times (checked against 2024–2026 in the tests): plenty for a diary's moon.
-public struct MoonPhase: Sendable, Equatable {
-    public enum Name: String, Sendable, CaseIterable {
+package struct MoonPhase: Sendable, Equatable {
+    package enum Name: String, Sendable, CaseIterable {
         case new, waxingCrescent = "waxing_crescent", firstQuarter = "first_quarter"
         case waxingGibbous = "waxing_gibbous", full, waningGibbous = "waning_gibbous"
         case lastQuarter = "last_quarter", waningCrescent = "waning_crescent"
 
         /// The moon as an emoji, for `{moon}`.
-        public var emoji: String {
+        package var emoji: String {
             switch self {
             case .new: return "🌑"
             case .waxingCrescent: return "🌒"
@@ -32,17 +32,17 @@ public struct MoonPhase: Sendable, Equatable {
     }
 
     /// The Moon's elongation from the Sun, 0–360°: 0 new, 90 first quarter, 180 full, 270 last quarter.
-    public var elongation: Double
+    package var elongation: Double
     /// The lit fraction of the disc, 0–1.
-    public var illumination: Double
+    package var illumination: Double
 
     /// One of eight names, each covering 45° of elongation centred on its own point.
-    public var name: Name {
+    package var name: Name {
         let index = Int(((self.elongation + 22.5) / 45).rounded(.down)) % 8
         return Name.allCases[index]
     }
 
-    public init(at date: Date) {
+    package init(at date: Date) {
         // Julian centuries since J2000.0 (TT ≈ UT here: the ~70 s difference moves the moon 0.01°).
         let julianDay = date.timeIntervalSince1970 / 86_400 + 2_440_587.5
         let t = (julianDay - 2_451_545.0) / 36_525

@@ -5,22 +5,22 @@ import FoundationEssentials
 #endif
 
 /// Where the machine is, according to one location provider.
-public struct Position: Sendable, Equatable, Codable {
-    public var latitude: Double
-    public var longitude: Double
+package struct Position: Sendable, Equatable, Codable {
+    package var latitude: Double
+    package var longitude: Double
     /// Horizontal accuracy in metres, when the provider knows it (gpsd's epx/epy).
-    public var accuracyMeters: Double?
+    package var accuracyMeters: Double?
     /// The provider that produced it: `gpsd`, `ip`, `command` or `fixed`.
-    public var source: String
+    package var source: String
     /// A place name the provider knows (a fixed place's name, an IP service's city).
-    public var name: String?
+    package var name: String?
     /// When the position was taken.
-    public var takenAt: Date
+    package var takenAt: Date
     /// The coordinates are not to be written or served (`privacy`: a zone, or `stamp_coordinates: none`); they
     /// read 0 then. Not part of the cache's JSON.
-    public var withheld = false
+    package var withheld = false
 
-    public init(
+    package init(
         latitude: Double,
         longitude: Double,
         accuracyMeters: Double? = nil,
@@ -37,16 +37,16 @@ public struct Position: Sendable, Equatable, Codable {
     }
 
     /// Whether the coordinates are finite and on the globe.
-    public var isValid: Bool {
+    package var isValid: Bool {
         self.latitude.isFinite && self.longitude.isFinite && abs(self.latitude) <= 90 && abs(self.longitude) <= 180
     }
 
     /// Great-circle distance in metres (haversine; plenty for the ~1 km cache radius).
-    public func distance(to other: Position) -> Double {
+    package func distance(to other: Position) -> Double {
         Self.distance(self.latitude, self.longitude, other.latitude, other.longitude)
     }
 
-    public static func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+    package static func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
         let earthRadius = 6_371_008.8
         let phi1 = lat1 * .pi / 180
         let phi2 = lat2 * .pi / 180

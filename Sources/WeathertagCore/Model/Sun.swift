@@ -6,15 +6,15 @@ import FoundationEssentials
 
 /// Sunrise and sunset at a place, computed (the sunrise equation, as NOAA's calculator uses: within about two
 /// minutes away from the poles), for sources that do not send them (MET Norway, a command).
-public enum Sun {
+package enum Sun {
     /// What the sun does on the place's solar day holding `date`: rise and set, or it stays up or down.
-    public enum Day: Sendable, Equatable {
+    package enum Day: Sendable, Equatable {
         case risesAndSets(sunrise: Date, sunset: Date)
         case alwaysUp
         case alwaysDown
     }
 
-    public static func day(latitude: Double, longitude: Double, at date: Date) -> Day {
+    package static func day(latitude: Double, longitude: Double, at date: Date) -> Day {
         let radians = Double.pi / 180
         let julian = date.timeIntervalSince1970 / 86_400 + 2_440_587.5
         // The solar day (noon at the place's meridian) nearest `date`.
@@ -38,7 +38,7 @@ public enum Sun {
     }
 
     /// Whether the sun is up at `date` at the place.
-    public static func isUp(latitude: Double, longitude: Double, at date: Date) -> Bool {
+    package static func isUp(latitude: Double, longitude: Double, at date: Date) -> Bool {
         switch Self.day(latitude: latitude, longitude: longitude, at: date) {
         case .risesAndSets(let sunrise, let sunset): return date >= sunrise && date < sunset
         case .alwaysUp: return true
@@ -49,7 +49,7 @@ public enum Sun {
 
 /// The apparent temperature (the Australian Bureau of Meteorology's formula, which Open-Meteo uses) from the air's
 /// temperature (°C), relative humidity (%) and wind (m/s): for sources that do not send a "feels like".
-public func apparentTemperature(celsius: Double, humidity: Double, windSpeed: Double) -> Double {
+package func apparentTemperature(celsius: Double, humidity: Double, windSpeed: Double) -> Double {
     let vapour = humidity / 100 * 6.105 * exp(17.27 * celsius / (237.7 + celsius))
     return celsius + 0.33 * vapour - 0.70 * windSpeed - 4.00
 }

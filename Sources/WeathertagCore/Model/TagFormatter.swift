@@ -1,9 +1,9 @@
 import FoundationEssentials
 
 /// Turns a tag into the short human line (`⛅ 12.3°C broken clouds · Seoul`) or a user's template.
-public struct TagFormatter: Sendable {
+package struct TagFormatter: Sendable {
     /// The placeholders a template may use, with what each stands for.
-    public static let placeholders: KeyValuePairs<String, String> = [
+    package static let placeholders: KeyValuePairs<String, String> = [
         "icon": "an emoji for the condition (☀️ ⛅ ☁️ 🌧️ …)",
         "icon_code": "the icon code, in OpenWeather's scheme whoever answered (04d)",
         "temperature": "temperature with its unit (12.3°C)",
@@ -34,12 +34,12 @@ public struct TagFormatter: Sendable {
         "visibility": "visibility in metres (10000)",
     ]
 
-    public static let defaultTemplate = "{icon} {temperature} {description}{ · place}"
+    package static let defaultTemplate = "{icon} {temperature} {description}{ · place}"
 
-    public var template: String
+    package var template: String
 
     /// Fails naming the placeholder when the template uses an unknown one.
-    public init(template: String = Self.defaultTemplate) throws(TemplateError) {
+    package init(template: String = Self.defaultTemplate) throws(TemplateError) {
         for name in Self.names(in: template) where !Self.placeholders.contains(where: { $0.key == name }) {
             throw TemplateError(placeholder: name)
         }
@@ -48,7 +48,7 @@ public struct TagFormatter: Sendable {
 
     /// `{name}` is replaced by the value; `{ · name}` (text before the name) only appears when the value is not
     /// empty, so a line does not end in a dangling separator.
-    public func format(_ tag: WeatherTag) -> String {
+    package func format(_ tag: WeatherTag) -> String {
         var out = ""
         var rest = Substring(self.template)
         while let open = rest.firstIndex(of: "{") {
@@ -66,7 +66,7 @@ public struct TagFormatter: Sendable {
         return out + rest
     }
 
-    public static func emoji(forIcon icon: String) -> String {
+    package static func emoji(forIcon icon: String) -> String {
         let night = icon.hasSuffix("n")
         switch icon.prefix(2) {
         case "01": return night ? "🌙" : "☀️"
@@ -153,14 +153,14 @@ public struct TagFormatter: Sendable {
 }
 
 /// A template names a placeholder that does not exist.
-public struct TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var placeholder: String
+package struct TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var placeholder: String
 
-    public init(placeholder: String) {
+    package init(placeholder: String) {
         self.placeholder = placeholder
     }
 
-    public var description: String {
+    package var description: String {
         "unknown placeholder {\(self.placeholder)}; known: "
             + TagFormatter.placeholders.map { "{\($0.key)}" }.joined(separator: " ")
     }

@@ -4,8 +4,8 @@ import FoundationEssentials
 /// `tooltip` with the details, `class` for CSS (`ok` or `stale`, the condition group in lower case, `day` or `night`) and `alt`
 /// (`ok` or `stale`) for `format-icons`. Sync conflicts in the inbox add a last tooltip line (`1 sync conflict`) and the
 /// class `sync-conflict`.
-public enum Waybar {
-    public static func module(
+package enum Waybar {
+    package static func module(
         for tag: WeatherTag, text: String, now: Date, syncConflicts: Int = 0, onThisDay: [EntryDocument] = []
     ) -> JSONValue {
         let state = tag.stale ? "stale" : "ok"
@@ -31,14 +31,14 @@ public enum Waybar {
 
     /// `ok` or `stale`, the condition group, `day` or `night` when the sun's times are known, and `aqi-<label>` with
     /// the air.
-    public static func classes(_ tag: WeatherTag, state: String) -> [String] {
+    package static func classes(_ tag: WeatherTag, state: String) -> [String] {
         [state, tag.weather.condition.lowercased()] + (tag.weather.daylight.map { [$0 ? "day" : "night"] } ?? [])
             + (tag.airQuality.map { ["aqi-" + $0.label] } ?? [])
     }
 
     /// What the module shows when there is no tag: `text` (never empty: waybar hides a module without text), the
     /// reason in the tooltip, class and alt `unavailable`.
-    public static func unavailable(_ reason: String, text: String = "n/a") -> JSONValue {
+    package static func unavailable(_ reason: String, text: String = "n/a") -> JSONValue {
         .object([
             ("text", .string(Self.escaped(text.isEmpty ? "n/a" : text))),
             ("tooltip", .string(Self.escaped("weathertag: \(reason)"))),
@@ -54,7 +54,7 @@ public enum Waybar {
     /// fetched 4 min ago
     /// ```
     /// `2019 · ☔ 12°C Seoul · the market`: the year, the weather its block holds, the place and the title.
-    public static func onThisDayLine(_ entry: EntryDocument) -> String {
+    package static func onThisDayLine(_ entry: EntryDocument) -> String {
         var weather: [String] = []
         if let icon = entry.weather?.icon { weather.append(TagFormatter.emoji(forIcon: icon)) }
         if let temperature = entry.weather?.temperature, temperature.isFinite {
@@ -67,7 +67,7 @@ public enum Waybar {
     }
 
     /// Pango markup's special characters as entities.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
             .replacing(">", with: "&gt;")
     }

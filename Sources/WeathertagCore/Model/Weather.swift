@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// OpenWeather's unit systems.
-public enum Units: String, Sendable, Codable, CaseIterable {
+package enum Units: String, Sendable, Codable, CaseIterable {
     /// Kelvin, m/s.
     case standard
     /// °C, m/s.
@@ -9,7 +9,7 @@ public enum Units: String, Sendable, Codable, CaseIterable {
     /// °F, mph.
     case imperial
 
-    public var temperatureSymbol: String {
+    package var temperatureSymbol: String {
         switch self {
         case .standard: return " K"
         case .metric: return "°C"
@@ -19,51 +19,51 @@ public enum Units: String, Sendable, Codable, CaseIterable {
 }
 
 /// The weather at one place and time, as a source reported it.
-public struct Weather: Sendable, Equatable, Codable {
+package struct Weather: Sendable, Equatable, Codable {
     /// The condition group, e.g. `Clouds`.
-    public var condition: String
+    package var condition: String
     /// The condition in the configured language, e.g. `broken clouds`.
-    public var description: String
+    package var description: String
     /// OpenWeather's condition id, e.g. 803.
-    public var code: Int
+    package var code: Int
     /// The icon code, e.g. `04d`.
-    public var icon: String
-    public var temperature: Double
-    public var feelsLike: Double?
-    public var humidity: Int?
-    public var pressure: Int?
-    public var windSpeed: Double?
-    public var units: Units
+    package var icon: String
+    package var temperature: Double
+    package var feelsLike: Double?
+    package var humidity: Int?
+    package var pressure: Int?
+    package var windSpeed: Double?
+    package var units: Units
     /// When OpenWeather observed it (`dt`).
-    public var observedAt: Date
+    package var observedAt: Date
     /// The place name OpenWeather gave; may be empty.
-    public var place: String?
+    package var place: String?
     /// Sunrise and sunset of the day at the place (`sys.sunrise`, `sys.sunset`).
-    public var sunrise: Date?
-    public var sunset: Date?
+    package var sunrise: Date?
+    package var sunset: Date?
     /// The place's offset from UTC in seconds (`timezone`), for its local times.
-    public var utcOffset: Int?
+    package var utcOffset: Int?
     /// Where the wind comes from, in degrees (`wind.deg`), and its gusts (`wind.gust`).
-    public var windDegrees: Int?
-    public var windGust: Double?
+    package var windDegrees: Int?
+    package var windGust: Double?
     /// Cloud cover in % (`clouds.all`) and visibility in metres (`visibility`).
-    public var clouds: Int?
-    public var visibility: Int?
+    package var clouds: Int?
+    package var visibility: Int?
     /// Rain and snow of the last hour in mm (`rain.1h`, `snow.1h`), only when it rained or snowed.
-    public var rain1h: Double?
-    public var snow1h: Double?
+    package var rain1h: Double?
+    package var snow1h: Double?
     /// Which source answered (`weather.providers`' type: `open-meteo`, `openweather`, …); nil when OpenWeather is
     /// the only source of a configuration without `weather.providers`, whose blocks stay as they always were.
-    public var source: String?
+    package var source: String?
     /// The service behind that source, when it names one other than itself: an imported Day One entry's
     /// `weatherServiceName` (`HAMweather`, `Forecast.io`); nil for what weathertag fetched.
-    public var service: String?
+    package var service: String?
     /// The place's zone in the tz database (`Europe/Berlin`), when the source names it (Open-Meteo's `timezone`
     /// with `timezone=auto`): local times are read in it for their own instant, whatever one offset an answer
     /// carries (a year of hours spans summer and winter).
-    public var zone: String?
+    package var zone: String?
 
-    public init(
+    package init(
         condition: String,
         description: String,
         code: Int,
@@ -115,23 +115,23 @@ public struct Weather: Sendable, Equatable, Codable {
 
     /// The place's offset from UTC at `date`: its zone's (`zone`) for that instant when known, else the one offset
     /// the source gave (`utcOffset`); nil when neither is known.
-    public func utcOffset(at date: Date) -> Int? {
+    package func utcOffset(at date: Date) -> Int? {
         if let zone = self.zone.flatMap(Zone.named) { return zone.secondsFromGMT(for: date) }
         return self.utcOffset
     }
 
     /// Whether it was day where and when it was observed (between sunrise and sunset); nil when unknown.
-    public var daylight: Bool? {
+    package var daylight: Bool? {
         guard let sunrise = self.sunrise, let sunset = self.sunset else { return nil }
         return self.observedAt >= sunrise && self.observedAt < sunset
     }
 
     /// The wind's direction on a 16-point compass (`N`, `NNE`, … `NNW`); nil when unknown.
-    public var windDirection: String? {
+    package var windDirection: String? {
         self.windDegrees.map { Self.compass(degrees: $0) }
     }
 
-    public static func compass(degrees: Int) -> String {
+    package static func compass(degrees: Int) -> String {
         let points = [
             "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW",
         ]

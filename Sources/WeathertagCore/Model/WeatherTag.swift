@@ -2,30 +2,30 @@ import FoundationEssentials
 
 /// Everything weathertag says about "the weather here, now": what is stamped into entries and served on the
 /// socket.
-public struct WeatherTag: Sendable, Equatable {
-    public var weather: Weather
-    public var position: Position
+package struct WeatherTag: Sendable, Equatable {
+    package var weather: Weather
+    package var position: Position
     /// The cached icon image, when it could be downloaded.
-    public var iconFile: String?
+    package var iconFile: String?
     /// When weathertag fetched the weather from OpenWeather.
-    public var fetchedAt: Date
+    package var fetchedAt: Date
     /// True when a refresh failed and this is older weather served rather than nothing.
-    public var stale: Bool
-    public var kind: Kind
+    package var stale: Bool
+    package var kind: Kind
     /// The place by name from OpenWeather's reverse geocoder (in `weather.lang` when it has it), its region
     /// and ISO country code; nil when geocoding is off or failed.
-    public var geocodedPlace: String?
-    public var region: String?
-    public var country: String?
+    package var geocodedPlace: String?
+    package var region: String?
+    package var country: String?
     /// The air there (`air_quality.enabled`).
-    public var airQuality: AirQuality?
+    package var airQuality: AirQuality?
 
     /// Whether this is the weather of now, or of an earlier time (a back-dated entry's, from OpenWeather's history).
-    public enum Kind: String, Sendable, Equatable {
+    package enum Kind: String, Sendable, Equatable {
         case current, historical
     }
 
-    public init(
+    package init(
         weather: Weather, position: Position, iconFile: String?, fetchedAt: Date, stale: Bool = false,
         kind: Kind = .current
     ) {
@@ -38,7 +38,7 @@ public struct WeatherTag: Sendable, Equatable {
     }
 
     /// The place name to show: the geocoder's, else OpenWeather's station, else the provider's, else nil.
-    public var place: String? {
+    package var place: String? {
         if let place = self.geocodedPlace, !place.isEmpty { return place }
         if let place = self.weather.place, !place.isEmpty { return place }
         if let name = self.position.name, !name.isEmpty { return name }
@@ -47,7 +47,7 @@ public struct WeatherTag: Sendable, Equatable {
 
     /// The place's zone, when the source or the geocoder named it, else its offset in the answer; nil when
     /// neither is known.
-    public var placeZone: Zone? {
+    package var placeZone: Zone? {
         self.weather.zone.flatMap(Zone.named) ?? self.weather.utcOffset.map { Zone.fixed(secondsFromGMT: $0) }
     }
 }

@@ -3,20 +3,20 @@ import FoundationEssentials
 /// Whether an entry is about the present: one written earlier than `stamp.backdated_after_seconds` ago (for a day
 /// without a time: any day before today) is back-dated and never gets current weather. With `history.enabled` it
 /// asks for the weather of its own time; otherwise it is left alone with the reason.
-public struct BackdatingPolicy: Sendable {
+package struct BackdatingPolicy: Sendable {
     /// How old an entry's time may be for current weather.
-    public var threshold: Duration
-    public var timeZone: Zone
+    package var threshold: Duration
+    package var timeZone: Zone
     /// Back-dated entries ask for the weather of their time (`history.enabled`) instead of being left alone.
-    public var asksHistory: Bool
+    package var asksHistory: Bool
     /// The time given for the entries (`stamp --at`), instead of what each entry says.
-    public var explicitTime: EntryTime?
+    package var explicitTime: EntryTime?
     /// Where current weather is from (its place's name and zone, when known): a current entry whose own clock
     /// contradicts both it and the machine's is not given it (`BorrowedPlace`). Nil: not asked.
-    public var currentPlace: (name: String?, zone: Zone?)?
-    public var now: @Sendable () -> Date
+    package var currentPlace: (name: String?, zone: Zone?)?
+    package var now: @Sendable () -> Date
 
-    public init(
+    package init(
         threshold: Duration = .seconds(10_800), timeZone: Zone = .current, asksHistory: Bool = false,
         explicitTime: EntryTime? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -28,13 +28,13 @@ public struct BackdatingPolicy: Sendable {
     }
 
     /// The entry's time: the one given, else what the entry says (a field that cannot be read passed over).
-    public func time(frontMatter fields: [String: String], fileName: String, modified: Date) -> EntryTime {
+    package func time(frontMatter fields: [String: String], fileName: String, modified: Date) -> EntryTime {
         self.explicitTime
             ?? EntryTime.of(fields: fields, fileName: fileName, modified: modified, timeZone: self.timeZone)
     }
 
     /// What an entry's time means for its stamp.
-    public enum Verdict: Sendable, Equatable {
+    package enum Verdict: Sendable, Equatable {
         /// Written now: current weather.
         case current(EntryTime)
         /// Written earlier than current weather can speak for.
@@ -47,12 +47,12 @@ public struct BackdatingPolicy: Sendable {
     }
 
     /// How far ahead a written time may be and still be now: clocks a little apart.
-    public static let clockSkew: Duration = .seconds(300)
+    package static let clockSkew: Duration = .seconds(300)
     /// How far ahead it may be and wait: a day written in the zone furthest east (+14:00) is at most this far ahead
     /// of the one furthest west (-12:00).
-    public static let widestZoneGap: Duration = .seconds(26 * 3600)
+    package static let widestZoneGap: Duration = .seconds(26 * 3600)
 
-    public func verdict(frontMatter fields: [String: String], fileName: String, modified: Date) -> Verdict {
+    package func verdict(frontMatter fields: [String: String], fileName: String, modified: Date) -> Verdict {
         let time: EntryTime
         if let explicitTime {
             time = explicitTime
@@ -84,7 +84,8 @@ public struct BackdatingPolicy: Sendable {
     }
 
     /// Why an entry with these facts must not get current weather; nil when it may.
-    public func leaveAlone(frontMatter fields: [String: String], fileName: String, modified: Date) -> LeftAloneReason? {
+    package func leaveAlone(frontMatter fields: [String: String], fileName: String, modified: Date) -> LeftAloneReason?
+    {
         switch self.verdict(frontMatter: fields, fileName: fileName, modified: modified) {
         case .current, .ahead: return nil
         case .backdated(let time): return .backdated(time)
@@ -92,7 +93,7 @@ public struct BackdatingPolicy: Sendable {
         }
     }
 
-    public func isBackdated(_ time: EntryTime) -> Bool {
+    package func isBackdated(_ time: EntryTime) -> Bool {
         let now = self.now()
         if time.dayOnly {
             return time.date < time.timeZone.calendar(at: now).startOfDay(for: now)

@@ -4,8 +4,8 @@ import FoundationEssentials
 /// `created_at` or `time` (a YAML timestamp or date; without a zone, the machine's); a date in its file name
 /// (`YYYY-MM-DD`, `YYYYMMDD`, `YYYY_MM_DD`, optionally followed by a time `HHMM` or `HH-MM`, as Obsidian, Logseq and
 /// jrnl name their files); else its modification time.
-public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
-    public enum Source: Sendable, Equatable {
+package struct EntryTime: Sendable, Equatable, CustomStringConvertible {
+    package enum Source: Sendable, Equatable {
         case frontMatter(key: String)
         case fileName
         case modificationTime
@@ -16,32 +16,32 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
     /// A time given by a person: weathertag's one time grammar, for `stamp --at`, `where TIME`, `?at=`, `--since`
     /// and `--until` alike. A YAML timestamp or date, as front matter takes them: `2019-05-01`, `2019-05-01 10:00`,
     /// `2019-05-01T10:00:00+02:00` (RFC 3339 is one), without a zone in `timeZone`. Nil when it is not one.
-    public static func given(_ text: String, timeZone: Zone = .current) -> EntryTime? {
+    package static func given(_ text: String, timeZone: Zone = .current) -> EntryTime? {
         guard let (date, dayOnly, zone) = Self.parse(timestamp: text, timeZone: timeZone) else { return nil }
         return EntryTime(date: date, dayOnly: dayOnly, source: .given, timeZone: timeZone, writtenIn: zone)
     }
 
     /// How the grammar is told to a person whose time it could not read.
-    public static let grammar = #"a date or time such as 2019-05-01, "2019-05-01 10:00" or 2019-05-01T10:00:00+02:00"#
+    package static let grammar = #"a date or time such as 2019-05-01, "2019-05-01 10:00" or 2019-05-01T10:00:00+02:00"#
 
     /// The moment it stands for: the time, or noon of its day when it gives only a day (as a back-dated entry is
     /// asked about).
-    public var moment: Date {
+    package var moment: Date {
         guard self.dayOnly else { return self.date }
         return self.date.addingTimeInterval(12 * 3600)
     }
 
-    public var date: Date
+    package var date: Date
     /// Only a day was given, no time of day (`date` is that day's midnight in `timeZone`).
-    public var dayOnly: Bool
-    public var source: Source
-    public var timeZone: Zone
+    package var dayOnly: Bool
+    package var source: Source
+    package var timeZone: Zone
     /// The clock it was written on: the offset its text names (`2019-05-01T00:30:00+02:00`), else `timeZone`.
-    public var writtenIn: Zone
+    package var writtenIn: Zone
     /// Its text names its own offset (`+02:00`, `Z`): its clock is the author's word, not the machine's.
-    public var namesItsOffset: Bool
+    package var namesItsOffset: Bool
 
-    public init(date: Date, dayOnly: Bool, source: Source, timeZone: Zone, writtenIn: Zone? = nil) {
+    package init(date: Date, dayOnly: Bool, source: Source, timeZone: Zone, writtenIn: Zone? = nil) {
         self.date = date
         self.dayOnly = dayOnly
         self.source = source
@@ -51,17 +51,17 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Its own clock's offset from UTC at that moment, in seconds: the one its text names, else its zone's.
-    public var utcOffset: Int { self.writtenIn.secondsFromGMT(for: self.date) }
+    package var utcOffset: Int { self.writtenIn.secondsFromGMT(for: self.date) }
 
     /// `2019-05-01`: the day it was written on its own clock (`writtenIn`): what "on this day" matches.
-    public var localDay: String {
+    package var localDay: String {
         let clock = WallClock(self.date, utcOffset: self.writtenIn.secondsFromGMT(for: self.date))
         return String(cFormat: "%04d-%02d-%02d", clock.year, clock.month, clock.day)
     }
 
     /// `2019-05-01`, or `2019-05-01 10:00` on the entry's own clock (`writtenIn`), with that clock's offset where
     /// it is not the zone it was read in (`2025-07-01 14:00 +02:00` read on a machine in UTC).
-    public var description: String {
+    package var description: String {
         let clock = WallClock(self.date, utcOffset: self.utcOffset)
         let day = String(cFormat: "%04d-%02d-%02d", clock.year, clock.month, clock.day)
         guard !self.dayOnly else { return day }
@@ -71,12 +71,12 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The front matter keys that say when an entry was written, in the order they are looked for.
-    public static let frontMatterKeys = ["date", "created", "created_at", "time"]
+    package static let frontMatterKeys = ["date", "created", "created_at", "time"]
 
     /// The entry's time from what it holds: its front matter's fields (`frontMatterKeys`), its file name, its
     /// modification time. A field that cannot be read is passed over: for the index's listing, which shows every
     /// entry; the stamp asks `read`, which refuses it.
-    public static func of(
+    package static func of(
         fields: [String: String], fileName: String, modified: Date, timeZone: Zone
     ) -> EntryTime {
         switch Self.read(fields: fields, fileName: fileName, modified: modified, timeZone: timeZone) {
@@ -95,7 +95,7 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
     /// decides, and one that does not read (`2021-02-30`, `yesterday`, `10:75`, `+99:00`, a list) is an error, never
     /// replaced by the file's name or modification time, which are for entries that say nothing. (`time` alone
     /// is passed over unless it holds a date: diaries write `time: 10:30` beside `date:`.)
-    public static func read(
+    package static func read(
         fields: [String: String], fileName: String, modified: Date, timeZone: Zone
     ) -> Result<EntryTime, UnreadableTime> {
         for key in Self.frontMatterKeys {
@@ -195,16 +195,16 @@ public struct EntryTime: Sendable, Equatable, CustomStringConvertible {
 
 /// A front matter time field that says when the entry was written in words weathertag cannot read: the entry is left
 /// alone with it, never stamped with a time guessed from elsewhere.
-public struct UnreadableTime: Error, Sendable, Equatable, CustomStringConvertible {
-    public var key: String
-    public var value: String
+package struct UnreadableTime: Error, Sendable, Equatable, CustomStringConvertible {
+    package var key: String
+    package var value: String
 
-    public init(key: String, value: String) {
+    package init(key: String, value: String) {
         self.key = key
         self.value = value
     }
 
-    public var description: String {
+    package var description: String {
         "its front matter's \(self.key) (\(self.value)) is not a date weathertag can read, such as 2019-05-01, "
             + "\"2019-05-01 10:00\" or 2019-05-01T10:00:00+02:00; it is not replaced by a guess"
     }

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// What the stamper decided for one file.
-public enum StampOutcome: Sendable, Equatable {
+package enum StampOutcome: Sendable, Equatable {
     /// The new file content: the original's bytes with a `weather:` block added.
     case stamped([UInt8])
     /// The front matter already has a `weather:` mapping; nothing to do.
@@ -11,7 +11,7 @@ public enum StampOutcome: Sendable, Equatable {
 }
 
 /// Why a file is left alone. None of these is retried until the file changes.
-public enum StampSkipReason: Error, Sendable, Equatable, CustomStringConvertible {
+package enum StampSkipReason: Error, Sendable, Equatable, CustomStringConvertible {
     case empty
     /// It contains NUL bytes.
     case binary
@@ -29,7 +29,7 @@ public enum StampSkipReason: Error, Sendable, Equatable, CustomStringConvertible
     /// The front matter goes past one of the bounds weathertag reads YAML within (`YAMLLimit`); the file's line.
     case frontMatterOverLimit(YAMLLimit, line: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty: return "the file is empty"
         case .binary: return "the file is binary (contains NUL bytes)"
@@ -53,12 +53,12 @@ public enum StampSkipReason: Error, Sendable, Equatable, CustomStringConvertible
 /// - Front matter: the block goes at its end, just before the closing `---` (or `...`); a template's empty
 ///   `weather:` line (no value, `~` or `null`) is replaced by the block where it stands.
 /// - New lines use the line end of the file's first line (CRLF stays CRLF).
-public enum FrontMatterStamper {
+package enum FrontMatterStamper {
     private static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// - Parameter replacing: an existing `weather:` block is replaced by `lines` (`stamp --fresh`) instead of
     ///   leaving the file as it is.
-    public static func stamp(_ original: [UInt8], lines: [String], replacing: Bool = false) -> StampOutcome {
+    package static func stamp(_ original: [UInt8], lines: [String], replacing: Bool = false) -> StampOutcome {
         guard !original.isEmpty else { return .skipped(.empty) }
         let bodyStart = original.starts(with: Self.bom) ? Self.bom.count : 0
         let body = original[bodyStart...]
@@ -133,7 +133,7 @@ public enum FrontMatterStamper {
     ///
     /// - Parameter checked: the front matter is known to hold a `weather` mapping (`stamp` said
     ///   `.alreadyStamped`): it is not composed again.
-    public static func weatherBlock(_ original: [UInt8], checked: Bool = false) -> [String]? {
+    package static func weatherBlock(_ original: [UInt8], checked: Bool = false) -> [String]? {
         guard let yaml = Self.yamlRange(original),
             let range = Self.weatherBlock(in: original, from: yaml.lowerBound, to: yaml.upperBound)
         else { return nil }
@@ -199,7 +199,7 @@ public enum FrontMatterStamper {
     /// Where the entry says it was written, from its front matter: `latitude` and `longitude` (or `lat`, `lon`,
     /// `lng`) at the top level, or under `location` (a mapping), or `location: [lat, lon]` (Obsidian Map View; also
     /// `"lat,lon"` as one string). Nil when it says nothing usable.
-    public static func position(_ original: [UInt8]) -> Position? {
+    package static func position(_ original: [UInt8]) -> Position? {
         guard let yaml = Self.yamlRange(original),
             let mapping = (try? YAMLNode.compose(String(decoding: original[yaml], as: UTF8.self)))??.mapping
         else { return nil }
@@ -237,7 +237,7 @@ public enum FrontMatterStamper {
 
     /// The values of the front matter's top-level `date`, `created`, `created_at` and `time` lines, as written
     /// (for `EntryTime`); empty without front matter. Read by lines, not composed: it runs before the stamp.
-    public static func timeFields(_ original: [UInt8]) -> [String: String] {
+    package static func timeFields(_ original: [UInt8]) -> [String: String] {
         let start = original.starts(with: Self.bom) ? Self.bom.count : 0
         let first = Self.line(in: original, from: start)
         guard Self.trimmed(original[first.content]) == Array("---".utf8) else { return [:] }

@@ -7,7 +7,7 @@ import FoundationEssentials
 /// that came back without its block gets the remembered block back, whenever it was written; one written long ago
 /// waits for the weather of its time (or is left alone); one dated ahead waits for its time; a current one gets the
 /// current weather, or waits for it.
-public enum StampDecision: Sendable, Equatable {
+package enum StampDecision: Sendable, Equatable {
     /// Write `content` in its place: the entry with `block` (`restoring`: the remembered block given back).
     case write([UInt8], block: [String], restoring: Bool)
     /// It has a block already (`block`, as read, when it reads as one).
@@ -33,7 +33,7 @@ public enum StampDecision: Sendable, Equatable {
     ///   - replacing: an existing block is replaced by `lines` (`stamp --fresh`).
     ///   - backdating: an entry written before what current weather can speak for is not given it.
     ///   - remembered: the block remembered for the entry, asked only when it has none.
-    public static func decide(
+    package static func decide(
         _ original: [UInt8], name: String, modified: Date, lines: [String]?, replacing: Bool = false,
         backdating: BackdatingPolicy? = nil, remembered: () -> [String]? = { nil }
     ) -> StampDecision {

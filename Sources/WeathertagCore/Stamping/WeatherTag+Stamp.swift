@@ -1,5 +1,5 @@
 /// The fields a stamped block can hold, in their default order (`stamp.fields` picks and orders them).
-public enum StampField: String, Sendable, CaseIterable {
+package enum StampField: String, Sendable, CaseIterable {
     case condition, description, code, icon
     case iconFile = "icon_file"
     case temperature
@@ -24,16 +24,16 @@ public enum StampField: String, Sendable, CaseIterable {
     case place, region, country, air, location
 
     /// Every field, in the default order: the whole block.
-    public static let all = Self.allCases
+    package static let all = Self.allCases
 }
 
 extension WeatherTag {
     /// The `weather:` mapping as YAML lines, without line ends (the stamper adds the file's own): every field.
-    public var stampLines: [String] { self.stampLines(fields: StampField.all) }
+    package var stampLines: [String] { self.stampLines(fields: StampField.all) }
 
     /// The `weather:` mapping with `fields`, in that order; a field without a value (no gusts, no sunrise) is left
     /// out.
-    public func stampLines(fields: [StampField]) -> [String] {
+    package func stampLines(fields: [StampField]) -> [String] {
         ["weather:"] + fields.flatMap { self.lines(for: $0) }
     }
 

@@ -2,12 +2,12 @@ import FoundationEssentials
 
 /// Renders values as YAML scalars that read back as the same type: plain where that is unambiguous,
 /// double-quoted otherwise.
-public enum YAMLScalar {
-    public static func string(_ value: String) -> String {
+package enum YAMLScalar {
+    package static func string(_ value: String) -> String {
         Self.isSafePlain(value) ? value : Self.quoted(value)
     }
 
-    public static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         guard value.isFinite else { return ".nan" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         var text = "\(value)"
@@ -16,14 +16,14 @@ public enum YAMLScalar {
     }
 
     /// Rounds to `places` decimals first, dropping trailing zeros (`12.30` → `12.3`).
-    public static func number(_ value: Double, places: Int) -> String {
+    package static func number(_ value: Double, places: Int) -> String {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         return Self.number((value * scale).rounded() / scale)
     }
 
     /// A double-quoted scalar. YAML's double-quoted style reads JSON string escapes, so this is also a JSON string.
-    public static func quoted(_ value: String) -> String {
+    package static func quoted(_ value: String) -> String {
         var out = "\""
         for scalar in value.unicodeScalars {
             switch scalar {

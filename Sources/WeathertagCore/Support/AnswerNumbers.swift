@@ -6,7 +6,7 @@ import FoundationEssentials
 
 extension Double {
     /// Rounded to an integer; nil when not finite or beyond ±10¹⁵, which no measure a service sends comes near.
-    public var roundedInt: Int? {
+    package var roundedInt: Int? {
         self.isFinite && abs(self) < 1e15 ? Int(self.rounded()) : nil
     }
 }
@@ -16,13 +16,13 @@ extension Date {
     static let answerSeconds: ClosedRange<Double> = -62_135_596_800...253_402_300_799
 
     /// `seconds` since 1970; nil outside years 1 to 9999, or when not a number.
-    public init?(unixSeconds seconds: Double) {
+    package init?(unixSeconds seconds: Double) {
         guard seconds.isFinite, Self.answerSeconds.contains(seconds) else { return nil }
         self.init(timeIntervalSince1970: seconds)
     }
 }
 
 /// An offset from UTC an answer gives, in seconds; nil beyond a day either way (real ones are within ±14 hours).
-public func answerOffset(_ seconds: Int?) -> Int? {
+package func answerOffset(_ seconds: Int?) -> Int? {
     seconds.flatMap { abs($0) <= 86_400 ? $0 : nil }
 }

@@ -53,22 +53,22 @@ extension CivilCalendar {
 }
 
 /// A date and time of day as a clock on a wall shows it: no zone.
-public struct WallClock: Sendable, Equatable {
-    public var year: Int
-    public var month: Int
-    public var day: Int
-    public var hour: Int
-    public var minute: Int
-    public var second: Int
+package struct WallClock: Sendable, Equatable {
+    package var year: Int
+    package var month: Int
+    package var day: Int
+    package var hour: Int
+    package var minute: Int
+    package var second: Int
 
-    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+    package init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         (self.year, self.month, self.day, self.hour, self.minute, self.second) = (
             year, month, day, hour, minute, second
         )
     }
 
     /// The wall clock of `date` at `utcOffset` seconds east of UTC.
-    public init(_ date: Date, utcOffset: Int) {
+    package init(_ date: Date, utcOffset: Int) {
         self = CivilCalendar.wallClock(date, utcOffset: utcOffset)
     }
 }

@@ -4,13 +4,13 @@ import FoundationEssentials
 /// `?` one character but `/`, `**` any number of folders (`a/**/b`, `**/x`, or at the end everything below),
 /// `[abc]`, `[a-z]` and `[!abc]` a class; everything else stands for itself. It matches a whole relative path
 /// (`2019/05/walk.gpx`), `/` only where the pattern has one.
-public struct Glob: Sendable, CustomStringConvertible {
-    public let description: String
+package struct Glob: Sendable, CustomStringConvertible {
+    package let description: String
     private let expression: Pattern
 
     /// Nil when the pattern cannot be read (an unclosed class that makes no expression). With `anywhere`, it may
     /// also match below any folders (`*.md` matches `a/b/c.md`), as a `.gitignore` line without a `/` does.
-    public init?(_ pattern: String, anywhere: Bool = false) {
+    package init?(_ pattern: String, anywhere: Bool = false) {
         self.description = pattern
         let source = "^" + (anywhere ? "(?:.*/)?" : "") + Self.regex(fromGlob: pattern) + "$"
         guard let expression = Pattern(source) else { return nil }
@@ -18,12 +18,12 @@ public struct Glob: Sendable, CustomStringConvertible {
     }
 
     /// Whether the whole of `path` matches.
-    public func matches(_ path: String) -> Bool {
+    package func matches(_ path: String) -> Bool {
         self.expression.firstMatch(in: path) != nil
     }
 
     /// Whether `text` holds a wildcard (`*`, `?` or `[`).
-    public static func hasWildcards(_ text: some StringProtocol) -> Bool {
+    package static func hasWildcards(_ text: some StringProtocol) -> Bool {
         text.contains { $0 == "*" || $0 == "?" || $0 == "[" }
     }
 

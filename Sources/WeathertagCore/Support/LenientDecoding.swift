@@ -6,28 +6,28 @@ import FoundationEssentials
 
 extension KeyedDecodingContainer {
     /// The field as `T`; nil when it is missing, null or of another type.
-    public func lenient<T: Decodable>(_ type: T.Type, forKey key: Key) -> T? {
+    package func lenient<T: Decodable>(_ type: T.Type, forKey key: Key) -> T? {
         (try? self.decodeIfPresent(type, forKey: key)) ?? nil
     }
 
     /// A number, or (as some free tiers send them) a number in a string.
-    public func lenientNumber(forKey key: Key) -> Double? {
+    package func lenientNumber(forKey key: Key) -> Double? {
         self.lenient(Double.self, forKey: key) ?? self.lenient(String.self, forKey: key).flatMap { Double($0) }
     }
 }
 
 /// One element of a list as `Value`, or nil when it does not decode as one.
-public struct Lenient<Value: Decodable>: Decodable {
-    public let value: Value?
+package struct Lenient<Value: Decodable>: Decodable {
+    package let value: Value?
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         self.value = try? Value(from: decoder)
     }
 }
 
 extension Decodable {
     /// `bytes` decoded as this type; nil when they are not JSON of its shape.
-    public static func decodeJSON(_ bytes: [UInt8]) -> Self? {
+    package static func decodeJSON(_ bytes: [UInt8]) -> Self? {
         try? JSONDecoder().decode(Self.self, from: Data(bytes))
     }
 }

@@ -5,9 +5,9 @@ import FoundationEssentials
 #endif
 
 /// Path arithmetic on strings, as `NSString`'s path methods did (they are Foundation's, not FoundationEssentials').
-public enum Paths {
+package enum Paths {
     /// `/a/./b//c/../d` → `/a/b/d`, then symbolic links resolved when the path exists (as `standardizingPath`).
-    public static func standardized(_ path: String) -> String {
+    package static func standardized(_ path: String) -> String {
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             switch part {
@@ -30,7 +30,7 @@ public enum Paths {
     }
 
     /// `/a/b/c.md` → `/a/b`; `/a` → `/`; `c.md` → ``.
-    public static func deletingLastComponent(_ path: String) -> String {
+    package static func deletingLastComponent(_ path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         guard let slash = trimmed.lastIndex(of: "/") else { return "" }
@@ -38,7 +38,7 @@ public enum Paths {
     }
 
     /// `/a/b/c.md` → `c.md`.
-    public static func lastComponent(_ path: String) -> String {
+    package static func lastComponent(_ path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         guard let slash = trimmed.lastIndex(of: "/"), trimmed.count > 1 else { return String(trimmed) }
@@ -46,7 +46,7 @@ public enum Paths {
     }
 
     /// The home folder of the user running this process, from the password database.
-    public static var home: String {
+    package static var home: String {
         guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
         return String(cString: directory)
     }
@@ -54,7 +54,7 @@ public enum Paths {
 
 extension StringProtocol {
     /// The text without the characters `drop` picks at either end.
-    public func trimming(while drop: (Character) -> Bool) -> String {
+    package func trimming(while drop: (Character) -> Bool) -> String {
         guard let first = self.firstIndex(where: { !drop($0) }), let last = self.lastIndex(where: { !drop($0) })
         else { return "" }
         return String(self[first...last])
@@ -63,12 +63,12 @@ extension StringProtocol {
 
 extension StringProtocol {
     /// Without spaces and tabs at either end (as `trimmingWhitespace()`).
-    public func trimmingWhitespace() -> String {
+    package func trimmingWhitespace() -> String {
         self.trimming { $0.isWhitespace && !$0.isNewline }
     }
 
     /// Without spaces, tabs and line breaks at either end.
-    public func trimmingWhitespaceAndNewlines() -> String {
+    package func trimmingWhitespaceAndNewlines() -> String {
         self.trimming(while: \.isWhitespace)
     }
 }
@@ -76,7 +76,7 @@ extension StringProtocol {
 extension String {
     /// `printf`'s formatting (`%.5f`, `%02d`), from the C library: `String(format:)` is Foundation's, not
     /// FoundationEssentials'.
-    public init(cFormat format: String, _ arguments: any CVarArg...) {
+    package init(cFormat format: String, _ arguments: any CVarArg...) {
         let first = Self.printed(format, arguments, capacity: 128)
         self = first.needed < 128 ? first.text : Self.printed(format, arguments, capacity: first.needed + 1).text
     }

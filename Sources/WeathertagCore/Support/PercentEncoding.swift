@@ -1,6 +1,6 @@
 /// Percent-encoding for URLs: every byte but ASCII letters, digits and the characters in `keeping` as `%XX`.
 /// (`addingPercentEncoding` wants a `CharacterSet`, which is Foundation's, not FoundationEssentials': see `Zone`.)
-public func percentEncoded(_ text: String, keeping: String = "-._~") -> String {
+package func percentEncoded(_ text: String, keeping: String = "-._~") -> String {
     let hex = Array("0123456789ABCDEF".utf8)
     var bytes: [UInt8] = []
     bytes.reserveCapacity(text.utf8.count)
@@ -18,7 +18,7 @@ public func percentEncoded(_ text: String, keeping: String = "-._~") -> String {
 
 /// `%XX` sequences turned back into bytes; nil when one is malformed or the bytes are not UTF-8 (as
 /// `removingPercentEncoding`, which is Foundation's).
-public func percentDecoded(_ text: some StringProtocol) -> String? {
+package func percentDecoded(_ text: some StringProtocol) -> String? {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(text.utf8.count)
     var iterator = text.utf8.makeIterator()

@@ -5,10 +5,10 @@
 
 /// One entry of a family's list (`location.providers[2]`, `weather.providers[0]`), decoded and validated at load:
 /// its type and its plugin's plain settings. Nothing runs until `make` builds it.
-public struct PluginSpec<Context: Sendable, Product>: Sendable {
-    public let type: String
+package struct PluginSpec<Context: Sendable, Product>: Sendable {
+    package let type: String
     /// The plugin's settings (`FixedLocationProvider.Settings`, `OpenMeteoSource.Settings`, …): plain values.
-    public let settings: any Sendable
+    package let settings: any Sendable
     private let build: @Sendable (Context) -> Product
     /// What it builds as a `HistorySource`, when its plugin's product is one (a weather source that can answer for
     /// the past): the type says so, not a flag beside it.
@@ -25,12 +25,12 @@ public struct PluginSpec<Context: Sendable, Product>: Sendable {
     }
 
     /// A running provider or source for these settings.
-    public func make(_ context: Context) -> Product {
+    package func make(_ context: Context) -> Product {
         self.build(context)
     }
 
     /// The running source, as one that answers for the past; nil when what it builds is not a `HistorySource`.
-    public func makePast(_ context: Context) -> (any HistorySource)? {
+    package func makePast(_ context: Context) -> (any HistorySource)? {
         self.buildPast?(context)
     }
 }
@@ -38,19 +38,19 @@ public struct PluginSpec<Context: Sendable, Product>: Sendable {
 /// One kind of plugin, registered under its configuration `type`: how its entry is validated into settings (every
 /// error names its field, through `SettingsContext`: paths, files, the sections it reads), and how the running
 /// thing is built from them (with `Context`: the transport, the log, the clock).
-public struct Plugin<SettingsContext: Sendable, Context: Sendable, Product>: Sendable {
-    public typealias Decode =
+package struct Plugin<SettingsContext: Sendable, Context: Sendable, Product>: Sendable {
+    package typealias Decode =
         @Sendable (ConfigObject, SettingsContext) throws(ConfigurationError) -> PluginSpec<Context, Product>
 
-    public let type: String
+    package let type: String
     /// The keys an entry of this type understands, besides `type`; others are warned about.
-    public let keys: Set<String>
+    package let keys: Set<String>
     /// Whether what it builds can also answer for the past (a weather source that is a `HistorySource`, named by
     /// `history.source`): true exactly when its `make` returns a `HistorySource`.
-    public let knowsThePast: Bool
-    public let decode: Decode
+    package let knowsThePast: Bool
+    package let decode: Decode
 
-    public init<Settings: Sendable>(
+    package init<Settings: Sendable>(
         type: String,
         keys: Set<String>,
         settings: @escaping @Sendable (ConfigObject, SettingsContext) throws(ConfigurationError) -> Settings,
@@ -66,7 +66,7 @@ public struct Plugin<SettingsContext: Sendable, Context: Sendable, Product>: Sen
     }
 
     /// A weather source that also answers for the past: `make` builds a `HistorySource`.
-    public init<Settings: Sendable, Source: HistorySource>(
+    package init<Settings: Sendable, Source: HistorySource>(
         type: String,
         keys: Set<String>,
         settings: @escaping @Sendable (ConfigObject, SettingsContext) throws(ConfigurationError) -> Settings,
@@ -84,22 +84,22 @@ public struct Plugin<SettingsContext: Sendable, Context: Sendable, Product>: Sen
 }
 
 /// The types a family's list may name, keyed by `type`, in the order they are listed to users.
-public struct PluginRegistry<SettingsContext: Sendable, Context: Sendable, Product>: Sendable {
-    public private(set) var plugins: [Plugin<SettingsContext, Context, Product>] = []
+package struct PluginRegistry<SettingsContext: Sendable, Context: Sendable, Product>: Sendable {
+    package private(set) var plugins: [Plugin<SettingsContext, Context, Product>] = []
 
-    public init(_ plugins: [Plugin<SettingsContext, Context, Product>] = []) {
+    package init(_ plugins: [Plugin<SettingsContext, Context, Product>] = []) {
         for plugin in plugins { self.register(plugin) }
     }
 
     /// Adds a type, replacing one of the same name.
-    public mutating func register(_ plugin: Plugin<SettingsContext, Context, Product>) {
+    package mutating func register(_ plugin: Plugin<SettingsContext, Context, Product>) {
         self.plugins.removeAll { $0.type == plugin.type }
         self.plugins.append(plugin)
     }
 
-    public func plugin(for type: String) -> Plugin<SettingsContext, Context, Product>? {
+    package func plugin(for type: String) -> Plugin<SettingsContext, Context, Product>? {
         self.plugins.first { $0.type == type }
     }
 
-    public var types: [String] { self.plugins.map(\.type) }
+    package var types: [String] { self.plugins.map(\.type) }
 }

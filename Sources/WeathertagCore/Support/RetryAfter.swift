@@ -3,11 +3,11 @@ import FoundationEssentials
 /// An HTTP `Retry-After` value (RFC 9110 §10.2.3): seconds (`120`) or an HTTP date (`Wed, 21 Oct 2015 07:28:00 GMT`,
 /// IMF-fixdate, the form the RFC says to send). It applies to the service, not to one request: the source's gate
 /// stays shut that long. Nil for anything else, a date already past included.
-public enum RetryAfter {
+package enum RetryAfter {
     /// What a service may ask for at most: a day (a larger value is taken as a day).
-    public static let longest: Duration = .seconds(86_400)
+    package static let longest: Duration = .seconds(86_400)
 
-    public static func parse(_ value: String?, now: Date) -> Duration? {
+    package static func parse(_ value: String?, now: Date) -> Duration? {
         guard let text = value?.trimmingWhitespace(), !text.isEmpty else { return nil }
         if text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) {
             guard let seconds = Int(text.prefix(9)) else { return nil }

@@ -3,7 +3,7 @@
 ///
 /// A table rather than `folding(options:)`, which is Foundation's (not FoundationEssentials'): see `Zone`. It
 /// covers Latin-1, Latin Extended-A and B and Latin Extended Additional, the letters FTS5 folds.
-public func foldedForSearch(_ text: String) -> String {
+package func foldedForSearch(_ text: String) -> String {
     var folded = String.UnicodeScalarView()
     for scalar in text.lowercased().unicodeScalars {
         if let plain = searchFolding[scalar] {

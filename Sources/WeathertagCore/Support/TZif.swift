@@ -8,7 +8,7 @@ import FoundationEssentials
 /// same files but only for the process's one `TZ`, which a threaded daemon cannot change safely. The format is
 /// small: a header, arrays of transition times and type indexes, the types, and a footer line. Every count is read
 /// within the file's bounds; a file that does not read is refused, never guessed at.
-public struct TZif: Sendable, Equatable {
+package struct TZif: Sendable, Equatable {
     /// Transition times (Unix seconds), ascending, each with the index of the type in force from then on.
     var transitions: [(time: Int64, type: Int)]
     /// Each type's offset from UTC in seconds, and whether it is summer time.
@@ -17,15 +17,15 @@ public struct TZif: Sendable, Equatable {
     var rule: PosixRule?
 
     /// The largest file read: the biggest zones are a few kilobytes.
-    public static let maximumBytes = 256 << 10
+    package static let maximumBytes = 256 << 10
 
-    public static func == (lhs: TZif, rhs: TZif) -> Bool {
+    package static func == (lhs: TZif, rhs: TZif) -> Bool {
         lhs.transitions.elementsEqual(rhs.transitions) { $0 == $1 }
             && lhs.types.elementsEqual(rhs.types) { $0 == $1 } && lhs.rule == rhs.rule
     }
 
     /// Reads a TZif file's bytes; nil when they are not one (or only version 1, without 64-bit times).
-    public init?(_ bytes: [UInt8]) {
+    package init?(_ bytes: [UInt8]) {
         guard bytes.count <= Self.maximumBytes, let first = Header(bytes, at: 0), first.version >= 2 else {
             return nil
         }
@@ -63,7 +63,7 @@ public struct TZif: Sendable, Equatable {
     }
 
     /// The offset from UTC in force at `time` (Unix seconds).
-    public func offset(at time: Int64) -> Int {
+    package func offset(at time: Int64) -> Int {
         // The last transition at or before `time` (binary search).
         var low = 0
         var high = self.transitions.count
@@ -151,7 +151,7 @@ public struct TZif: Sendable, Equatable {
 /// A POSIX TZ rule as a TZif footer holds it: `CET-1CEST,M3.5.0,M10.5.0/3`, `<+03>-3`, `EST5EDT,M3.2.0,M11.1.0`,
 /// `AEST-10AEDT,M10.1.0,M4.1.0/3`. Offsets are written west-positive; the `M` form (month, week, weekday) is what
 /// the tz database writes (`J` and plain day numbers are read too).
-public struct PosixRule: Sendable, Equatable {
+package struct PosixRule: Sendable, Equatable {
     /// Standard and summer offsets from UTC, east-positive (seconds).
     var standard: Int
     var summer: Int?

@@ -1,4 +1,4 @@
 /// weathertag's version: `--version`, and the User-Agent services that ask for one see (MET Norway).
-public enum WeathertagVersion {
-    public static let current = "0.1.0"
+package enum WeathertagVersion {
+    package static let current = "0.1.0"
 }

@@ -6,46 +6,46 @@ import CYAML
 /// (34 MB of data, most of the binary and of its resident memory: docs/PERFORMANCE.md). libyaml is the parser Yams
 /// itself wraps; what is left to write is the composer below: nodes from events, aliases, and the check that a
 /// mapping's keys are unique.
-public indirect enum YAMLNode: Sendable, Equatable {
+package indirect enum YAMLNode: Sendable, Equatable {
     case scalar(YAMLNode.Scalar)
     case mapping(YAMLNode.Mapping)
     case sequence([YAMLNode])
 
-    public var scalar: YAMLNode.Scalar? {
+    package var scalar: YAMLNode.Scalar? {
         guard case .scalar(let scalar) = self else { return nil }
         return scalar
     }
 
-    public var mapping: YAMLNode.Mapping? {
+    package var mapping: YAMLNode.Mapping? {
         guard case .mapping(let mapping) = self else { return nil }
         return mapping
     }
 
-    public var sequence: [YAMLNode]? {
+    package var sequence: [YAMLNode]? {
         guard case .sequence(let sequence) = self else { return nil }
         return sequence
     }
 
     /// The text of a scalar; nil for a mapping or a sequence.
-    public var string: String? { self.scalar?.string }
+    package var string: String? { self.scalar?.string }
 
     /// Reads `yaml`'s first document; nil when it holds none (an empty front matter).
-    public static func compose(_ yaml: String) throws(YAMLError) -> YAMLNode? {
+    package static func compose(_ yaml: String) throws(YAMLError) -> YAMLNode? {
         var composer = Composer()
         return try composer.compose(yaml)
     }
 }
 
 extension YAMLNode {
-    public struct Scalar: Sendable, Equatable {
-        public var string: String
+    package struct Scalar: Sendable, Equatable {
+        package var string: String
         /// Written without quotes or a block indicator (`1`, not `"1"` or `|`): only such a scalar's type is read
         /// from its text.
-        public var plain: Bool
+        package var plain: Bool
         /// The tag written on it (`!!str 1`), as libyaml gives it: `tag:yaml.org,2002:str`.
-        public var tag: String?
+        package var tag: String?
 
-        public init(string: String, plain: Bool = true, tag: String? = nil) {
+        package init(string: String, plain: Bool = true, tag: String? = nil) {
             self.string = string
             self.plain = plain
             self.tag = tag
@@ -53,7 +53,7 @@ extension YAMLNode {
 
         /// The scalar's type as YAML 1.1's default schema reads it (Yams' default resolver, PyYAML's): the tag written
         /// on it; for a plain scalar, what its text looks like (`1` an int, `yes` a bool, `~` null); otherwise a string.
-        public var resolvedTag: String {
+        package var resolvedTag: String {
             if let tag, tag != "!" { return tag }
             guard self.plain else { return Self.stringTag }
             for (name, pattern) in Self.rules where pattern?.wholeMatches(self.string) ?? false {
@@ -95,23 +95,23 @@ extension YAMLNode {
 
 extension YAMLNode {
     /// A mapping's pairs in the order written.
-    public struct Mapping: Sendable, Equatable, Sequence {
-        public var pairs: [(key: YAMLNode, value: YAMLNode)]
+    package struct Mapping: Sendable, Equatable, Sequence {
+        package var pairs: [(key: YAMLNode, value: YAMLNode)]
 
-        public init(_ pairs: [(key: YAMLNode, value: YAMLNode)]) { self.pairs = pairs }
+        package init(_ pairs: [(key: YAMLNode, value: YAMLNode)]) { self.pairs = pairs }
 
         /// The value of the first key whose text is `key`.
-        public subscript(key: String) -> YAMLNode? {
+        package subscript(key: String) -> YAMLNode? {
             self.pairs.first { $0.key.string == key }?.value
         }
 
-        public var count: Int { self.pairs.count }
+        package var count: Int { self.pairs.count }
 
-        public func makeIterator() -> IndexingIterator<[(key: YAMLNode, value: YAMLNode)]> {
+        package func makeIterator() -> IndexingIterator<[(key: YAMLNode, value: YAMLNode)]> {
             self.pairs.makeIterator()
         }
 
-        public static func == (lhs: Mapping, rhs: Mapping) -> Bool {
+        package static func == (lhs: Mapping, rhs: Mapping) -> Bool {
             lhs.pairs.count == rhs.pairs.count
                 && zip(lhs.pairs, rhs.pairs).allSatisfy { $0.key == $1.key && $0.value == $1.value }
         }
@@ -120,24 +120,24 @@ extension YAMLNode {
 }
 
 /// Why a text is not YAML, and where: `line` and `column` count from 1.
-public struct YAMLError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var line: Int
-    public var column: Int
-    public var problem: String
+package struct YAMLError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var line: Int
+    package var column: Int
+    package var problem: String
     /// The bound the text went past (it may be valid YAML, too large to read); nil for YAML that is not valid.
-    public var limit: YAMLLimit?
+    package var limit: YAMLLimit?
 
-    public init(line: Int, column: Int, problem: String, limit: YAMLLimit? = nil) {
+    package init(line: Int, column: Int, problem: String, limit: YAMLLimit? = nil) {
         (self.line, self.column, self.problem, self.limit) = (line, column, problem, limit)
     }
 
-    public var description: String { "line \(self.line), column \(self.column): \(self.problem)" }
+    package var description: String { "line \(self.line), column \(self.column): \(self.problem)" }
 }
 
 /// How much YAML the composer reads: front matter comes from anyone's files, and nesting (`[[[[…`) or aliases
 /// (`&a [*b, *b, …]`, the "billion laughs") could otherwise take the stack or the memory. A diary's front matter
 /// nests two or three levels and holds a few dozen nodes; these bounds are far above that.
-public enum YAMLLimit: Sendable, Equatable, CustomStringConvertible {
+package enum YAMLLimit: Sendable, Equatable, CustomStringConvertible {
     /// Sequences and mappings inside one another.
     case depth
     /// Nodes, each alias counted as the nodes it stands for.
@@ -145,11 +145,11 @@ public enum YAMLLimit: Sendable, Equatable, CustomStringConvertible {
     /// The text itself.
     case bytes
 
-    public static let maximumDepth = 64
-    public static let maximumNodes = 10_000
-    public static let maximumBytes = 256 << 10
+    package static let maximumDepth = 64
+    package static let maximumNodes = 10_000
+    package static let maximumBytes = 256 << 10
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .depth: return "nests deeper than \(Self.maximumDepth) levels"
         case .nodes: return "holds more than \(Self.maximumNodes) nodes (aliases counted as what they repeat)"

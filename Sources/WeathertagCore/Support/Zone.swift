@@ -11,7 +11,7 @@ import Synchronization
 /// `TimeZone` knows fixed offsets and nothing else (named zones come with FoundationInternationalization and ICU,
 /// 34 MB of data; docs/PERFORMANCE.md). The machine's zone is the C library's (`TZ`, else `/etc/localtime`), as
 /// `date` shows it. Calendar arithmetic near a moment uses the fixed offset in force at that moment (`timeZone(at:)`).
-public struct Zone: Sendable, Equatable, CustomStringConvertible {
+package struct Zone: Sendable, Equatable, CustomStringConvertible {
     enum Kind: Sendable, Equatable {
         case system
         case fixed(Int)
@@ -24,19 +24,19 @@ public struct Zone: Sendable, Equatable, CustomStringConvertible {
     let kind: Kind
 
     /// The machine's zone.
-    public static let system = Zone(kind: .system)
+    package static let system = Zone(kind: .system)
     /// The machine's zone (`Zone.system`), named as `TimeZone.current` was.
-    public static let current = Zone.system
-    public static let utc = Zone(kind: .fixed(0))
+    package static let current = Zone.system
+    package static let utc = Zone(kind: .fixed(0))
 
-    public static func fixed(secondsFromGMT seconds: Int) -> Zone { Zone(kind: .fixed(seconds)) }
+    package static func fixed(secondsFromGMT seconds: Int) -> Zone { Zone(kind: .fixed(seconds)) }
 
-    public init(_ timeZone: TimeZone) { self.kind = .foundation(timeZone) }
+    package init(_ timeZone: TimeZone) { self.kind = .foundation(timeZone) }
 
     /// The zone of the system's tz database named `identifier` (`Europe/Berlin`, `Asia/Seoul`, `UTC`), read from
     /// `$TZDIR` or `/usr/share/zoneinfo` once and kept; nil for a name that is not one there. The name comes from
     /// answers and files, so it is checked to be a name, not a path.
-    public static func named(_ identifier: String) -> Zone? {
+    package static func named(_ identifier: String) -> Zone? {
         if let known = Self.loaded.withLock({ $0[identifier] }) { return known }
         guard !identifier.isEmpty, identifier.utf8.count <= 64, !identifier.hasPrefix("/"),
             !identifier.split(separator: "/").contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }),
@@ -71,7 +71,7 @@ public struct Zone: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The IANA name, for a zone of the tz database.
-    public var identifier: String? {
+    package var identifier: String? {
         if case .named(let name, _) = self.kind { return name }
         return nil
     }
@@ -79,7 +79,7 @@ public struct Zone: Sendable, Equatable, CustomStringConvertible {
     init(kind: Kind) { self.kind = kind }
 
     /// The offset from UTC in force at `date`, in seconds.
-    public func secondsFromGMT(for date: Date) -> Int {
+    package func secondsFromGMT(for date: Date) -> Int {
         switch self.kind {
         case .fixed(let seconds): return seconds
         case .foundation(let timeZone): return timeZone.secondsFromGMT(for: date)
@@ -93,12 +93,12 @@ public struct Zone: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The fixed-offset `TimeZone` in force at `date`, for `Calendar` arithmetic about that moment.
-    public func timeZone(at date: Date) -> TimeZone {
+    package func timeZone(at date: Date) -> TimeZone {
         TimeZone(secondsFromGMT: self.secondsFromGMT(for: date)) ?? .gmt
     }
 
     /// A Gregorian calendar in the offset in force at `date`.
-    public func calendar(at date: Date) -> Calendar {
+    package func calendar(at date: Date) -> Calendar {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = self.timeZone(at: date)
         return calendar
@@ -106,7 +106,7 @@ public struct Zone: Sendable, Equatable, CustomStringConvertible {
 
     /// The moment a wall-clock time in this zone stands for (`mktime`'s answer for the machine's zone: in a
     /// skipped hour, the offset from before the change).
-    public func date(from parts: DateComponents) -> Date? {
+    package func date(from parts: DateComponents) -> Date? {
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = .gmt
         guard let wall = utc.date(from: parts) else { return nil }
@@ -123,7 +123,7 @@ public struct Zone: Sendable, Equatable, CustomStringConvertible {
         return wall.addingTimeInterval(-Double(self.secondsFromGMT(for: guess)))
     }
 
-    public var description: String {
+    package var description: String {
         switch self.kind {
         case .system: return "the machine's zone"
         case .fixed(let seconds):

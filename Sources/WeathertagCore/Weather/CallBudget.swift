@@ -2,13 +2,13 @@ import FoundationEssentials
 
 /// What a source lets be asked of it: calls a minute, an hour, a day (any 24 hours) and a month (any 30 days), where a
 /// request may count as more than one call (its `weight`). Infinity where the source sets no limit.
-public struct CallLimits: Sendable, Equatable {
-    public var perMinute: Double
-    public var perHour: Double
-    public var perDay: Double
-    public var perMonth: Double
+package struct CallLimits: Sendable, Equatable {
+    package var perMinute: Double
+    package var perHour: Double
+    package var perDay: Double
+    package var perMonth: Double
 
-    public init(perMinute: Double, perHour: Double, perDay: Double, perMonth: Double) {
+    package init(perMinute: Double, perHour: Double, perDay: Double, perMonth: Double) {
         self.perMinute = perMinute
         self.perHour = perHour
         self.perDay = perDay
@@ -16,20 +16,20 @@ public struct CallLimits: Sendable, Equatable {
     }
 
     /// Only so many calls in any 24 hours (OpenWeather's timemachine: `history.max_calls_per_day`).
-    public static func perDay(_ calls: Double) -> CallLimits {
+    package static func perDay(_ calls: Double) -> CallLimits {
         CallLimits(perMinute: .infinity, perHour: .infinity, perDay: calls, perMonth: .infinity)
     }
 
     /// Half of each: what weathertag's history allows itself of a service's free limits, so that current weather,
     /// the air, and other programs behind the same address keep the other half.
-    public var share: CallLimits {
+    package var share: CallLimits {
         CallLimits(
             perMinute: self.perMinute / 2, perHour: self.perHour / 2, perDay: self.perDay / 2,
             perMonth: self.perMonth / 2)
     }
 
     /// No window allows more than the day.
-    public var clampedToTheDay: CallLimits {
+    package var clampedToTheDay: CallLimits {
         CallLimits(
             perMinute: min(self.perMinute, self.perDay), perHour: min(self.perHour, self.perDay), perDay: self.perDay,
             perMonth: self.perMonth)
@@ -40,31 +40,31 @@ public struct CallLimits: Sendable, Equatable {
 /// Pure: the time is given, and what earlier processes spent is handed in (the state database keeps it across
 /// restarts). Rolling windows never allow more in a calendar day than the day's limit, however the service counts
 /// its days.
-public struct CallBudget: Sendable, Equatable {
+package struct CallBudget: Sendable, Equatable {
     /// One request: when it was made and what it weighed.
-    public struct Spend: Sendable, Equatable {
-        public var at: Date
-        public var weight: Double
+    package struct Spend: Sendable, Equatable {
+        package var at: Date
+        package var weight: Double
 
-        public init(at: Date, weight: Double) {
+        package init(at: Date, weight: Double) {
             self.at = at
             self.weight = weight
         }
     }
 
-    public var limits: CallLimits
+    package var limits: CallLimits
     /// The requests of the last 30 days, oldest first.
-    public private(set) var spent: [Spend]
+    package private(set) var spent: [Spend]
 
     static let month: TimeInterval = 30 * 86_400
 
-    public init(limits: CallLimits, spent: [Spend] = []) {
+    package init(limits: CallLimits, spent: [Spend] = []) {
         self.limits = limits
         self.spent = spent.sorted { $0.at < $1.at }
     }
 
     /// Spent within `window` seconds before `now`.
-    public func spent(within window: TimeInterval, now: Date) -> Double {
+    package func spent(within window: TimeInterval, now: Date) -> Double {
         self.spent.reduce(0) { total, spend in
             let age = now.timeIntervalSince(spend.at)
             return age >= 0 && age < window ? total + spend.weight : total
@@ -72,7 +72,7 @@ public struct CallBudget: Sendable, Equatable {
     }
 
     /// What is left of the tightest window at `now` (for `status`): the day's and the month's, whichever is smaller.
-    public func left(now: Date) -> Double {
+    package func left(now: Date) -> Double {
         max(
             0,
             min(
@@ -83,7 +83,7 @@ public struct CallBudget: Sendable, Equatable {
     /// Spends `weight` at `now` and returns nil, or returns how long to wait until every window has room for it. A
     /// request heavier than a whole window's limit is let through when that window is empty: it cannot ever fit,
     /// and the service decides.
-    public mutating func admit(weight: Double, now: Date) -> Duration? {
+    package mutating func admit(weight: Double, now: Date) -> Duration? {
         self.spent.removeAll { now.timeIntervalSince($0.at) >= Self.month }
         var wait: TimeInterval = 0
         for (window, limit) in [
@@ -109,7 +109,7 @@ public struct CallBudget: Sendable, Equatable {
     }
 
     /// Gives back what `admit` spent at `at`: the request failed, and a service counts no call it did not answer.
-    public mutating func refund(weight: Double, at: Date) {
+    package mutating func refund(weight: Double, at: Date) {
         if let index = self.spent.lastIndex(where: { $0.at == at && $0.weight == weight }) {
             self.spent.remove(at: index)
         }

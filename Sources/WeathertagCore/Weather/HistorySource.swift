@@ -5,7 +5,7 @@ import FoundationEssentials
 /// source alike: where the entry was, what `privacy` lets leave, what is kept (by source, place cell and span of
 /// hours), one request at a time, one gate per outage, one `CallBudget`, gaps asked again later. A new source that
 /// can answer for the past is one file: this, besides its current weather.
-public protocol HistorySource: WeatherSource {
+package protocol HistorySource: WeatherSource {
     /// Its name in messages ("Open-Meteo").
     var name: String { get }
     /// What its history may spend; `maximumPerDay` is `history.max_calls_per_day` when set.
@@ -29,11 +29,11 @@ public protocol HistorySource: WeatherSource {
 
 /// What a source's history may spend, and how to name it when it is spent ("Open-Meteo's free limits (history's half
 /// of them)").
-public struct HistoryLimits: Sendable, Equatable {
-    public var calls: CallLimits
-    public var name: String
+package struct HistoryLimits: Sendable, Equatable {
+    package var calls: CallLimits
+    package var name: String
 
-    public init(calls: CallLimits, name: String) {
+    package init(calls: CallLimits, name: String) {
         self.calls = calls
         self.name = name
     }
@@ -41,12 +41,12 @@ public struct HistoryLimits: Sendable, Equatable {
 
 /// One request for the past, as its source plans it (a service and a span of days, a moment), and what it counts
 /// as against the source's limits.
-public protocol HistoryFetch: Sendable, CustomStringConvertible {
+package protocol HistoryFetch: Sendable, CustomStringConvertible {
     var weight: Double { get }
 }
 
 /// Hours of the past as a source answered them: kept as bytes, read back, asked hour by hour.
-public protocol HistoryHours: Sendable {
+package protocol HistoryHours: Sendable {
     /// The hours it holds (Unix time / 3600).
     var span: ClosedRange<Int> { get }
     /// As kept; its source's `hours(kept:)` reads it back.

@@ -4,16 +4,16 @@ import FoundationEssentials
 /// time step of the answer into the same `Weather` OpenWeather gives (its symbol code through `METSymbolCode`).
 /// MET sends no sunrise, sunset, "feels like" or zone: the first two are computed (`Sun`), the third from the
 /// temperature, humidity and wind (`apparentTemperature`), and local times use the machine's zone.
-public enum METNorwayAPI {
+package enum METNorwayAPI {
     /// `{base}/weatherapi/locationforecast/2.0/compact?lat=&lon=`, at most 4 decimals (MET refuses more).
-    public static func url(baseURL: String, at position: RequestPosition) -> String {
+    package static func url(baseURL: String, at position: RequestPosition) -> String {
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         return base + "/weatherapi/locationforecast/2.0/compact?lat="
             + Self.coordinate(position.latitude) + "&lon=" + Self.coordinate(position.longitude)
     }
 
     /// `weathertag/0.1.0 (you@example.org)`: their terms ask for the application and a way to reach its user.
-    public static func userAgent(version: String, contact: String) -> String {
+    package static func userAgent(version: String, contact: String) -> String {
         "weathertag/\(version) (\(contact))"
     }
 
@@ -25,7 +25,7 @@ public enum METNorwayAPI {
         return text
     }
 
-    public static func decode(
+    package static func decode(
         _ response: HTTPResponse, at position: RequestPosition, units: Units, lang: String,
         timeZone: Zone = .current
     ) throws(WeatherError) -> Weather {

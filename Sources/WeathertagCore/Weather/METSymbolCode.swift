@@ -2,18 +2,18 @@
 /// terms: its condition group, condition id, icon and words (English or Korean; other languages fall back to
 /// English), as `WMOWeatherCode` does for Open-Meteo. Every code of MET's weather icon legend is known, their two
 /// misspelt ones (`lightssleetshowersandthunder`, `lightssnowshowersandthunder`) included.
-public struct METSymbolCode: Sendable, Equatable {
-    public var code: String
-    public var condition: String
-    public var openWeatherID: Int
+package struct METSymbolCode: Sendable, Equatable {
+    package var code: String
+    package var condition: String
+    package var openWeatherID: Int
     /// `01`…`50`; the day or night letter comes from the code's variant, else from the sun.
-    public var iconNumber: String
+    package var iconNumber: String
     /// `_day`, `_night` or `_polartwilight`; nil for codes that have no variant (`cloudy`, `rain`, `fog`).
-    public var isDay: Bool?
+    package var isDay: Bool?
     private var english: String
     private var korean: String
 
-    public init?(_ code: String) {
+    package init?(_ code: String) {
         self.code = code
         var base = Substring(code)
         for (suffix, day) in [("_day", true), ("_night", false), ("_polartwilight", false)]
@@ -40,14 +40,14 @@ public struct METSymbolCode: Sendable, Equatable {
         "fog": ("Fog", 741, "50", "fog", "안개"),
     ]
 
-    public func icon(isDay fallback: Bool) -> String { self.iconNumber + ((self.isDay ?? fallback) ? "d" : "n") }
+    package func icon(isDay fallback: Bool) -> String { self.iconNumber + ((self.isDay ?? fallback) ? "d" : "n") }
 
-    public func description(in lang: String) -> String {
+    package func description(in lang: String) -> String {
         lang.lowercased().hasPrefix("ko") ? self.korean : self.english
     }
 
     /// Whether its precipitation falls as snow or sleet (its amount is then snow).
-    public var isSnow: Bool { self.condition == "Snow" }
+    package var isSnow: Bool { self.condition == "Snow" }
 
     /// `[light|heavy](rain|sleet|snow)[showers][andthunder]`.
     private struct Precipitation {
@@ -111,7 +111,7 @@ public struct METSymbolCode: Sendable, Equatable {
     }
 
     /// Every base code of MET's legend (before `_day`, `_night`, `_polartwilight`).
-    public static let legend = [
+    package static let legend = [
         "clearsky", "fair", "partlycloudy", "cloudy", "fog",
         "lightrain", "rain", "heavyrain", "lightrainshowers", "rainshowers", "heavyrainshowers",
         "lightrainandthunder", "rainandthunder", "heavyrainandthunder", "lightrainshowersandthunder",

@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Open-Meteo's current weather (`/v1/forecast` with `current=` and `daily=sunrise,sunset`; no key): the request
 /// and its documented answers, into the same `Weather` OpenWeather gives (its WMO code through `WMOWeatherCode`).
-public enum OpenMeteoAPI {
+package enum OpenMeteoAPI {
     /// What `current=` asks for.
     static let currentVariables = [
         "temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day", "precipitation", "rain",
@@ -13,7 +13,7 @@ public enum OpenMeteoAPI {
     /// `{base}/v1/forecast?latitude=&longitude=&current=…&daily=sunrise,sunset&…`, in `units`' units (Kelvin is
     /// asked as °C and converted). Times come as Unix seconds (`timeformat=unixtime`), today's sunrise and sunset
     /// in the place's own day (`timezone=auto`).
-    public static func currentURL(baseURL: String, at position: RequestPosition, units: Units) -> String {
+    package static func currentURL(baseURL: String, at position: RequestPosition, units: Units) -> String {
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         let query = [
             "latitude=\(Self.coordinate(position.latitude))", "longitude=\(Self.coordinate(position.longitude))",
@@ -27,7 +27,7 @@ public enum OpenMeteoAPI {
 
     /// The weather of an answer, or the documented error: 400 `{"error": true, "reason": …}`, 429 when a limit is
     /// passed, 5xx.
-    public static func decodeCurrent(
+    package static func decodeCurrent(
         _ response: HTTPResponse, units: Units, lang: String
     ) throws(WeatherError)
         -> Weather
@@ -75,7 +75,7 @@ public enum OpenMeteoAPI {
     }
 
     /// `{base}/v1/air-quality?latitude=&longitude=&current=european_aqi,pm2_5,pm10,ozone,nitrogen_dioxide`.
-    public static func airQualityURL(baseURL: String, at position: RequestPosition) -> String {
+    package static func airQualityURL(baseURL: String, at position: RequestPosition) -> String {
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         return base + "/v1/air-quality?latitude=\(Self.coordinate(position.latitude))&longitude="
             + "\(Self.coordinate(position.longitude))&current=european_aqi,pm2_5,pm10,ozone,nitrogen_dioxide"
@@ -83,7 +83,7 @@ public enum OpenMeteoAPI {
     }
 
     /// The air of an answer, on the European index; µg/m³ as sent.
-    public static func decodeAirQuality(_ response: HTTPResponse) throws(WeatherError) -> AirQuality {
+    package static func decodeAirQuality(_ response: HTTPResponse) throws(WeatherError) -> AirQuality {
         if let error = Self.error(for: response) { throw error }
         guard let current = AirBody.decodeJSON(response.body)?.current, let index = current.european_aqi,
             index >= 0, let aqi = index.roundedInt
@@ -110,7 +110,7 @@ public enum OpenMeteoAPI {
 
     /// The documented error an answer is, or nil for a 200: 400 `{"error": true, "reason": …}`, 429 when a limit is
     /// passed, 5xx.
-    public static func error(for response: HTTPResponse, now: Date = Date()) -> WeatherError? {
+    package static func error(for response: HTTPResponse, now: Date = Date()) -> WeatherError? {
         guard response.status != 200 else { return nil }
         let reason = ErrorBody.decodeJSON(response.body)?.reason.map { ": \($0.prefix(200))" } ?? ""
         return WeatherError.status(

@@ -5,7 +5,7 @@ import FoundationEssentials
 /// `end_date`) for the last days. Hours are fetched in bulk, a whole calendar year of a place per request (the
 /// current year up to the archive's end), so a diary of ten years in three towns costs tens of requests. Pure:
 /// planning, the request, and the answer into `Weather`; `HistoryService` performs them.
-public enum OpenMeteoHistory {
+package enum OpenMeteoHistory {
     static let hourlyVariables = [
         "temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day", "weather_code", "cloud_cover",
         "pressure_msl", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m", "rain", "snowfall",
@@ -13,41 +13,41 @@ public enum OpenMeteoHistory {
     static let dailyVariables = ["sunrise", "sunset"]
 
     /// Days the archive is taken to be behind today (ERA5 is about five; the margin keeps requests off its edge).
-    public static let archiveLagDays = 7
+    package static let archiveLagDays = 7
 
     /// The archive's first day, 1940-01-01 (ERA5 starts there): an earlier `start_date` is refused with HTTP 400, and
     /// no hour before it can be had.
-    public static let archiveStart = Date(timeIntervalSince1970: -946_771_200)
+    package static let archiveStart = Date(timeIntervalSince1970: -946_771_200)
 
     /// Why an hour cannot be had from Open-Meteo at all; nil when it can (or may, once past).
-    public static func unavailable(hour: Int) -> String? {
+    package static func unavailable(hour: Int) -> String? {
         guard Double(hour) * 3600 < Self.archiveStart.timeIntervalSince1970 else { return nil }
         return "Open-Meteo's archive begins on 1940-01-01; there is no weather of earlier hours to be had"
     }
 
     /// Open-Meteo's free limits per IP address, as they publish them: 600 calls a minute, 5,000 an hour, 10,000 a day,
     /// 300,000 a month.
-    public static let freeLimits = CallLimits(perMinute: 600, perHour: 5000, perDay: 10_000, perMonth: 300_000)
+    package static let freeLimits = CallLimits(perMinute: 600, perHour: 5000, perDay: 10_000, perMonth: 300_000)
 
     /// What one request counts as, the way Open-Meteo counts: max(variables / 10, 1) × max(days / 14, 1) ×
     /// locations (their examples: 15 variables over 14 days weigh 1.5; over 28 days, 3.0).
-    public static func weight(variables: Int, days: Int, locations: Int = 1) -> Double {
+    package static func weight(variables: Int, days: Int, locations: Int = 1) -> Double {
         max(Double(variables) / 10, 1) * max(Double(days) / 14, 1) * Double(max(locations, 1))
     }
 
     /// Which of Open-Meteo's services answers a fetch.
-    public enum Service: String, Sendable, Equatable {
+    package enum Service: String, Sendable, Equatable {
         case archive, forecast
     }
 
     /// One request: a service and a span of days (`YYYY-MM-DD`, inclusive; the place's own days).
-    public struct Fetch: HistoryFetch, Equatable {
-        public var service: Service
-        public var start: String
-        public var end: String
-        public var days: Int
+    package struct Fetch: HistoryFetch, Equatable {
+        package var service: Service
+        package var start: String
+        package var end: String
+        package var days: Int
 
-        public init(service: Service, start: String, end: String, days: Int) {
+        package init(service: Service, start: String, end: String, days: Int) {
             self.service = service
             self.start = start
             self.end = end
@@ -55,20 +55,20 @@ public enum OpenMeteoHistory {
         }
 
         /// What Open-Meteo counts it as.
-        public var weight: Double {
+        package var weight: Double {
             OpenMeteoHistory.weight(
                 variables: OpenMeteoHistory.hourlyVariables.count + OpenMeteoHistory.dailyVariables.count,
                 days: self.days)
         }
 
-        public var description: String { "\(self.service) \(self.start)…\(self.end)" }
+        package var description: String { "\(self.service) \(self.start)…\(self.end)" }
     }
 
     /// What to ask for so that `hour` (Unix time / 3600) is answered, given the spans of hours already kept for the
     /// place: the hour's calendar year (a day of margin each side, as the place's days need not be UTC's), up to
     /// the archive's end, from the archive, starting after what is already kept of that year; or the last days
     /// from the forecast API. Nil for an hour not yet past.
-    public static func plan(hour: Int, now: Date, kept: [ClosedRange<Int>]) -> Fetch? {
+    package static func plan(hour: Int, now: Date, kept: [ClosedRange<Int>]) -> Fetch? {
         var calendar = Calendar(identifier: .gregorian)
         guard let utc = TimeZone(secondsFromGMT: 0) else { return nil }
         calendar.timeZone = utc
@@ -94,7 +94,7 @@ public enum OpenMeteoHistory {
 
     /// The day around `hour` again (a day of margin each side), from the service that has it now: for a gap in a
     /// kept answer, asked again later. Nil for an hour not yet past.
-    public static func planDay(hour: Int, now: Date) -> Fetch? {
+    package static func planDay(hour: Int, now: Date) -> Fetch? {
         var calendar = Calendar(identifier: .gregorian)
         guard let utc = TimeZone(secondsFromGMT: 0) else { return nil }
         calendar.timeZone = utc
@@ -120,7 +120,7 @@ public enum OpenMeteoHistory {
 
     /// The request for `fetch` at `position`, in `units`' units (Kelvin is asked as °C). Times come as Unix
     /// seconds; the days are the place's own (`timezone=auto`).
-    public static func url(
+    package static func url(
         _ fetch: Fetch, archiveURL: String, forecastURL: String, at position: RequestPosition, units: Units
     ) -> String {
         let base = fetch.service == .archive ? archiveURL : forecastURL
@@ -141,7 +141,7 @@ public enum OpenMeteoHistory {
     /// The hours of an answer, checked to be the documented shape and to hold at least one hour of weather. Read as
     /// it is parsed (`JSONPullReader`): each hour's values go straight into the kept floats, and no tree of the
     /// document is built.
-    public static func decode(_ body: [UInt8]) throws(WeatherError) -> HourlySeries {
+    package static func decode(_ body: [UInt8]) throws(WeatherError) -> HourlySeries {
         guard let answer = Answer(body), let first = answer.times.first, let last = answer.times.last, first <= last,
             answer.columns[0]?.count == answer.times.count
         else {
@@ -275,16 +275,16 @@ public enum OpenMeteoHistory {
 /// A place's hours as kept: every variable of `OpenMeteoHistory.hourlyVariables` as 32-bit floats (NaN where
 /// Open-Meteo had none), hour by hour from `start`, and each day's sunrise and sunset. A year is about 420 KB, read
 /// back with a copy, so an entry costs no JSON parsing however its diary's places and years interleave.
-public struct HourlySeries: HistoryHours, Equatable {
+package struct HourlySeries: HistoryHours, Equatable {
     /// The first hour (Unix time / 3600).
-    public private(set) var start: Int
-    public private(set) var count: Int
-    public private(set) var utcOffset: Int?
+    package private(set) var start: Int
+    package private(set) var count: Int
+    package private(set) var utcOffset: Int?
     /// The place's zone, as the answer named it.
-    public private(set) var zone: String?
+    package private(set) var zone: String?
     /// The answer's grid point: where the sun is asked whether it is day, for an hour without `is_day`.
-    public private(set) var latitude: Double?
-    public private(set) var longitude: Double?
+    package private(set) var latitude: Double?
+    package private(set) var longitude: Double?
     /// `variables × count` values, variable by variable.
     private var values: [Float]
     /// Each day's start, sunrise and sunset (Unix seconds; 0 for none).
@@ -348,13 +348,13 @@ public struct HourlySeries: HistoryHours, Equatable {
         self.count = kept.count
     }
 
-    public var isEmpty: Bool { self.count == 0 }
+    package var isEmpty: Bool { self.count == 0 }
 
     /// The hours it holds weather for (Unix time / 3600).
-    public var span: ClosedRange<Int> { self.start...(self.start + max(self.count, 1) - 1) }
+    package var span: ClosedRange<Int> { self.start...(self.start + max(self.count, 1) - 1) }
 
     /// The same series ending at `hour` at the latest (the forecast API's hours after now are not history).
-    public func ending(at hour: Int) -> HourlySeries? {
+    package func ending(at hour: Int) -> HourlySeries? {
         guard hour >= self.start else { return nil }
         guard hour < self.start + self.count - 1 else { return self }
         var copy = self
@@ -368,7 +368,7 @@ public struct HourlySeries: HistoryHours, Equatable {
     }
 
     /// The weather of `hour`, or nil when it has none for that hour.
-    public func weather(hour: Int, units: Units, lang: String) -> Weather? {
+    package func weather(hour: Int, units: Units, lang: String) -> Weather? {
         let index = hour - self.start
         guard index >= 0, index < self.count, let temperature = self.value(0, index),
             let code = self.value(4, index).flatMap({ Int(exactly: $0).flatMap(WMOWeatherCode.init) })
@@ -413,7 +413,7 @@ public struct HourlySeries: HistoryHours, Equatable {
         )
     }
 
-    public static func == (lhs: HourlySeries, rhs: HourlySeries) -> Bool {
+    package static func == (lhs: HourlySeries, rhs: HourlySeries) -> Bool {
         lhs.encoded == rhs.encoded
     }
 
@@ -422,7 +422,7 @@ public struct HourlySeries: HistoryHours, Equatable {
     /// `WTH2`, then little-endian: start, count, UTC offset (Int64 each; the offset Int64.min for none), the zone's
     /// name (its length, then its bytes), latitude and longitude (Float64 bit patterns; NaN for none), the day
     /// count, each day's start, sunrise and sunset, then the values. (`WTH1`: no zone, no grid point.)
-    public var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var bytes = Self.magic
         func append(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
         append(Int64(self.start))
@@ -444,7 +444,7 @@ public struct HourlySeries: HistoryHours, Equatable {
         return bytes
     }
 
-    public init?(encoded bytes: [UInt8]) {
+    package init?(encoded bytes: [UInt8]) {
         let current = bytes.starts(with: Self.magic)
         guard current || bytes.starts(with: Self.previousMagic) else { return nil }
         var offset = Self.magic.count

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// for), or the place's local time as text (`iso8601`, the default: `2026-10-03T12:30`, or a day `2024-01-01`), which
 /// Open-Meteo writes as the instant shifted by the answer's one `utc_offset_seconds`. Both are read, so an answer
 /// recorded by another client (or a proxy that drops the parameter) is read right and not refused.
-public struct OpenMeteoTime: Decodable, Sendable, Equatable {
+package struct OpenMeteoTime: Decodable, Sendable, Equatable {
     /// Unix seconds, or the local time's seconds counted as if it were UTC.
     private var seconds: Double
     private var isLocal: Bool
@@ -23,7 +23,7 @@ public struct OpenMeteoTime: Decodable, Sendable, Equatable {
         self.isLocal = true
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let seconds = try? container.decode(Double.self) {
             guard let time = OpenMeteoTime(unix: seconds) else {
@@ -45,7 +45,7 @@ public struct OpenMeteoTime: Decodable, Sendable, Equatable {
     func unix(offset: Int?) -> Double { self.isLocal ? self.seconds - Double(offset ?? 0) : self.seconds }
 
     /// `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM` or `YYYY-MM-DDTHH:MM:SS`, each field in range; nil otherwise.
-    public static func localSeconds(_ text: String) -> Double? {
+    package static func localSeconds(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
         guard [10, 16, 19].contains(bytes.count) else { return nil }
         func number(_ range: Range<Int>) -> Int? {

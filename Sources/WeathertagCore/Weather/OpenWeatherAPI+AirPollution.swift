@@ -2,14 +2,14 @@ import FoundationEssentials
 
 extension OpenWeatherAPI {
     /// `{base}/data/2.5/air_pollution?lat=&lon=&appid=`. Contains the key: never log it.
-    public static func airPollutionURL(baseURL: String, at position: RequestPosition, apiKey: String) -> String {
+    package static func airPollutionURL(baseURL: String, at position: RequestPosition, apiKey: String) -> String {
         Self.url(
             baseURL, "/data/2.5/air_pollution", at: position,
             ["appid=\(Self.percentEncoded(apiKey))"])
     }
 
     /// `list[0]`: `main.aqi` (1–5) and the components.
-    public static func decodeAirPollution(_ response: HTTPResponse) throws(WeatherError) -> AirQuality {
+    package static func decodeAirPollution(_ response: HTTPResponse) throws(WeatherError) -> AirQuality {
         guard response.status == 200 else {
             throw WeatherError(
                 kind: .serverError(status: response.status),

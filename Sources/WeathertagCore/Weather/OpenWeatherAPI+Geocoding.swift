@@ -2,14 +2,14 @@ import FoundationEssentials
 
 extension OpenWeatherAPI {
     /// `{base}/geo/1.0/reverse?lat=&lon=&limit=1&appid=`. Contains the key: never log it.
-    public static func reverseGeocodingURL(baseURL: String, at position: RequestPosition, apiKey: String) -> String {
+    package static func reverseGeocodingURL(baseURL: String, at position: RequestPosition, apiKey: String) -> String {
         Self.url(
             baseURL, "/geo/1.0/reverse", at: position,
             ["limit=1", "appid=\(Self.percentEncoded(apiKey))"])
     }
 
     /// The first place of the geocoder's answer; nil when it knows none (an empty list, in the sea).
-    public static func decodeReverseGeocoding(_ response: HTTPResponse) throws(WeatherError) -> PlaceName? {
+    package static func decodeReverseGeocoding(_ response: HTTPResponse) throws(WeatherError) -> PlaceName? {
         guard response.status == 200 else {
             throw WeatherError(
                 kind: .serverError(status: response.status),

@@ -1,9 +1,9 @@
 import FoundationEssentials
 
 /// OpenWeather's current-weather endpoint: building the request and reading every documented answer.
-public enum OpenWeatherAPI {
+package enum OpenWeatherAPI {
     /// `{base}/data/2.5/weather?lat=&lon=&appid=&units=&lang=`. Contains the key: never log it.
-    public static func currentWeatherURL(
+    package static func currentWeatherURL(
         baseURL: String,
         at position: RequestPosition,
         apiKey: String,
@@ -17,7 +17,7 @@ public enum OpenWeatherAPI {
 
     /// `{base}/data/3.0/onecall/timemachine?lat=&lon=&dt=&units=&lang=&appid=`: the weather at one moment (One Call
     /// 3.0, a separate subscription). Contains the key: never log it.
-    public static func timemachineURL(
+    package static func timemachineURL(
         baseURL: String,
         at position: RequestPosition,
         time: Date,
@@ -46,7 +46,7 @@ public enum OpenWeatherAPI {
 
     /// The weather of the timemachine's `data[0]`, or the documented error. A 401 there means the key has no One Call
     /// 3.0 subscription (the current-weather key may be fine).
-    public static func decodeTimemachine(_ response: HTTPResponse, units: Units) throws(WeatherError) -> Weather {
+    package static func decodeTimemachine(_ response: HTTPResponse, units: Units) throws(WeatherError) -> Weather {
         if response.status == 401 {
             throw WeatherError(
                 kind: .unauthorized,
@@ -94,13 +94,13 @@ public enum OpenWeatherAPI {
     }
 
     /// `{icon_base}/{icon}@2x.png`.
-    public static func iconURL(iconBaseURL: String, icon: String) -> String {
+    package static func iconURL(iconBaseURL: String, icon: String) -> String {
         let base = iconBaseURL.hasSuffix("/") ? String(iconBaseURL.dropLast()) : iconBaseURL
         return "\(base)/\(icon)@2x.png"
     }
 
     /// Icon codes are two digits and `d` or `n`; anything else is not fetched or used in a file name.
-    public static func isValidIconCode(_ icon: String) -> Bool {
+    package static func isValidIconCode(_ icon: String) -> Bool {
         let bytes = Array(icon.utf8)
         return bytes.count == 3 && bytes[0...1].allSatisfy { (0x30...0x39).contains($0) }
             && (bytes[2] == UInt8(ascii: "d") || bytes[2] == UInt8(ascii: "n"))
@@ -108,7 +108,7 @@ public enum OpenWeatherAPI {
 
     /// Maps an answer to weather or to the documented error. Branches on the HTTP status, because `cod` in the
     /// body is sometimes a number and sometimes a string.
-    public static func decodeCurrentWeather(_ response: HTTPResponse, units: Units) throws(WeatherError) -> Weather {
+    package static func decodeCurrentWeather(_ response: HTTPResponse, units: Units) throws(WeatherError) -> Weather {
         if let error = Self.statusError(response) { throw error }
         do {
             let body = try JSONDecoder().decode(CurrentWeatherBody.self, from: Data(response.body))
@@ -286,28 +286,28 @@ public enum OpenWeatherAPI {
 
 /// One hour of OpenWeather's timemachine (One Call 3.0): the answer for one moment, kept as it came and read with
 /// the units it is read in, so that the hour is never asked again.
-public struct TimemachineHour: HistoryHours, Equatable {
-    public let hour: Int
+package struct TimemachineHour: HistoryHours, Equatable {
+    package let hour: Int
     /// The answer, as it came.
-    public let body: [UInt8]
+    package let body: [UInt8]
 
     static let magic: [UInt8] = Array("WTM1".utf8)
 
-    public init(hour: Int, body: [UInt8]) {
+    package init(hour: Int, body: [UInt8]) {
         self.hour = hour
         self.body = body
     }
 
-    public var span: ClosedRange<Int> { self.hour...self.hour }
+    package var span: ClosedRange<Int> { self.hour...self.hour }
 
     /// `WTM1`, the hour (Int64, little-endian), then the answer's bytes.
-    public var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var bytes = Self.magic
         withUnsafeBytes(of: Int64(self.hour).littleEndian) { bytes += $0 }
         return bytes + self.body
     }
 
-    public init?(encoded bytes: [UInt8]) {
+    package init?(encoded bytes: [UInt8]) {
         guard bytes.starts(with: Self.magic), bytes.count >= Self.magic.count + 8 else { return nil }
         let hour = bytes[Self.magic.count..<(Self.magic.count + 8)].withUnsafeBytes {
             Int64(littleEndian: $0.loadUnaligned(as: Int64.self))
@@ -316,23 +316,23 @@ public struct TimemachineHour: HistoryHours, Equatable {
         self.body = Array(bytes[(Self.magic.count + 8)...])
     }
 
-    public func weather(hour: Int, units: Units, lang: String) -> Weather? {
+    package func weather(hour: Int, units: Units, lang: String) -> Weather? {
         guard hour == self.hour else { return nil }
         return try? OpenWeatherAPI.decodeTimemachine(HTTPResponse(status: 200, body: self.body), units: units)
     }
 }
 
 /// A timemachine request: the moment an entry was written (its hour is what is kept).
-public struct TimemachineFetch: HistoryFetch, Equatable {
-    public var moment: Date
-    public var hour: Int
+package struct TimemachineFetch: HistoryFetch, Equatable {
+    package var moment: Date
+    package var hour: Int
     /// One call.
-    public var weight: Double { 1 }
+    package var weight: Double { 1 }
 
-    public init(moment: Date, hour: Int) {
+    package init(moment: Date, hour: Int) {
         self.moment = moment
         self.hour = hour
     }
 
-    public var description: String { "timemachine \(Int(self.moment.timeIntervalSince1970))" }
+    package var description: String { "timemachine \(Int(self.moment.timeIntervalSince1970))" }
 }

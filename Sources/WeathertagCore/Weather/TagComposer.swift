@@ -4,26 +4,26 @@ import FoundationEssentials
 /// back-dated entry's time (`HistoryService`) alike: the place by name in `weather.lang` (as the geocoder gave it),
 /// the zone a source did not name (MET Norway, a `command`) from the place, the icon, and then only what `privacy`
 /// lets show. Pure: the services look up the place and the icon, this decides what the tag says.
-public struct TagComposer: Sendable {
-    public var privacy: PrivacyPolicy
+package struct TagComposer: Sendable {
+    package var privacy: PrivacyPolicy
     /// The language place names are given in (`weather.lang`).
-    public var lang: String
+    package var lang: String
 
-    public init(privacy: PrivacyPolicy, lang: String) {
+    package init(privacy: PrivacyPolicy, lang: String) {
         self.privacy = privacy
         self.lang = lang
     }
 
     /// What a source said, and of when.
-    public struct Answer: Sendable {
-        public var weather: Weather
-        public var fetchedAt: Date
-        public var airQuality: AirQuality?
-        public var kind: WeatherTag.Kind
+    package struct Answer: Sendable {
+        package var weather: Weather
+        package var fetchedAt: Date
+        package var airQuality: AirQuality?
+        package var kind: WeatherTag.Kind
         /// Kept weather served because a refresh failed.
-        public var stale: Bool
+        package var stale: Bool
 
-        public init(
+        package init(
             weather: Weather, fetchedAt: Date, airQuality: AirQuality? = nil, kind: WeatherTag.Kind = .current,
             stale: Bool = false
         ) {
@@ -34,7 +34,7 @@ public struct TagComposer: Sendable {
 
     /// The tag for `answer` at `position` (where the entry or the machine was, as located), with the place's name
     /// where one is known and the icon's cached file where there is one: as `privacy` lets it be shown.
-    public func tag(_ answer: Answer, at position: Position, place: PlaceName?, iconFile: String?) -> WeatherTag {
+    package func tag(_ answer: Answer, at position: Position, place: PlaceName?, iconFile: String?) -> WeatherTag {
         var tag = WeatherTag(
             weather: answer.weather, position: position, iconFile: iconFile, fetchedAt: answer.fetchedAt,
             stale: answer.stale, kind: answer.kind)

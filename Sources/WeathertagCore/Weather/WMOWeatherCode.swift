@@ -2,20 +2,20 @@
 /// the condition group, an OpenWeather condition id of the same kind, its icon (`01d` … `50n`) and a description
 /// in English or Korean (other languages fall back to English). Icons, waybar classes, templates and the timeline's
 /// colours then work the same whoever answered.
-public struct WMOWeatherCode: Sendable, Equatable {
-    public var code: Int
+package struct WMOWeatherCode: Sendable, Equatable {
+    package var code: Int
     /// OpenWeather's group: `Clear`, `Clouds`, `Fog`, `Drizzle`, `Rain`, `Snow`, `Thunderstorm`.
-    public var condition: String
+    package var condition: String
     /// An OpenWeather condition id of the same kind (800 clear, 804 overcast, 501 moderate rain …).
-    public var openWeatherID: Int
+    package var openWeatherID: Int
     /// The icon's number (`01` … `50`), without `d` or `n`.
-    public var iconNumber: String
+    package var iconNumber: String
     private var english: String
     private var korean: String
 
     /// The codes Open-Meteo documents, and any other code of 0–99 as the nearest documented one of its kind; nil
     /// outside 0–99.
-    public init?(_ code: Int) {
+    package init?(_ code: Int) {
         guard (0...99).contains(code) else { return nil }
         let decade = code / 10
         let below = Self.table.keys.filter { $0 / 10 == decade && $0 <= code }.max()
@@ -27,10 +27,10 @@ public struct WMOWeatherCode: Sendable, Equatable {
     }
 
     /// The icon code, day or night.
-    public func icon(isDay: Bool) -> String { self.iconNumber + (isDay ? "d" : "n") }
+    package func icon(isDay: Bool) -> String { self.iconNumber + (isDay ? "d" : "n") }
 
     /// The description in `lang` (`weather.lang`): Korean for `ko`, else English.
-    public func description(in lang: String) -> String {
+    package func description(in lang: String) -> String {
         lang.lowercased().hasPrefix("ko") ? self.korean : self.english
     }
 
@@ -73,5 +73,5 @@ public struct WMOWeatherCode: Sendable, Equatable {
     ]
 
     /// The codes Open-Meteo documents.
-    public static var documented: [Int] { Self.table.keys.sorted() }
+    package static var documented: [Int] { Self.table.keys.sorted() }
 }

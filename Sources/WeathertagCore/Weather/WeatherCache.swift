@@ -1,15 +1,16 @@
 import FoundationEssentials
 
 /// Weather fetched for one place.
-public struct CachedWeather: Sendable, Equatable, Codable {
-    public var latitude: Double
-    public var longitude: Double
-    public var weather: Weather
-    public var fetchedAt: Date
+package struct CachedWeather: Sendable, Equatable, Codable {
+    package var latitude: Double
+    package var longitude: Double
+    package var weather: Weather
+    package var fetchedAt: Date
     /// The air there, fetched with the weather (`air_quality.enabled`).
-    public var airQuality: AirQuality?
+    package var airQuality: AirQuality?
 
-    public init(latitude: Double, longitude: Double, weather: Weather, fetchedAt: Date, airQuality: AirQuality? = nil) {
+    package init(latitude: Double, longitude: Double, weather: Weather, fetchedAt: Date, airQuality: AirQuality? = nil)
+    {
         self.latitude = latitude
         self.longitude = longitude
         self.weather = weather
@@ -26,15 +27,15 @@ public struct CachedWeather: Sendable, Equatable, Codable {
 
 /// The cache policy: positions within `radiusMeters` share one entry, an entry is fresh for `ttl`, and at most
 /// `capacity` places are kept (the least recently fetched go first). Pure: time is passed in.
-public struct WeatherCache: Sendable, Equatable, Codable {
-    public static let defaultRadiusMeters = 1_000.0
-    public static let defaultCapacity = 64
+package struct WeatherCache: Sendable, Equatable, Codable {
+    package static let defaultRadiusMeters = 1_000.0
+    package static let defaultCapacity = 64
 
-    public private(set) var entries: [CachedWeather]
-    public var radiusMeters: Double
-    public var capacity: Int
+    package private(set) var entries: [CachedWeather]
+    package var radiusMeters: Double
+    package var capacity: Int
 
-    public init(
+    package init(
         entries: [CachedWeather] = [],
         radiusMeters: Double = Self.defaultRadiusMeters,
         capacity: Int = Self.defaultCapacity
@@ -45,7 +46,7 @@ public struct WeatherCache: Sendable, Equatable, Codable {
     }
 
     /// The newest entry near `position`, whatever its age.
-    public func latest(near position: Position) -> CachedWeather? {
+    package func latest(near position: Position) -> CachedWeather? {
         self.entries
             .filter {
                 Position.distance($0.latitude, $0.longitude, position.latitude, position.longitude) <= self.radiusMeters
@@ -55,14 +56,14 @@ public struct WeatherCache: Sendable, Equatable, Codable {
 
     /// The entry near `position` if it is younger than `ttl` at `now`. An entry from the future (the clock went
     /// back) is not trusted.
-    public func fresh(near position: Position, ttl: Duration, now: Date) -> CachedWeather? {
+    package func fresh(near position: Position, ttl: Duration, now: Date) -> CachedWeather? {
         guard let entry = self.latest(near: position) else { return nil }
         let age = now.timeIntervalSince(entry.fetchedAt)
         return age >= 0 && age < ttl.seconds ? entry : nil
     }
 
     /// Records weather fetched for `position`, replacing what was cached near it.
-    public mutating func store(
+    package mutating func store(
         _ weather: Weather, for position: Position, at now: Date, airQuality: AirQuality? = nil
     ) {
         self.entries.removeAll {
@@ -88,7 +89,7 @@ public struct WeatherCache: Sendable, Equatable, Codable {
 
 extension Duration {
     /// The duration in seconds, fractions included.
-    public var seconds: Double {
+    package var seconds: Double {
         Double(self.components.seconds) + Double(self.components.attoseconds) / 1e18
     }
 }

@@ -1,6 +1,6 @@
 /// Why a weather source gave no weather; its message names the source. Messages never contain a key or token.
-public struct WeatherError: RecurringFailure, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct WeatherError: RecurringFailure, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// 401: the source refused the key (wrong, not active yet, or without the subscription asked for). Retrying
         /// soon will not help.
         case unauthorized
@@ -19,29 +19,29 @@ public struct WeatherError: RecurringFailure, Sendable, Equatable, CustomStringC
         case unreachable
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// What to tell a person; never the key.
-    public var message: String
+    package var message: String
     /// The lower layer's error behind it (the transport's), kept for code to inspect, never printed: only
     /// `message` is redacted.
-    public var cause: (any Error)?
+    package var cause: (any Error)?
 
-    public init(kind: Kind, message: String, cause: (any Error)? = nil) {
+    package init(kind: Kind, message: String, cause: (any Error)? = nil) {
         self.kind = kind
         self.message = message
         self.cause = cause
     }
 
-    public var description: String { self.message }
+    package var description: String { self.message }
 
     /// Equal when they say the same; the cause is not compared.
-    public static func == (lhs: WeatherError, rhs: WeatherError) -> Bool {
+    package static func == (lhs: WeatherError, rhs: WeatherError) -> Bool {
         lhs.kind == rhs.kind && lhs.message == rhs.message
     }
 
     /// What stays the same when it comes again: its kind, not its words (a 503 after a 502 is the same trouble, and
     /// a message may name a time or a count).
-    public var recurrenceKey: String {
+    package var recurrenceKey: String {
         switch self.kind {
         case .unauthorized: return "unauthorized"
         case .requestRefused: return "request refused"
@@ -57,7 +57,7 @@ public struct WeatherError: RecurringFailure, Sendable, Equatable, CustomStringC
     /// success: 429 is its limit (asked again in a minute at the soonest), 5xx its trouble, anything else a refusal.
     /// `detail` is what the service said, when it said something (`: Parameter 'latitude' is out of range`).
     ///   - retryAfter: the answer's `Retry-After` (`RetryAfter.parse`), obeyed for a 429.
-    public static func status(
+    package static func status(
         _ status: Int, from service: String, detail: String = "", retryAfter: Duration? = nil
     ) -> WeatherError? {
         switch status {
@@ -76,7 +76,7 @@ public struct WeatherError: RecurringFailure, Sendable, Equatable, CustomStringC
     }
 
     /// The shortest sensible wait before asking again, on top of the exponential backoff.
-    public var minimumRetryDelay: Duration {
+    package var minimumRetryDelay: Duration {
         switch self.kind {
         case .unauthorized: return .seconds(600)
         // At least a minute (OpenWeather's advice), longer when the service's `Retry-After` says so.

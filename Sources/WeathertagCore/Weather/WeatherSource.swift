@@ -4,7 +4,7 @@ import Logging
 /// A service that knows the weather at a place (`weather.providers`). Adding a source is one file in
 /// `WeathertagDaemon/Providers/Weather/`: a type conforming to this, its `Settings` and a `WeatherSourcePlugin`, plus
 /// one line in the registry. Sources only ever see a `RequestPosition`: what `privacy` lets leave the machine.
-public protocol WeatherSource: Sendable {
+package protocol WeatherSource: Sendable {
     /// The configuration `type`; also what the block says answered (`weather_source`).
     var type: String { get }
     /// Never more calls than this in any 60 seconds (the service's own free limit, or the configured one).
@@ -21,17 +21,17 @@ public protocol WeatherSource: Sendable {
 }
 
 extension WeatherSource {
-    public func airQuality(at position: RequestPosition) async throws(WeatherError) -> AirQuality? { nil }
-    public var ceilingSetting: String { "\(self.type)'s calls per minute" }
-    public var iconImages: IconImages? { nil }
+    package func airQuality(at position: RequestPosition) async throws(WeatherError) -> AirQuality? { nil }
+    package var ceilingSetting: String { "\(self.type)'s calls per minute" }
+    package var iconImages: IconImages? { nil }
 }
 
 /// Where a source's icon images are: `{baseURL}/{code}@2x.png`, each asked within `timeout`.
-public struct IconImages: Sendable, Equatable {
-    public var baseURL: String
-    public var timeout: Duration
+package struct IconImages: Sendable, Equatable {
+    package var baseURL: String
+    package var timeout: Duration
 
-    public init(baseURL: String, timeout: Duration) {
+    package init(baseURL: String, timeout: Duration) {
         (self.baseURL, self.timeout) = (baseURL, timeout)
     }
 }
@@ -39,15 +39,15 @@ public struct IconImages: Sendable, Equatable {
 /// What a source's settings may use at load besides its own entry: every source's units and language
 /// (`weather.units`, `weather.lang`), the services' own sections (`openweather`, `open_meteo`, `met_norway`),
 /// decoded, and where relative paths start.
-public struct WeatherSettingsContext: Sendable {
-    public var units: Units
-    public var lang: String
-    public var openWeather: OpenWeatherConfiguration
-    public var openMeteo: OpenMeteoConfiguration
-    public var metNorway: METNorwayConfiguration
-    public var paths: PathResolver
+package struct WeatherSettingsContext: Sendable {
+    package var units: Units
+    package var lang: String
+    package var openWeather: OpenWeatherConfiguration
+    package var openMeteo: OpenMeteoConfiguration
+    package var metNorway: METNorwayConfiguration
+    package var paths: PathResolver
 
-    public init(
+    package init(
         units: Units, lang: String, openWeather: OpenWeatherConfiguration, openMeteo: OpenMeteoConfiguration,
         metNorway: METNorwayConfiguration, paths: PathResolver
     ) {
@@ -62,13 +62,13 @@ public struct WeatherSettingsContext: Sendable {
 
 /// What a running source is built with (by `ServiceFactory`): the transport, the log, the clock, and a counter of
 /// the calls it makes (`/v1/status`).
-public struct WeatherSourceContext: Sendable {
-    public var http: any HTTPClient
-    public var logger: Logger
-    public var now: @Sendable () -> Date
-    public var countCall: @Sendable () -> Void
+package struct WeatherSourceContext: Sendable {
+    package var http: any HTTPClient
+    package var logger: Logger
+    package var now: @Sendable () -> Date
+    package var countCall: @Sendable () -> Void
 
-    public init(
+    package init(
         http: any HTTPClient, logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
         countCall: @escaping @Sendable () -> Void = {}
     ) {
@@ -80,25 +80,25 @@ public struct WeatherSourceContext: Sendable {
 }
 
 /// `weather.providers`: the weather source plugin family (`Support/Plugins.swift`).
-public typealias WeatherSourceSpec = PluginSpec<WeatherSourceContext, any WeatherSource>
-public typealias WeatherSourcePlugin = Plugin<WeatherSettingsContext, WeatherSourceContext, any WeatherSource>
-public typealias WeatherSourceRegistry = PluginRegistry<
+package typealias WeatherSourceSpec = PluginSpec<WeatherSourceContext, any WeatherSource>
+package typealias WeatherSourcePlugin = Plugin<WeatherSettingsContext, WeatherSourceContext, any WeatherSource>
+package typealias WeatherSourceRegistry = PluginRegistry<
     WeatherSettingsContext, WeatherSourceContext, any WeatherSource
 >
 
 extension PluginSpec where Context == WeatherSourceContext, Product == any WeatherSource {
     /// A running source for these settings.
-    public func makeSource(_ context: WeatherSourceContext) -> any WeatherSource {
+    package func makeSource(_ context: WeatherSourceContext) -> any WeatherSource {
         self.make(context)
     }
 }
 
 /// Every plugin family the configuration can name: where positions come from, and where weather comes from.
-public struct PluginRegistries: Sendable {
-    public var location: LocationProviderRegistry
-    public var weather: WeatherSourceRegistry
+package struct PluginRegistries: Sendable {
+    package var location: LocationProviderRegistry
+    package var weather: WeatherSourceRegistry
 
-    public init(location: LocationProviderRegistry, weather: WeatherSourceRegistry) {
+    package init(location: LocationProviderRegistry, weather: WeatherSourceRegistry) {
         self.location = location
         self.weather = weather
     }

@@ -8,11 +8,11 @@ import WeathertagCore
 /// daemon's generations, and what `stamp`, `check` and `entries` need. Commands take their parts from here and
 /// never wire services of their own, so a command behaves as the daemon does (the same privacy, cache, memory and
 /// history rules).
-public struct ServiceFactory: Sendable {
-    public let configuration: Configuration
+package struct ServiceFactory: Sendable {
+    package let configuration: Configuration
     /// The running providers of `location.providers`, built once per factory (a generation, a command) from their
     /// settings: the chain, history and the service group share them.
-    public let providers: [any LocationProvider]
+    package let providers: [any LocationProvider]
     let http: any HTTPClient
     let threadPool: NIOThreadPool
     let statistics: DaemonStatistics
@@ -20,7 +20,7 @@ public struct ServiceFactory: Sendable {
     /// The clock of everything built here (a test's own).
     let now: @Sendable () -> Date
 
-    public init(
+    package init(
         configuration: Configuration,
         http: any HTTPClient,
         threadPool: NIOThreadPool,
@@ -40,14 +40,14 @@ public struct ServiceFactory: Sendable {
 
     /// The configured providers (or some of them, as `check` tries each), in order, as `location.strategy` picks
     /// among them.
-    public func locationChain(_ providers: [any LocationProvider]? = nil) -> LocationChain {
+    package func locationChain(_ providers: [any LocationProvider]? = nil) -> LocationChain {
         LocationChain(
             providers: providers ?? self.providers, strategy: self.configuration.locationStrategy, now: self.now)
     }
 
     /// The running sources of `weather.providers`, in order, counted in this factory's statistics. They take only
     /// positions `privacy` made.
-    public func weatherSources() -> [any WeatherSource] {
+    package func weatherSources() -> [any WeatherSource] {
         self.configuration.weather.sources.map { $0.makeSource(self.weatherSourceContext(for: $0.type)) }
     }
 
@@ -60,7 +60,7 @@ public struct ServiceFactory: Sendable {
     }
 
     /// OpenWeather (its geocoder, its timemachine), or nil without a key.
-    public func openWeatherClient() -> OpenWeatherClient? {
+    package func openWeatherClient() -> OpenWeatherClient? {
         guard self.configuration.openWeather.apiKey != nil else { return nil }
         let statistics = self.statistics
         return OpenWeatherClient(
@@ -69,7 +69,7 @@ public struct ServiceFactory: Sendable {
     }
 
     /// The weather here: the chain, the sources, the cache on disk, each source's gate and the privacy rules.
-    public func weatherService(
+    package func weatherService(
         chain: LocationChain? = nil, sources: [any WeatherSource]? = nil
     ) async -> WeatherService {
         let configuration = self.configuration
@@ -117,7 +117,7 @@ public struct ServiceFactory: Sendable {
 
     /// The state database, or nil (stamping goes on without memory) when it is off or cannot be opened. Opened on
     /// the thread pool: opening migrates, and waits out another process's write.
-    public func stateDatabase() async -> StateDatabase? {
+    package func stateDatabase() async -> StateDatabase? {
         let configuration = self.configuration
         guard configuration.state.enabled else { return nil }
         let logger = self.logger
@@ -140,7 +140,7 @@ public struct ServiceFactory: Sendable {
     /// The weather of back-dated entries' time, or nil with `history.enabled` off: the weather source
     /// `history.source` names, built as `weather.providers` builds its sources. Its answers and spends are kept in
     /// `store` (the state database), else in the process.
-    public func historyService(store: (any HistoryStore)?, chain: LocationChain? = nil) -> HistoryService? {
+    package func historyService(store: (any HistoryStore)?, chain: LocationChain? = nil) -> HistoryService? {
         let configuration = self.configuration
         guard configuration.history.enabled, let spec = configuration.history.sourceSpec,
             let source = spec.makePast(self.weatherSourceContext(for: spec.type))
@@ -161,14 +161,14 @@ public struct ServiceFactory: Sendable {
     }
 
     /// The memory `stamp` shares with the daemon (through `database`) for files in its inbox.
-    public func stampMemory(_ database: StateDatabase) -> FileStamper.Memory? {
+    package func stampMemory(_ database: StateDatabase) -> FileStamper.Memory? {
         guard let inbox = realpath(self.configuration.inbox.path, nil) else { return nil }
         defer { free(inbox) }
         return FileStamper.Memory(database: database.entries, inbox: String(cString: inbox))
     }
 
     /// The diary index the daemon keeps, read without the daemon; nil when there is none yet (the daemon builds it).
-    public func diaryIndex() async throws -> DiaryIndex? {
+    package func diaryIndex() async throws -> DiaryIndex? {
         let configuration = self.configuration
         let file = configuration.state.directory + "/" + StateDatabase.fileName
         guard configuration.state.enabled, FileManager.default.fileExists(atPath: file) else { return nil }
@@ -185,7 +185,7 @@ public struct ServiceFactory: Sendable {
     /// Runs `body` while the providers' background work runs (gpsd's connection, a track folder's indexing), as
     /// under the daemon, and stops that work when `body` returns. Providers retry on their own; a `run` that ends
     /// early (most providers have no background work) just leaves the others running.
-    public func withProvidersRunning<T: Sendable>(
+    package func withProvidersRunning<T: Sendable>(
         only providers: [any LocationProvider]? = nil,
         _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {

@@ -6,23 +6,23 @@ import WeathertagCore
 /// fsyncs) and the inbox's policy (`InboxStateMachine`: an entry that changes while it is stamped is tried again
 /// after a pause, a few times): what `weathertag stamp` uses. One file at a time, so progress can be shown; a
 /// failed write is reported and the next file tried.
-public enum FileStamper {
+package enum FileStamper {
     /// What came of one file: its result, as the inbox's machine tells it, and the weather it was stamped with.
-    public typealias Outcome = (result: EntryResult, tag: WeatherTag?)
+    package typealias Outcome = (result: EntryResult, tag: WeatherTag?)
 
     typealias Machine = InboxStateMachine<ContinuousClock>
 
     /// Asks for current weather, once the first entry that needs it is read.
-    public typealias CurrentWeather = () async -> Result<WeatherTag, any Error>
+    package typealias CurrentWeather = () async -> Result<WeatherTag, any Error>
 
     /// The daemon's memory, for files in its inbox: a file there without a block gets its remembered one back,
     /// and every stamp is remembered, as the daemon does.
-    public struct Memory: Sendable {
-        public var database: any EntryStore
+    package struct Memory: Sendable {
+        package var database: any EntryStore
         /// The inbox, as a real path.
-        public var inbox: String
+        package var inbox: String
 
-        public init(database: any EntryStore, inbox: String) {
+        package init(database: any EntryStore, inbox: String) {
             self.database = database
             self.inbox = inbox
         }
@@ -42,7 +42,7 @@ public enum FileStamper {
     /// of current weather is reported for the files that need it while the rest go on.
     /// With `options.replacing`, the memory is not asked and a block already there is replaced: new weather on
     /// purpose.
-    public static func stamp(
+    package static func stamp(
         _ paths: [String],
         currentWeather: CurrentWeather,
         fields: [StampField] = StampField.all,
@@ -129,16 +129,16 @@ public enum FileStamper {
 
     /// How long a command waits for history when it says "later": each wait at most `each` (a service's pacing,
     /// not tomorrow's calls or a long outage), all of them together at most `total`.
-    public struct HistoryPatience: Sendable {
-        public var each: Duration
-        public var total: Duration
+    package struct HistoryPatience: Sendable {
+        package var each: Duration
+        package var total: Duration
 
-        public init(each: Duration, total: Duration) {
+        package init(each: Duration, total: Duration) {
             (self.each, self.total) = (each, total)
         }
 
         /// Never waits: says why at once (`stamp`).
-        public static let none = HistoryPatience(each: .zero, total: .zero)
+        package static let none = HistoryPatience(each: .zero, total: .zero)
 
         /// Whether to wait `delay` now, counting it when so.
         mutating func allows(_ delay: Duration) -> Bool {
@@ -150,14 +150,14 @@ public enum FileStamper {
 
     /// What `preview` finds: the front matter a stamp would write, or the result that means there is nothing to
     /// write.
-    public enum Preview: Sendable {
+    package enum Preview: Sendable {
         case frontMatter(String)
         case nothingToWrite(EntryResult)
     }
 
     /// The front matter a stamp would give the file (from its opening `---` to its closing line), without
     /// writing anything; or the outcome that means there is nothing to write.
-    public static func preview(
+    package static func preview(
         _ path: String,
         lines: [String],
         maximumSize: Int = InboxConfiguration.defaultMaximumBytes

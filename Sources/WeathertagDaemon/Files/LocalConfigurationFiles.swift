@@ -2,10 +2,10 @@ import Glibc
 import WeathertagCore
 
 /// The configuration's files, read from the disk.
-public struct LocalConfigurationFiles: ConfigurationFiles {
-    public init() {}
+package struct LocalConfigurationFiles: ConfigurationFiles {
+    package init() {}
 
-    public func contents(_ path: String) -> [UInt8]? {
+    package func contents(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -13,7 +13,7 @@ public struct LocalConfigurationFiles: ConfigurationFiles {
         return try? FileIO.readAll(fd, path: path, limit: 1 << 20)
     }
 
-    public func kind(_ path: String) -> ConfigurationFileKind? {
+    package func kind(_ path: String) -> ConfigurationFileKind? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         switch info.st_mode & S_IFMT {
@@ -23,7 +23,7 @@ public struct LocalConfigurationFiles: ConfigurationFiles {
         }
     }
 
-    public func permissions(_ path: String) -> Int? {
+    package func permissions(_ path: String) -> Int? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Int(info.st_mode & 0o777)

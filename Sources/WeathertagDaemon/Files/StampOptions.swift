@@ -2,15 +2,15 @@ import WeathertagCore
 
 /// How entries are stamped: the same for one entry (`EntryFile`), a batch (`EntryBatch`) and a command's files
 /// (`FileStamper`).
-public struct StampOptions: Sendable {
+package struct StampOptions: Sendable {
     /// A larger entry is left alone (`inbox.max_bytes`).
-    public var maximumSize: Int
+    package var maximumSize: Int
     /// The stamped file gets the original's access and modification times (`stamp.keep_mtime`).
-    public var keepModificationTime: Bool
+    package var keepModificationTime: Bool
     /// An entry written before what current weather can speak for is not given it (nil: every entry is current).
-    public var backdating: BackdatingPolicy?
+    package var backdating: BackdatingPolicy?
     /// New weather on purpose: the memory is not asked and an existing block is replaced (`stamp --fresh`).
-    public var replacing: Bool
+    package var replacing: Bool
     /// The folder is fsynced before a stamp returns. A batch fsyncs each of its folders once, after its last
     /// exchange and before it reports or remembers anything: one journal commit for the batch's renames.
     var syncsFolder = true
@@ -18,7 +18,7 @@ public struct StampOptions: Sendable {
     /// (a batch); without it the original is settled by the stamp.
     var handsBackOriginal = false
 
-    public init(
+    package init(
         maximumSize: Int = InboxConfiguration.defaultMaximumBytes, keepModificationTime: Bool = true,
         backdating: BackdatingPolicy? = nil, replacing: Bool = false
     ) {
@@ -30,7 +30,7 @@ public struct StampOptions: Sendable {
 
     /// As `configuration` says (`inbox.max_bytes`, `stamp.keep_mtime`): a command stamps as the daemon does. The
     /// defaults without one.
-    public init(_ configuration: Configuration?, backdating: BackdatingPolicy?, replacing: Bool = false) {
+    package init(_ configuration: Configuration?, backdating: BackdatingPolicy?, replacing: Bool = false) {
         self.init(
             maximumSize: configuration?.inbox.maximumBytes ?? InboxConfiguration.defaultMaximumBytes,
             keepModificationTime: configuration?.stamp.keepModificationTime ?? true, backdating: backdating,

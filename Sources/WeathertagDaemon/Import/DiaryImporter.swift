@@ -8,41 +8,41 @@ import WeathertagCore
 /// over). Everything is first written into a hidden staging folder inside the diary (`.weathertag-import-…`, which
 /// the inbox never looks into), stamped there, then moved in file by file with a rename that cannot replace; on any
 /// error before that the staging folder is removed and the diary is as it was.
-public struct DiaryImporter: Sendable {
+package struct DiaryImporter: Sendable {
     /// The diary's folder (`--into`).
-    public let root: String
-    public let layout: DiaryLayout
+    package let root: String
+    package let layout: DiaryLayout
     /// Which folders below it the diary's own files are in (the inbox's tree), for finding what is imported already.
-    public let tree: InboxTree
+    package let tree: InboxTree
 
-    public init(root: String, layout: DiaryLayout, tree: InboxTree = InboxTree()) {
+    package init(root: String, layout: DiaryLayout, tree: InboxTree = InboxTree()) {
         (self.root, self.layout, self.tree) = (root, layout, tree)
     }
 
     /// What an import would do: the entries to write, each with its path in the diary, and how many are there
     /// already.
-    public struct Plan: Sendable {
-        public var entries: [(entry: ImportedEntry, path: String)]
-        public var alreadyThere: Int
+    package struct Plan: Sendable {
+        package var entries: [(entry: ImportedEntry, path: String)]
+        package var alreadyThere: Int
     }
 
     /// The entries written so far, in the staging folder.
-    public struct Staging: Sendable {
+    package struct Staging: Sendable {
         /// The staging folder, absolute.
-        public var folder: String
+        package var folder: String
         /// Each entry's path in the diary, relative, and whether it still needs weather (it brought none).
-        public var entries: [(path: String, needsWeather: Bool)]
+        package var entries: [(path: String, needsWeather: Bool)]
         /// Files the entries link to that the export did not hold (`photos/…`), each once.
-        public var missing: [String]
+        package var missing: [String]
         /// Attachments copied, each once per folder.
-        public var attachments: [String]
+        package var attachments: [String]
 
         /// Where a relative path of the diary is while it is staged.
-        public func staged(_ path: String) -> String { self.folder + "/" + path }
+        package func staged(_ path: String) -> String { self.folder + "/" + path }
     }
 
     /// The ids (`origin.idKey`) the diary's Markdown files hold in their front matter.
-    public func importedIDs(key: String) -> Set<String> {
+    package func importedIDs(key: String) -> Set<String> {
         var ids: Set<String> = []
         InboxWalk.walk(inbox: self.root, tree: self.tree) { folder, contents in
             for name in contents.files where InboxFilter.isMarkdown(name) {
@@ -55,7 +55,7 @@ public struct DiaryImporter: Sendable {
 
     /// Which entries to write and where: those whose id is not in the diary yet, each at the layout's path for its
     /// own local time, with `-2`, `-3` … where a file is there or another entry of the same minute took the name.
-    public func plan(_ entries: [ImportedEntry]) -> Plan {
+    package func plan(_ entries: [ImportedEntry]) -> Plan {
         let known = entries.first.map { self.importedIDs(key: $0.origin.idKey) } ?? []
         var taken: Set<String> = []
         var plan = Plan(entries: [], alreadyThere: 0)
@@ -79,7 +79,7 @@ public struct DiaryImporter: Sendable {
 
     /// Writes the plan's entries into a new staging folder, with their attachments from `exportFolder` (where the
     /// export's `photos/` are) beside them; `render` makes an entry's text from the links its attachments got.
-    public func stage(
+    package func stage(
         _ plan: Plan, exportFolder: String?,
         render: (ImportedEntry, _ links: [String: String]) -> String
     ) throws -> Staging {
@@ -120,7 +120,7 @@ public struct DiaryImporter: Sendable {
 
     /// Moves every staged file into the diary, never over a file: one that appeared meanwhile makes the entry take
     /// the next free name. Returns each entry's final path (relative), in the plan's order.
-    public func commit(_ staging: Staging) throws -> [String] {
+    package func commit(_ staging: Staging) throws -> [String] {
         var moved: [String] = []
         for attachment in staging.attachments {
             try FileIO.makeDirectories(FileIO.split(self.root + "/" + attachment).directory)
@@ -144,16 +144,16 @@ public struct DiaryImporter: Sendable {
     }
 
     /// Why a .zip could not be unpacked.
-    public struct UnpackError: Error, CustomStringConvertible {
-        public var description: String
+    package struct UnpackError: Error, CustomStringConvertible {
+        package var description: String
         /// `unzip` is not installed.
-        public var missingProgram: Bool
+        package var missingProgram: Bool
     }
 
     /// Unpacks Day One's .zip with `unzip` into a new hidden folder of the diary (on its filesystem, not in memory),
     /// whose path it returns; `unzip` refuses names that would leave the folder. (Why a program: no library in
     /// reach reads .zip without Foundation, and the export is read once.)
-    public func unpack(zip: String) async throws(UnpackError) -> String {
+    package func unpack(zip: String) async throws(UnpackError) -> String {
         var template = Array((self.root + "/.weathertag-import-zip-XXXXXX").utf8CString)
         guard template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap(mkdtemp) }) != nil else {
             throw UnpackError(
@@ -179,7 +179,7 @@ public struct DiaryImporter: Sendable {
     }
 
     /// Removes the staging folder and all it holds.
-    public func discard(_ staging: Staging) {
+    package func discard(_ staging: Staging) {
         Self.removeTree(staging.folder)
     }
 
@@ -228,7 +228,7 @@ public struct DiaryImporter: Sendable {
     }
 
     /// `rm -r` of a folder weathertag made, never following a symbolic link.
-    public static func removeFolder(_ path: String) {
+    package static func removeFolder(_ path: String) {
         Self.removeTree(path)
     }
 

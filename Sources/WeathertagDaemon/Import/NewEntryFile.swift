@@ -2,15 +2,15 @@ import Glibc
 import WeathertagCore
 
 /// Makes a new entry's file, never over one that is there (`O_EXCL`), its folders first.
-public enum NewEntryFile {
-    public enum Result: Sendable {
+package enum NewEntryFile {
+    package enum Result: Sendable {
         case created
         /// A file of that name is there: it is kept as it is.
         case existing
         case failed(SystemError)
     }
 
-    public static func create(_ path: String, text: String) -> Result {
+    package static func create(_ path: String, text: String) -> Result {
         do {
             try FileIO.makeDirectories(FileIO.split(path).directory)
         } catch let error as SystemError {

@@ -11,7 +11,7 @@ import WeathertagCore
 /// retry); this type only performs its actions: the watcher, listings, weather requests, batches on the thread
 /// pool, timers, counters and log lines. Every action that takes time runs as a child task and comes back as an
 /// event, so the loop never waits on the disk or the network.
-public final class InboxService: Service {
+package final class InboxService: Service {
     typealias Machine = InboxStateMachine<ContinuousClock>
 
     /// The listings, batches, notices and look-overs, on the thread pool.
@@ -38,14 +38,14 @@ public final class InboxService: Service {
 
     /// Why each of `names` that the inbox holds is not stamped yet, as the running machine knows it; empty when the
     /// inbox is not running.
-    public func waitingReasons(_ names: [String]) async -> [String: LaneState] {
+    package func waitingReasons(_ names: [String]) async -> [String: LaneState] {
         guard !names.isEmpty, let loop = self.running.withLock({ $0 }) else { return [:] }
         return await withCheckedContinuation { answer in
             if case .terminated = loop.yield(.inspect(names, answer)) { answer.resume(returning: [:]) }
         }
     }
 
-    public func run() async throws {
+    package func run() async throws {
         // An entry an earlier run died stamping is set aside before anything is listed.
         await self.files.recoverFromCrash()
         // Watch first, then list (the machine's `start`): nothing dropped in between is missed.

@@ -2,13 +2,13 @@ import FoundationEssentials
 import WeathertagCore
 
 /// One answer of the socket API.
-public struct APIResponse: Sendable, Equatable {
-    public var status: Int
-    public var contentType: String
-    public var body: String
+package struct APIResponse: Sendable, Equatable {
+    package var status: Int
+    package var contentType: String
+    package var body: String
 
     /// One of the API's documents (`APIDocuments.swift`) as compact JSON, keys in their declared order.
-    public static func json(_ status: Int, _ document: some Encodable) -> APIResponse {
+    package static func json(_ status: Int, _ document: some Encodable) -> APIResponse {
         do {
             let body = try JSONValueEncoder().encode(document).serialized
             return APIResponse(status: status, contentType: "application/json", body: body + "\n")
@@ -17,13 +17,13 @@ public struct APIResponse: Sendable, Equatable {
         }
     }
 
-    public static func error(_ status: Int, _ message: String) -> APIResponse {
+    package static func error(_ status: Int, _ message: String) -> APIResponse {
         .json(status, ErrorDocument(error: message, status: status))
     }
 }
 
 /// Routes `GET /v1/…` to the daemon's state.
-public struct APIRouter: Sendable {
+package struct APIRouter: Sendable {
     let weather: WeatherService
     let chain: LocationChain
     let statistics: DaemonStatistics
@@ -94,7 +94,7 @@ public struct APIRouter: Sendable {
         }
     }
 
-    public func respond(method: String, uri: String) async -> APIResponse {
+    package func respond(method: String, uri: String) async -> APIResponse {
         let response: APIResponse
         switch Self.route(method: method, uri: uri) {
         case .tag(let format): response = await self.tag(format: format)

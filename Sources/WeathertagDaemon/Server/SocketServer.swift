@@ -13,7 +13,7 @@ import WeathertagCore
 /// Bounded against abuse: request lines and headers are limited (`decoderLimits`), bodies and slow or idle
 /// connections by `RequestGuardHandler`, and the number of connections by `socket.max_connections`, where a new
 /// client takes the place of the longest-idle connection.
-public final class SocketServer: Service {
+package final class SocketServer: Service {
     private let configuration: SocketConfiguration
     private var path: String { self.configuration.path }
     private let registry = ConnectionRegistry()
@@ -24,7 +24,7 @@ public final class SocketServer: Service {
     /// The listening socket systemd passed, if any.
     private let activatedSocket: Int32?
 
-    public init(
+    package init(
         configuration: SocketConfiguration,
         router: CurrentRouter,
         eventLoopGroup: any EventLoopGroup,
@@ -49,7 +49,7 @@ public final class SocketServer: Service {
         return limits
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let idleTimeout = TimeAmount(self.configuration.idleTimeout)
         let registry = self.registry
         let router = self.router
@@ -128,10 +128,10 @@ public final class SocketServer: Service {
 /// Another process answers on the socket: this daemon would be a second one for the same socket. `serve` exits
 /// with its own status (73), which the units list in `RestartPreventExitStatus=`: a restart would meet the same
 /// socket.
-public struct SocketInUseError: Error, Sendable, CustomStringConvertible {
-    public var path: String
+package struct SocketInUseError: Error, Sendable, CustomStringConvertible {
+    package var path: String
 
-    public var description: String {
+    package var description: String {
         "another weathertag is already listening on \(self.path); stop it first, or give this one another socket.path"
     }
 }

@@ -6,8 +6,8 @@ import WeathertagCore
 /// The diary as the socket and the command line list it: the index's rows, with the running inbox's own word on
 /// entries that wait (why, this moment). Without a running inbox (the command line reading the database while the
 /// daemon is stopped) an entry the index has as waiting says so.
-public struct DiaryIndex: Sendable {
-    public let database: any DiaryStore
+package struct DiaryIndex: Sendable {
+    package let database: any DiaryStore
     /// Why entries wait, from the running inbox; nil when the daemon is not running.
     let live: (@Sendable ([String]) async -> [String: LaneState])?
     /// Where the database is read: never on an event loop or the cooperative pool (the command line's too).
@@ -20,7 +20,7 @@ public struct DiaryIndex: Sendable {
         let kept = Mutex<(at: ContinuousClock.Instant, lanes: LanesDocument)?>(nil)
     }
 
-    public init(
+    package init(
         database: any DiaryStore, live: (@Sendable ([String]) async -> [String: LaneState])? = nil,
         threadPool: NIOThreadPool = .singleton
     ) {
@@ -29,7 +29,7 @@ public struct DiaryIndex: Sendable {
         self.threadPool = threadPool
     }
 
-    public func list(_ query: EntryQuery) async throws -> EntryListDocument {
+    package func list(_ query: EntryQuery) async throws -> EntryListDocument {
         let database = self.database
         let (entries, next) = try await self.read { try database.entries(query) }
         let lanes = await self.lanes(of: entries)
@@ -39,7 +39,7 @@ public struct DiaryIndex: Sendable {
     }
 
     /// One entry by its path relative to the inbox; nil when the index does not have it.
-    public func entry(_ path: String) async throws -> EntryDocument? {
+    package func entry(_ path: String) async throws -> EntryDocument? {
         let database = self.database
         guard let entry = try await self.read({ try database.entry(path) }) else { return nil }
         let lane = await self.lanes(of: [entry])[entry.path] ?? entry.lane
@@ -47,7 +47,7 @@ public struct DiaryIndex: Sendable {
     }
 
     /// Each lane's count and its latest entries (as they were up to a second ago).
-    public func lanes(latest: Int = 3) async throws -> LanesDocument {
+    package func lanes(latest: Int = 3) async throws -> LanesDocument {
         let now = ContinuousClock.now
         if let kept = self.recentLanes.kept.withLock({ $0 }), now - kept.at < .seconds(1) { return kept.lanes }
         let lanes = try await self.countLanes(latest: latest)

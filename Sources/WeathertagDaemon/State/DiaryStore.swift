@@ -2,17 +2,17 @@ import FoundationEssentials
 import WeathertagCore
 
 /// One entry to index after a batch (or when it is first seen).
-public struct DiaryIndexItem: Sendable {
-    public var path: String
+package struct DiaryIndexItem: Sendable {
+    package var path: String
     /// The file's version when it was read; nil when it was not read (its lane is all there is to say).
-    public var version: FileVersion?
+    package var version: FileVersion?
     /// What was read; nil: only the lane changes (or a row is made from its name until it is read).
-    public var entry: DiaryEntry?
-    public var lane: LaneState
+    package var entry: DiaryEntry?
+    package var lane: LaneState
     /// For a row made before the file is read: its time from its name, else its modification time.
-    public var placeholderTime: EntryTime
+    package var placeholderTime: EntryTime
 
-    public init(
+    package init(
         path: String, version: FileVersion?, entry: DiaryEntry?, lane: LaneState, placeholderTime: EntryTime
     ) {
         self.path = path
@@ -24,28 +24,28 @@ public struct DiaryIndexItem: Sendable {
 }
 
 /// One row of the index.
-public struct IndexedEntry: Sendable, Equatable {
-    public var id: Int64
-    public var path: String
-    public var title: String
-    public var excerpt: String
-    public var time: Date
+package struct IndexedEntry: Sendable, Equatable {
+    package var id: Int64
+    package var path: String
+    package var title: String
+    package var excerpt: String
+    package var time: Date
     /// The entry's own clock's offset from UTC at `time`, in seconds (`EntryTime.utcOffset`).
-    public var utcOffset: Int
-    public var dayOnly: Bool
-    public var timeSource: String
-    public var lane: LaneState
-    public var laneSince: Date
-    public var weather: DiaryWeather?
+    package var utcOffset: Int
+    package var dayOnly: Bool
+    package var timeSource: String
+    package var lane: LaneState
+    package var laneSince: Date
+    package var weather: DiaryWeather?
     /// The front matter's mood (`DiaryMood`).
-    public var mood: Double?
+    package var mood: Double?
     /// From the memory (`GET /v1/entries/{path}` only).
-    public var block: [String]?
-    public var stampedAt: Date?
-    public var restoredAt: Date?
-    public var restores: Int = 0
+    package var block: [String]?
+    package var stampedAt: Date?
+    package var restoredAt: Date?
+    package var restores: Int = 0
 
-    public init(
+    package init(
         id: Int64, path: String, title: String, excerpt: String, time: Date, dayOnly: Bool, timeSource: String,
         lane: LaneState, laneSince: Date, weather: DiaryWeather?, block: [String]? = nil, stampedAt: Date? = nil,
         restoredAt: Date? = nil, restores: Int = 0, mood: Double? = nil, utcOffset: Int
@@ -65,7 +65,7 @@ public struct IndexedEntry: Sendable, Equatable {
 ///
 /// Synchronous, like `StampMemory`: called on the thread pool (`DiaryIndex` reads through it), never from async
 /// code.
-public protocol DiaryStore: Sendable {
+package protocol DiaryStore: Sendable {
     /// The versions indexed for `paths` (a batch asks once, and does not read again what has not changed).
     func indexedVersions(_ paths: [String]) -> [String: String]
     /// Entries seen and not yet read: a row from their name and modification time, unless they have one.
@@ -80,7 +80,7 @@ public protocol DiaryStore: Sendable {
 
 extension FileVersion {
     /// `device:inode:size:mtime`: how the diary index keeps the version it read.
-    public var indexed: String {
+    package var indexed: String {
         "\(self.device):\(self.inode):\(self.size):\(self.modifiedSeconds).\(self.modifiedNanoseconds)"
     }
 }

@@ -10,17 +10,18 @@ import WeathertagSQLite
 /// `alternateNamesV2.txt` (the places' names in other languages, optional) changes. A
 /// position is named with no request at all: the nearest place in a box around it, the box widened until one is
 /// found. Like the state database it is an index: deleted, it is built again.
-public final class GeoNamesIndex: Sendable {
-    public static let fileName = "geonames.sqlite"
+package final class GeoNamesIndex: Sendable {
+    package static let fileName = "geonames.sqlite"
 
     let database: DatabasePool
     /// The cities file it was built from.
-    public let source: String
-    public let places: Int
+    package let source: String
+    package let places: Int
 
     /// Opens the index in `stateDirectory`, building it from `geonamesDirectory` when it does not match the files
     /// there. Slow the first time (seconds for cities500): call it on the thread pool.
-    public static func open(stateDirectory: String, geonamesDirectory: String, logger: Logger) throws -> GeoNamesIndex {
+    package static func open(stateDirectory: String, geonamesDirectory: String, logger: Logger) throws -> GeoNamesIndex
+    {
         let manager = FileManager.default
         guard
             let cities = GeoNamesRecord.cityFiles.map({ geonamesDirectory + "/" + $0 }).first(where: {
@@ -198,7 +199,7 @@ public final class GeoNamesIndex: Sendable {
 
     /// The populated place nearest the position, searched in a box of about 5 km widened up to about 500 km: its
     /// name within `PlaceName.townReach`, else its region's.
-    public func place(near latitude: Double, _ longitude: Double) async -> PlaceName? {
+    package func place(near latitude: Double, _ longitude: Double) async -> PlaceName? {
         do {
             return try await self.database.read { db -> PlaceName? in
                 /// The places in the square of half-side `half` degrees around the position.
@@ -238,7 +239,7 @@ public final class GeoNamesIndex: Sendable {
     }
 }
 
-public struct GeoNamesError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { self.message }
+package struct GeoNamesError: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package var description: String { self.message }
 }

@@ -8,7 +8,7 @@ import WeathertagCore
 ///
 /// Asynchronous, so that an actor asking it never blocks the cooperative pool while SQLite works. Nothing here may
 /// hold a stamp back: an adapter that cannot read or write logs it and answers as if nothing were kept.
-public protocol HistoryStore: Sendable {
+package protocol HistoryStore: Sendable {
     /// The spans of hours `source` kept for `cell` (`46.20,6.14`), without their bodies.
     func spans(source: String, cell: String) async -> [ClosedRange<Int>]
     /// The hours `source` kept for `cell` whose span holds `hour` (Unix time / 3600), as kept (`HistoryHours.encoded`).
@@ -22,7 +22,7 @@ public protocol HistoryStore: Sendable {
 }
 
 /// History kept in the process only (`state.enabled` false), and the tests' double: a real implementation.
-public final class InMemoryHistoryStore: HistoryStore {
+package final class InMemoryHistoryStore: HistoryStore {
     private struct Kept {
         var hours: [(source: String, cell: String, span: ClosedRange<Int>, body: [UInt8])] = []
         var spends: [(source: String, spend: CallBudget.Spend)] = []
@@ -30,31 +30,31 @@ public final class InMemoryHistoryStore: HistoryStore {
 
     private let kept = Mutex(Kept())
 
-    public init() {}
+    package init() {}
 
-    public func spans(source: String, cell: String) async -> [ClosedRange<Int>] {
+    package func spans(source: String, cell: String) async -> [ClosedRange<Int>] {
         self.kept.withLock { $0.hours.filter { $0.source == source && $0.cell == cell }.map(\.span) }
     }
 
-    public func hours(source: String, cell: String, hour: Int) async -> [UInt8]? {
+    package func hours(source: String, cell: String, hour: Int) async -> [UInt8]? {
         self.kept.withLock { kept in
             kept.hours.filter { $0.source == source && $0.cell == cell && $0.span.contains(hour) }
                 .max { $0.span.upperBound < $1.span.upperBound }?.body
         }
     }
 
-    public func keep(hours body: [UInt8], source: String, cell: String, span: ClosedRange<Int>) async {
+    package func keep(hours body: [UInt8], source: String, cell: String, span: ClosedRange<Int>) async {
         self.kept.withLock { kept in
             kept.hours.removeAll { $0.source == source && $0.cell == cell && $0.span == span }
             kept.hours.append((source, cell, span, body))
         }
     }
 
-    public func spends(source: String, since date: Date) async -> [CallBudget.Spend] {
+    package func spends(source: String, since date: Date) async -> [CallBudget.Spend] {
         self.kept.withLock { $0.spends.filter { $0.source == source && $0.spend.at >= date }.map(\.spend) }
     }
 
-    public func record(_ spend: CallBudget.Spend, source: String) async {
+    package func record(_ spend: CallBudget.Spend, source: String) async {
         self.kept.withLock { kept in
             kept.spends.removeAll { spend.at.timeIntervalSince($0.spend.at) >= 30 * 86_400 }
             kept.spends.append((source, spend))

@@ -5,11 +5,11 @@ import WeathertagSQLite
 
 /// The diary index in the state database, as the API and the command line read it (tables `diary` and
 /// `diary_text`, written with the memory of stamps: `DiaryTables`).
-public struct SQLiteDiaryStore: DiaryStore {
+package struct SQLiteDiaryStore: DiaryStore {
     let database: StateDatabase
 
     /// The versions indexed for `paths` (a batch asks once, and does not read again what has not changed).
-    public func indexedVersions(_ paths: [String]) -> [String: String] {
+    package func indexedVersions(_ paths: [String]) -> [String: String] {
         guard !paths.isEmpty else { return [:] }
         let rows =
             (try? self.database.pool.read { db in
@@ -24,7 +24,7 @@ public struct SQLiteDiaryStore: DiaryStore {
 
     /// Entries seen and not yet read (`paths` relative to `inbox`): a row from their name and modification time,
     /// lane `waiting`, unless they have one. Names no longer there are passed over.
-    public func notice(_ paths: [String], inbox: String, at now: Date = Date()) {
+    package func notice(_ paths: [String], inbox: String, at now: Date = Date()) {
         guard !paths.isEmpty else { return }
         // Looked up first, outside a write transaction: most are indexed by the time this runs.
         let known: Set<String> =
@@ -55,7 +55,7 @@ public struct SQLiteDiaryStore: DiaryStore {
     /// A page of entries, newest first, and the cursor of the next page (nil on the last). Rows are keyed by time
     /// (`DiaryOrder`): a page is a walk down the key, and a search lets FTS5 walk its matches the same way, so
     /// either stops after `limit` rows however many match.
-    public func entries(_ query: EntryQuery) throws -> (entries: [IndexedEntry], next: EntryQuery.Cursor?) {
+    package func entries(_ query: EntryQuery) throws -> (entries: [IndexedEntry], next: EntryQuery.Cursor?) {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         var sql = "SELECT d.* FROM diary d"
@@ -117,7 +117,7 @@ public struct SQLiteDiaryStore: DiaryStore {
     }
 
     /// One entry, with what the memory holds of it.
-    public func entry(_ path: String) throws -> IndexedEntry? {
+    package func entry(_ path: String) throws -> IndexedEntry? {
         try self.database.pool.read { db in
             guard
                 var entry = try Row.fetchOne(db, sql: "SELECT * FROM diary WHERE path = ?", arguments: [path])
@@ -138,7 +138,7 @@ public struct SQLiteDiaryStore: DiaryStore {
     }
 
     /// How many entries each lane holds.
-    public func laneCounts() throws -> [Lane: Int] {
+    package func laneCounts() throws -> [Lane: Int] {
         try self.database.pool.read { db in
             var counts: [Lane: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT lane, count(*) AS n FROM diary GROUP BY lane") {

@@ -4,10 +4,10 @@ import WeathertagSQLite
 
 /// History's hours and spends in the state database (tables `history_hours` and `history_spend`), through the
 /// pool's asynchronous reads and writes: the `HistoryService` actor never blocks the cooperative pool on SQLite.
-public struct SQLiteHistoryStore: HistoryStore {
+package struct SQLiteHistoryStore: HistoryStore {
     let database: StateDatabase
 
-    public func spans(source: String, cell: String) async -> [ClosedRange<Int>] {
+    package func spans(source: String, cell: String) async -> [ClosedRange<Int>] {
         do {
             // Plain values out of the read (rows are not Sendable, and would pick the blocking overload).
             return try await self.database.pool.read { db -> [ClosedRange<Int>] in
@@ -26,7 +26,7 @@ public struct SQLiteHistoryStore: HistoryStore {
         }
     }
 
-    public func hours(source: String, cell: String, hour: Int) async -> [UInt8]? {
+    package func hours(source: String, cell: String, hour: Int) async -> [UInt8]? {
         do {
             return try await self.database.pool.read { db in
                 try Data.fetchOne(
@@ -45,7 +45,7 @@ public struct SQLiteHistoryStore: HistoryStore {
         }
     }
 
-    public func keep(hours body: [UInt8], source: String, cell: String, span: ClosedRange<Int>) async {
+    package func keep(hours body: [UInt8], source: String, cell: String, span: ClosedRange<Int>) async {
         await self.database.write("keep a source's hours") { db in
             try db.execute(
                 sql: """
@@ -56,7 +56,7 @@ public struct SQLiteHistoryStore: HistoryStore {
         }
     }
 
-    public func spends(source: String, since date: Date) async -> [CallBudget.Spend] {
+    package func spends(source: String, since date: Date) async -> [CallBudget.Spend] {
         do {
             return try await self.database.pool.read { db -> [CallBudget.Spend] in
                 try Row.fetchAll(
@@ -70,7 +70,7 @@ public struct SQLiteHistoryStore: HistoryStore {
         }
     }
 
-    public func record(_ spend: CallBudget.Spend, source: String) async {
+    package func record(_ spend: CallBudget.Spend, source: String) async {
         await self.database.write("record a history request") { db in
             try db.execute(
                 sql: "DELETE FROM history_spend WHERE at < ?",

@@ -6,21 +6,21 @@ import WeathertagSQLite
 /// stamped, by path relative to the inbox, so that an entry coming back without its block gets the same one back.
 /// A batch's blocks and its index rows are written in one transaction (`DiaryTables.index`). Every method is
 /// synchronous and is called from pool threads or the watcher's thread, never from the event loop.
-public struct SQLiteStampMemory: StampMemory {
+package struct SQLiteStampMemory: StampMemory {
     let database: StateDatabase
 
-    public var policy: RestorePolicy { self.database.policy }
+    package var policy: RestorePolicy { self.database.policy }
 
     @discardableResult
-    public func checkIntegrity() -> Bool { self.database.checkIntegrity() }
+    package func checkIntegrity() -> Bool { self.database.checkIntegrity() }
 
     /// The block to write back into `path`, which has none; nil for new weather.
-    public func blockToRestore(_ path: String, now: Date = Date()) -> [String]? {
+    package func blockToRestore(_ path: String, now: Date = Date()) -> [String]? {
         self.blocksToRestore([path], now: now)[path]
     }
 
     /// The blocks to write back into any of `paths` that has none, in one query (a batch asks once).
-    public func blocksToRestore(_ paths: [String], now: Date = Date()) -> [String: [String]] {
+    package func blocksToRestore(_ paths: [String], now: Date = Date()) -> [String: [String]] {
         guard !paths.isEmpty else { return [:] }
         do {
             let rows = try self.database.pool.read { db in
@@ -51,7 +51,7 @@ public struct SQLiteStampMemory: StampMemory {
     }
 
     /// What is remembered of `path`.
-    public func remembered(_ path: String) throws -> RememberedStamp? {
+    package func remembered(_ path: String) throws -> RememberedStamp? {
         try self.database.pool.read { db in
             guard
                 let row = try Row.fetchOne(
@@ -65,14 +65,14 @@ public struct SQLiteStampMemory: StampMemory {
     }
 
     /// How many entries are remembered (removed ones still in their grace time included).
-    public func count() throws -> Int {
+    package func count() throws -> Int {
         try self.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0 }
     }
 
     // MARK: Writing (each call one transaction)
 
     /// Remembers a batch's blocks and indexes what it read, in one transaction.
-    public func remember(_ records: [StampRecord], index: [DiaryIndexItem] = [], at now: Date = Date()) {
+    package func remember(_ records: [StampRecord], index: [DiaryIndexItem] = [], at now: Date = Date()) {
         guard !records.isEmpty || !index.isEmpty else { return }
         let time = now.timeIntervalSince1970
         self.database.write("remember stamps") { db in
@@ -115,7 +115,7 @@ public struct SQLiteStampMemory: StampMemory {
     /// below the folder, to the new path (a file renamed over an entry, as rsync and editors do, leaves the
     /// entry's memory as it is when the file had none of its own); a removal starts the grace time after which it
     /// is forgotten.
-    public func apply(_ changes: [PathChange], at now: Date = Date()) {
+    package func apply(_ changes: [PathChange], at now: Date = Date()) {
         guard !changes.isEmpty else { return }
         let time = now.timeIntervalSince1970
         self.database.write("follow renames") { db in
@@ -151,7 +151,7 @@ public struct SQLiteStampMemory: StampMemory {
 
     /// After a full listing: entries remembered but not found have left the inbox (while the daemon was not
     /// running, say) and start their grace time; those past it are forgotten.
-    public func reconcile(present: Set<String>, at now: Date = Date()) {
+    package func reconcile(present: Set<String>, at now: Date = Date()) {
         let time = now.timeIntervalSince1970
         let forgotten = self.database.policy.forgottenBefore(now).timeIntervalSince1970
         self.database.write("reconcile with the inbox") { db in

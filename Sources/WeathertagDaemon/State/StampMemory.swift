@@ -3,9 +3,9 @@ import Synchronization
 import WeathertagCore
 
 /// One block to remember after a batch.
-public struct StampRecord: Sendable, Equatable {
+package struct StampRecord: Sendable, Equatable {
     /// How an entry's block came to be remembered.
-    public enum Origin: Sendable, Equatable {
+    package enum Origin: Sendable, Equatable {
         /// Weathertag stamped it with this block.
         case stamped
         /// The remembered block was written back.
@@ -14,11 +14,11 @@ public struct StampRecord: Sendable, Equatable {
         case found
     }
 
-    public var path: String
-    public var block: [String]
-    public var origin: Origin
+    package var path: String
+    package var block: [String]
+    package var origin: Origin
 
-    public init(path: String, block: [String], origin: Origin) {
+    package init(path: String, block: [String], origin: Origin) {
         self.path = path
         self.block = block
         self.origin = origin
@@ -32,7 +32,7 @@ public struct StampRecord: Sendable, Equatable {
 /// Synchronous on purpose: batches call it on the thread pool and the watcher on its own thread, where a batch's
 /// lookups and its one write transaction belong; never from async code. The state database is the adapter;
 /// `InMemoryEntryStore` is the same rules in memory.
-public protocol StampMemory: Sendable {
+package protocol StampMemory: Sendable {
     /// When a remembered block is given back, and when a removed entry is forgotten.
     var policy: RestorePolicy { get }
     /// The blocks to write back into any of `paths` that has none, in one query (a batch asks once).
@@ -50,13 +50,13 @@ public protocol StampMemory: Sendable {
 }
 
 /// What a batch reads and writes: the memory of stamps and the diary index, written in one transaction.
-public typealias EntryStore = StampMemory & DiaryStore
+package typealias EntryStore = StampMemory & DiaryStore
 
 extension StampMemory {
     /// Nothing to look over (a store in memory).
-    @discardableResult public func checkIntegrity() -> Bool { true }
+    @discardableResult package func checkIntegrity() -> Bool { true }
 
-    public func blockToRestore(_ path: String, now: Date = Date()) -> [String]? {
+    package func blockToRestore(_ path: String, now: Date = Date()) -> [String]? {
         self.blocksToRestore([path], now: now)[path]
     }
 }

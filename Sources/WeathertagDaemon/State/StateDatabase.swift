@@ -14,12 +14,12 @@ import WeathertagSQLite
 /// files as the inbox is listed); an unreadable one is moved aside with a warning and created anew
 /// (`DatabasePool.open`). Nothing here can hold a stamp back: a write that fails is logged and stamping goes on
 /// without it.
-public final class StateDatabase: Sendable {
-    public static let fileName = "state.sqlite"
+package final class StateDatabase: Sendable {
+    package static let fileName = "state.sqlite"
 
     /// The database file.
-    public let path: String
-    public let policy: RestorePolicy
+    package let path: String
+    package let policy: RestorePolicy
     private let inbox: String
     private let threadPool: NIOThreadPool
     /// A writer and one reader, in WAL mode: a batch's lookups before its exchanges (on the reader) never wait
@@ -31,18 +31,18 @@ public final class StateDatabase: Sendable {
     let logger: Logger
 
     /// The memory of stamps.
-    public var memory: SQLiteStampMemory { SQLiteStampMemory(database: self) }
+    package var memory: SQLiteStampMemory { SQLiteStampMemory(database: self) }
     /// The diary index.
-    public var diary: SQLiteDiaryStore { SQLiteDiaryStore(database: self) }
+    package var diary: SQLiteDiaryStore { SQLiteDiaryStore(database: self) }
     /// History's hours and spends.
-    public var history: SQLiteHistoryStore { SQLiteHistoryStore(database: self) }
+    package var history: SQLiteHistoryStore { SQLiteHistoryStore(database: self) }
     /// The memory and the index together, as a batch writes them (in one transaction).
-    public var entries: SQLiteEntryStore { SQLiteEntryStore(memory: self.memory, diary: self.diary) }
+    package var entries: SQLiteEntryStore { SQLiteEntryStore(memory: self.memory, diary: self.diary) }
 
     /// Opens (or creates) the database of `inbox` in `directory`. One that SQLite cannot read is moved aside as
     /// `state.sqlite.corrupt-<time>` and replaced; one kept for another inbox is emptied (its paths would name
     /// other entries). Damage deeper in the file is looked for by `checkIntegrity()`, off the start-up path.
-    public static func open(
+    package static func open(
         directory: String,
         inbox: String,
         policy: RestorePolicy = RestorePolicy(),
@@ -72,7 +72,7 @@ public final class StateDatabase: Sendable {
     /// database is moved aside with a warning and replaced, and the memory is filled again from the files at the
     /// next listing. Returns whether it was sound.
     @discardableResult
-    public func checkIntegrity() -> Bool {
+    package func checkIntegrity() -> Bool {
         let failure: DatabaseError
         do {
             let check = try self.pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
@@ -156,29 +156,29 @@ public final class StateDatabase: Sendable {
 
 /// The memory of stamps and the diary index together, as a batch uses them: its blocks and its index rows go in one
 /// transaction (`SQLiteStampMemory.remember`).
-public struct SQLiteEntryStore: EntryStore {
-    public let memory: SQLiteStampMemory
-    public let diary: SQLiteDiaryStore
+package struct SQLiteEntryStore: EntryStore {
+    package let memory: SQLiteStampMemory
+    package let diary: SQLiteDiaryStore
 
-    public var policy: RestorePolicy { self.memory.policy }
+    package var policy: RestorePolicy { self.memory.policy }
     @discardableResult
-    public func checkIntegrity() -> Bool { self.memory.checkIntegrity() }
-    public func blocksToRestore(_ paths: [String], now: Date) -> [String: [String]] {
+    package func checkIntegrity() -> Bool { self.memory.checkIntegrity() }
+    package func blocksToRestore(_ paths: [String], now: Date) -> [String: [String]] {
         self.memory.blocksToRestore(paths, now: now)
     }
-    public func remember(_ records: [StampRecord], index: [DiaryIndexItem], at now: Date) {
+    package func remember(_ records: [StampRecord], index: [DiaryIndexItem], at now: Date) {
         self.memory.remember(records, index: index, at: now)
     }
-    public func apply(_ changes: [PathChange], at now: Date) { self.memory.apply(changes, at: now) }
-    public func reconcile(present: Set<String>, at now: Date) { self.memory.reconcile(present: present, at: now) }
-    public func remembered(_ path: String) throws -> RememberedStamp? { try self.memory.remembered(path) }
-    public func indexedVersions(_ paths: [String]) -> [String: String] { self.diary.indexedVersions(paths) }
-    public func notice(_ paths: [String], inbox: String, at now: Date) {
+    package func apply(_ changes: [PathChange], at now: Date) { self.memory.apply(changes, at: now) }
+    package func reconcile(present: Set<String>, at now: Date) { self.memory.reconcile(present: present, at: now) }
+    package func remembered(_ path: String) throws -> RememberedStamp? { try self.memory.remembered(path) }
+    package func indexedVersions(_ paths: [String]) -> [String: String] { self.diary.indexedVersions(paths) }
+    package func notice(_ paths: [String], inbox: String, at now: Date) {
         self.diary.notice(paths, inbox: inbox, at: now)
     }
-    public func entries(_ query: EntryQuery) throws -> (entries: [IndexedEntry], next: EntryQuery.Cursor?) {
+    package func entries(_ query: EntryQuery) throws -> (entries: [IndexedEntry], next: EntryQuery.Cursor?) {
         try self.diary.entries(query)
     }
-    public func entry(_ path: String) throws -> IndexedEntry? { try self.diary.entry(path) }
-    public func laneCounts() throws -> [Lane: Int] { try self.diary.laneCounts() }
+    package func entry(_ path: String) throws -> IndexedEntry? { try self.diary.entry(path) }
+    package func laneCounts() throws -> [Lane: Int] { try self.diary.laneCounts() }
 }

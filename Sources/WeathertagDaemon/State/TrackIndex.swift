@@ -11,25 +11,25 @@ import WeathertagSQLite
 /// writes for seconds, and in the same file that write lock would hold the inbox's batches back. Like the state
 /// database it is an index, not a truth: deleted, it is rebuilt from the track files; unreadable, it is moved aside
 /// and rebuilt.
-public final class TrackIndex: Sendable {
-    public static let fileName = "tracks.sqlite"
+package final class TrackIndex: Sendable {
+    package static let fileName = "tracks.sqlite"
 
-    public let path: String
+    package let path: String
     let database: DatabasePool
 
     /// What the index holds of one file, and where a read of it goes on when it grows.
-    public struct IndexedFile: Sendable, Equatable {
-        public var id: Int64
-        public var path: String
-        public var version: FileVersion
-        public var resume: TrackResume
-        public var points: Int
-        public var firstMilliseconds: Int64?
-        public var lastMilliseconds: Int64?
-        public var problems: Int
+    package struct IndexedFile: Sendable, Equatable {
+        package var id: Int64
+        package var path: String
+        package var version: FileVersion
+        package var resume: TrackResume
+        package var points: Int
+        package var firstMilliseconds: Int64?
+        package var lastMilliseconds: Int64?
+        package var problems: Int
     }
 
-    public static func open(directory: String) throws -> TrackIndex {
+    package static func open(directory: String) throws -> TrackIndex {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/" + Self.fileName
         // Only an index: unreadable, it is moved aside and rebuilt from the files. Two readers: `most_accurate` may
@@ -71,7 +71,7 @@ public final class TrackIndex: Sendable {
 
     // MARK: Files
 
-    public func files() throws -> [IndexedFile] {
+    package func files() throws -> [IndexedFile] {
         try self.database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM track_file ORDER BY path").map(Self.file)
         }
@@ -93,7 +93,7 @@ public final class TrackIndex: Sendable {
     }
 
     /// Starts a file anew (first seen, or rewritten): its old points go. Returns its id.
-    public func restart(_ path: String, version: FileVersion) throws -> IndexedFile {
+    package func restart(_ path: String, version: FileVersion) throws -> IndexedFile {
         try self.database.write { db in
             if let old = try Row.fetchOne(db, sql: "SELECT * FROM track_file WHERE path = ?", arguments: [path]) {
                 try Self.deletePoints(of: Self.file(old), db)
@@ -116,7 +116,7 @@ public final class TrackIndex: Sendable {
     }
 
     /// Adds points read from a file, and where its read stands, in one transaction.
-    public func add(_ points: [TrackPoint], to file: inout IndexedFile, problems: Int) throws {
+    package func add(_ points: [TrackPoint], to file: inout IndexedFile, problems: Int) throws {
         let updated = try self.database.write { db -> IndexedFile in
             var file = file
             let insert = try db.cachedStatement(
@@ -147,7 +147,7 @@ public final class TrackIndex: Sendable {
     }
 
     /// A file that left the folder: its points go too.
-    public func forget(_ file: IndexedFile) throws {
+    package func forget(_ file: IndexedFile) throws {
         try self.database.write { db in
             try Self.deletePoints(of: file, db)
             try db.execute(sql: "DELETE FROM track_file WHERE id = ?", arguments: [file.id])
@@ -165,7 +165,7 @@ public final class TrackIndex: Sendable {
 
     /// The last point at or before `milliseconds` and the first at or after it. Asynchronous (the pool's own reader
     /// queue): a provider asked from async code never blocks the cooperative pool on SQLite.
-    public func around(_ milliseconds: Int64) async throws -> (before: TrackPoint?, after: TrackPoint?) {
+    package func around(_ milliseconds: Int64) async throws -> (before: TrackPoint?, after: TrackPoint?) {
         try await self.database.read { db in
             let before = try Row.fetchOne(
                 db, sql: "SELECT t, lat, lon, acc FROM track_point WHERE t <= ? ORDER BY t DESC LIMIT 1",
@@ -178,17 +178,17 @@ public final class TrackIndex: Sendable {
     }
 
     /// How many points it holds, over every file.
-    public func pointCount() throws -> Int {
+    package func pointCount() throws -> Int {
         try self.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM track_point") ?? 0 }
     }
 
     /// The newest point of all, from the indexing thread.
-    public func latest() throws -> TrackPoint? {
+    package func latest() throws -> TrackPoint? {
         try self.database.read { db in try Self.latest(db) }
     }
 
     /// The newest point of all, from async code (the pool's own threads, not the cooperative pool).
-    public func latest() async throws -> TrackPoint? {
+    package func latest() async throws -> TrackPoint? {
         try await self.database.read { db in try Self.latest(db) }
     }
 

@@ -3,7 +3,7 @@ import Glibc
 /// journald's native protocol, so that swift-log metadata arrives as fields of their own
 /// (`journalctl WEATHERTAG_ENTRY=2026-11-22.md`): one datagram per entry, each field `NAME=value\n`, or for a value
 /// with a newline `NAME\n`, its length as a little-endian 64-bit number, the value and `\n`.
-public struct JournalSocket: Sendable {
+package struct JournalSocket: Sendable {
     /// Where journald listens; `$WEATHERTAG_JOURNAL_SOCKET` names another socket (a container's, a test's).
     static let defaultPath = "/run/systemd/journal/socket"
 

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Whether the stamping loop makes progress, for the watchdog: work in hand with no entry finished for a while
 /// means the loop is wedged (a hung filesystem, say), and systemd should stop hearing that all is well.
-public final class StampingProgress: Sendable {
+package final class StampingProgress: Sendable {
     private struct State {
         var batchesInHand = 0
         var lastProgress = ContinuousClock.now
@@ -10,7 +10,7 @@ public final class StampingProgress: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// A batch starts on a pool thread.
     func begin() {
@@ -34,7 +34,7 @@ public final class StampingProgress: Sendable {
     }
 
     /// How long the loop has had work in hand without finishing an entry; nil when it has none.
-    public var stalledFor: Duration? {
+    package var stalledFor: Duration? {
         self.state.withLock { $0.batchesInHand > 0 ? ContinuousClock.now - $0.lastProgress : nil }
     }
 }

@@ -1,16 +1,16 @@
 import Glibc
 
 /// sd_notify without libsystemd: one datagram to `$NOTIFY_SOCKET`. Does nothing when the variable is unset.
-public struct SystemdNotifier: Sendable {
-    public let socketPath: String?
+package struct SystemdNotifier: Sendable {
+    package let socketPath: String?
 
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         self.socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Sends e.g. `READY=1` or `STATUS=…`. Returns whether the datagram went out; never waits.
     @discardableResult
-    public func notify(_ message: String) -> Bool {
+    package func notify(_ message: String) -> Bool {
         guard let socketPath, socketPath.hasPrefix("/") || socketPath.hasPrefix("@") else { return false }
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }

@@ -15,22 +15,22 @@ import WeathertagCore
 /// - what cannot be had: an hour before the source's archive, a request the source refused (a 400: final, with its
 ///   reason), a key it refused (said once; nothing more is asked until the configuration is reloaded), a gap in a
 ///   kept answer (asked again after `gapRetry`, never filled with invented weather).
-public actor HistoryService {
+package actor HistoryService {
     /// What a request comes to.
-    public enum Answer: Sendable {
+    package enum Answer: Sendable {
         case tag(WeatherTag)
         case failed(HistoryFailure)
     }
 
     /// For `/v1/status`: what history has cost and what is left.
-    public struct Snapshot: Sendable, Equatable {
+    package struct Snapshot: Sendable, Equatable {
         /// The source's type (`open-meteo`).
-        public var source: String
+        package var source: String
         /// Requests made by this process.
-        public var requests: Int
+        package var requests: Int
         /// Calls left of the tightest window that matters: the day's or the month's (weighted as the source
         /// weighs them).
-        public var budgetLeft: Double?
+        package var budgetLeft: Double?
     }
 
     private let source: any HistorySource
@@ -59,7 +59,7 @@ public actor HistoryService {
     /// Gaps in kept answers (an hour without weather), by place cell and day, and when they were last asked about:
     /// asked again after `gapRetry`, never filled with invented weather.
     private var gaps: [String: Date] = [:]
-    public static let gapRetry: Duration = .seconds(6 * 3600)
+    package static let gapRetry: Duration = .seconds(6 * 3600)
     private var requests = 0
     /// The last answers read, decoded (a year of hours is read once, not once per entry).
     private var decoded: [(cell: String, hours: any HistoryHours)] = []
@@ -67,7 +67,7 @@ public actor HistoryService {
     /// year's answer is a megabyte to read).
     private var fetching: Task<Void, Never>?
 
-    public init(
+    package init(
         source: any HistorySource,
         maximumCallsPerDay: Int?,
         units: Units,
@@ -98,7 +98,7 @@ public actor HistoryService {
 
     /// What history has spent and what is left, as the store remembers it from earlier runs too (read at the first
     /// question, so that `status` right after a restart says what the database holds).
-    public func snapshot() async -> Snapshot {
+    package func snapshot() async -> Snapshot {
         let now = self.now()
         let budget = await self.loadBudget(now: now)
         return Snapshot(source: self.source.type, requests: self.requests, budgetLeft: budget.left(now: now))
@@ -117,7 +117,7 @@ public actor HistoryService {
         return loaded
     }
 
-    public func tag(for request: HistoryRequest) async -> Answer {
+    package func tag(for request: HistoryRequest) async -> Answer {
         if let refusal { return .failed(.unavailable(.refused(refusal))) }
         let moment = request.moment
         let found: (position: Position, borrowed: Bool)

@@ -4,13 +4,13 @@ import WeathertagCore
 /// Downloads OpenWeather's `{icon}@2x.png` images (`openweather.icon_base_url`) for `icon_file`. Every source gives
 /// OpenWeather's icon codes, but the images are OpenWeather's: they are fetched only when OpenWeather is one of the
 /// sources, so a keyless configuration talks to no commercial service. The request carries no position.
-public struct IconDownloader: Sendable {
+package struct IconDownloader: Sendable {
     let baseURL: String
     let timeout: Duration
     let http: any HTTPClient
     let countDownload: @Sendable () -> Void
 
-    public init(
+    package init(
         baseURL: String, timeout: Duration, http: any HTTPClient, countDownload: @escaping @Sendable () -> Void
     ) {
         self.baseURL = baseURL
@@ -20,7 +20,7 @@ public struct IconDownloader: Sendable {
     }
 
     /// The image of `code`, checked to be a PNG.
-    public func icon(_ code: String) async throws -> [UInt8] {
+    package func icon(_ code: String) async throws -> [UInt8] {
         let url = OpenWeatherAPI.iconURL(iconBaseURL: self.baseURL, icon: code)
         self.countDownload()
         let response = try await self.http.get(HTTPRequest(url: url, timeout: self.timeout))

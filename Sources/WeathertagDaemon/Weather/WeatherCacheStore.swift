@@ -4,21 +4,21 @@ import NIOPosix
 import WeathertagCore
 
 /// The cache folder: `weather.json` (the weather cache) and `icons/`. File work runs on the thread pool.
-public struct WeatherCacheStore: Sendable {
-    public let directory: String
+package struct WeatherCacheStore: Sendable {
+    package let directory: String
     private let threadPool: NIOThreadPool
 
-    public init(directory: String, threadPool: NIOThreadPool) {
+    package init(directory: String, threadPool: NIOThreadPool) {
         self.directory = directory
         self.threadPool = threadPool
     }
 
-    public var cacheFile: String { self.directory + "/weather.json" }
+    package var cacheFile: String { self.directory + "/weather.json" }
 
     /// The reverse geocoder's names by cell, kept 30 days.
-    public var placesFile: String { self.directory + "/places.json" }
+    package var placesFile: String { self.directory + "/places.json" }
 
-    public func iconPath(_ code: String) -> String { "\(self.directory)/icons/\(code)@2x.png" }
+    package func iconPath(_ code: String) -> String { "\(self.directory)/icons/\(code)@2x.png" }
 
     /// The saved cache, or an empty one (a damaged file is reported and replaced at the next save).
     func load(logger: Logger) async -> WeatherCache {

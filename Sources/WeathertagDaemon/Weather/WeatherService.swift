@@ -7,18 +7,18 @@ import WeathertagCore
 /// the sources of `weather.providers` in order (the first that answers wins), once per place however many callers
 /// wait (single flight). Each source has its own gate: after a failure it backs off and the next source is asked,
 /// and none makes more calls in any 60 seconds than its ceiling allows.
-public actor WeatherService {
-    public struct Snapshot: Sendable {
-        public var cachedPlaces: Int
-        public var lastFetchedAt: Date?
-        public var lastError: String?
-        public var nextAttemptAt: Date?
+package actor WeatherService {
+    package struct Snapshot: Sendable {
+        package var cachedPlaces: Int
+        package var lastFetchedAt: Date?
+        package var lastError: String?
+        package var nextAttemptAt: Date?
         /// The last tag made: what the daemon last knew of the weather and the place.
-        public var lastTag: WeatherTag?
+        package var lastTag: WeatherTag?
     }
 
     /// Who names places, and how its calls are counted.
-    public enum Geocoder: Sendable {
+    package enum Geocoder: Sendable {
         /// A service asked over the network, within the gate of `source`.
         case remote(source: String, ceilingName: String, name: @Sendable (RequestPosition) async throws -> PlaceName?)
         /// Named on this machine: no request, no gate (GeoNames).
@@ -43,7 +43,7 @@ public actor WeatherService {
     private let iconDownloader: IconDownloader?
     private var lastTag: WeatherTag?
     /// What the sources and the cache see of a position, and what a tag shows of it.
-    public nonisolated let privacy: PrivacyPolicy
+    package nonisolated let privacy: PrivacyPolicy
     private let geocoder: Geocoder?
     /// From an answer to the tag shown (the place's name in `weather.lang`, privacy): the step history shares.
     private let composer: TagComposer
@@ -52,7 +52,7 @@ public actor WeatherService {
     private var places = PlaceNameCache()
     private var placesInFlight: [String: Task<PlaceName?, Never>] = [:]
 
-    public init(
+    package init(
         chain: LocationChain,
         sources: [any WeatherSource],
         namesSource: Bool = true,
@@ -88,7 +88,7 @@ public actor WeatherService {
         if geocoder != nil { self.places = await store.loadPlaces() }
     }
 
-    public var snapshot: Snapshot {
+    package var snapshot: Snapshot {
         Snapshot(
             cachedPlaces: self.cache.entries.count,
             lastFetchedAt: self.cache.entries.map(\.fetchedAt).max(),
@@ -108,13 +108,13 @@ public actor WeatherService {
 
     /// How long until the next call may go out after a failure (the earliest backoff's end, and a little), so that
     /// the inbox asks again right then; nil when nothing holds a call back.
-    public var nextAttemptDelay: Duration? {
+    package var nextAttemptDelay: Duration? {
         self.nextAttemptAt.map { .milliseconds(max(50, Int64($0.timeIntervalSince(self.now()) * 1000) + 10)) }
     }
 
     /// The weather here. Cached weather younger than the TTL is used as it is; otherwise the sources are asked, and
     /// when that fails, cached weather for this place up to `maximumAge` old beats an error (marked stale).
-    public func currentTag(maximumAge: Duration) async throws -> WeatherTag {
+    package func currentTag(maximumAge: Duration) async throws -> WeatherTag {
         let located = try await self.chain.locate()
         // The sources and the cache never see more than `privacy.request_decimals` (or a zone's centre); the tag
         // shows what `privacy` allows.

@@ -7,18 +7,18 @@
 /// in the middle of a file, and a growing file (`gpxlogger` adds a point a second) is read on from where the last
 /// read stopped; and a year of points at 10 s (3.2 million, about 400 MB) must index in seconds. GPX needs only
 /// tags, attributes and text: no DTDs, no entities in the values read.
-public struct GPXReader: TrackReader {
+package struct GPXReader: TrackReader {
     /// The bytes not yet understood: at most an unfinished tag and its text.
     private var pending: [UInt8] = []
     /// The file offset and line of `pending[0]`.
     private var pendingOffset: Int64
     private var pendingLine: Int
     private var point: Partial?
-    public private(set) var resume: TrackResume
-    public private(set) var problems = TrackProblems()
+    package private(set) var resume: TrackResume
+    package private(set) var problems = TrackProblems()
 
     /// The accuracy of a point with a satellite fix and no dilution, in metres: a consumer receiver's.
-    public static let satelliteAccuracy = 10.0
+    package static let satelliteAccuracy = 10.0
 
     /// A tag longer than this is not GPX: it is reported and skipped.
     static let longestTag = 64 << 10
@@ -36,13 +36,13 @@ public struct GPXReader: TrackReader {
         var broken = false
     }
 
-    public init(from resume: TrackResume) {
+    package init(from resume: TrackResume) {
         self.resume = resume
         self.pendingOffset = resume.offset
         self.pendingLine = resume.line
     }
 
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer, emit: (TrackPoint) -> Void) {
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer, emit: (TrackPoint) -> Void) {
         self.pending.append(contentsOf: bytes)
         let consumed = { () -> Int in
             let pending = self.pending

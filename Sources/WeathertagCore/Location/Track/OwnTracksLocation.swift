@@ -1,22 +1,22 @@
 /// An OwnTracks location message, as the Recorder stores it (`.rec` lines) and serves it (`/api/0/last`,
 /// `/api/0/locations`): `{"_type": "location", "lat": …, "lon": …, "tst": <Unix s>, "acc": <m>}`. A field of another
 /// type is nil (`lenient`).
-public struct OwnTracksLocation: Decodable, Sendable {
+package struct OwnTracksLocation: Decodable, Sendable {
     /// `location`; other messages (transitions, waypoints, cards) are not points.
-    public var type: String?
-    public var lat: Double?
-    public var lon: Double?
+    package var type: String?
+    package var lat: Double?
+    package var lon: Double?
     /// Unix seconds.
-    public var tst: Double?
+    package var tst: Double?
     /// Metres.
-    public var acc: Double?
+    package var acc: Double?
 
     enum CodingKeys: String, CodingKey {
         case lat, lon, tst, acc
         case type = "_type"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: CodingKeys.self)
         self.type = fields.lenient(String.self, forKey: .type)
         self.lat = fields.lenient(Double.self, forKey: .lat)
@@ -26,7 +26,7 @@ public struct OwnTracksLocation: Decodable, Sendable {
     }
 
     /// The point, when `lat`, `lon` and `tst` are numbers (it may still be off the globe: `isValid` tells).
-    public var point: TrackPoint? {
+    package var point: TrackPoint? {
         guard let lat, let lon, let tst, tst.isFinite else { return nil }
         return TrackPoint(
             milliseconds: Int64(tst * 1000), latitude: lat, longitude: lon,

@@ -2,22 +2,22 @@
 /// `2026-11-23T09:41:07Z<TAB>*<spaces><TAB>{"_type":"location","lat":…,"lon":…,"tst":…,"acc":…}`. Only
 /// `location` messages are points (`tst` in seconds, `acc` in metres); other types (transitions, waypoints, cards)
 /// are passed over. A line whose JSON cannot be read is reported and the rest still used.
-public struct OwnTracksRecordReader: TrackReader {
+package struct OwnTracksRecordReader: TrackReader {
     private var pending: [UInt8] = []
     /// The line being read ran past `longestLine`: it is not kept, and reported when it ends.
     private var overlong = false
     private var overlongBytes = 0
-    public private(set) var resume: TrackResume
-    public private(set) var problems = TrackProblems()
+    package private(set) var resume: TrackResume
+    package private(set) var problems = TrackProblems()
 
     /// A line longer than this is not a Recorder's: it is reported and skipped.
     static let longestLine = 64 << 10
 
-    public init(from resume: TrackResume) {
+    package init(from resume: TrackResume) {
         self.resume = resume
     }
 
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer, emit: (TrackPoint) -> Void) {
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer, emit: (TrackPoint) -> Void) {
         var start = 0
         for (index, byte) in bytes.enumerated() where byte == 10 {
             // What the line began with in earlier chunks (an overlong line's, counted).

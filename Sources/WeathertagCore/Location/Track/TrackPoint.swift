@@ -2,36 +2,36 @@ import FoundationEssentials
 
 /// One recorded position: where a track file (GPX, an OwnTracks Recorder `.rec`) or a tracking service says the
 /// author was at a moment.
-public struct TrackPoint: Sendable, Equatable {
+package struct TrackPoint: Sendable, Equatable {
     /// Milliseconds since 1970 (UTC): what the index is keyed by.
-    public var milliseconds: Int64
-    public var latitude: Double
-    public var longitude: Double
+    package var milliseconds: Int64
+    package var latitude: Double
+    package var longitude: Double
     /// Horizontal accuracy in metres, when the recorder gave one.
-    public var accuracyMeters: Double?
+    package var accuracyMeters: Double?
 
-    public init(milliseconds: Int64, latitude: Double, longitude: Double, accuracyMeters: Double? = nil) {
+    package init(milliseconds: Int64, latitude: Double, longitude: Double, accuracyMeters: Double? = nil) {
         self.milliseconds = milliseconds
         self.latitude = latitude
         self.longitude = longitude
         self.accuracyMeters = accuracyMeters
     }
 
-    public init(time: Date, latitude: Double, longitude: Double, accuracyMeters: Double? = nil) {
+    package init(time: Date, latitude: Double, longitude: Double, accuracyMeters: Double? = nil) {
         self.init(
             milliseconds: Int64((time.timeIntervalSince1970 * 1000).rounded()), latitude: latitude,
             longitude: longitude, accuracyMeters: accuracyMeters)
     }
 
-    public var time: Date { Date(timeIntervalSince1970: Double(self.milliseconds) / 1000) }
+    package var time: Date { Date(timeIntervalSince1970: Double(self.milliseconds) / 1000) }
 
-    public var isValid: Bool {
+    package var isValid: Bool {
         self.latitude.isFinite && self.longitude.isFinite && abs(self.latitude) <= 90 && abs(self.longitude) <= 180
             && (self.accuracyMeters.map { $0.isFinite && $0 >= 0 } ?? true)
     }
 
     /// As a provider's answer.
-    public func position(source: String) -> Position {
+    package func position(source: String) -> Position {
         Position(
             latitude: self.latitude, longitude: self.longitude, accuracyMeters: self.accuracyMeters, source: source,
             takenAt: self.time)
@@ -39,26 +39,26 @@ public struct TrackPoint: Sendable, Equatable {
 }
 
 /// A line of a track file that could not be used, and why; the rest of the file still is.
-public struct TrackProblem: Sendable, Equatable, CustomStringConvertible {
-    public var line: Int
-    public var message: String
+package struct TrackProblem: Sendable, Equatable, CustomStringConvertible {
+    package var line: Int
+    package var message: String
 
-    public init(line: Int, message: String) {
+    package init(line: Int, message: String) {
         self.line = line
         self.message = message
     }
 
-    public var description: String { "line \(self.line): \(self.message)" }
+    package var description: String { "line \(self.line): \(self.message)" }
 }
 
 /// Where a track says the author was, from the points around a moment. Pure: the provider looks the points up in
 /// its index and asks here.
-public enum TrackFix {
+package enum TrackFix {
     /// The position at `time` between the last point at or before it and the first at or after it: a point at
     /// the very moment as it is; else interpolated along the straight line between the two when they are at most
     /// `maximumGap` apart (a longer gap means the recorder was off, and where the author was is not known); else
     /// nil. The accuracy is the worse of the two.
-    public static func at(
+    package static func at(
         _ time: Date, before: TrackPoint?, after: TrackPoint?, maximumGap: Duration
     ) -> TrackPoint? {
         let moment = Int64((time.timeIntervalSince1970 * 1000).rounded())
@@ -89,7 +89,7 @@ public enum TrackFix {
     }
 
     /// "Where now": the latest point, when it is no older than `maximumAge`.
-    public static func now(_ latest: TrackPoint?, at now: Date, maximumAge: Duration) -> TrackPoint? {
+    package static func now(_ latest: TrackPoint?, at now: Date, maximumAge: Duration) -> TrackPoint? {
         guard let latest else { return nil }
         let age = now.timeIntervalSince(latest.time)
         return age <= maximumAge.seconds ? latest : nil
@@ -98,9 +98,9 @@ public enum TrackFix {
 
 /// RFC 3339 / ISO 8601 times as recorders write them (`2026-11-23T09:41:07Z`, `2026-11-23T09:41:07.250Z`,
 /// `2026-11-23T18:41:07+09:00`), read straight from the bytes: a year of points at 10 s is 3.2 million of them.
-public enum TrackTime {
+package enum TrackTime {
     /// Milliseconds since 1970, or nil when the bytes are not such a time.
-    public static func milliseconds(_ bytes: some Collection<UInt8>) -> Int64? {
+    package static func milliseconds(_ bytes: some Collection<UInt8>) -> Int64? {
         var iterator = bytes.makeIterator()
         var peeked: UInt8? = iterator.next()
         func number(_ digits: Int) -> Int? {

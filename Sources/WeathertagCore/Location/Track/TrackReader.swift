@@ -3,11 +3,11 @@ import Glibc
 /// Where a later read of a track file that grew goes on: the byte just after the last complete point (or line), and
 /// the line number there. Recorders append (`gpxlogger` writes a point a second, the OwnTracks Recorder a line per
 /// location), so a grown file is read from here, not from its start.
-public struct TrackResume: Sendable, Equatable {
-    public var offset: Int64
-    public var line: Int
+package struct TrackResume: Sendable, Equatable {
+    package var offset: Int64
+    package var line: Int
 
-    public init(offset: Int64 = 0, line: Int = 1) {
+    package init(offset: Int64 = 0, line: Int = 1) {
         self.offset = offset
         self.line = line
     }
@@ -15,7 +15,7 @@ public struct TrackResume: Sendable, Equatable {
 
 /// Reads a track file in chunks of any size, in constant memory: a 100 MB GPX file is never held whole. Points go
 /// to `emit` as they are read; lines that cannot be used go to `problems`, and reading goes on after them.
-public protocol TrackReader {
+package protocol TrackReader {
     /// A reader that starts at `resume` (the file's start, or where an earlier read stopped).
     init(from resume: TrackResume)
     /// The next bytes of the file.
@@ -27,12 +27,12 @@ public protocol TrackReader {
 }
 
 /// What could not be used in a file: the first few, with their lines, and a count.
-public struct TrackProblems: Sendable, Equatable {
-    public static let kept = 20
-    public private(set) var first: [TrackProblem] = []
-    public private(set) var count = 0
+package struct TrackProblems: Sendable, Equatable {
+    package static let kept = 20
+    package private(set) var first: [TrackProblem] = []
+    package private(set) var count = 0
 
-    public init() {}
+    package init() {}
 
     mutating func append(_ problem: TrackProblem) {
         self.count += 1
@@ -41,13 +41,13 @@ public struct TrackProblems: Sendable, Equatable {
 }
 
 /// The two formats weathertag reads, by file name.
-public enum TrackFormat: String, Sendable, CaseIterable {
+package enum TrackFormat: String, Sendable, CaseIterable {
     /// GPX 1.0 and 1.1: `gpxlogger`, GPSLogger, OsmAnd, gpsbabel.
     case gpx
     /// An OwnTracks Recorder's `rec/USER/DEVICE/YYYY-MM.rec`.
     case owntracks = "rec"
 
-    public init?(fileName: String) {
+    package init?(fileName: String) {
         let lower = fileName.lowercased()
         if lower.hasSuffix(".gpx") {
             self = .gpx
@@ -58,7 +58,7 @@ public enum TrackFormat: String, Sendable, CaseIterable {
         }
     }
 
-    public func reader(from resume: TrackResume) -> any TrackReader {
+    package func reader(from resume: TrackResume) -> any TrackReader {
         switch self {
         case .gpx: GPXReader(from: resume)
         case .owntracks: OwnTracksRecordReader(from: resume)
@@ -101,7 +101,7 @@ extension UnsafeRawBufferPointer {
 /// the file's version now. Recorders append, so a file on the same inode that only grew is read on from the
 /// resume point; anything else that changed (replaced, truncated, rewritten in place to the same size) is read
 /// anew, its old points dropped.
-public enum TrackReadPlan: Sendable, Equatable {
+package enum TrackReadPlan: Sendable, Equatable {
     /// The indexed version: nothing to read.
     case nothing
     /// It grew: read from here.
@@ -109,7 +109,7 @@ public enum TrackReadPlan: Sendable, Equatable {
     /// New or rewritten: read it all.
     case readAnew
 
-    public static func plan(indexed: FileVersion?, resume: TrackResume, now: FileVersion) -> TrackReadPlan {
+    package static func plan(indexed: FileVersion?, resume: TrackResume, now: FileVersion) -> TrackReadPlan {
         guard let indexed else { return .readAnew }
         if indexed == now { return .nothing }
         if indexed.device == now.device, indexed.inode == now.inode, now.size > indexed.size,

@@ -10,17 +10,17 @@ import WeathertagCore
 /// An `argv` element holding `{time}` makes it a provider of the past too: for a back-dated entry it is run with
 /// `{time}` replaced by the moment asked about (RFC 3339, UTC: `2026-11-22T09:41:00Z`), and for the present with the
 /// time now. One without `{time}` is asked only about the present.
-public struct CommandLocationProvider: LocationProvider {
-    public static let timePlaceholder = "{time}"
-    public static let maximumOutput = 64 << 10
+package struct CommandLocationProvider: LocationProvider {
+    package static let timePlaceholder = "{time}"
+    package static let maximumOutput = 64 << 10
 
-    public let type = "command"
-    public let argv: [String]
-    public let timeout: Duration
+    package let type = "command"
+    package let argv: [String]
+    package let timeout: Duration
     private let now: @Sendable () -> Date
     private let cache: PositionCache
 
-    public init(argv: [String], timeout: Duration, cacheDuration: Duration, now: @escaping @Sendable () -> Date) {
+    package init(argv: [String], timeout: Duration, cacheDuration: Duration, now: @escaping @Sendable () -> Date) {
         self.argv = argv
         self.timeout = timeout
         self.now = now
@@ -28,16 +28,16 @@ public struct CommandLocationProvider: LocationProvider {
     }
 
     /// Whether it is asked about the past: an `argv` element holds `{time}`.
-    public var knowsThePast: Bool { self.argv.contains { $0.contains(Self.timePlaceholder) } }
+    package var knowsThePast: Bool { self.argv.contains { $0.contains(Self.timePlaceholder) } }
 
-    public func locate() async throws -> Position {
+    package func locate() async throws -> Position {
         try await self.cache.get { try await self.execute(at: nil) }
     }
 
     /// Its positions are where the author was (`BorrowedPlace`).
-    public var followsTheAuthor: Bool { self.knowsThePast }
+    package var followsTheAuthor: Bool { self.knowsThePast }
 
-    public func locate(at time: Date) async throws -> Position? {
+    package func locate(at time: Date) async throws -> Position? {
         guard self.knowsThePast else { return nil }
         return try await self.execute(at: time)
     }
@@ -120,16 +120,16 @@ extension CommandLocationProvider {
 extension CommandLocationProvider {
     /// `{"type": "command", "argv": ["/usr/local/bin/where-am-i", "--json"], "timeout_seconds": 5,
     /// "cache_seconds": 60}`
-    public struct Settings: Sendable, Equatable {
+    package struct Settings: Sendable, Equatable {
         /// The program (an absolute path, checked to be executable at load) and its arguments.
-        public var argv: [String]
-        public var timeout: Duration
-        public var cacheDuration: Duration
+        package var argv: [String]
+        package var timeout: Duration
+        package var cacheDuration: Duration
     }
 }
 
 extension LocationProviderPlugin {
-    public static var command: LocationProviderPlugin {
+    package static var command: LocationProviderPlugin {
         LocationProviderPlugin(
             type: "command",
             keys: ["argv", "timeout_seconds", "cache_seconds"]

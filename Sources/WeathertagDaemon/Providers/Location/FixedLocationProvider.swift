@@ -2,16 +2,16 @@ import FoundationEssentials
 import WeathertagCore
 
 /// A place given in the configuration: the last resort of a chain, or the only source of a desktop that never moves.
-public struct FixedLocationProvider: LocationProvider {
-    public let type = "fixed"
-    public let timeout: Duration = .seconds(1)
-    public var latitude: Double
-    public var longitude: Double
-    public var name: String?
-    public var accuracyMeters: Double?
+package struct FixedLocationProvider: LocationProvider {
+    package let type = "fixed"
+    package let timeout: Duration = .seconds(1)
+    package var latitude: Double
+    package var longitude: Double
+    package var name: String?
+    package var accuracyMeters: Double?
     private let now: @Sendable () -> Date
 
-    public init(
+    package init(
         latitude: Double,
         longitude: Double,
         name: String?,
@@ -26,13 +26,13 @@ public struct FixedLocationProvider: LocationProvider {
     }
 
     /// A fixed place is where the machine always was.
-    public func locate(at time: Date) async throws -> Position? {
+    package func locate(at time: Date) async throws -> Position? {
         var position = try await self.locate()
         position.takenAt = time
         return position
     }
 
-    public func locate() async throws -> Position {
+    package func locate() async throws -> Position {
         Position(
             latitude: self.latitude,
             longitude: self.longitude,
@@ -46,16 +46,16 @@ public struct FixedLocationProvider: LocationProvider {
 
 extension FixedLocationProvider {
     /// `{"type": "fixed", "latitude": 37.5665, "longitude": 126.978, "name": "Seoul", "accuracy_m": 100}`
-    public struct Settings: Sendable, Equatable {
-        public var latitude: Double
-        public var longitude: Double
-        public var name: String?
-        public var accuracyMeters: Double?
+    package struct Settings: Sendable, Equatable {
+        package var latitude: Double
+        package var longitude: Double
+        package var name: String?
+        package var accuracyMeters: Double?
     }
 }
 
 extension LocationProviderPlugin {
-    public static var fixed: LocationProviderPlugin {
+    package static var fixed: LocationProviderPlugin {
         LocationProviderPlugin(
             type: "fixed",
             keys: ["latitude", "longitude", "name", "accuracy_m"]

@@ -6,16 +6,16 @@ import WeathertagGPSD
 
 extension GPSDLocationProvider {
     /// `{"type": "gpsd", "host": "127.0.0.1", "port": 2947, "timeout_seconds": 5, "max_fix_age_seconds": 60}`
-    public struct Settings: Sendable, Equatable {
-        public var host: String
-        public var port: Int
-        public var timeout: Duration
-        public var maximumFixAge: Duration
+    package struct Settings: Sendable, Equatable {
+        package var host: String
+        package var port: Int
+        package var timeout: Duration
+        package var maximumFixAge: Duration
     }
 }
 
 extension LocationProviderPlugin {
-    public static var gpsd: LocationProviderPlugin {
+    package static var gpsd: LocationProviderPlugin {
         LocationProviderPlugin(
             type: "gpsd",
             keys: ["host", "port", "timeout_seconds", "max_fix_age_seconds"]

@@ -6,15 +6,15 @@ import WeathertagCore
 /// `GET /api/history/period/{start}?filter_entity_id={entity}&end_time=…` over `max_gap_seconds` each side of the
 /// moment, interpolated as a track is. Every request carries the long-lived access token as a bearer token, from
 /// `token_file` or systemd's credential `homeassistant-token`.
-public struct HomeAssistantLocationProvider: LocationProvider {
-    public let type = "homeassistant"
+package struct HomeAssistantLocationProvider: LocationProvider {
+    package let type = "homeassistant"
     /// What the configuration says of it (the URL without a trailing slash).
-    public let settings: Settings
-    public var timeout: Duration { self.settings.timeout }
+    package let settings: Settings
+    package var timeout: Duration { self.settings.timeout }
     private let http: any HTTPClient
     private let now: @Sendable () -> Date
 
-    public init(settings: Settings, http: any HTTPClient, now: @escaping @Sendable () -> Date) {
+    package init(settings: Settings, http: any HTTPClient, now: @escaping @Sendable () -> Date) {
         var settings = settings
         if settings.url.hasSuffix("/") { settings.url.removeLast() }
         self.settings = settings
@@ -22,9 +22,9 @@ public struct HomeAssistantLocationProvider: LocationProvider {
         self.now = now
     }
 
-    public var details: [String: String] { ["url": self.settings.url, "entity": self.settings.entity] }
+    package var details: [String: String] { ["url": self.settings.url, "entity": self.settings.entity] }
 
-    public func locate() async throws -> Position {
+    package func locate() async throws -> Position {
         let body = try await self.get("/api/states/" + Self.escape(self.settings.entity))
         guard let state = State.decodeJSON(body) else {
             throw LocationError(source: self.type, message: "Home Assistant answered something other than a JSON state")
@@ -45,9 +45,9 @@ public struct HomeAssistantLocationProvider: LocationProvider {
     }
 
     /// Its positions are where the author was (`BorrowedPlace`).
-    public var followsTheAuthor: Bool { true }
+    package var followsTheAuthor: Bool { true }
 
-    public func locate(at time: Date) async throws -> Position? {
+    package func locate(at time: Date) async throws -> Position? {
         let window = ServiceHistory.window(around: time, maximumGap: self.settings.maximumGap)
         var components = URLComponents()
         components.queryItems = [
@@ -151,18 +151,18 @@ extension HomeAssistantLocationProvider {
 extension HomeAssistantLocationProvider {
     /// `{"type": "homeassistant", "url": "http://homeassistant.local:8123", "entity": "device_tracker.phone",
     /// "token_file": "/etc/weathertag/homeassistant-token"}`
-    public struct Settings: Sendable {
-        public var url: String
-        public var entity: String
-        public var token: ServiceToken
-        public var maximumGap: Duration
-        public var maximumFixAge: Duration
-        public var timeout: Duration
+    package struct Settings: Sendable {
+        package var url: String
+        package var entity: String
+        package var token: ServiceToken
+        package var maximumGap: Duration
+        package var maximumFixAge: Duration
+        package var timeout: Duration
     }
 }
 
 extension LocationProviderPlugin {
-    public static var homeassistant: LocationProviderPlugin {
+    package static var homeassistant: LocationProviderPlugin {
         LocationProviderPlugin(
             type: "homeassistant",
             keys: ["url", "entity", "token_file", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]

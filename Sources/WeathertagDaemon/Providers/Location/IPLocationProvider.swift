@@ -3,15 +3,15 @@ import WeathertagCore
 
 /// City-level position from an IP geolocation service. No accuracy radius is given by any of them, so positions
 /// carry none; they are cached for `cacheDuration` because an address rarely moves and the services rate-limit.
-public final class IPLocationProvider: LocationProvider {
+package final class IPLocationProvider: LocationProvider {
     /// The response shapes understood.
-    public enum Service: String, Sendable, CaseIterable {
+    package enum Service: String, Sendable, CaseIterable {
         /// `http://ip-api.com/json/`: `{"status":"success","lat":…,"lon":…,"city":…}`.
         case ipAPI = "ip-api"
         /// `https://ipinfo.io/json`: `{"loc":"lat,lon","city":…}`.
         case ipinfo
 
-        public var defaultURL: String {
+        package var defaultURL: String {
             switch self {
             case .ipAPI: return "http://ip-api.com/json/"
             case .ipinfo: return "https://ipinfo.io/json"
@@ -19,15 +19,15 @@ public final class IPLocationProvider: LocationProvider {
         }
     }
 
-    public let type = "ip"
-    public let timeout: Duration
-    public let service: Service
-    public let url: String
+    package let type = "ip"
+    package let timeout: Duration
+    package let service: Service
+    package let url: String
     private let http: any HTTPClient
     private let now: @Sendable () -> Date
     private let cache: PositionCache
 
-    public init(
+    package init(
         service: Service,
         url: String?,
         timeout: Duration,
@@ -43,7 +43,7 @@ public final class IPLocationProvider: LocationProvider {
         self.cache = PositionCache(duration: cacheDuration, now: now)
     }
 
-    public func locate() async throws -> Position {
+    package func locate() async throws -> Position {
         try await self.cache.get { try await self.ask() }
     }
 
@@ -59,7 +59,7 @@ public final class IPLocationProvider: LocationProvider {
     }
 
     /// Turns a service's answer into a position, or an error naming what was wrong with it.
-    public static func decode(_ response: HTTPResponse, service: Service, takenAt: Date) throws -> Position {
+    package static func decode(_ response: HTTPResponse, service: Service, takenAt: Date) throws -> Position {
         let source = "ip"
         guard response.status == 200 else {
             let reason = response.status == 429 ? "rate limited (HTTP 429)" : "HTTP \(response.status)"
@@ -122,16 +122,16 @@ extension IPLocationProvider {
 extension IPLocationProvider {
     /// `{"type": "ip", "service": "ip-api", "url": "http://ip-api.com/json/", "timeout_seconds": 5,
     /// "cache_seconds": 600}`
-    public struct Settings: Sendable, Equatable {
-        public var service: Service
-        public var url: String?
-        public var timeout: Duration
-        public var cacheDuration: Duration
+    package struct Settings: Sendable, Equatable {
+        package var service: Service
+        package var url: String?
+        package var timeout: Duration
+        package var cacheDuration: Duration
     }
 }
 
 extension LocationProviderPlugin {
-    public static var ip: LocationProviderPlugin {
+    package static var ip: LocationProviderPlugin {
         LocationProviderPlugin(
             type: "ip",
             keys: ["service", "url", "timeout_seconds", "cache_seconds"]

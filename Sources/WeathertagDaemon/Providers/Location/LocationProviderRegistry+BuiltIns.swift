@@ -2,7 +2,7 @@ import WeathertagCore
 
 extension LocationProviderRegistry {
     /// Every provider type weathertag ships. A new source is one file in this folder with its provider, its `Settings` and its `LocationProviderPlugin`, plus a line here.
-    public static var builtIns: LocationProviderRegistry {
+    package static var builtIns: LocationProviderRegistry {
         LocationProviderRegistry([
             .gpsd,
             .ip,

@@ -5,15 +5,15 @@ import WeathertagCore
 /// the past from `GET /api/0/locations?user=&device=&from=&to=` (a window of `max_gap_seconds` each side of the
 /// moment, interpolated as a track is). Locations carry `lat`, `lon`, `tst` (Unix seconds) and `acc` (metres).
 /// With `token_file`, each request carries it (`user:password` as HTTP basic auth, else as a bearer token).
-public struct OwnTracksLocationProvider: LocationProvider {
-    public let type = "owntracks"
+package struct OwnTracksLocationProvider: LocationProvider {
+    package let type = "owntracks"
     /// What the configuration says of it (the URL without a trailing slash).
-    public let settings: Settings
-    public var timeout: Duration { self.settings.timeout }
+    package let settings: Settings
+    package var timeout: Duration { self.settings.timeout }
     private let http: any HTTPClient
     private let now: @Sendable () -> Date
 
-    public init(settings: Settings, http: any HTTPClient, now: @escaping @Sendable () -> Date) {
+    package init(settings: Settings, http: any HTTPClient, now: @escaping @Sendable () -> Date) {
         var settings = settings
         if settings.url.hasSuffix("/") { settings.url.removeLast() }
         self.settings = settings
@@ -21,11 +21,11 @@ public struct OwnTracksLocationProvider: LocationProvider {
         self.now = now
     }
 
-    public var details: [String: String] {
+    package var details: [String: String] {
         ["url": self.settings.url, "user": self.settings.user, "device": self.settings.device]
     }
 
-    public func locate() async throws -> Position {
+    package func locate() async throws -> Position {
         let body = try await self.get("/api/0/last", [("user", self.settings.user), ("device", self.settings.device)])
         guard let list = [Lenient<OwnTracksLocation>].decodeJSON(body) else {
             throw LocationError(
@@ -48,9 +48,9 @@ public struct OwnTracksLocationProvider: LocationProvider {
     }
 
     /// Its positions are where the author was (`BorrowedPlace`).
-    public var followsTheAuthor: Bool { true }
+    package var followsTheAuthor: Bool { true }
 
-    public func locate(at time: Date) async throws -> Position? {
+    package func locate(at time: Date) async throws -> Position? {
         let window = ServiceHistory.window(around: time, maximumGap: self.settings.maximumGap)
         let body = try await self.get(
             "/api/0/locations",
@@ -122,19 +122,19 @@ extension OwnTracksLocationProvider {
 extension OwnTracksLocationProvider {
     /// `{"type": "owntracks", "url": "http://recorder.lan:8083", "user": "me", "device": "phone",
     /// "token_file": "/etc/weathertag/owntracks-token"}`
-    public struct Settings: Sendable {
-        public var url: String
-        public var user: String
-        public var device: String
-        public var token: ServiceToken?
-        public var maximumGap: Duration
-        public var maximumFixAge: Duration
-        public var timeout: Duration
+    package struct Settings: Sendable {
+        package var url: String
+        package var user: String
+        package var device: String
+        package var token: ServiceToken?
+        package var maximumGap: Duration
+        package var maximumFixAge: Duration
+        package var timeout: Duration
     }
 }
 
 extension LocationProviderPlugin {
-    public static var owntracks: LocationProviderPlugin {
+    package static var owntracks: LocationProviderPlugin {
         LocationProviderPlugin(
             type: "owntracks",
             keys: ["url", "user", "device", "token_file", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]

@@ -14,14 +14,14 @@ import WeathertagCore
 /// - "Where now" is the latest point, when it is at most `max_fix_age_seconds` old.
 /// - "Where at T" (a back-dated entry) is interpolated between the points around T when they are at most
 ///   `max_gap_seconds` apart (`TrackFix`); a longer gap means the recorder was off, and there is no answer.
-public final class TrackLocationProvider: LocationProvider {
-    public let type = "track"
-    public let timeout: Duration
+package final class TrackLocationProvider: LocationProvider {
+    package let type = "track"
+    package let timeout: Duration
     /// A question about the past waits for the first indexing, however long a year of points takes.
-    public var pastTimeout: Duration { max(self.timeout, .seconds(300)) }
-    public let files: TrackFiles
-    public let maximumGap: Duration
-    public let maximumFixAge: Duration
+    package var pastTimeout: Duration { max(self.timeout, .seconds(300)) }
+    package let files: TrackFiles
+    package let maximumGap: Duration
+    package let maximumFixAge: Duration
     private let stateDirectory: String
     private let logger: Logger
     private let now: @Sendable () -> Date
@@ -37,7 +37,7 @@ public final class TrackLocationProvider: LocationProvider {
         var latest: Date?
     }
 
-    public init(
+    package init(
         files: TrackFiles,
         maximumGap: Duration,
         maximumFixAge: Duration,
@@ -55,7 +55,7 @@ public final class TrackLocationProvider: LocationProvider {
         self.now = now
     }
 
-    public var details: [String: String] {
+    package var details: [String: String] {
         let state = self.state.withLock { $0 }
         var details = [
             "track_files": "\(state.files)", "track_points": "\(state.points)",
@@ -69,7 +69,7 @@ public final class TrackLocationProvider: LocationProvider {
 
     // MARK: Questions
 
-    public func locate() async throws -> Position {
+    package func locate() async throws -> Position {
         let index = try await self.index()
         let latest = try await index.latest()
         guard let point = TrackFix.now(latest, at: self.now(), maximumAge: self.maximumFixAge) else {
@@ -82,9 +82,9 @@ public final class TrackLocationProvider: LocationProvider {
     }
 
     /// Its positions are where the author was (`BorrowedPlace`).
-    public var followsTheAuthor: Bool { true }
+    package var followsTheAuthor: Bool { true }
 
-    public func locate(at time: Date) async throws -> Position? {
+    package func locate(at time: Date) async throws -> Position? {
         let index = try await self.index()
         let (before, after) = try await index.around(Int64((time.timeIntervalSince1970 * 1000).rounded()))
         return TrackFix.at(time, before: before, after: after, maximumGap: self.maximumGap)?.position(
@@ -105,7 +105,7 @@ public final class TrackLocationProvider: LocationProvider {
 
     /// Indexes the files, then follows the folder until cancelled, on a thread of its own (the reads and the
     /// index's writes block).
-    public func run() async throws {
+    package func run() async throws {
         let watcher: FolderWatcher
         do {
             watcher = try FolderWatcher(folders: self.files.folders)
@@ -264,20 +264,20 @@ public final class TrackLocationProvider: LocationProvider {
 /// The files a `track` provider reads: every `.gpx` and `.rec` file in a folder and its folders (to
 /// `maximumDepth`, as a Recorder's `rec/USER/DEVICE/`), or those a glob names below the folder before its first
 /// wildcard (`~/Sync/GPSLogger/*.gpx`, `~/tracks/**/2026-*.gpx`: the `Glob` syntax `inbox.exclude` uses).
-public struct TrackFiles: Sendable, CustomStringConvertible {
-    public static let maximumDepth = 4
+package struct TrackFiles: Sendable, CustomStringConvertible {
+    package static let maximumDepth = 4
 
-    public var folder: String
+    package var folder: String
     /// The glob the files' paths below `folder` must match, or nil for every track file below it.
-    public var pattern: Glob?
+    package var pattern: Glob?
 
-    public init(folder: String, pattern: Glob?) {
+    package init(folder: String, pattern: Glob?) {
         self.folder = folder
         self.pattern = pattern
     }
 
     /// `path` as configured: a folder, or a glob (its folder is the part before the first wildcard).
-    public init(_ path: String) throws(ConfigurationError) {
+    package init(_ path: String) throws(ConfigurationError) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard let first = parts.firstIndex(where: { Glob.hasWildcards($0) }) else {
             self.init(folder: path, pattern: nil)
@@ -291,7 +291,7 @@ public struct TrackFiles: Sendable, CustomStringConvertible {
         self.init(folder: folder.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : folder, pattern: glob)
     }
 
-    public var description: String { self.pattern.map { self.folder + "/" + $0.description } ?? self.folder }
+    package var description: String { self.pattern.map { self.folder + "/" + $0.description } ?? self.folder }
 
     /// The folders to watch: the folder alone for a glob of names (`*.gpx`), else it and those below it.
     var folders: [String] {
@@ -337,18 +337,18 @@ public struct TrackFiles: Sendable, CustomStringConvertible {
 
 extension TrackLocationProvider {
     /// `{"type": "track", "path": "/home/me/Sync/GPSLogger", "max_gap_seconds": 600, "max_fix_age_seconds": 300}`
-    public struct Settings: Sendable {
-        public var files: TrackFiles
-        public var maximumGap: Duration
-        public var maximumFixAge: Duration
-        public var timeout: Duration
+    package struct Settings: Sendable {
+        package var files: TrackFiles
+        package var maximumGap: Duration
+        package var maximumFixAge: Duration
+        package var timeout: Duration
         /// `state.directory`, where the index (`tracks.sqlite`) is kept.
-        public var stateDirectory: String
+        package var stateDirectory: String
     }
 }
 
 extension LocationProviderPlugin {
-    public static var track: LocationProviderPlugin {
+    package static var track: LocationProviderPlugin {
         LocationProviderPlugin(
             type: "track",
             keys: ["path", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]

@@ -6,21 +6,21 @@ import WeathertagCore
 /// group, killed when late or too talkative). `{latitude}` and `{longitude}` in `argv` become the position as
 /// `privacy` lets it leave (`46.2`, `6.14`), `{units}` and `{lang}` the configured ones. It prints one JSON object:
 /// `{"temperature": 7.5, "wmo_code": 61, "humidity": 81, …}` (docs/weather-sources.md has every field).
-public struct CommandWeatherSource: WeatherSource {
-    public static let maximumOutput = 64 << 10
+package struct CommandWeatherSource: WeatherSource {
+    package static let maximumOutput = 64 << 10
 
-    public let type = "command"
-    public let settings: Settings
+    package let type = "command"
+    package let settings: Settings
     private let now: @Sendable () -> Date
 
-    public init(settings: Settings, now: @escaping @Sendable () -> Date) {
+    package init(settings: Settings, now: @escaping @Sendable () -> Date) {
         self.settings = settings
         self.now = now
     }
 
-    public var maximumCallsPerMinute: Int { 60 }
+    package var maximumCallsPerMinute: Int { 60 }
 
-    public func currentWeather(at position: RequestPosition) async throws(WeatherError) -> Weather {
+    package func currentWeather(at position: RequestPosition) async throws(WeatherError) -> Weather {
         let values = [
             "{latitude}": "\(position.latitude)", "{longitude}": "\(position.longitude)",
             "{units}": self.settings.units.rawValue, "{lang}": self.settings.lang,
@@ -70,11 +70,11 @@ public struct CommandWeatherSource: WeatherSource {
 extension CommandWeatherSource {
     /// `{"type": "command", "argv": ["/usr/local/bin/my-station", "{latitude}", "{longitude}"],
     /// "timeout_seconds": 10}`
-    public struct Settings: Sendable {
-        public var argv: [String]
-        public var timeout: Duration
-        public var units: Units
-        public var lang: String
+    package struct Settings: Sendable {
+        package var argv: [String]
+        package var timeout: Duration
+        package var units: Units
+        package var lang: String
     }
 
     /// What the program prints. `temperature` (in `{units}`) and one of `wmo_code` (Open-Meteo's codes),
@@ -193,7 +193,7 @@ extension CommandWeatherSource {
 }
 
 extension WeatherSourcePlugin {
-    public static var command: WeatherSourcePlugin {
+    package static var command: WeatherSourcePlugin {
         WeatherSourcePlugin(
             type: "command", keys: ["argv", "timeout_seconds"]
         ) { (config, context) throws(ConfigurationError) in

@@ -5,9 +5,9 @@ import WeathertagCore
 /// MET Norway's locationforecast (`met-norway`): no key, but their terms ask for a User-Agent that names the
 /// application and a contact (`met_norway.contact`, required), at most 4 decimals, and respect for `Expires`: an
 /// answer is reused until it expires, and then asked for again with `If-Modified-Since` (a 304 reuses it once more).
-public struct METNorwaySource: WeatherSource {
-    public let type = "met-norway"
-    public let settings: Settings
+package struct METNorwaySource: WeatherSource {
+    package let type = "met-norway"
+    package let settings: Settings
     private let http: any HTTPClient
     private let countCall: @Sendable () -> Void
     private let now: @Sendable () -> Date
@@ -24,7 +24,7 @@ public struct METNorwaySource: WeatherSource {
         var expires: Date?
     }
 
-    public init(
+    package init(
         settings: Settings, http: any HTTPClient, countCall: @escaping @Sendable () -> Void,
         now: @escaping @Sendable () -> Date
     ) {
@@ -35,9 +35,9 @@ public struct METNorwaySource: WeatherSource {
     }
 
     /// MET caps a whole application at 20 requests a second; one machine's diary needs a few an hour.
-    public var maximumCallsPerMinute: Int { 30 }
+    package var maximumCallsPerMinute: Int { 30 }
 
-    public func currentWeather(at position: RequestPosition) async throws(WeatherError) -> Weather {
+    package func currentWeather(at position: RequestPosition) async throws(WeatherError) -> Weather {
         let url = METNorwayAPI.url(baseURL: self.settings.service.baseURL, at: position)
         let response = try await self.answer(url)
         return try METNorwayAPI.decode(response, at: position, units: self.settings.units, lang: self.settings.lang)
@@ -91,15 +91,15 @@ public struct METNorwaySource: WeatherSource {
 
 extension METNorwaySource {
     /// `{"type": "met-norway", "timeout_seconds": 10}`; the address and the contact are in `met_norway`.
-    public struct Settings: Sendable {
-        public var service: METNorwayConfiguration
-        public var units: Units
-        public var lang: String
+    package struct Settings: Sendable {
+        package var service: METNorwayConfiguration
+        package var units: Units
+        package var lang: String
     }
 }
 
 extension WeatherSourcePlugin {
-    public static var metNorway: WeatherSourcePlugin {
+    package static var metNorway: WeatherSourcePlugin {
         WeatherSourcePlugin(
             type: "met-norway", keys: ["timeout_seconds"]
         ) { (config, context) throws(ConfigurationError) in

@@ -3,22 +3,22 @@ import WeathertagCore
 
 /// Open-Meteo's current weather and air (`open-meteo`): no key. Its WMO codes become OpenWeather's condition, description
 /// and icon codes (`WMOWeatherCode`), so every part of weathertag reads its answer as it reads OpenWeather's.
-public struct OpenMeteoSource: WeatherSource {
-    public let type = "open-meteo"
-    public let settings: Settings
+package struct OpenMeteoSource: WeatherSource {
+    package let type = "open-meteo"
+    package let settings: Settings
     private let http: any HTTPClient
     private let countCall: @Sendable () -> Void
 
-    public init(settings: Settings, http: any HTTPClient, countCall: @escaping @Sendable () -> Void) {
+    package init(settings: Settings, http: any HTTPClient, countCall: @escaping @Sendable () -> Void) {
         self.settings = settings
         self.http = http
         self.countCall = countCall
     }
 
     /// Open-Meteo allows 600 calls a minute per address; current weather takes no more than a tenth of that.
-    public var maximumCallsPerMinute: Int { 60 }
+    package var maximumCallsPerMinute: Int { 60 }
 
-    public func currentWeather(at position: RequestPosition) async throws(WeatherError) -> Weather {
+    package func currentWeather(at position: RequestPosition) async throws(WeatherError) -> Weather {
         let url = OpenMeteoAPI.currentURL(
             baseURL: self.settings.service.baseURL, at: position, units: self.settings.units)
         return try OpenMeteoAPI.decodeCurrent(
@@ -26,7 +26,7 @@ public struct OpenMeteoSource: WeatherSource {
     }
 
     /// The air now, on the European index (`air_quality_url`).
-    public func airQuality(at position: RequestPosition) async throws(WeatherError) -> AirQuality? {
+    package func airQuality(at position: RequestPosition) async throws(WeatherError) -> AirQuality? {
         let url = OpenMeteoAPI.airQualityURL(baseURL: self.settings.service.airQualityURL, at: position)
         return try OpenMeteoAPI.decodeAirQuality(try await self.get(url))
     }
@@ -44,15 +44,15 @@ public struct OpenMeteoSource: WeatherSource {
 extension OpenMeteoSource {
     /// `{"type": "open-meteo", "timeout_seconds": 10}`; the addresses are in `open_meteo`, the units and the
     /// language in `weather` (`weather.units`, `weather.lang`: every source's).
-    public struct Settings: Sendable {
-        public var service: OpenMeteoConfiguration
-        public var units: Units
-        public var lang: String
+    package struct Settings: Sendable {
+        package var service: OpenMeteoConfiguration
+        package var units: Units
+        package var lang: String
     }
 }
 
 extension WeatherSourcePlugin {
-    public static var openMeteo: WeatherSourcePlugin {
+    package static var openMeteo: WeatherSourcePlugin {
         WeatherSourcePlugin(
             type: "open-meteo", keys: ["timeout_seconds"]
         ) { (config, context) throws(ConfigurationError) in
@@ -69,11 +69,11 @@ extension WeatherSourcePlugin {
 /// The past from Open-Meteo: the ERA5 archive for older days, the forecast API for the last ones, a whole calendar
 /// year of a place per request (`OpenMeteoHistory`), kept as compact `HourlySeries`.
 extension OpenMeteoSource: HistorySource {
-    public var name: String { "Open-Meteo" }
+    package var name: String { "Open-Meteo" }
 
     /// Half of Open-Meteo's free limits (`open_meteo.max_calls_per_minute` and `history.max_calls_per_day` when set);
     /// no window allows more than the day.
-    public func historyLimits(maximumPerDay: Int?) -> HistoryLimits {
+    package func historyLimits(maximumPerDay: Int?) -> HistoryLimits {
         var limits = OpenMeteoHistory.freeLimits.share
         if let perMinute = self.settings.service.maximumCallsPerMinute { limits.perMinute = Double(perMinute) }
         if let maximumPerDay { limits.perDay = Double(maximumPerDay) }
@@ -83,17 +83,17 @@ extension OpenMeteoSource: HistorySource {
                 + (maximumPerDay == nil ? ")" : ", and history.max_calls_per_day)"))
     }
 
-    public func unavailable(hour: Int) -> String? { OpenMeteoHistory.unavailable(hour: hour) }
+    package func unavailable(hour: Int) -> String? { OpenMeteoHistory.unavailable(hour: hour) }
 
-    public func plan(hour: Int, moment: Date, now: Date, kept: [ClosedRange<Int>]) -> (any HistoryFetch)? {
+    package func plan(hour: Int, moment: Date, now: Date, kept: [ClosedRange<Int>]) -> (any HistoryFetch)? {
         OpenMeteoHistory.plan(hour: hour, now: now, kept: kept)
     }
 
-    public func planAgain(hour: Int, now: Date) -> (any HistoryFetch)? {
+    package func planAgain(hour: Int, now: Date) -> (any HistoryFetch)? {
         OpenMeteoHistory.planDay(hour: hour, now: now)
     }
 
-    public func history(
+    package func history(
         _ fetch: any HistoryFetch, at position: RequestPosition, now: Date
     ) async throws(WeatherError) -> (any HistoryHours)? {
         guard let fetch = fetch as? OpenMeteoHistory.Fetch else { return nil }
@@ -113,5 +113,5 @@ extension OpenMeteoSource: HistorySource {
         return hours.ending(at: Int(now.timeIntervalSince1970 / 3600) - 1)
     }
 
-    public func hours(kept: [UInt8]) -> (any HistoryHours)? { HourlySeries(encoded: kept) }
+    package func hours(kept: [UInt8]) -> (any HistoryHours)? { HourlySeries(encoded: kept) }
 }

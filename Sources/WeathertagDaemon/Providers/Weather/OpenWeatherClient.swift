@@ -3,13 +3,13 @@ import WeathertagCore
 
 /// Asks OpenWeather for current weather, place names, the air and the timemachine's history (`openweather`). Counts
 /// every call it makes; its errors never contain the key.
-public struct OpenWeatherClient: WeatherSource {
-    public let type = "openweather"
-    public var configuration: OpenWeatherConfiguration
+package struct OpenWeatherClient: WeatherSource {
+    package let type = "openweather"
+    package var configuration: OpenWeatherConfiguration
     private let http: any HTTPClient
     private let countCall: @Sendable () -> Void
 
-    public init(
+    package init(
         configuration: OpenWeatherConfiguration, http: any HTTPClient, countCall: @escaping @Sendable () -> Void
     ) {
         self.configuration = configuration
@@ -17,17 +17,17 @@ public struct OpenWeatherClient: WeatherSource {
         self.countCall = countCall
     }
 
-    public var maximumCallsPerMinute: Int { self.configuration.maximumCallsPerMinute }
+    package var maximumCallsPerMinute: Int { self.configuration.maximumCallsPerMinute }
 
-    public var ceilingSetting: String { "openweather.max_calls_per_minute" }
+    package var ceilingSetting: String { "openweather.max_calls_per_minute" }
 
-    public var iconImages: IconImages? {
+    package var iconImages: IconImages? {
         IconImages(baseURL: self.configuration.iconBaseURL, timeout: self.configuration.timeout)
     }
 
     private var apiKey: String { self.configuration.apiKey?.value ?? "" }
 
-    public func currentWeather(at position: RequestPosition) async throws(WeatherError) -> Weather {
+    package func currentWeather(at position: RequestPosition) async throws(WeatherError) -> Weather {
         let url = OpenWeatherAPI.currentWeatherURL(
             baseURL: self.configuration.baseURL,
             at: position,
@@ -44,14 +44,14 @@ public struct OpenWeatherClient: WeatherSource {
     }
 
     /// The place by name near `position`; nil when the geocoder knows none.
-    public func placeName(at position: RequestPosition) async throws(WeatherError) -> PlaceName? {
+    package func placeName(at position: RequestPosition) async throws(WeatherError) -> PlaceName? {
         let url = OpenWeatherAPI.reverseGeocodingURL(
             baseURL: self.configuration.baseURL, at: position, apiKey: self.apiKey)
         return try OpenWeatherAPI.decodeReverseGeocoding(try await self.get(url, "OpenWeather's geocoder"))
     }
 
     /// The air at `position`.
-    public func airQuality(at position: RequestPosition) async throws(WeatherError) -> AirQuality? {
+    package func airQuality(at position: RequestPosition) async throws(WeatherError) -> AirQuality? {
         let url = OpenWeatherAPI.airPollutionURL(
             baseURL: self.configuration.baseURL, at: position, apiKey: self.apiKey)
         return try OpenWeatherAPI.decodeAirPollution(try await self.get(url, "OpenWeather's air pollution API"))
@@ -59,7 +59,7 @@ public struct OpenWeatherClient: WeatherSource {
 
     /// The timemachine's answer for `position` at `time`, checked to hold the weather of that time, as it came (to
     /// be kept and read again).
-    public func timemachineAnswer(at position: RequestPosition, time: Date) async throws(WeatherError) -> [UInt8] {
+    package func timemachineAnswer(at position: RequestPosition, time: Date) async throws(WeatherError) -> [UInt8] {
         let url = OpenWeatherAPI.timemachineURL(
             baseURL: self.configuration.baseURL, at: position, time: time, apiKey: self.apiKey,
             units: self.configuration.units,
@@ -93,13 +93,13 @@ public struct OpenWeatherClient: WeatherSource {
 
 extension OpenWeatherClient {
     /// `{"type": "openweather"}`: everything else is in the `openweather` section, which must hold a key.
-    public struct Settings: Sendable {
-        public var configuration: OpenWeatherConfiguration
+    package struct Settings: Sendable {
+        package var configuration: OpenWeatherConfiguration
     }
 }
 
 extension WeatherSourcePlugin {
-    public static var openWeather: WeatherSourcePlugin {
+    package static var openWeather: WeatherSourcePlugin {
         WeatherSourcePlugin(
             type: "openweather", keys: ["timeout_seconds"]
         ) { (config, context) throws(ConfigurationError) in
@@ -118,25 +118,25 @@ extension WeatherSourcePlugin {
 /// The past from OpenWeather's One Call 3.0 timemachine (a subscription): one call per place and hour, the answer
 /// kept as it came (`TimemachineHour`).
 extension OpenWeatherClient: HistorySource {
-    public var name: String { "OpenWeather" }
+    package var name: String { "OpenWeather" }
 
     /// `history.max_calls_per_day` (900 unless set; One Call 3.0 is free up to 1,000 a day) in any 24 hours.
-    public func historyLimits(maximumPerDay: Int?) -> HistoryLimits {
+    package func historyLimits(maximumPerDay: Int?) -> HistoryLimits {
         let calls = maximumPerDay ?? 900
         return HistoryLimits(
             calls: .perDay(Double(calls)), name: "the \(calls) history calls a day (history.max_calls_per_day)")
     }
 
-    public func unavailable(hour: Int) -> String? { nil }
+    package func unavailable(hour: Int) -> String? { nil }
 
-    public func plan(hour: Int, moment: Date, now: Date, kept: [ClosedRange<Int>]) -> (any HistoryFetch)? {
+    package func plan(hour: Int, moment: Date, now: Date, kept: [ClosedRange<Int>]) -> (any HistoryFetch)? {
         moment <= now ? TimemachineFetch(moment: moment, hour: hour) : nil
     }
 
     /// Its answers have no gaps: an answer without the hour's weather is refused when it comes.
-    public func planAgain(hour: Int, now: Date) -> (any HistoryFetch)? { nil }
+    package func planAgain(hour: Int, now: Date) -> (any HistoryFetch)? { nil }
 
-    public func history(
+    package func history(
         _ fetch: any HistoryFetch, at position: RequestPosition, now: Date
     ) async throws(WeatherError) -> (any HistoryHours)? {
         guard let fetch = fetch as? TimemachineFetch else { return nil }
@@ -144,5 +144,5 @@ extension OpenWeatherClient: HistorySource {
             hour: fetch.hour, body: try await self.timemachineAnswer(at: position, time: fetch.moment))
     }
 
-    public func hours(kept: [UInt8]) -> (any HistoryHours)? { TimemachineHour(encoded: kept) }
+    package func hours(kept: [UInt8]) -> (any HistoryHours)? { TimemachineHour(encoded: kept) }
 }

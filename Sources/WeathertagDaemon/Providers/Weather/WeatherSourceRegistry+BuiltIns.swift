@@ -3,7 +3,7 @@ import WeathertagCore
 extension WeatherSourceRegistry {
     /// Every weather source weathertag ships. A new source is one file in this folder with its source, its
     /// `Settings` and its `WeatherSourcePlugin`, plus a line here.
-    public static var builtIns: WeatherSourceRegistry {
+    package static var builtIns: WeatherSourceRegistry {
         WeatherSourceRegistry([
             .openWeather,
             .openMeteo,
@@ -15,5 +15,5 @@ extension WeatherSourceRegistry {
 
 extension PluginRegistries {
     /// Every built-in plugin of both families.
-    public static let builtIns = PluginRegistries(location: .builtIns, weather: .builtIns)
+    package static let builtIns = PluginRegistries(location: .builtIns, weather: .builtIns)
 }
