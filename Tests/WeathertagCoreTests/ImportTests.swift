@@ -101,7 +101,7 @@ struct ImportTests {
     @Test func anEntryInAPrivacyZoneNamesTheZoneAndNoCoordinates() throws {
         let entries = try DayOneExport.read(Self.bytes("dayone-daygram2dayone-journal.json"))
         let entry = try #require(entries.first { $0.id == "2BF9C546AC724EE38ED861AC0758ECA8" })
-        let home = PrivacyPolicy.Zone(name: "Home", latitude: -36.7175, longitude: 174.7177, radiusMeters: 300)
+        let home = PrivacyPolicy.Area(name: "Home", latitude: -36.7175, longitude: 174.7177, radiusMeters: 300)
         let privacy = PrivacyPolicy(stampCoordinates: .exact, decimals: 3, requestDecimals: 2, zones: [home])
         let markdown = entry.markdown(privacy: privacy, fields: StampField.all, units: .metric)
         #expect(!markdown.contains("Candlestick"))

@@ -50,7 +50,7 @@ struct PrivacyTests {
     }
 
     @Test func insideAZoneOnlyItsNameIsShownAndItsCentreAsked() throws {
-        let home = PrivacyPolicy.Zone(name: "Home", latitude: 46.2051, longitude: 6.1442, radiusMeters: 300)
+        let home = PrivacyPolicy.Area(name: "Home", latitude: 46.2051, longitude: 6.1442, radiusMeters: 300)
         let policy = PrivacyPolicy(zones: [home])
         #expect(policy.zone(containing: Self.here) == home, "about 130 m from its centre")
         let request = policy.requestPosition(Self.here)

@@ -52,8 +52,8 @@ final class ConfigurationTests {
         )
         #expect(config.openWeather.apiKey?.value == "k")
         #expect(config.openWeather.baseURL == "https://api.openweathermap.org")
-        #expect(config.openWeather.units == .metric)
-        #expect(config.openWeather.lang == "en")
+        #expect(config.weather.units == .metric)
+        #expect(config.weather.lang == "en")
         #expect(config.openWeather.timeout == .seconds(10))
         #expect(config.inbox.path == self.inbox)
         #expect(config.cache.directory == "/home/u/.cache/weathertag")
@@ -69,7 +69,11 @@ final class ConfigurationTests {
         let neutral = try self.decode(
             #"{"inbox": {"path": "inbox"}, "weather": {"units": "imperial", "lang": "ko"}}"#)
         #expect(neutral.weather.units == .imperial && neutral.weather.lang == "ko")
-        #expect(neutral.openWeather.units == .imperial && neutral.openWeather.lang == "ko", "OpenWeather asks in them")
+        let keyed = try self.decode(
+            #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}, "weather": {"units": "imperial", "lang": "ko"}}"#
+        )
+        let openWeather = try #require(keyed.weather.sources.first?.settings as? OpenWeatherClient.Settings)
+        #expect(openWeather.units == .imperial && openWeather.lang == "ko", "OpenWeather asks in them")
         #expect(neutral.warnings.isEmpty)
         let old = try self.decode(#"{"inbox": {"path": "inbox"}, "openweather": {"units": "standard", "lang": "de"}}"#)
         #expect(old.weather.units == .standard && old.weather.lang == "de")

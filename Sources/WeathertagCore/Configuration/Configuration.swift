@@ -81,7 +81,7 @@ package struct Configuration: Sendable {
             json, environment: environment, plugins: plugins, configDirectory: directory, files: files)
     }
 
-    /// Validates an already parsed document, a section at a time (`Configuration+Sections.swift`); every error names
+    /// Validates an already parsed document, a section at a time (`Configuration+Decoding.swift`); every error names
     /// its field. Relative paths resolve against `configDirectory`.
     package static func decode(
         _ json: JSONValue,
@@ -93,9 +93,9 @@ package struct Configuration: Sendable {
         let root = try ConfigObject(json, path: "")
         let paths = PathResolver(environment: environment, base: configDirectory)
         var warnings = root.unknownKeys(known: Self.knownKeys)
-        var openWeather = try Self.decodeOpenWeather(root, paths: paths, files: files, warnings: &warnings)
+        let openWeather = try Self.decodeOpenWeather(root, paths: paths, files: files, warnings: &warnings)
+        // Every source's, stored once (`weather.units`, `weather.lang`); sources get them through the context.
         let (units, lang) = try Self.decodeUnitsAndLanguage(root, warnings: &warnings)
-        (openWeather.units, openWeather.lang) = (units, lang)
         let state = try Self.decodeState(root, paths: paths, warnings: &warnings)
         // What providers' settings may need besides their own keys: paths, tokens, the state directory.
         let context = LocationSettingsContext(

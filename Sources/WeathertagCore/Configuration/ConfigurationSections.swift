@@ -18,8 +18,6 @@ package struct OpenWeatherConfiguration: Sendable {
     package var apiKey: APIKey?
     package var baseURL = "https://api.openweathermap.org"
     package var iconBaseURL = "https://openweathermap.org/img/wn"
-    package var units = Units.metric
-    package var lang = "en"
     package var timeout: Duration = .seconds(10)
     /// Never more calls than this in any 60 seconds (the free plan allows 60).
     package var maximumCallsPerMinute = 60

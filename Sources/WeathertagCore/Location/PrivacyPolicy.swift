@@ -13,7 +13,7 @@ package struct PrivacyPolicy: Sendable, Equatable {
     }
 
     /// A place whose coordinates are never written or served (`privacy.zones`): home, work.
-    package struct Zone: Sendable, Equatable {
+    package struct Area: Sendable, Equatable {
         package var name: String
         package var latitude: Double
         package var longitude: Double
@@ -35,10 +35,10 @@ package struct PrivacyPolicy: Sendable, Equatable {
     package var stampCoordinates: Coordinates
     package var decimals: Int
     package var requestDecimals: Int
-    package var zones: [Zone]
+    package var zones: [Area]
 
     package init(
-        stampCoordinates: Coordinates = .rounded, decimals: Int = 3, requestDecimals: Int = 2, zones: [Zone] = []
+        stampCoordinates: Coordinates = .rounded, decimals: Int = 3, requestDecimals: Int = 2, zones: [Area] = []
     ) {
         self.stampCoordinates = stampCoordinates
         self.decimals = decimals
@@ -49,7 +49,7 @@ package struct PrivacyPolicy: Sendable, Equatable {
     /// Everything as it was before these settings: exact coordinates everywhere (tests of other things).
     package static let exact = PrivacyPolicy(stampCoordinates: .exact, requestDecimals: 6)
 
-    package func zone(containing position: Position) -> Zone? {
+    package func zone(containing position: Position) -> Area? {
         self.zones.first { $0.contains(position) }
     }
 

@@ -64,7 +64,8 @@ package struct ServiceFactory: Sendable {
         guard self.configuration.openWeather.apiKey != nil else { return nil }
         let statistics = self.statistics
         return OpenWeatherClient(
-            configuration: self.configuration.openWeather, http: self.http,
+            configuration: self.configuration.openWeather, units: self.configuration.weather.units,
+            lang: self.configuration.weather.lang, http: self.http,
             countCall: { statistics.recordCall(source: "openweather") })
     }
 

@@ -6,13 +6,18 @@ import WeathertagCore
 package struct OpenWeatherClient: WeatherSource {
     package let type = "openweather"
     package var configuration: OpenWeatherConfiguration
+    /// Every source's units and language (`weather.units`, `weather.lang`): what OpenWeather is asked in.
+    package let units: Units
+    package let lang: String
     private let http: any HTTPClient
     private let countCall: @Sendable () -> Void
 
     package init(
-        configuration: OpenWeatherConfiguration, http: any HTTPClient, countCall: @escaping @Sendable () -> Void
+        configuration: OpenWeatherConfiguration, units: Units, lang: String, http: any HTTPClient,
+        countCall: @escaping @Sendable () -> Void
     ) {
         self.configuration = configuration
+        (self.units, self.lang) = (units, lang)
         self.http = http
         self.countCall = countCall
     }
@@ -32,12 +37,12 @@ package struct OpenWeatherClient: WeatherSource {
             baseURL: self.configuration.baseURL,
             at: position,
             apiKey: self.apiKey,
-            units: self.configuration.units,
-            lang: self.configuration.lang
+            units: self.units,
+            lang: self.lang
         )
         let response = try await self.get(url, "OpenWeather")
         do {
-            return try OpenWeatherAPI.decodeCurrentWeather(response, units: self.configuration.units)
+            return try OpenWeatherAPI.decodeCurrentWeather(response, units: self.units)
         } catch {
             throw WeatherError(kind: error.kind, message: self.redacted(error.message))
         }
@@ -62,11 +67,11 @@ package struct OpenWeatherClient: WeatherSource {
     package func timemachineAnswer(at position: RequestPosition, time: Date) async throws(WeatherError) -> [UInt8] {
         let url = OpenWeatherAPI.timemachineURL(
             baseURL: self.configuration.baseURL, at: position, time: time, apiKey: self.apiKey,
-            units: self.configuration.units,
-            lang: self.configuration.lang)
+            units: self.units,
+            lang: self.lang)
         let response = try await self.get(url, "OpenWeather's history")
         do {
-            _ = try OpenWeatherAPI.decodeTimemachine(response, units: self.configuration.units)
+            _ = try OpenWeatherAPI.decodeTimemachine(response, units: self.units)
         } catch {
             throw WeatherError(kind: error.kind, message: self.redacted(error.message))
         }
@@ -95,6 +100,8 @@ extension OpenWeatherClient {
     /// `{"type": "openweather"}`: everything else is in the `openweather` section, which must hold a key.
     package struct Settings: Sendable {
         package var configuration: OpenWeatherConfiguration
+        package var units: Units
+        package var lang: String
     }
 }
 
@@ -108,9 +115,11 @@ extension WeatherSourcePlugin {
             }
             var configuration = context.openWeather
             if let timeout = try config.seconds("timeout_seconds", maximum: 120) { configuration.timeout = timeout }
-            return OpenWeatherClient.Settings(configuration: configuration)
+            return OpenWeatherClient.Settings(configuration: configuration, units: context.units, lang: context.lang)
         } makePast: { settings, context in
-            OpenWeatherClient(configuration: settings.configuration, http: context.http, countCall: context.countCall)
+            OpenWeatherClient(
+                configuration: settings.configuration, units: settings.units, lang: settings.lang, http: context.http,
+                countCall: context.countCall)
         }
     }
 }

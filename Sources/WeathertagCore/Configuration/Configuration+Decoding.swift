@@ -231,7 +231,7 @@ extension Configuration {
                         field: zone.fieldPath("radius_m"), message: "is required: metres, more than 0, at most 100000")
                 }
                 privacy.zones.append(
-                    PrivacyPolicy.Zone(
+                    PrivacyPolicy.Area(
                         name: name, latitude: try zone.latitude("latitude"), longitude: try zone.longitude("longitude"),
                         radiusMeters: radius))
             }
