@@ -202,110 +202,168 @@ package struct TimelinePage: Sendable {
     /// is the entries' own clocks: each is placed at the wall-clock time it was written (`wallTime`, read as UTC),
     /// so a trip's evenings are evenings and its months start at its own midnight.
     func chart(_ chronological: [(EntryDocument, Date)]) -> String {
-        let points = chronological.compactMap { entry, date in
+        let points: [ChartPoint] = chronological.compactMap { entry, date in
             entry.weather?.temperature.map { (entry, date, $0) }
         }
         guard points.count >= 2, let first = points.first?.1, let last = points.last?.1, last > first else {
             return ""
         }
-        let (width, height) = (1000.0, 280.0)
-        // Room on the right for the label of a month starting at the last entry.
-        let (left, right, top, bottom) = (48.0, 28.0, 12.0, 40.0)
-        let temperatures = points.map(\.2)
-        var low = (temperatures.min() ?? 0).rounded(.down) - 2
-        var high = (temperatures.max() ?? 0).rounded(.up) + 2
-        if high - low < 10 { (low, high) = (low - 5, high + 5) }
-        let span = last.timeIntervalSince(first)
-        func x(_ date: Date) -> Double { left + (width - left - right) * date.timeIntervalSince(first) / span }
-        func y(_ temperature: Double) -> Double {
-            top + (height - top - bottom) * (high - temperature) / (high - low)
-        }
-        let unit = self.formatting.temperature(points.first?.0.weather).filter { !$0.isNumber && $0 != "-" }
+        let frame = ChartFrame(from: first, to: last, temperatures: points.map(\.2))
         var svg = """
-            <figure class="chart"><svg viewBox="0 0 \(Int(width)) \(Int(height))" role="img" \
+            <figure class="chart"><svg viewBox="0 0 \(Int(frame.width)) \(Int(frame.height))" role="img" \
             aria-label="Temperature over time">
 
             """
         // Gaps: where entries are much further apart than usual (`ChartGaps`), the line breaks and no condition's
         // shade runs across: years without entries are shown as years without entries.
         let gaps = ChartGaps(points.map(\.1))
-        let reach = gaps.usualInterval / 2
-        // Shading: from halfway to the previous entry to halfway to the next, and at a gap's edge half a usual
-        // interval.
-        var conditions: [String] = []
-        for index in gaps.gaps {
-            let (from, to) = (points[index - 1].1, points[index].1)
-            let (start, end) = (x(from.addingTimeInterval(reach)), x(to.addingTimeInterval(-reach)))
-            guard end > start else { continue }
-            svg +=
-                "<rect class=\"gap\" x=\"\(Self.number(start))\" y=\"\(Self.number(top))\" "
-                + "width=\"\(Self.number(end - start))\" height=\"\(Self.number(height - top - bottom))\">"
-                + "<title>no entries from \(Self.escaped(self.day(from, zone: .utc))) to "
-                + "\(Self.escaped(self.day(to, zone: .utc)))</title></rect>\n"
-            if end - start > 80 {
-                svg +=
-                    "<text class=\"gap-label\" x=\"\(Self.number((start + end) / 2))\" "
-                    + "y=\"\(Self.number((top + height - bottom) / 2))\" text-anchor=\"middle\">no entries</text>\n"
-            }
-        }
-        for (index, point) in points.enumerated() {
-            guard let condition = point.0.weather?.condition, let colour = Self.colour(condition) else { continue }
-            if !conditions.contains(condition) { conditions.append(condition) }
-            let start =
-                index == 0
-                ? left
-                : gaps.isGap(before: index)
-                    ? max(left, x(point.1.addingTimeInterval(-reach))) : (x(points[index - 1].1) + x(point.1)) / 2
-            let end =
-                index == points.count - 1
-                ? width - right
-                : gaps.isGap(before: index + 1)
-                    ? min(width - right, x(point.1.addingTimeInterval(reach)))
-                    : (x(point.1) + x(points[index + 1].1)) / 2
-            // An entry alone between gaps is still seen.
-            let alone =
-                (index == 0 || gaps.isGap(before: index))
-                && (index == points.count - 1 || gaps.isGap(before: index + 1))
-            svg +=
-                "<rect class=\"shade\" x=\"\(Self.number(start))\" y=\"\(Self.number(top))\" "
-                + "width=\"\(Self.number(max(alone ? 4 : 0.5, end - start)))\" height=\"\(Self.number(height - top - bottom))\" "
-                + "fill=\"\(colour)\"><title>\(Self.escaped(condition))</title></rect>\n"
-        }
-        // Axes: a line per 5 or 10 degrees, the month at each month's start.
-        let step = high - low > 40 ? 10.0 : 5.0
-        var degree = (low / step).rounded(.up) * step
-        while degree <= high {
-            svg +=
-                "<line class=\"grid\" x1=\"\(Self.number(left))\" x2=\"\(Self.number(width - right))\" "
-                + "y1=\"\(Self.number(y(degree)))\" y2=\"\(Self.number(y(degree)))\"/>"
-                + "<text class=\"axis\" x=\"\(Self.number(left - 6))\" y=\"\(Self.number(y(degree) + 4))\" "
-                + "text-anchor=\"end\">\(Int(degree))\(Self.escaped(unit))</text>\n"
-            degree += step
-        }
-        for (date, label) in self.monthTicks(from: first, to: last) {
-            svg +=
-                "<text class=\"axis\" x=\"\(Self.number(x(date)))\" y=\"\(Self.number(height - bottom + 18))\" "
-                + "text-anchor=\"middle\">\(Self.escaped(label))</text>\n"
-        }
-        // A line for each run of entries between gaps.
-        for run in gaps.runs(count: points.count) where run.count >= 2 {
-            let line = points[run].map { "\(Self.number(x($0.1))),\(Self.number(y($0.2)))" }.joined(separator: " ")
-            svg += "<polyline class=\"curve\" points=\"\(line)\"/>\n"
-        }
-        if points.count <= 400 {
-            for point in points {
-                svg +=
-                    "<circle cx=\"\(Self.number(x(point.1)))\" cy=\"\(Self.number(y(point.2)))\" r=\"2.5\">"
-                    + "<title>\(Self.escaped(point.0.title)): "
-                    + "\(Self.escaped(self.formatting.temperature(point.0.weather)))</title></circle>\n"
-            }
-        }
+        svg += self.gapsSVG(points, gaps, frame)
+        let (shades, conditions) = self.shadesSVG(points, gaps, frame)
+        svg += shades
+        let unit = self.formatting.temperature(points.first?.0.weather).filter { !$0.isNumber && $0 != "-" }
+        svg += self.axesSVG(frame, unit: unit)
+        svg += self.curveSVG(points, gaps, frame)
         svg += "</svg>\n<figcaption>"
         svg += conditions.map { condition in
             "<span class=\"key\"><span class=\"swatch\" style=\"background: \(Self.colour(condition) ?? "#fff")\">"
                 + "</span>\(Self.escaped(condition))</span>"
         }.joined(separator: " ")
         svg += "</figcaption></figure>\n"
+        return svg
+    }
+
+    /// An entry on the chart: its document, its wall-clock time, its temperature.
+    typealias ChartPoint = (EntryDocument, Date, Double)
+
+    /// The chart's size and scales: time from the first entry to the last across, temperature up.
+    struct ChartFrame {
+        let width = 1000.0
+        let height = 280.0
+        let left = 48.0
+        // Room on the right for the label of a month starting at the last entry.
+        let right = 28.0
+        let top = 12.0
+        let bottom = 40.0
+        let first: Date
+        let last: Date
+        let low: Double
+        let high: Double
+
+        init(from first: Date, to last: Date, temperatures: [Double]) {
+            (self.first, self.last) = (first, last)
+            var low = (temperatures.min() ?? 0).rounded(.down) - 2
+            var high = (temperatures.max() ?? 0).rounded(.up) + 2
+            if high - low < 10 { (low, high) = (low - 5, high + 5) }
+            (self.low, self.high) = (low, high)
+        }
+
+        func x(_ date: Date) -> Double {
+            self.left + (self.width - self.left - self.right) * date.timeIntervalSince(self.first)
+                / self.last.timeIntervalSince(self.first)
+        }
+
+        func y(_ temperature: Double) -> Double {
+            self.top + (self.height - self.top - self.bottom) * (self.high - temperature) / (self.high - self.low)
+        }
+
+        var plotHeight: Double { self.height - self.top - self.bottom }
+    }
+
+    /// A grey band over each gap, from half a usual interval after its first entry to half before its last.
+    private func gapsSVG(_ points: [ChartPoint], _ gaps: ChartGaps, _ frame: ChartFrame) -> String {
+        var svg = ""
+        let reach = gaps.usualInterval / 2
+        for index in gaps.gaps {
+            let (from, to) = (points[index - 1].1, points[index].1)
+            let (start, end) = (frame.x(from.addingTimeInterval(reach)), frame.x(to.addingTimeInterval(-reach)))
+            guard end > start else { continue }
+            svg +=
+                "<rect class=\"gap\" x=\"\(Self.number(start))\" y=\"\(Self.number(frame.top))\" "
+                + "width=\"\(Self.number(end - start))\" height=\"\(Self.number(frame.plotHeight))\">"
+                + "<title>no entries from \(Self.escaped(self.day(from, zone: .utc))) to "
+                + "\(Self.escaped(self.day(to, zone: .utc)))</title></rect>\n"
+            if end - start > 80 {
+                svg +=
+                    "<text class=\"gap-label\" x=\"\(Self.number((start + end) / 2))\" "
+                    + "y=\"\(Self.number(frame.top + frame.plotHeight / 2))\" text-anchor=\"middle\">no entries</text>\n"
+            }
+        }
+        return svg
+    }
+
+    /// Each entry's condition shaded from halfway to the previous entry to halfway to the next, and at a gap's edge
+    /// half a usual interval; the conditions seen, in order, for the key.
+    private func shadesSVG(
+        _ points: [ChartPoint], _ gaps: ChartGaps, _ frame: ChartFrame
+    ) -> (String, conditions: [String]) {
+        var svg = ""
+        var conditions: [String] = []
+        let reach = gaps.usualInterval / 2
+        let (left, right) = (frame.left, frame.width - frame.right)
+        for (index, point) in points.enumerated() {
+            guard let condition = point.0.weather?.condition, let colour = Self.colour(condition) else { continue }
+            if !conditions.contains(condition) { conditions.append(condition) }
+            let gapBefore = index == 0 || gaps.isGap(before: index)
+            let gapAfter = index == points.count - 1 || gaps.isGap(before: index + 1)
+            let start =
+                index == 0
+                ? left
+                : gapBefore
+                    ? max(left, frame.x(point.1.addingTimeInterval(-reach)))
+                    : (frame.x(points[index - 1].1) + frame.x(point.1)) / 2
+            let end =
+                index == points.count - 1
+                ? right
+                : gapAfter
+                    ? min(right, frame.x(point.1.addingTimeInterval(reach)))
+                    : (frame.x(point.1) + frame.x(points[index + 1].1)) / 2
+            // An entry alone between gaps is still seen.
+            let width = max(gapBefore && gapAfter ? 4 : 0.5, end - start)
+            svg +=
+                "<rect class=\"shade\" x=\"\(Self.number(start))\" y=\"\(Self.number(frame.top))\" "
+                + "width=\"\(Self.number(width))\" height=\"\(Self.number(frame.plotHeight))\" "
+                + "fill=\"\(colour)\"><title>\(Self.escaped(condition))</title></rect>\n"
+        }
+        return (svg, conditions)
+    }
+
+    /// A line per 5 or 10 degrees, the month at each month's start.
+    private func axesSVG(_ frame: ChartFrame, unit: String) -> String {
+        var svg = ""
+        let step = frame.high - frame.low > 40 ? 10.0 : 5.0
+        var degree = (frame.low / step).rounded(.up) * step
+        while degree <= frame.high {
+            svg +=
+                "<line class=\"grid\" x1=\"\(Self.number(frame.left))\" x2=\"\(Self.number(frame.width - frame.right))\" "
+                + "y1=\"\(Self.number(frame.y(degree)))\" y2=\"\(Self.number(frame.y(degree)))\"/>"
+                + "<text class=\"axis\" x=\"\(Self.number(frame.left - 6))\" y=\"\(Self.number(frame.y(degree) + 4))\" "
+                + "text-anchor=\"end\">\(Int(degree))\(Self.escaped(unit))</text>\n"
+            degree += step
+        }
+        for (date, label) in self.monthTicks(from: frame.first, to: frame.last) {
+            svg +=
+                "<text class=\"axis\" x=\"\(Self.number(frame.x(date)))\" "
+                + "y=\"\(Self.number(frame.height - frame.bottom + 18))\" "
+                + "text-anchor=\"middle\">\(Self.escaped(label))</text>\n"
+        }
+        return svg
+    }
+
+    /// A line for each run of entries between gaps, and a dot per entry (up to 400 of them) naming it.
+    private func curveSVG(_ points: [ChartPoint], _ gaps: ChartGaps, _ frame: ChartFrame) -> String {
+        var svg = ""
+        for run in gaps.runs(count: points.count) where run.count >= 2 {
+            let line = points[run].map { "\(Self.number(frame.x($0.1))),\(Self.number(frame.y($0.2)))" }
+                .joined(separator: " ")
+            svg += "<polyline class=\"curve\" points=\"\(line)\"/>\n"
+        }
+        guard points.count <= 400 else { return svg }
+        for point in points {
+            svg +=
+                "<circle cx=\"\(Self.number(frame.x(point.1)))\" cy=\"\(Self.number(frame.y(point.2)))\" r=\"2.5\">"
+                + "<title>\(Self.escaped(point.0.title)): "
+                + "\(Self.escaped(self.formatting.temperature(point.0.weather)))</title></circle>\n"
+        }
         return svg
     }
 
