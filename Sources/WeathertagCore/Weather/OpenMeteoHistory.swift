@@ -182,24 +182,6 @@ package enum OpenMeteoHistory {
             var zone: String?
             var latitude: Double?
             var longitude: Double?
-            func timeList(_ reader: inout JSONPullReader) throws(JSONPullReader.Malformed) -> [OpenMeteoTime?] {
-                var list: [OpenMeteoTime?] = []
-                try reader.array { (reader: inout JSONPullReader) throws(JSONPullReader.Malformed) in
-                    guard list.count < Self.maximumHours else { throw JSONPullReader.Malformed() }
-                    if try reader.null() {
-                        list.append(nil)
-                    } else if let seconds = try reader.number() {
-                        guard let time = OpenMeteoTime(unix: seconds) else { throw JSONPullReader.Malformed() }
-                        list.append(time)
-                    } else {
-                        guard let local = OpenMeteoTime(local: try reader.string()) else {
-                            throw JSONPullReader.Malformed()
-                        }
-                        list.append(local)
-                    }
-                }
-                return list
-            }
             do {
                 try reader.object { (reader: inout JSONPullReader, key) throws(JSONPullReader.Malformed) in
                     switch key {
@@ -215,39 +197,13 @@ package enum OpenMeteoHistory {
                         longitude = try reader.number()
                         if longitude == nil { try reader.skip() }
                     case "hourly":
-                        try reader.object { (reader: inout JSONPullReader, name) throws(JSONPullReader.Malformed) in
-                            if name == "time" {
-                                times = try timeList(&reader).map { (time) throws(JSONPullReader.Malformed) in
-                                    guard let time else { throw JSONPullReader.Malformed() }
-                                    return time
-                                }
-                                return
-                            }
-                            guard let variable = OpenMeteoHistory.hourlyVariables.firstIndex(of: name) else {
-                                try reader.skip()
-                                return
-                            }
-                            var values: [Float] = []
-                            try reader.array { (reader: inout JSONPullReader) throws(JSONPullReader.Malformed) in
-                                guard values.count < Self.maximumHours else { throw JSONPullReader.Malformed() }
-                                if try reader.null() {
-                                    values.append(.nan)
-                                } else if let value = try reader.number() {
-                                    values.append(Float(value))
-                                } else {
-                                    // Another type: that value is unknown, not the whole answer wrong.
-                                    try reader.skip()
-                                    values.append(.nan)
-                                }
-                            }
-                            columns[variable] = values
-                        }
+                        try Self.readHourly(&reader, times: &times, columns: &columns)
                     case "daily":
                         try reader.object { (reader: inout JSONPullReader, name) throws(JSONPullReader.Malformed) in
                             switch name {
-                            case "time": days = try timeList(&reader).compactMap { $0 }
-                            case "sunrise": rises = try timeList(&reader)
-                            case "sunset": sets = try timeList(&reader)
+                            case "time": days = try Self.timeList(&reader).compactMap { $0 }
+                            case "sunrise": rises = try Self.timeList(&reader)
+                            case "sunset": sets = try Self.timeList(&reader)
                             default: try reader.skip()
                             }
                         }
@@ -268,6 +224,66 @@ package enum OpenMeteoHistory {
             self.dayStarts = days.map { $0.unix(offset: offset) }
             self.sunrises = rises.map { $0?.unix(offset: offset) }
             self.sunsets = sets.map { $0?.unix(offset: offset) }
+        }
+
+        /// `hourly`: its times, and the values of each variable weathertag keeps (others are skipped).
+        private static func readHourly(
+            _ reader: inout JSONPullReader, times: inout [OpenMeteoTime], columns: inout [[Float]?]
+        ) throws(JSONPullReader.Malformed) {
+            try reader.object { (reader: inout JSONPullReader, name) throws(JSONPullReader.Malformed) in
+                if name == "time" {
+                    times = try Self.timeList(&reader).map { (time) throws(JSONPullReader.Malformed) in
+                        guard let time else { throw JSONPullReader.Malformed() }
+                        return time
+                    }
+                    return
+                }
+                guard let variable = OpenMeteoHistory.hourlyVariables.firstIndex(of: name) else {
+                    try reader.skip()
+                    return
+                }
+                columns[variable] = try Self.values(&reader)
+            }
+        }
+
+        /// One variable's hours: NaN where a value is null or of another type (that value is unknown, not the whole
+        /// answer wrong).
+        private static func values(_ reader: inout JSONPullReader) throws(JSONPullReader.Malformed) -> [Float] {
+            var values: [Float] = []
+            try reader.array { (reader: inout JSONPullReader) throws(JSONPullReader.Malformed) in
+                guard values.count < Self.maximumHours else { throw JSONPullReader.Malformed() }
+                if try reader.null() {
+                    values.append(.nan)
+                } else if let value = try reader.number() {
+                    values.append(Float(value))
+                } else {
+                    try reader.skip()
+                    values.append(.nan)
+                }
+            }
+            return values
+        }
+
+        /// A list of times: Unix seconds, or local ISO 8601 without an offset; null where there is none.
+        private static func timeList(
+            _ reader: inout JSONPullReader
+        ) throws(JSONPullReader.Malformed) -> [OpenMeteoTime?] {
+            var list: [OpenMeteoTime?] = []
+            try reader.array { (reader: inout JSONPullReader) throws(JSONPullReader.Malformed) in
+                guard list.count < Self.maximumHours else { throw JSONPullReader.Malformed() }
+                if try reader.null() {
+                    list.append(nil)
+                } else if let seconds = try reader.number() {
+                    guard let time = OpenMeteoTime(unix: seconds) else { throw JSONPullReader.Malformed() }
+                    list.append(time)
+                } else {
+                    guard let local = OpenMeteoTime(local: try reader.string()) else {
+                        throw JSONPullReader.Malformed()
+                    }
+                    list.append(local)
+                }
+            }
+            return list
         }
     }
 }

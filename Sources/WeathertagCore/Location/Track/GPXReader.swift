@@ -56,19 +56,8 @@ package struct GPXReader: TrackReader {
         let end = buffer.count
         var index = 0
         var line = self.pendingLine
-        func newlines(_ range: Range<Int>) -> Int {
-            var count = 0
-            for position in range where buffer[position] == 10 { count += 1 }
-            return count
-        }
-        func find(_ byte: UInt8, from start: Int) -> Int? {
-            var position = start
-            while position < end {
-                if buffer[position] == byte { return position }
-                position += 1
-            }
-            return nil
-        }
+        func newlines(_ range: Range<Int>) -> Int { Self.newlines(buffer, range) }
+        func find(_ byte: UInt8, from start: Int) -> Int? { Self.find(byte, buffer, from: start) }
         while index < end {
             guard let open = find(60, from: index) else {  // <
                 line += newlines(index..<end)
@@ -89,16 +78,7 @@ package struct GPXReader: TrackReader {
             // Comments, declarations, processing instructions: passed over (a comment may hold a `>`).
             if close > open + 1, buffer[open + 1] == 33 || buffer[open + 1] == 63 {  // ! ?
                 if open + 3 < end, buffer[open + 2] == 45, buffer[open + 3] == 45 {  // <!--
-                    var position = open + 4
-                    var found: Int?
-                    while position + 2 < end {
-                        if buffer[position] == 45, buffer[position + 1] == 45, buffer[position + 2] == 62 {
-                            found = position + 3
-                            break
-                        }
-                        position += 1
-                    }
-                    guard let after = found else { break }
+                    guard let after = Self.commentEnd(buffer, from: open + 4) else { break }
                     line += newlines(open..<after)
                     index = after
                     continue
@@ -119,48 +99,16 @@ package struct GPXReader: TrackReader {
                     continue
                 }
             } else if Self.isPoint(name) {
-                if let unfinished = self.point, !unfinished.broken {
-                    self.problems.append(
-                        TrackProblem(line: unfinished.line, message: "a <\(unfinished.kind)> is not closed"))
-                }
-                var point = Partial(line: tagLine, kind: name)
-                point.latitude = Self.attribute("lat", buffer, open..<close).flatMap { buffer.double(in: $0) }
-                point.longitude = Self.attribute("lon", buffer, open..<close).flatMap { buffer.double(in: $0) }
-                if point.latitude == nil || point.longitude == nil {
-                    self.problems.append(
-                        TrackProblem(line: tagLine, message: "a <\(name)> without numeric lat and lon"))
-                    point.broken = true
-                }
                 line += newlines(open..<close)
                 index = close + 1
-                if buffer[close - 1] == 47 {  // <wpt lat=".." lon=".."/>: no time, nothing to place in time
-                    if !point.broken, name != "wpt" {
-                        self.problems.append(TrackProblem(line: tagLine, message: "a <\(name)> without <time>"))
-                    }
-                    self.resume = TrackResume(offset: self.pendingOffset + Int64(index), line: line)
-                } else {
-                    self.point = point
-                }
+                self.open(
+                    name, buffer, open..<close, line: tagLine,
+                    resume: TrackResume(offset: self.pendingOffset + Int64(index), line: line))
                 continue
             } else if self.point != nil, name == "time" || name == "hdop" || name == "pdop" || name == "fix" {
                 // The text up to the next tag.
                 guard let next = find(60, from: close + 1) else { break }
-                let text = (close + 1)..<next
-                switch name {
-                case "time":
-                    if let milliseconds = TrackTime.milliseconds(UnsafeRawBufferPointer(rebasing: buffer[text])) {
-                        self.point?.milliseconds = milliseconds
-                    } else if self.point?.broken == false {
-                        let shown = String(decoding: buffer[text].prefix(40), as: UTF8.self)
-                        self.problems.append(TrackProblem(line: tagLine, message: "\"\(shown)\" is not a time"))
-                        self.point?.broken = true
-                    }
-                case "hdop": self.point?.hdop = buffer.double(in: text)
-                case "pdop": self.point?.pdop = buffer.double(in: text)
-                default:
-                    let fix = String(decoding: buffer[text].prefix(8), as: UTF8.self)
-                    self.point?.satelliteFix = ["2d", "3d", "dgps", "pps"].contains(fix)
-                }
+                self.read(name, buffer, (close + 1)..<next, line: tagLine)
                 line += newlines(open..<next)
                 index = next
                 continue
@@ -171,6 +119,75 @@ package struct GPXReader: TrackReader {
         self.pendingOffset += Int64(index)
         self.pendingLine = line
         return index
+    }
+
+    /// A point's opening tag (`<trkpt lat=".." lon="..">`): its position, or what is wrong with it. A self-closed
+    /// one has no time, so nothing to place in time: done at once (`resume` is where reading may start again).
+    private mutating func open(
+        _ name: String, _ buffer: UnsafeRawBufferPointer, _ tag: Range<Int>, line: Int, resume: TrackResume
+    ) {
+        if let unfinished = self.point, !unfinished.broken {
+            self.problems.append(TrackProblem(line: unfinished.line, message: "a <\(unfinished.kind)> is not closed"))
+        }
+        var point = Partial(line: line, kind: name)
+        point.latitude = Self.attribute("lat", buffer, tag).flatMap { buffer.double(in: $0) }
+        point.longitude = Self.attribute("lon", buffer, tag).flatMap { buffer.double(in: $0) }
+        if point.latitude == nil || point.longitude == nil {
+            self.problems.append(TrackProblem(line: line, message: "a <\(name)> without numeric lat and lon"))
+            point.broken = true
+        }
+        guard buffer[tag.upperBound - 1] == 47 else {  // not <wpt lat=".." lon=".."/>
+            self.point = point
+            return
+        }
+        if !point.broken, name != "wpt" {
+            self.problems.append(TrackProblem(line: line, message: "a <\(name)> without <time>"))
+        }
+        self.resume = resume
+    }
+
+    /// The text of one of the open point's fields: `time`, `hdop`, `pdop` or `fix`.
+    private mutating func read(_ name: String, _ buffer: UnsafeRawBufferPointer, _ text: Range<Int>, line: Int) {
+        switch name {
+        case "time":
+            if let milliseconds = TrackTime.milliseconds(UnsafeRawBufferPointer(rebasing: buffer[text])) {
+                self.point?.milliseconds = milliseconds
+            } else if self.point?.broken == false {
+                let shown = String(decoding: buffer[text].prefix(40), as: UTF8.self)
+                self.problems.append(TrackProblem(line: line, message: "\"\(shown)\" is not a time"))
+                self.point?.broken = true
+            }
+        case "hdop": self.point?.hdop = buffer.double(in: text)
+        case "pdop": self.point?.pdop = buffer.double(in: text)
+        default:
+            let fix = String(decoding: buffer[text].prefix(8), as: UTF8.self)
+            self.point?.satelliteFix = ["2d", "3d", "dgps", "pps"].contains(fix)
+        }
+    }
+
+    private static func newlines(_ buffer: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int {
+        var count = 0
+        for position in range where buffer[position] == 10 { count += 1 }
+        return count
+    }
+
+    private static func find(_ byte: UInt8, _ buffer: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        var position = start
+        while position < buffer.count {
+            if buffer[position] == byte { return position }
+            position += 1
+        }
+        return nil
+    }
+
+    /// Where a comment whose text starts at `start` ends (after its `-->`); nil when it does not end in `buffer`.
+    private static func commentEnd(_ buffer: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        var position = start
+        while position + 2 < buffer.count {
+            if buffer[position] == 45, buffer[position + 1] == 45, buffer[position + 2] == 62 { return position + 3 }
+            position += 1
+        }
+        return nil
     }
 
     private mutating func finishPoint(_ point: Partial, emit: (TrackPoint) -> Void) {
