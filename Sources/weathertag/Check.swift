@@ -55,10 +55,8 @@ struct Check: AsyncParsableCommand {
             firstPosition ?? Position(latitude: 51.4779, longitude: -0.0015, source: "probe", takenAt: Date())
         let request = configuration.privacy.requestPosition(probe)
         switch configuration.weather.origin {
-        case .keyless:
-            print("ok   weather: no weather.providers and no OpenWeather key, so Open-Meteo (no key needed)")
-        case .openWeatherKey:
-            print("ok   weather: no weather.providers and an OpenWeather key, so OpenWeather alone")
+        case .fallback(let reason), .implied(let reason):
+            print("ok   weather: no weather.providers and \(reason)")
         case .configured:
             break
         }
@@ -70,9 +68,7 @@ struct Check: AsyncParsableCommand {
             do {
                 let weather = try await source.currentWeather(at: request)
                 answered = true
-                let key = (source.type == "openweather" ? configuration.openWeather.apiKey : nil).map {
-                    "key accepted (\($0.origin)); "
-                }
+                let key = source.keyOrigin.map { "key accepted (\($0)); " }
                 print(
                     "ok   \(label): \(key ?? "")\(weather.description), \(weather.temperature)"
                         + "\(weather.units.temperatureSymbol) (asked for \(request), privacy.request_decimals "
@@ -81,8 +77,8 @@ struct Check: AsyncParsableCommand {
                 print("FAIL \(label): \(error.message)")
             }
         }
-        if case .openWeather = configuration.geocoding {
-            print("ok   geocoding: OpenWeather's geocoder names places (the position leaves as above)")
+        if case .service(let spec) = configuration.geocoding {
+            print("ok   geocoding: \(spec.description) names places (the position leaves as above)")
         } else if case .geoNames(let directory) = configuration.geocoding {
             print("ok   geocoding: GeoNames files in \(directory) name places on this machine")
         }

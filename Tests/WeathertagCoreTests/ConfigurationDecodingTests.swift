@@ -16,12 +16,31 @@ struct ConfigurationDecodingTests {
         StaticLocationProvider(position)
     }
 
-    /// A weather source as the daemon's are written: its settings from the service's own section.
-    static let weather = WeatherSourcePlugin(type: "openweather", keys: []) {
-        (_, context) throws(ConfigurationError) in
-        context.openWeather.baseURL
+    /// A weather source as the daemon's are written: its settings from a section of its own, which Core knows only
+    /// through its plugin, and listed without `weather.providers` when that section holds a key.
+    static let weather = WeatherSourcePlugin(
+        type: "station", keys: [], sections: [StationSection.self],
+        impliedBy: { $0.sections[StationSection.self].key == nil ? nil : "a station key, so the station alone" }
+    ) { (_, context) throws(ConfigurationError) in
+        context.sections[StationSection.self].key
     } make: { _, _ in
         StaticWeatherSource(Fixtures.weather)
+    }
+
+    /// `station`: a key in a file, read through `ConfigurationFiles` as every file is.
+    struct StationSection: ConfigurationSection {
+        static let name = "station"
+        static let keys: Set<String> = ["key_file"]
+        var key: String?
+
+        init(_ object: ConfigObject, context: SectionContext, warnings: inout [String]) throws(ConfigurationError) {
+            guard let name = try object.nonEmptyString("key_file") else { return }
+            let file = context.paths.absolute(name)
+            guard let bytes = context.files.contents(file) else {
+                throw ConfigurationError(field: object.fieldPath("key_file"), message: "cannot read \(file)")
+            }
+            self.key = String(decoding: bytes, as: UTF8.self).trimmingWhitespaceAndNewlines()
+        }
     }
 
     func load(_ files: MemoryConfigurationFiles) throws(ConfigurationError) -> Configuration {
@@ -34,17 +53,18 @@ struct ConfigurationDecodingTests {
 
     @Test func everythingComesThroughTheFilesItIsGiven() async throws {
         let document = """
-            {"openweather": {"api_key_file": "key"}, "inbox": {"path": "/srv/diary"},
+            {"station": {"key_file": "key"}, "inbox": {"path": "/srv/diary"},
              "location": {"providers": [{"type": "fixed", "latitude": 1, "longitude": 2}]}}
             """
         var files = MemoryConfigurationFiles(
             files: ["/etc/weathertag/config.json": (document, 0o644), "/etc/weathertag/key": ("k-1\n", 0o644)],
             folders: ["/srv/diary"])
         let configuration = try self.load(files)
-        #expect(configuration.openWeather.apiKey?.value == "k-1")
-        // A key and no `weather.providers`: OpenWeather alone, as before sources were plugins.
-        #expect(configuration.weather.origin == .openWeatherKey)
-        #expect(configuration.weather.sources.map(\.type) == ["openweather"])
+        #expect(configuration.sections[StationSection.self].key == "k-1")
+        // A key and no `weather.providers`: the source its section implies.
+        #expect(configuration.weather.origin == .implied(because: "a station key, so the station alone"))
+        #expect(configuration.weather.sources.map(\.type) == ["station"])
+        #expect(configuration.weather.sources.first?.settings as? String == "k-1")
         #expect(configuration.inbox.path == "/srv/diary")
         // Plain settings until something builds the provider.
         #expect(configuration.providers.map(\.type) == ["fixed"])
@@ -52,7 +72,12 @@ struct ConfigurationDecodingTests {
         let provider = configuration.providers[0].makeProvider(
             LocationProviderContext(http: RecordingHTTPClient(body: "{}"), logger: Logger(label: "test")))
         #expect(try await provider.locate().latitude == 1)
-        #expect(configuration.warnings.contains { $0.contains("can be read by others (mode 644)") })
+        // The section's keys are the accepted ones: none is warned about, and the table has them.
+        #expect(configuration.warnings.isEmpty)
+        #expect(
+            Configuration.sectionKeys(
+                PluginRegistries(location: LocationProviderRegistry(), weather: WeatherSourceRegistry([Self.weather])))[
+                    "station"] == ["key_file"])
 
         files.folders = []
         files.files["/srv/diary"] = ("", 0o644)
@@ -65,7 +90,7 @@ struct ConfigurationDecodingTests {
     @Test func theDiarysLayoutAndTheNewEntrysTemplate() throws {
         func files(_ extra: String) -> MemoryConfigurationFiles {
             let document = """
-                {"openweather": {"api_key": "k-1"}, "inbox": {"path": "/srv/diary"\(extra)},
+                {"station": {}, "weather": {"providers": [{"type": "station"}]}, "inbox": {"path": "/srv/diary"\(extra)},
                  "location": {"providers": [{"type": "fixed", "latitude": 1, "longitude": 2}]}}
                 """
             return MemoryConfigurationFiles(
@@ -88,5 +113,30 @@ struct ConfigurationDecodingTests {
         #expect { try self.load(files(#"}, "new": {"template": "missing.md""#)) } throws: { error in
             (error as? ConfigurationError)?.field == "new.template" && "\(error)".contains("does not exist")
         }
+    }
+
+    /// A section is known because a registered plugin reads it: without that plugin, its key is unknown at the top
+    /// level, warned about and ignored, and nothing of it is decoded.
+    @Test func aSectionIsAcceptedOnlyWithThePluginThatReadsIt() throws {
+        let document = """
+            {"station": {"key_file": "missing"}, "inbox": {"path": "/srv/diary"},
+             "weather": {"providers": [{"type": "other"}]},
+             "location": {"providers": [{"type": "fixed", "latitude": 1, "longitude": 2}]}}
+            """
+        let files = MemoryConfigurationFiles(
+            files: ["/etc/weathertag/config.json": (document, 0o644)], folders: ["/srv/diary"])
+        let other = WeatherSourcePlugin(type: "other", keys: []) { (_, _) throws(ConfigurationError) in
+            0
+        } make: { _, _ in
+            StaticWeatherSource(Fixtures.weather)
+        }
+        let without = try Configuration.load(
+            path: "/etc/weathertag/config.json", environment: [:],
+            plugins: PluginRegistries(
+                location: LocationProviderRegistry([Self.fixed]), weather: WeatherSourceRegistry([other])),
+            files: files)
+        #expect(without.warnings.contains { $0.hasPrefix("station: unknown key, ignored") })
+        // With it, the section is its plugin's to decode: its missing file is an error naming the field.
+        #expect { try self.load(files) } throws: { ($0 as? ConfigurationError)?.field == "station.key_file" }
     }
 }

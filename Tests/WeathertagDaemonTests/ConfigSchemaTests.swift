@@ -23,9 +23,9 @@ struct ConfigSchemaTests {
 
     @Test func schemaHasExactlyTheDecodersKeys() throws {
         let schema = try Self.schema()
-        #expect(Self.properties(schema) == Configuration.sectionKeys[""])
+        #expect(Self.properties(schema) == Configuration.sectionKeys(.builtIns)[""])
         let sections = schema["properties"] as? [String: Any]
-        for (section, keys) in Configuration.sectionKeys where !section.isEmpty {
+        for (section, keys) in Configuration.sectionKeys(.builtIns) where !section.isEmpty {
             #expect(Self.properties(sections?[section] as? [String: Any]) == keys, "\(section)")
         }
         // Providers: one `if type == X then {keys}` per registered type, with that factory's keys.
@@ -60,7 +60,7 @@ struct ConfigSchemaTests {
     @Test func manPageDescribesEveryKey() throws {
         let page = try String(
             contentsOfFile: Fixtures.repositoryRoot + "/docs/man/weathertag.json.5", encoding: .utf8)
-        for (section, keys) in Configuration.sectionKeys where !section.isEmpty {
+        for (section, keys) in Configuration.sectionKeys(.builtIns) where !section.isEmpty {
             for key in keys {
                 #expect(page.contains(".It Cm \(section).\(key)\n"), "\(section).\(key) is not in weathertag.json(5)")
             }

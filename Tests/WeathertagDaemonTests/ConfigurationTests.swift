@@ -30,7 +30,10 @@ final class ConfigurationTests {
         return try Configuration.decode(
             json,
             environment: environment,
-            plugins: PluginRegistries(location: LocationProviderRegistry([.ip, .fixed]), weather: .builtIns),
+            plugins: PluginRegistries(
+                location: LocationProviderRegistry(
+                    [.ip, .fixed], fallback: LocationProviderRegistry.builtIns.fallback),
+                weather: .builtIns, geocoders: .builtIns),
             configDirectory: self.directory.path,
             files: LocalConfigurationFiles()
         )
@@ -50,11 +53,11 @@ final class ConfigurationTests {
             #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}}"#,
             environment: ["XDG_CACHE_HOME": "/home/u/.cache", "XDG_RUNTIME_DIR": "/run/user/1000"]
         )
-        #expect(config.openWeather.apiKey?.value == "k")
-        #expect(config.openWeather.baseURL == "https://api.openweathermap.org")
+        #expect(config.sections[OpenWeatherSection.self].apiKey?.value == "k")
+        #expect(config.sections[OpenWeatherSection.self].baseURL == "https://api.openweathermap.org")
         #expect(config.weather.units == .metric)
         #expect(config.weather.lang == "en")
-        #expect(config.openWeather.timeout == .seconds(10))
+        #expect(config.sections[OpenWeatherSection.self].timeout == .seconds(10))
         #expect(config.inbox.path == self.inbox)
         #expect(config.cache.directory == "/home/u/.cache/weathertag")
         #expect(config.cache.ttl == .seconds(600))
@@ -105,7 +108,7 @@ final class ConfigurationTests {
             try self.decode(keyless, environment: ["WEATHERTAG_TOWNS": towns + "/missing"]).geocoding
                 == GeocodingProvider.none)
         let keyed = #"{"openweather": {"api_key": "k"}, "inbox": {"path": "inbox"}}"#
-        #expect(try self.decode(keyed, environment: ["WEATHERTAG_TOWNS": towns]).geocoding == .openWeather)
+        #expect(try self.decode(keyed, environment: ["WEATHERTAG_TOWNS": towns]).geocoding.serviceType == "openweather")
         let own = try self.directory.makeDirectory("geonames")
         #expect(
             try self.decode(
@@ -145,13 +148,19 @@ final class ConfigurationTests {
         let text = #"{"openweather": {"api_key": "inline", "api_key_file": "key-file"}, "inbox": {"path": "inbox"}}"#
         let credentials = ["CREDENTIALS_DIRECTORY": self.directory.file("credentials")]
         #expect(
-            try self.decode(text, environment: credentials.merging(["OPENWEATHER_API_KEY": "env"]) { $1 }).openWeather
-                .apiKey?.value == "from-credential")
-        #expect(try self.decode(text, environment: ["OPENWEATHER_API_KEY": "env"]).openWeather.apiKey?.value == "env")
-        #expect(try self.decode(text).openWeather.apiKey?.value == "from-file")
+            try self.decode(text, environment: credentials.merging(["OPENWEATHER_API_KEY": "env"]) { $1 }).sections[
+                OpenWeatherSection.self
+            ]
+            .apiKey?.value == "from-credential")
         #expect(
-            try self.decode(#"{"openweather": {"api_key": "inline"}, "inbox": {"path": "inbox"}}"#).openWeather.apiKey?
-                .value == "inline"
+            try self.decode(text, environment: ["OPENWEATHER_API_KEY": "env"]).sections[OpenWeatherSection.self].apiKey?
+                .value == "env")
+        #expect(try self.decode(text).sections[OpenWeatherSection.self].apiKey?.value == "from-file")
+        #expect(
+            try self.decode(#"{"openweather": {"api_key": "inline"}, "inbox": {"path": "inbox"}}"#).sections[
+                OpenWeatherSection.self
+            ].apiKey?
+            .value == "inline"
         )
     }
 
@@ -174,7 +183,7 @@ final class ConfigurationTests {
              "stamp": {"max_age_seconds": 900}, "socket": {"max_connections": 8, "idle_timeout_seconds": 5}}
             """#
         )
-        #expect(config.openWeather.maximumCallsPerMinute == 30)
+        #expect(config.sections[OpenWeatherSection.self].maximumCallsPerMinute == 30)
         #expect(config.inbox.maximumBytes == 1000 && config.inbox.pollInterval == .zero)
         #expect(config.cache.maximumStaleness == .seconds(7200) && config.stamp.maximumAge == .seconds(900))
         #expect(config.socket.maximumConnections == 8 && config.socket.idleTimeout == .seconds(5))
@@ -183,8 +192,10 @@ final class ConfigurationTests {
 
     @Test func theKeyNeverPrints() throws {
         let config = try self.decode(#"{"openweather": {"api_key": "s3cr3t"}, "inbox": {"path": "inbox"}}"#)
-        let key = try #require(config.openWeather.apiKey)
-        #expect(!"\(key)".contains("s3cr3t") && !"\(String(describing: config.openWeather.apiKey))".contains("s3cr3t"))
+        let key = try #require(config.sections[OpenWeatherSection.self].apiKey)
+        #expect(
+            !"\(key)".contains("s3cr3t")
+                && !"\(String(describing: config.sections[OpenWeatherSection.self].apiKey))".contains("s3cr3t"))
         #expect(!String(reflecting: key).contains("s3cr3t"))
     }
 
@@ -335,7 +346,9 @@ final class ConfigurationTests {
         do {
             _ = try Configuration.load(
                 path: path, environment: [:],
-                plugins: PluginRegistries(location: LocationProviderRegistry([.ip]), weather: .builtIns),
+                plugins: PluginRegistries(
+                    location: LocationProviderRegistry([.ip], fallback: LocationProviderRegistry.builtIns.fallback),
+                    weather: .builtIns, geocoders: .builtIns),
                 files: LocalConfigurationFiles())
             return "no error"
         } catch {

@@ -150,7 +150,7 @@ final class WeatherSourceServiceTests {
             answered.withLock { $0 += 1 }
             return HTTPResponse(status: 200, headers: headers, body: Array(Self.metAnswer.utf8))
         }
-        var service = METNorwayConfiguration()
+        var service = METNorwaySection()
         service.contact = "me@example.org"
         let source = METNorwaySource(
             settings: .init(service: service, units: .metric, lang: "en"), http: http, countCall: {}, now: clock.now)

@@ -175,6 +175,17 @@ package struct ConfigObject: Sendable {
         return match.value
     }
 
+    /// One of `choices`, as written.
+    package func choice(_ key: String, among choices: [String]) throws(ConfigurationError) -> String? {
+        guard let string = try self.string(key) else { return nil }
+        guard choices.contains(string) else {
+            throw ConfigurationError(
+                field: self.fieldPath(key),
+                message: "unknown value \"\(string)\"; expected one of: \(choices.joined(separator: ", "))")
+        }
+        return string
+    }
+
     /// A required key is missing; when an unknown key next to it looks like a typo of it, that key is named.
     package func missing(_ key: String) -> ConfigurationError {
         let typo = self.members.map(\.key).first { $0 != key && Self.closest(to: $0, in: [key]) == key }

@@ -1,73 +1,112 @@
 import FoundationEssentials
 
+/// A section weathertag itself reads (`inbox`, `cache`, …): its name and its keys, declared beside its decoder below.
+/// The accepted-key table (`Configuration.sectionKeys`) is made of these and the plugins' own sections.
+struct CommonSection: Sendable {
+    let name: String
+    let keys: Set<String>
+
+    init(_ name: String, keys: Set<String>) {
+        self.name = name
+        self.keys = keys
+    }
+}
+
 // One decoder per section of the configuration file, each warning about its unknown keys and naming its field in
-// every error. `Configuration.decode` puts them together.
+// every error. `Configuration.decode` puts them together; the plugins' sections decode themselves
+// (`ConfigurationSection`).
 extension Configuration {
-    /// The section `name`, its unknown keys warned about; nil when the file has none.
+    /// The section, its unknown keys warned about; nil when the file has none.
     static func section(
-        _ root: ConfigObject, _ name: String, warnings: inout [String]
+        _ root: ConfigObject, _ section: CommonSection, warnings: inout [String]
     ) throws(ConfigurationError) -> ConfigObject? {
-        guard let object = try root.object(name) else { return nil }
-        warnings += object.unknownKeys(known: Self.keys(name))
+        guard let object = try root.object(section.name) else { return nil }
+        warnings += object.unknownKeys(known: section.keys)
         return object
     }
 
-    /// `{"enabled": …}` sections (`geocoding`, `air_quality`).
+    /// `{"enabled": …}` sections (`air_quality`).
     static func decodeSwitch(
-        _ root: ConfigObject, _ name: String, default value: Bool, warnings: inout [String]
+        _ root: ConfigObject, _ section: CommonSection, default value: Bool, warnings: inout [String]
     ) throws(ConfigurationError) -> Bool {
-        try Self.section(root, name, warnings: &warnings)?.bool("enabled") ?? value
+        try Self.section(root, section, warnings: &warnings)?.bool("enabled") ?? value
     }
+}
 
+extension CommonSection {
+    static let airQuality = CommonSection("air_quality", keys: ["enabled"])
+    static let state = CommonSection("state", keys: ["directory", "enabled", "forget_after_seconds"])
+}
+
+extension Configuration {
     static func decodeState(
         _ root: ConfigObject, paths: PathResolver, warnings: inout [String]
     ) throws(ConfigurationError) -> StateConfiguration {
-        let object = try Self.section(root, "state", warnings: &warnings)
+        let object = try Self.section(root, .state, warnings: &warnings)
         var state = StateConfiguration(directory: paths.defaultStateDirectory)
         if let directory = try object?.nonEmptyString("directory") { state.directory = paths.absolute(directory) }
         if let enabled = try object?.bool("enabled") { state.enabled = enabled }
         if let forget = try object?.seconds("forget_after_seconds", maximum: 30 * 86_400) { state.forgetAfter = forget }
         return state
     }
+}
 
+extension CommonSection {
+    static let location = CommonSection("location", keys: ["providers", "strategy"])
+}
+
+extension Configuration {
     /// `location.providers` as plain specs (each plugin validates its own keys), and `location.strategy`.
     static func decodeLocation(
         _ root: ConfigObject, registry: LocationProviderRegistry, context: LocationSettingsContext,
         warnings: inout [String]
     ) throws(ConfigurationError) -> ([LocationProviderSpec], LocationStrategy) {
-        let location = try Self.section(root, "location", warnings: &warnings)
+        let location = try Self.section(root, .location, warnings: &warnings)
         var providers: [LocationProviderSpec] = []
         if let entries = try location?.array("providers") {
             providers = try Self.decodePlugins(
                 entries, field: "location.providers", noun: ("provider", "provider"), registry: registry,
                 context: context, warnings: &warnings)
-        } else if let ip = registry.plugin(for: "ip") {
-            providers.append(try ip.decode(try ConfigObject(.object([]), path: "location.providers[0]"), context))
+        } else if let type = registry.fallback?.type, let plugin = registry.plugin(for: type) {
+            // Without a list, the registry's fallback (IP geolocation) with its defaults.
+            providers.append(try plugin.decode(try ConfigObject(.object([]), path: "location.providers[0]"), context))
         }
         let strategy =
             try location?.choice("strategy", ["first": LocationStrategy.first, "most_accurate": .mostAccurate])
             ?? .first
         return (providers, strategy)
     }
+}
 
+extension CommonSection {
+    static let cache = CommonSection("cache", keys: ["directory", "ttl_seconds", "max_stale_seconds"])
+}
+
+extension Configuration {
     static func decodeCache(
         _ root: ConfigObject, paths: PathResolver, warnings: inout [String]
     ) throws(ConfigurationError) -> CacheConfiguration {
-        let object = try Self.section(root, "cache", warnings: &warnings)
+        let object = try Self.section(root, .cache, warnings: &warnings)
         var cache = CacheConfiguration(directory: paths.defaultCacheDirectory)
         if let directory = try object?.nonEmptyString("directory") { cache.directory = paths.absolute(directory) }
         if let ttl = try object?.seconds("ttl_seconds", maximum: 86_400) { cache.ttl = ttl }
         if let stale = try object?.seconds("max_stale_seconds", maximum: 7 * 86_400) { cache.maximumStaleness = stale }
         return cache
     }
+}
 
+extension CommonSection {
+    static let history = CommonSection("history", keys: ["enabled", "source", "max_calls_per_day"])
+}
+
+extension Configuration {
     /// `history`: on or off, the source asked (a weather source whose plugin knows the past, validated as its plugin
     /// validates it), and its daily ceiling.
     static func decodeHistory(
         _ root: ConfigObject, registry: WeatherSourceRegistry, context: WeatherSettingsContext,
         warnings: inout [String]
     ) throws(ConfigurationError) -> HistoryConfiguration {
-        let object = try Self.section(root, "history", warnings: &warnings)
+        let object = try Self.section(root, .history, warnings: &warnings)
         var history = HistoryConfiguration()
         if let enabled = try object?.bool("enabled") { history.enabled = enabled }
         let pastSources = registry.plugins.filter(\.knowsThePast).map(\.type).sorted()
@@ -85,12 +124,19 @@ extension Configuration {
         }
         return history
     }
+}
 
+extension CommonSection {
+    static let stamp = CommonSection(
+        "stamp", keys: ["max_age_seconds", "keep_mtime", "backdated_after_seconds", "fields"])
+}
+
+extension Configuration {
     /// `stamp`, checked against the cache's TTL: cached weather must be young enough to stamp with.
     static func decodeStamp(
         _ root: ConfigObject, cache: CacheConfiguration, warnings: inout [String]
     ) throws(ConfigurationError) -> StampConfiguration {
-        let object = try Self.section(root, "stamp", warnings: &warnings)
+        let object = try Self.section(root, .stamp, warnings: &warnings)
         var stamp = StampConfiguration()
         if let age = try object?.seconds("max_age_seconds", maximum: 86_400) { stamp.maximumAge = age }
         if let keep = try object?.bool("keep_mtime") { stamp.keepModificationTime = keep }
@@ -124,12 +170,20 @@ extension Configuration {
         }
         return stamp
     }
+}
 
+extension CommonSection {
+    static let inbox = CommonSection(
+        "inbox",
+        keys: ["path", "max_bytes", "poll_seconds", "settle_seconds", "recursive", "max_depth", "exclude", "layout"])
+}
+
+extension Configuration {
     /// `inbox` (required), its folder checked to exist.
     static func decodeInbox(
         _ root: ConfigObject, paths: PathResolver, files: any ConfigurationFiles, warnings: inout [String]
     ) throws(ConfigurationError) -> InboxConfiguration {
-        guard let object = try Self.section(root, "inbox", warnings: &warnings) else { throw root.missing("inbox") }
+        guard let object = try Self.section(root, .inbox, warnings: &warnings) else { throw root.missing("inbox") }
         var inbox = InboxConfiguration(path: paths.absolute(try object.requiredString("path")))
         if let bytes = try object.integer("max_bytes", in: 1...(1 << 30)) { inbox.maximumBytes = bytes }
         if try object.double("poll_seconds") == 0 {
@@ -172,11 +226,19 @@ extension Configuration {
         }
         return inbox
     }
+}
 
+extension CommonSection {
+    static let newEntry = CommonSection("new", keys: ["template"])
+}
+
+extension Configuration {
     static func decodeNewEntry(
         _ root: ConfigObject, paths: PathResolver, files: any ConfigurationFiles, warnings: inout [String]
     ) throws(ConfigurationError) -> NewEntryConfiguration {
-        guard let object = try Self.section(root, "new", warnings: &warnings) else { return NewEntryConfiguration() }
+        guard let object = try Self.section(root, .newEntry, warnings: &warnings) else {
+            return NewEntryConfiguration()
+        }
         guard let template = try object.nonEmptyString("template") else { return NewEntryConfiguration() }
         let path = paths.absolute(template)
         guard files.kind(path) == .file else {
@@ -186,11 +248,17 @@ extension Configuration {
         }
         return NewEntryConfiguration(templatePath: path)
     }
+}
 
+extension CommonSection {
+    static let socket = CommonSection("socket", keys: ["path", "max_connections", "idle_timeout_seconds"])
+}
+
+extension Configuration {
     static func decodeSocket(
         _ root: ConfigObject, paths: PathResolver, warnings: inout [String]
     ) throws(ConfigurationError) -> SocketConfiguration {
-        let object = try Self.section(root, "socket", warnings: &warnings)
+        let object = try Self.section(root, .socket, warnings: &warnings)
         var socket = SocketConfiguration(path: paths.defaultSocketPath)
         if let path = try object?.nonEmptyString("path") { socket.path = paths.absolute(path) }
         if let count = try object?.integer("max_connections", in: 1...4096) { socket.maximumConnections = count }
@@ -204,13 +272,18 @@ extension Configuration {
         }
         return socket
     }
+}
 
+extension CommonSection {
+    static let privacy = CommonSection("privacy", keys: ["stamp_coordinates", "decimals", "request_decimals", "zones"])
+}
+
+extension Configuration {
     static func decodePrivacy(
         _ root: ConfigObject, warnings: inout [String]
     ) throws(ConfigurationError) -> PrivacyPolicy {
         var privacy = PrivacyPolicy()
-        guard let object = try root.object("privacy") else { return privacy }
-        warnings += object.unknownKeys(known: Self.keys("privacy"))
+        guard let object = try Self.section(root, .privacy, warnings: &warnings) else { return privacy }
         if let coordinates = try object.choice(
             "stamp_coordinates",
             ["exact": PrivacyPolicy.Coordinates.exact, "rounded": .rounded, "none": PrivacyPolicy.Coordinates.none]
@@ -239,14 +312,13 @@ extension Configuration {
         return privacy
     }
 
-    /// `weather.units` and `weather.lang`: every source's units and language. `openweather.units` and
-    /// `openweather.lang`, where they were when OpenWeather was the only source, are still read when the `weather`
-    /// ones are not given, with a line (in `check` and the log) saying where they go now.
+    /// `weather.units` and `weather.lang`: every source's units and language. A plugin's section may still accept
+    /// them where they were when its source was the only one (`openweather.units`, its `movedKeys`): read there when
+    /// the `weather` ones are not given, with a line (in `check` and the log) saying where they go now.
     static func decodeUnitsAndLanguage(
-        _ root: ConfigObject, warnings: inout [String]
+        _ root: ConfigObject, plugins: PluginRegistries, warnings: inout [String]
     ) throws(ConfigurationError) -> (units: Units, lang: String) {
         let weather = try root.object("weather")
-        let old = try root.object("openweather")
         let choices: KeyValuePairs<String, Units> = [
             "standard": Units.standard, "metric": Units.metric, "imperial": Units.imperial,
         ]
@@ -259,20 +331,32 @@ extension Configuration {
             }
             return lang
         }
+        // The plugins' sections that still hold `key`, in the order their plugins are registered.
+        func moved(_ key: String) throws(ConfigurationError) -> [ConfigObject] {
+            var objects: [ConfigObject] = []
+            for section in plugins.sections where section.movedKeys[key] == "weather.\(key)" {
+                if let object = try root.object(section.name), object.contains(key) { objects.append(object) }
+            }
+            return objects
+        }
         var result: (units: Units, lang: String) = (.metric, "en")
         if let units = try weather?.choice("units", choices) {
             result.units = units
-            if old?.contains("units") == true { warnings.append("openweather.units: ignored: weather.units is given") }
-        } else if let units = try old?.choice("units", choices) {
+            for object in try moved("units") {
+                warnings.append("\(object.fieldPath("units")): ignored: weather.units is given")
+            }
+        } else if let object = try moved("units").first, let units = try object.choice("units", choices) {
             result.units = units
-            warnings.append(Self.moved("openweather.units", to: "weather.units"))
+            warnings.append(Self.moved(object.fieldPath("units"), to: "weather.units"))
         }
         if let given = try lang(weather) {
             result.lang = given
-            if old?.contains("lang") == true { warnings.append("openweather.lang: ignored: weather.lang is given") }
-        } else if let given = try lang(old) {
+            for object in try moved("lang") {
+                warnings.append("\(object.fieldPath("lang")): ignored: weather.lang is given")
+            }
+        } else if let object = try moved("lang").first, let given = try lang(object) {
             result.lang = given
-            warnings.append(Self.moved("openweather.lang", to: "weather.lang"))
+            warnings.append(Self.moved(object.fieldPath("lang"), to: "weather.lang"))
         }
         return result
     }
@@ -280,136 +364,37 @@ extension Configuration {
     static func moved(_ old: String, to new: String) -> String {
         "\(old): deprecated, read as \(new), which every weather source reads; move it there"
     }
+}
 
-    static func decodeOpenWeather(
-        _ root: ConfigObject,
-        paths: PathResolver,
-        files: any ConfigurationFiles,
-        warnings: inout [String]
-    ) throws(ConfigurationError) -> OpenWeatherConfiguration {
-        var object = try ConfigObject(.object([]), path: "openweather")
-        if let given = try root.object("openweather") { object = given }
-        warnings += object.unknownKeys(known: Self.keys("openweather"))
-        var config = OpenWeatherConfiguration(
-            apiKey: try Self.resolveAPIKey(object, paths: paths, files: files, warnings: &warnings)
-        )
-        if let url = try object.url("base_url") { config.baseURL = url }
-        if let url = try object.url("icon_base_url") { config.iconBaseURL = url }
-        // `units` and `lang` are every source's: `decodeUnitsAndLanguage` reads them here too, as it used to.
-        if let timeout = try object.seconds("timeout_seconds", maximum: 120) { config.timeout = timeout }
-        if let calls = try object.integer("max_calls_per_minute", in: 1...3000) { config.maximumCallsPerMinute = calls }
-        return config
-    }
+extension CommonSection {
+    static let weather = CommonSection("weather", keys: ["providers", "units", "lang"])
+}
 
-    /// Highest first: systemd credential, `$OPENWEATHER_API_KEY`, `api_key_file`, `api_key`.
-    private static func resolveAPIKey(
-        _ object: ConfigObject,
-        paths: PathResolver,
-        files: any ConfigurationFiles,
-        warnings: inout [String]
-    ) throws(ConfigurationError) -> APIKey? {
-        func clean(_ text: String) -> String? {
-            let key = text.trimmingWhitespaceAndNewlines()
-            return key.isEmpty ? nil : key
-        }
-        if let directory = paths.environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty {
-            let file = directory + "/openweather-api-key"
-            if let data = files.contents(file),
-                let key = clean(String(decoding: data, as: UTF8.self))
-            {
-                return APIKey(key, origin: "systemd credential openweather-api-key")
-            }
-        }
-        if let key = paths.environment["OPENWEATHER_API_KEY"].flatMap(clean) {
-            return APIKey(key, origin: "$OPENWEATHER_API_KEY")
-        }
-        if let name = try object.nonEmptyString("api_key_file") {
-            let file = paths.absolute(name)
-            guard let data = files.contents(file) else {
-                throw ConfigurationError(field: "openweather.api_key_file", message: "cannot read \(file)")
-            }
-            guard let key = clean(String(decoding: data, as: UTF8.self)) else {
-                throw ConfigurationError(field: "openweather.api_key_file", message: "\(file) is empty")
-            }
-            if let mode = files.permissions(file), mode & 0o077 != 0 {
-                warnings.append(
-                    "openweather.api_key_file: \(file) can be read by others (mode \(String(mode, radix: 8))); "
-                        + "chmod 600 \(file)"
-                )
-            }
-            return APIKey(key, origin: file)
-        }
-        if let key = try object.string("api_key").flatMap(clean) {
-            return APIKey(key, origin: "openweather.api_key")
-        }
-        return nil
-    }
-
-    /// The error for a part of the configuration that needs OpenWeather (`user`, such as `history.source`) when
-    /// there is no key.
-    package static func missingKey(neededBy user: String) -> ConfigurationError {
-        ConfigurationError(
-            field: "openweather.api_key",
-            message: "no OpenWeather API key, and \(user) needs one: set $OPENWEATHER_API_KEY, put the key in a "
-                + "file named by openweather.api_key_file, set openweather.api_key, or under systemd use "
-                + "LoadCredential=openweather-api-key:/etc/weathertag/api-key; or use a keyless source "
-                + "(open-meteo, met-norway)"
-        )
-    }
-
-    static func decodeOpenMeteo(
-        _ root: ConfigObject, warnings: inout [String]
-    ) throws(ConfigurationError) -> OpenMeteoConfiguration {
-        let object = try Self.section(root, "open_meteo", warnings: &warnings)
-        var config = OpenMeteoConfiguration()
-        if let url = try object?.url("base_url") { config.baseURL = url }
-        if let url = try object?.url("archive_url") { config.archiveURL = url }
-        if let url = try object?.url("air_quality_url") { config.airQualityURL = url }
-        if let timeout = try object?.seconds("timeout_seconds", maximum: 120) { config.timeout = timeout }
-        if let calls = try object?.integer("max_calls_per_minute", in: 1...60_000) {
-            config.maximumCallsPerMinute = calls
-        }
-        return config
-    }
-
-    static func decodeMETNorway(
-        _ root: ConfigObject, warnings: inout [String]
-    ) throws(ConfigurationError) -> METNorwayConfiguration {
-        let object = try Self.section(root, "met_norway", warnings: &warnings)
-        var config = METNorwayConfiguration()
-        if let url = try object?.url("base_url") { config.baseURL = url }
-        if let contact = try object?.nonEmptyString("contact") {
-            // It goes into a header: one printable line.
-            guard contact.count <= 200, contact.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F })
-            else {
-                throw ConfigurationError(
-                    field: "met_norway.contact",
-                    message: "must be an e-mail address or a web address in plain ASCII on one line")
-            }
-            config.contact = contact
-        }
-        if let timeout = try object?.seconds("timeout_seconds", maximum: 120) { config.timeout = timeout }
-        return config
-    }
-
-    /// `weather.providers` as plain specs, tried in order; without it, OpenWeather alone when a key is configured
-    /// (as before sources were plugins), else Open-Meteo, which needs no key.
+extension Configuration {
+    /// `weather.providers` as plain specs, tried in order; without it, the first source its own section implies
+    /// (OpenWeather alone when a key is configured, as before sources were plugins), else the registry's fallback
+    /// (Open-Meteo, which needs no key).
     static func decodeWeather(
         _ root: ConfigObject, registry: WeatherSourceRegistry, context: WeatherSettingsContext,
         warnings: inout [String]
     ) throws(ConfigurationError) -> WeatherConfiguration {
-        let object = try Self.section(root, "weather", warnings: &warnings)
-        let known = registry.types.joined(separator: ", ")
+        let object = try Self.section(root, .weather, warnings: &warnings)
         guard let entries = try object?.array("providers") else {
-            let type = context.openWeather.apiKey == nil ? "open-meteo" : "openweather"
-            guard let plugin = registry.plugin(for: type) else {
-                throw ConfigurationError(
-                    field: "weather.providers", message: "no \(type) source is built in; known: \(known)")
-            }
             let entry = try ConfigObject(.object([]), path: "weather.providers[0]")
+            for plugin in registry.plugins {
+                if let reason = plugin.impliedBy?(context) {
+                    return WeatherConfiguration(
+                        sources: [try plugin.decode(entry, context)], origin: .implied(because: reason))
+                }
+            }
+            guard let fallback = registry.fallback, let plugin = registry.plugin(for: fallback.type) else {
+                throw ConfigurationError(
+                    field: "weather.providers",
+                    message: "is required: no source is built in to ask without it; known: "
+                        + registry.types.joined(separator: ", "))
+            }
             return WeatherConfiguration(
-                sources: [try plugin.decode(entry, context)],
-                origin: type == "openweather" ? .openWeatherKey : .keyless)
+                sources: [try plugin.decode(entry, context)], origin: .fallback(because: fallback.reason))
         }
         let sources = try Self.decodePlugins(
             entries, field: "weather.providers", noun: ("source", "weather source"), registry: registry,
@@ -446,24 +431,21 @@ extension Configuration {
     }
 
     /// `geocoding`: who names places. `enabled: false` is `none`; without `provider`, the GeoNames folder given,
-    /// else OpenWeather when there is a key (as before), else the offline towns index shipped with weathertag
-    /// (`$WEATHERTAG_TOWNS`, set by the command line to the folder beside it; empty: none), else none.
+    /// else the first remote geocoder its own sections configure (OpenWeather's, with a key, as before), else the
+    /// offline towns index shipped with weathertag (`$WEATHERTAG_TOWNS`, set by the command line to the folder beside
+    /// it; empty: none), else none.
     static func decodeGeocoding(
-        _ root: ConfigObject, paths: PathResolver, hasKey: Bool, files: any ConfigurationFiles,
-        warnings: inout [String]
+        _ root: ConfigObject, paths: PathResolver, geocoders: GeocoderRegistry, sections: PluginSections,
+        files: any ConfigurationFiles, warnings: inout [String]
     ) throws(ConfigurationError) -> GeocodingProvider {
-        let object = try Self.section(root, "geocoding", warnings: &warnings)
+        let object = try Self.section(root, .geocoding, warnings: &warnings)
         let directory = try object?.nonEmptyString("geonames_directory").map { paths.absolute($0) }
         if let directory, files.kind(directory) != .folder {
             throw ConfigurationError(field: "geocoding.geonames_directory", message: "\(directory) is not a folder")
         }
-        let provider = try object?.choice(
-            "provider", ["openweather": "openweather", "geonames": "geonames", "none": "none"])
+        let provider = try object?.choice("provider", among: geocoders.types + ["geonames", "none"])
         if try object?.bool("enabled") == false { return .none }
         switch provider {
-        case "openweather"?:
-            guard hasKey else { throw Self.missingKey(neededBy: "geocoding.provider openweather") }
-            return .openWeather
         case "geonames"?:
             guard let directory else {
                 throw ConfigurationError(
@@ -474,9 +456,16 @@ extension Configuration {
             return .geoNames(directory: directory)
         case "none"?:
             return .none
-        default:
+        case let type?:
+            guard let plugin = geocoders.plugin(for: type),
+                let spec = try plugin.decode(sections, "geocoding.provider \(type)")
+            else { return .none }
+            return .service(spec)
+        case nil:
             if let directory { return .geoNames(directory: directory) }
-            if hasKey { return .openWeather }
+            for plugin in geocoders.plugins {
+                if let spec = try plugin.decode(sections, nil) { return .service(spec) }
+            }
             if let towns = paths.environment[Configuration.townsVariable], !towns.isEmpty,
                 files.kind(towns) == .folder
             {
@@ -485,4 +474,8 @@ extension Configuration {
             return .none
         }
     }
+}
+
+extension CommonSection {
+    static let geocoding = CommonSection("geocoding", keys: ["enabled", "provider", "geonames_directory"])
 }

@@ -2,9 +2,8 @@ import FoundationEssentials
 
 /// The whole configuration, decoded and validated before the daemon touches anything.
 package struct Configuration: Sendable {
-    package var openWeather: OpenWeatherConfiguration
-    package var openMeteo: OpenMeteoConfiguration
-    package var metNorway: METNorwayConfiguration
+    /// The sections plugins own (`openweather`, `open_meteo`, `met_norway`), decoded by their own code.
+    package var sections: PluginSections
     /// `weather.providers`: plain settings, validated; `ServiceFactory` builds the running sources.
     package var weather: WeatherConfiguration
     /// `location.providers`, in order: plain settings, validated; `ServiceFactory` builds the running providers.
@@ -15,7 +14,7 @@ package struct Configuration: Sendable {
     package var state: StateConfiguration
     package var history: HistoryConfiguration
     package var privacy: PrivacyPolicy
-    /// Who names the place (`geocoding`): OpenWeather's geocoder, the GeoNames files, or no one.
+    /// Who names the place (`geocoding`): a remote geocoder (OpenWeather's), the GeoNames files, or no one.
     package var geocoding: GeocodingProvider
     /// The air at the place, one more call per place per cache TTL (`air_quality.enabled`, default false).
     package var airQuality: Bool
@@ -30,40 +29,22 @@ package struct Configuration: Sendable {
     /// The longest Unix socket path Linux accepts (`sun_path` is 108 bytes with its NUL).
     package static let maximumSocketPathLength = 107
 
-    static let knownKeys: Set<String> = Self.keys("")
-
-    static func keys(_ section: String) -> Set<String> { Self.sectionKeys[section] ?? [] }
-
-    /// The keys each section reads, by section ("" is the top level); anything else is warned about and ignored.
-    /// config.schema.json describes exactly these (a test compares them).
-    package static let sectionKeys: [String: Set<String>] = [
-        "": [
-            "$schema", "openweather", "open_meteo", "met_norway", "weather", "location", "cache", "state", "history",
-            "privacy", "geocoding", "air_quality",
-            "inbox", "stamp", "socket", "new",
-        ],
-        "openweather": [
-            "api_key", "api_key_file", "base_url", "icon_base_url", "units", "lang", "timeout_seconds",
-            "max_calls_per_minute",
-        ],
-        "open_meteo": ["base_url", "archive_url", "air_quality_url", "timeout_seconds", "max_calls_per_minute"],
-        "met_norway": ["base_url", "contact", "timeout_seconds"],
-        "weather": ["providers", "units", "lang"],
-        "location": ["providers", "strategy"],
-        "cache": ["directory", "ttl_seconds", "max_stale_seconds"],
-        "state": ["directory", "enabled", "forget_after_seconds"],
-        "history": ["enabled", "source", "max_calls_per_day"],
-        "privacy": ["stamp_coordinates", "decimals", "request_decimals", "zones"],
-        "geocoding": ["enabled", "provider", "geonames_directory"],
-        "air_quality": ["enabled"],
-        "stamp": ["max_age_seconds", "keep_mtime", "backdated_after_seconds", "fields"],
-        "inbox": [
-            "path", "max_bytes", "poll_seconds", "settle_seconds", "recursive", "max_depth", "exclude",
-            "layout",
-        ],
-        "socket": ["path", "max_connections", "idle_timeout_seconds"],
-        "new": ["template"],
+    /// The sections weathertag itself reads, each declared with its decoder (`Configuration+Decoding.swift`).
+    static let commonSections: [CommonSection] = [
+        .weather, .location, .cache, .state, .history, .privacy, .geocoding, .airQuality, .inbox, .stamp, .socket,
+        .newEntry,
     ]
+
+    /// The keys each section reads, by section ("" is the top level): the common sections' and those of every
+    /// plugin's section in `plugins`, as their decoders declare them; anything else is warned about and ignored.
+    /// config.schema.json describes exactly these (a test compares them).
+    package static func sectionKeys(_ plugins: PluginRegistries) -> [String: Set<String>] {
+        var table: [String: Set<String>] = [:]
+        for section in Self.commonSections { table[section.name] = section.keys }
+        for section in plugins.sections { table[section.name] = section.keys }
+        table[""] = Set(table.keys).union(["$schema"])
+        return table
+    }
 
     /// The environment variable naming the offline towns index's folder (GeoNames' file formats, `tools/towns.py`):
     /// the keyless default geocoder.
@@ -92,21 +73,18 @@ package struct Configuration: Sendable {
     ) throws(ConfigurationError) -> Configuration {
         let root = try ConfigObject(json, path: "")
         let paths = PathResolver(environment: environment, base: configDirectory)
-        var warnings = root.unknownKeys(known: Self.knownKeys)
-        let openWeather = try Self.decodeOpenWeather(root, paths: paths, files: files, warnings: &warnings)
+        var warnings = root.unknownKeys(known: Self.sectionKeys(plugins)[""] ?? [])
+        let sections = try PluginSections.decode(
+            plugins.sections, from: root, context: SectionContext(paths: paths, files: files), warnings: &warnings)
         // Every source's, stored once (`weather.units`, `weather.lang`); sources get them through the context.
-        let (units, lang) = try Self.decodeUnitsAndLanguage(root, warnings: &warnings)
+        let (units, lang) = try Self.decodeUnitsAndLanguage(root, plugins: plugins, warnings: &warnings)
         let state = try Self.decodeState(root, paths: paths, warnings: &warnings)
         // What providers' settings may need besides their own keys: paths, tokens, the state directory.
         let context = LocationSettingsContext(
             configDirectory: configDirectory, environment: environment, files: files, stateDirectory: state.directory)
         let (providers, strategy) = try Self.decodeLocation(
             root, registry: plugins.location, context: context, warnings: &warnings)
-        let openMeteo = try Self.decodeOpenMeteo(root, warnings: &warnings)
-        let metNorway = try Self.decodeMETNorway(root, warnings: &warnings)
-        let weatherContext = WeatherSettingsContext(
-            units: units, lang: lang, openWeather: openWeather, openMeteo: openMeteo, metNorway: metNorway,
-            paths: paths)
+        let weatherContext = WeatherSettingsContext(units: units, lang: lang, sections: sections, paths: paths)
         var weather = try Self.decodeWeather(
             root, registry: plugins.weather, context: weatherContext, warnings: &warnings)
         (weather.units, weather.lang) = (units, lang)
@@ -115,17 +93,16 @@ package struct Configuration: Sendable {
             root, registry: plugins.weather, context: weatherContext, warnings: &warnings)
         let privacy = try Self.decodePrivacy(root, warnings: &warnings)
         let geocoding = try Self.decodeGeocoding(
-            root, paths: paths, hasKey: openWeather.apiKey != nil, files: files, warnings: &warnings)
-        let airQuality = try Self.decodeSwitch(root, "air_quality", default: false, warnings: &warnings)
+            root, paths: paths, geocoders: plugins.geocoders, sections: sections, files: files, warnings: &warnings)
+        let airQuality = try Self.decodeSwitch(root, .airQuality, default: false, warnings: &warnings)
         let stamp = try Self.decodeStamp(root, cache: cache, warnings: &warnings)
         let inbox = try Self.decodeInbox(root, paths: paths, files: files, warnings: &warnings)
         let socket = try Self.decodeSocket(root, paths: paths, warnings: &warnings)
         let newEntry = try Self.decodeNewEntry(root, paths: paths, files: files, warnings: &warnings)
         return Configuration(
-            openWeather: openWeather, openMeteo: openMeteo, metNorway: metNorway, weather: weather,
-            providers: providers, locationStrategy: strategy, cache: cache, state: state,
-            history: history, privacy: privacy, geocoding: geocoding, airQuality: airQuality, inbox: inbox,
-            stamp: stamp, socket: socket, newEntry: newEntry, warnings: warnings)
+            sections: sections, weather: weather, providers: providers, locationStrategy: strategy, cache: cache,
+            state: state, history: history, privacy: privacy, geocoding: geocoding, airQuality: airQuality,
+            inbox: inbox, stamp: stamp, socket: socket, newEntry: newEntry, warnings: warnings)
     }
 }
 

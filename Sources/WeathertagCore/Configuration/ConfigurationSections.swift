@@ -1,4 +1,4 @@
-/// The OpenWeather API key. Prints as a mask so it cannot slip into a log line or an error.
+/// A weather service's API key (OpenWeather's). Prints as a mask so it cannot slip into a log line or an error.
 package struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     package var value: String
     /// Where it came from, for `weathertag check` (never the key itself).
@@ -13,56 +13,24 @@ package struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebug
     package var debugDescription: String { self.description }
 }
 
-package struct OpenWeatherConfiguration: Sendable {
-    /// nil when none is configured: then OpenWeather is not among the sources, and keyless ones answer.
-    package var apiKey: APIKey?
-    package var baseURL = "https://api.openweathermap.org"
-    package var iconBaseURL = "https://openweathermap.org/img/wn"
-    package var timeout: Duration = .seconds(10)
-    /// Never more calls than this in any 60 seconds (the free plan allows 60).
-    package var maximumCallsPerMinute = 60
-
-    package init(apiKey: APIKey?) {
-        self.apiKey = apiKey
-    }
-}
-
-/// Open-Meteo's three services (`open_meteo`): no key, free for non-commercial use.
-package struct OpenMeteoConfiguration: Sendable {
-    /// Current weather and the last days' hours (`/v1/forecast`).
-    package var baseURL = "https://api.open-meteo.com"
-    /// ERA5 hours since 1940, about five days behind (`/v1/archive`).
-    package var archiveURL = "https://archive-api.open-meteo.com"
-    /// The air (`/v1/air-quality`).
-    package var airQualityURL = "https://air-quality-api.open-meteo.com"
-    package var timeout: Duration = .seconds(10)
-    /// Weighted calls a minute history allows itself (`open_meteo.max_calls_per_minute`); nil: half of the free
-    /// 600.
-    package var maximumCallsPerMinute: Int?
-
-    package init() {}
-}
-
-/// MET Norway's locationforecast (`met_norway`): no key, but an identifying User-Agent with a contact.
-package struct METNorwayConfiguration: Sendable {
-    package var baseURL = "https://api.met.no"
-    /// An e-mail address or a web site their operators can reach the user at; required to use the source.
-    package var contact: String?
-    package var timeout: Duration = .seconds(10)
-
-    package init() {}
-}
-
 /// Where the weather of now comes from (`weather.providers`), tried in order.
 package struct WeatherConfiguration: Sendable {
     /// How the list came to be, for `check` and the log.
     package enum Origin: Sendable, Equatable {
         /// `weather.providers` as written.
         case configured
-        /// No list, and an OpenWeather key: OpenWeather alone, as before sources were plugins.
-        case openWeatherKey
-        /// No list and no key: Open-Meteo, which needs none.
-        case keyless
+        /// No list, and a source whose own section implies it (OpenWeather, with a key: alone, as before sources
+        /// were plugins), with why in `check`'s words ("an OpenWeather key, so OpenWeather alone").
+        case implied(because: String)
+        /// No list and nothing implied: the registry's fallback (Open-Meteo, which needs no key), with why.
+        case fallback(because: String)
+
+        /// Whether the configuration never listed its sources: its blocks stay as they were before sources were
+        /// plugins, without `weather_source`.
+        package var isImplied: Bool {
+            if case .implied = self { return true }
+            return false
+        }
     }
 
     package var sources: [WeatherSourceSpec]
@@ -79,19 +47,34 @@ package struct WeatherConfiguration: Sendable {
 
 /// Who names the place of a position (`geocoding.provider`).
 package enum GeocodingProvider: Sendable, Equatable {
-    /// OpenWeather's reverse geocoder: the position (as `privacy` allows) leaves the machine.
-    case openWeather
+    /// A remote geocoder (OpenWeather's): the position (as `privacy` allows) leaves the machine.
+    case service(GeocoderSpec)
     /// The GeoNames files in this folder: nothing leaves the machine.
     case geoNames(directory: String)
     case none
+
+    /// The remote geocoder's type, or nil when places are named on the machine or not at all.
+    package var serviceType: String? {
+        if case .service(let spec) = self { return spec.type }
+        return nil
+    }
+
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.service(let a), .service(let b)): a.type == b.type
+        case (.geoNames(let a), .geoNames(let b)): a == b
+        case (.none, .none): true
+        default: false
+        }
+    }
 }
 
 package struct CacheConfiguration: Sendable {
     /// Holds `weather.json` and `icons/`.
     package var directory: String
-    /// How long weather for one place is reused before OpenWeather is asked again.
+    /// How long weather for one place is reused before the sources are asked again.
     package var ttl: Duration = .seconds(600)
-    /// How old weather `/v1/tag` still serves, marked stale, while OpenWeather cannot be reached.
+    /// How old weather `/v1/tag` still serves, marked stale, while no source can be reached.
     package var maximumStaleness: Duration = .seconds(3 * 3600)
 
     package init(directory: String) {

@@ -49,15 +49,24 @@ package struct Plugin<SettingsContext: Sendable, Context: Sendable, Product>: Se
     /// `history.source`): true exactly when its `make` returns a `HistorySource`.
     package let knowsThePast: Bool
     package let decode: Decode
+    /// The top-level sections it reads besides its entry (`open_meteo`), decoded at load whether or not it is listed.
+    package let sections: [any ConfigurationSection.Type]
+    /// Why it is listed when its family's list is not given, or nil when it is not: OpenWeather is, when its section
+    /// holds a key ("an OpenWeather key, so OpenWeather alone"), as before sources were plugins.
+    package let impliedBy: (@Sendable (SettingsContext) -> String?)?
 
     package init<Settings: Sendable>(
         type: String,
         keys: Set<String>,
+        sections: [any ConfigurationSection.Type] = [],
+        impliedBy: (@Sendable (SettingsContext) -> String?)? = nil,
         settings: @escaping @Sendable (ConfigObject, SettingsContext) throws(ConfigurationError) -> Settings,
         make: @escaping @Sendable (Settings, Context) -> Product
     ) {
         self.type = type
         self.keys = keys
+        self.sections = sections
+        self.impliedBy = impliedBy
         self.knowsThePast = false
         self.decode = { (config, context) throws(ConfigurationError) in
             let decoded = try settings(config, context)
@@ -69,11 +78,15 @@ package struct Plugin<SettingsContext: Sendable, Context: Sendable, Product>: Se
     package init<Settings: Sendable, Source: HistorySource>(
         type: String,
         keys: Set<String>,
+        sections: [any ConfigurationSection.Type] = [],
+        impliedBy: (@Sendable (SettingsContext) -> String?)? = nil,
         settings: @escaping @Sendable (ConfigObject, SettingsContext) throws(ConfigurationError) -> Settings,
         makePast make: @escaping @Sendable (Settings, Context) -> Source
     ) where Product == any WeatherSource {
         self.type = type
         self.keys = keys
+        self.sections = sections
+        self.impliedBy = impliedBy
         self.knowsThePast = true
         self.decode = { (config, context) throws(ConfigurationError) in
             let decoded = try settings(config, context)
@@ -85,10 +98,29 @@ package struct Plugin<SettingsContext: Sendable, Context: Sendable, Product>: Se
 
 /// The types a family's list may name, keyed by `type`, in the order they are listed to users.
 package struct PluginRegistry<SettingsContext: Sendable, Context: Sendable, Product>: Sendable {
-    package private(set) var plugins: [Plugin<SettingsContext, Context, Product>] = []
+    /// The type listed when the configuration lists none and no plugin is implied (`impliedBy`), and why, in the
+    /// words `check` prints: IP geolocation for positions, Open-Meteo (no key) for weather.
+    package struct Fallback: Sendable {
+        package var type: String
+        package var reason: String
 
-    package init(_ plugins: [Plugin<SettingsContext, Context, Product>] = []) {
+        package init(type: String, reason: String) {
+            (self.type, self.reason) = (type, reason)
+        }
+    }
+
+    package private(set) var plugins: [Plugin<SettingsContext, Context, Product>] = []
+    package var fallback: Fallback?
+
+    package init(_ plugins: [Plugin<SettingsContext, Context, Product>] = [], fallback: Fallback? = nil) {
+        self.fallback = fallback
         for plugin in plugins { self.register(plugin) }
+    }
+
+    /// Every section its plugins read, each once, in the order they are registered.
+    package var sections: [any ConfigurationSection.Type] {
+        var names: Set<String> = []
+        return self.plugins.flatMap(\.sections).filter { names.insert($0.name).inserted }
     }
 
     /// Adds a type, replacing one of the same name.

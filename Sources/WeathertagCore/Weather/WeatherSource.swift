@@ -18,12 +18,15 @@ package protocol WeatherSource: Sendable {
     /// Where the images of its icon codes come from, or nil: every source gives OpenWeather's codes, but the images
     /// are OpenWeather's, fetched only when it is a source (a keyless configuration asks no commercial service).
     var iconImages: IconImages? { get }
+    /// Where its key came from, for `check` (never the key itself); nil for a source without one.
+    var keyOrigin: String? { get }
 }
 
 extension WeatherSource {
     package func airQuality(at position: RequestPosition) async throws(WeatherError) -> AirQuality? { nil }
     package var ceilingSetting: String { "\(self.type)'s calls per minute" }
     package var iconImages: IconImages? { nil }
+    package var keyOrigin: String? { nil }
 }
 
 /// Where a source's icon images are: `{baseURL}/{code}@2x.png`, each asked within `timeout`.
@@ -37,25 +40,18 @@ package struct IconImages: Sendable, Equatable {
 }
 
 /// What a source's settings may use at load besides its own entry: every source's units and language
-/// (`weather.units`, `weather.lang`), the services' own sections (`openweather`, `open_meteo`, `met_norway`),
-/// decoded, and where relative paths start.
+/// (`weather.units`, `weather.lang`), the plugins' own sections (`openweather`, `open_meteo`, …), decoded, and where
+/// relative paths start.
 package struct WeatherSettingsContext: Sendable {
     package var units: Units
     package var lang: String
-    package var openWeather: OpenWeatherConfiguration
-    package var openMeteo: OpenMeteoConfiguration
-    package var metNorway: METNorwayConfiguration
+    package var sections: PluginSections
     package var paths: PathResolver
 
-    package init(
-        units: Units, lang: String, openWeather: OpenWeatherConfiguration, openMeteo: OpenMeteoConfiguration,
-        metNorway: METNorwayConfiguration, paths: PathResolver
-    ) {
+    package init(units: Units, lang: String, sections: PluginSections, paths: PathResolver) {
         self.units = units
         self.lang = lang
-        self.openWeather = openWeather
-        self.openMeteo = openMeteo
-        self.metNorway = metNorway
+        self.sections = sections
         self.paths = paths
     }
 }
@@ -93,13 +89,26 @@ extension PluginSpec where Context == WeatherSourceContext, Product == any Weath
     }
 }
 
-/// Every plugin family the configuration can name: where positions come from, and where weather comes from.
+/// Every plugin family the configuration can name: where positions come from, where weather comes from, and who
+/// names places over the network.
 package struct PluginRegistries: Sendable {
     package var location: LocationProviderRegistry
     package var weather: WeatherSourceRegistry
+    package var geocoders: GeocoderRegistry
 
-    package init(location: LocationProviderRegistry, weather: WeatherSourceRegistry) {
+    package init(
+        location: LocationProviderRegistry, weather: WeatherSourceRegistry,
+        geocoders: GeocoderRegistry = GeocoderRegistry()
+    ) {
         self.location = location
         self.weather = weather
+        self.geocoders = geocoders
+    }
+
+    /// Every section a plugin of any family reads, each once.
+    package var sections: [any ConfigurationSection.Type] {
+        var names: Set<String> = []
+        let all = self.location.sections + self.weather.sections + self.geocoders.plugins.flatMap(\.sections)
+        return all.filter { names.insert($0.name).inserted }
     }
 }

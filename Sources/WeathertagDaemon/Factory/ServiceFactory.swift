@@ -59,16 +59,6 @@ package struct ServiceFactory: Sendable {
             http: self.http, logger: self.logger, now: self.now, countCall: { statistics.recordCall(source: type) })
     }
 
-    /// OpenWeather (its geocoder, its timemachine), or nil without a key.
-    package func openWeatherClient() -> OpenWeatherClient? {
-        guard self.configuration.openWeather.apiKey != nil else { return nil }
-        let statistics = self.statistics
-        return OpenWeatherClient(
-            configuration: self.configuration.openWeather, units: self.configuration.weather.units,
-            lang: self.configuration.weather.lang, http: self.http,
-            countCall: { statistics.recordCall(source: "openweather") })
-    }
-
     /// The weather here: the chain, the sources, the cache on disk, each source's gate and the privacy rules.
     package func weatherService(
         chain: LocationChain? = nil, sources: [any WeatherSource]? = nil
@@ -85,7 +75,7 @@ package struct ServiceFactory: Sendable {
         return await WeatherService(
             chain: chain ?? self.locationChain(),
             sources: sources,
-            namesSource: configuration.weather.origin != .openWeatherKey,
+            namesSource: !configuration.weather.origin.isImplied,
             ttl: configuration.cache.ttl,
             store: WeatherCacheStore(directory: configuration.cache.directory, threadPool: self.threadPool),
             statistics: self.statistics,
@@ -103,10 +93,10 @@ package struct ServiceFactory: Sendable {
     func geocoder() -> WeatherService.Geocoder? {
         switch self.configuration.geocoding {
         case .none: return nil
-        case .openWeather:
-            guard let client = self.openWeatherClient() else { return nil }
-            return .remote(source: client.type, ceilingName: "openweather.max_calls_per_minute") {
-                try await client.placeName(at: $0)
+        case .service(let spec):
+            let service = spec.make(self.weatherSourceContext(for: spec.type))
+            return .remote(source: service.type, ceilingName: service.ceilingSetting) {
+                try await service.placeName(at: $0)
             }
         case .geoNames(let directory):
             let index = LazyGeoNamesIndex(

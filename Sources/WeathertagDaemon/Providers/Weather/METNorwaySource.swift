@@ -92,7 +92,7 @@ package struct METNorwaySource: WeatherSource {
 extension METNorwaySource {
     /// `{"type": "met-norway", "timeout_seconds": 10}`; the address and the contact are in `met_norway`.
     package struct Settings: Sendable {
-        package var service: METNorwayConfiguration
+        package var service: METNorwaySection
         package var units: Units
         package var lang: String
     }
@@ -101,20 +101,50 @@ extension METNorwaySource {
 extension WeatherSourcePlugin {
     package static var metNorway: WeatherSourcePlugin {
         WeatherSourcePlugin(
-            type: "met-norway", keys: ["timeout_seconds"]
+            type: "met-norway", keys: ["timeout_seconds"], sections: [METNorwaySection.self]
         ) { (config, context) throws(ConfigurationError) in
-            guard context.metNorway.contact != nil else {
+            var service = context.sections[METNorwaySection.self]
+            guard service.contact != nil else {
                 throw ConfigurationError(
                     field: "met_norway.contact",
                     message: "is required with \(config.fieldPath("type")) met-norway: MET Norway's terms ask for a "
                         + "way to reach you (an e-mail address or a web site), sent in the User-Agent")
             }
-            var service = context.metNorway
             if let timeout = try config.seconds("timeout_seconds", maximum: 120) { service.timeout = timeout }
             return METNorwaySource.Settings(
                 service: service, units: context.units, lang: context.lang)
         } make: { settings, context in
             METNorwaySource(settings: settings, http: context.http, countCall: context.countCall, now: context.now)
         }
+    }
+}
+
+/// MET Norway's locationforecast (`met_norway`): no key, but an identifying User-Agent with a contact.
+package struct METNorwaySection: ConfigurationSection {
+    package static let name = "met_norway"
+    package static let keys: Set<String> = ["base_url", "contact", "timeout_seconds"]
+
+    package var baseURL = "https://api.met.no"
+    /// An e-mail address or a web site their operators can reach the user at; required to use the source.
+    package var contact: String?
+    package var timeout: Duration = .seconds(10)
+
+    package init() {}
+
+    package init(
+        _ object: ConfigObject, context: SectionContext, warnings: inout [String]
+    ) throws(ConfigurationError) {
+        if let url = try object.url("base_url") { self.baseURL = url }
+        if let contact = try object.nonEmptyString("contact") {
+            // It goes into a header: one printable line.
+            guard contact.count <= 200, contact.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F })
+            else {
+                throw ConfigurationError(
+                    field: "met_norway.contact",
+                    message: "must be an e-mail address or a web address in plain ASCII on one line")
+            }
+            self.contact = contact
+        }
+        if let timeout = try object.seconds("timeout_seconds", maximum: 120) { self.timeout = timeout }
     }
 }

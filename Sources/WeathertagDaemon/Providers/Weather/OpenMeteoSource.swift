@@ -45,7 +45,7 @@ extension OpenMeteoSource {
     /// `{"type": "open-meteo", "timeout_seconds": 10}`; the addresses are in `open_meteo`, the units and the
     /// language in `weather` (`weather.units`, `weather.lang`: every source's).
     package struct Settings: Sendable {
-        package var service: OpenMeteoConfiguration
+        package var service: OpenMeteoSection
         package var units: Units
         package var lang: String
     }
@@ -54,14 +54,47 @@ extension OpenMeteoSource {
 extension WeatherSourcePlugin {
     package static var openMeteo: WeatherSourcePlugin {
         WeatherSourcePlugin(
-            type: "open-meteo", keys: ["timeout_seconds"]
+            type: "open-meteo", keys: ["timeout_seconds"], sections: [OpenMeteoSection.self]
         ) { (config, context) throws(ConfigurationError) in
-            var service = context.openMeteo
+            var service = context.sections[OpenMeteoSection.self]
             if let timeout = try config.seconds("timeout_seconds", maximum: 120) { service.timeout = timeout }
             return OpenMeteoSource.Settings(
                 service: service, units: context.units, lang: context.lang)
         } makePast: { settings, context in
             OpenMeteoSource(settings: settings, http: context.http, countCall: context.countCall)
+        }
+    }
+}
+
+/// Open-Meteo's three services (`open_meteo`): no key, free for non-commercial use.
+package struct OpenMeteoSection: ConfigurationSection {
+    package static let name = "open_meteo"
+    package static let keys: Set<String> = [
+        "base_url", "archive_url", "air_quality_url", "timeout_seconds", "max_calls_per_minute",
+    ]
+
+    /// Current weather and the last days' hours (`/v1/forecast`).
+    package var baseURL = "https://api.open-meteo.com"
+    /// ERA5 hours since 1940, about five days behind (`/v1/archive`).
+    package var archiveURL = "https://archive-api.open-meteo.com"
+    /// The air (`/v1/air-quality`).
+    package var airQualityURL = "https://air-quality-api.open-meteo.com"
+    package var timeout: Duration = .seconds(10)
+    /// Weighted calls a minute history allows itself (`open_meteo.max_calls_per_minute`); nil: half of the free
+    /// 600.
+    package var maximumCallsPerMinute: Int?
+
+    package init() {}
+
+    package init(
+        _ object: ConfigObject, context: SectionContext, warnings: inout [String]
+    ) throws(ConfigurationError) {
+        if let url = try object.url("base_url") { self.baseURL = url }
+        if let url = try object.url("archive_url") { self.archiveURL = url }
+        if let url = try object.url("air_quality_url") { self.airQualityURL = url }
+        if let timeout = try object.seconds("timeout_seconds", maximum: 120) { self.timeout = timeout }
+        if let calls = try object.integer("max_calls_per_minute", in: 1...60_000) {
+            self.maximumCallsPerMinute = calls
         }
     }
 }

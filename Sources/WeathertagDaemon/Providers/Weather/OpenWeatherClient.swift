@@ -5,7 +5,7 @@ import WeathertagCore
 /// every call it makes; its errors never contain the key.
 package struct OpenWeatherClient: WeatherSource {
     package let type = "openweather"
-    package var configuration: OpenWeatherConfiguration
+    package var configuration: OpenWeatherSection
     /// Every source's units and language (`weather.units`, `weather.lang`): what OpenWeather is asked in.
     package let units: Units
     package let lang: String
@@ -13,7 +13,7 @@ package struct OpenWeatherClient: WeatherSource {
     private let countCall: @Sendable () -> Void
 
     package init(
-        configuration: OpenWeatherConfiguration, units: Units, lang: String, http: any HTTPClient,
+        configuration: OpenWeatherSection, units: Units, lang: String, http: any HTTPClient,
         countCall: @escaping @Sendable () -> Void
     ) {
         self.configuration = configuration
@@ -31,6 +31,8 @@ package struct OpenWeatherClient: WeatherSource {
     }
 
     private var apiKey: String { self.configuration.apiKey?.value ?? "" }
+
+    package var keyOrigin: String? { self.configuration.apiKey?.origin }
 
     package func currentWeather(at position: RequestPosition) async throws(WeatherError) -> Weather {
         let url = OpenWeatherAPI.currentWeatherURL(
@@ -96,10 +98,12 @@ package struct OpenWeatherClient: WeatherSource {
     }
 }
 
+extension OpenWeatherClient: PlaceNamingService {}
+
 extension OpenWeatherClient {
     /// `{"type": "openweather"}`: everything else is in the `openweather` section, which must hold a key.
     package struct Settings: Sendable {
-        package var configuration: OpenWeatherConfiguration
+        package var configuration: OpenWeatherSection
         package var units: Units
         package var lang: String
     }
@@ -108,12 +112,17 @@ extension OpenWeatherClient {
 extension WeatherSourcePlugin {
     package static var openWeather: WeatherSourcePlugin {
         WeatherSourcePlugin(
-            type: "openweather", keys: ["timeout_seconds"]
-        ) { (config, context) throws(ConfigurationError) in
-            guard context.openWeather.apiKey != nil else {
-                throw Configuration.missingKey(neededBy: config.fieldPath("type") + " openweather")
+            type: "openweather", keys: ["timeout_seconds"], sections: [OpenWeatherSection.self],
+            impliedBy: { context in
+                // As before sources were plugins: a key and no list is OpenWeather alone.
+                context.sections[OpenWeatherSection.self].apiKey == nil
+                    ? nil : "an OpenWeather key, so OpenWeather alone"
             }
-            var configuration = context.openWeather
+        ) { (config, context) throws(ConfigurationError) in
+            var configuration = context.sections[OpenWeatherSection.self]
+            guard configuration.apiKey != nil else {
+                throw OpenWeatherSection.missingKey(neededBy: config.fieldPath("type") + " openweather")
+            }
             if let timeout = try config.seconds("timeout_seconds", maximum: 120) { configuration.timeout = timeout }
             return OpenWeatherClient.Settings(configuration: configuration, units: context.units, lang: context.lang)
         } makePast: { settings, context in
@@ -121,6 +130,112 @@ extension WeatherSourcePlugin {
                 configuration: settings.configuration, units: settings.units, lang: settings.lang, http: context.http,
                 countCall: context.countCall)
         }
+    }
+}
+
+extension GeocoderPlugin {
+    /// OpenWeather's reverse geocoder (`geocoding.provider: openweather`), asked with the `openweather` section's
+    /// key and counted on its ceiling; the default geocoder when there is a key.
+    package static var openWeather: GeocoderPlugin {
+        GeocoderPlugin(
+            type: "openweather", description: "OpenWeather's geocoder", sections: [OpenWeatherSection.self]
+        ) { (sections, neededBy) throws(ConfigurationError) -> OpenWeatherSection? in
+            let section = sections[OpenWeatherSection.self]
+            guard section.apiKey != nil else {
+                if let neededBy { throw OpenWeatherSection.missingKey(neededBy: neededBy) }
+                return nil
+            }
+            return section
+        } make: { section, context in
+            // Its names come in every language it has; `weather.lang` picks one (`PlaceName`).
+            OpenWeatherClient(
+                configuration: section, units: .metric, lang: "en", http: context.http, countCall: context.countCall)
+        }
+    }
+}
+
+/// The `openweather` section: the key and OpenWeather's addresses, read by its source and its geocoder.
+package struct OpenWeatherSection: ConfigurationSection {
+    package static let name = "openweather"
+    package static let keys: Set<String> = [
+        "api_key", "api_key_file", "base_url", "icon_base_url", "units", "lang", "timeout_seconds",
+        "max_calls_per_minute",
+    ]
+    /// Where they were when OpenWeather was the only source.
+    package static let movedKeys = ["units": "weather.units", "lang": "weather.lang"]
+
+    /// nil when none is configured: then OpenWeather is not among the sources, and keyless ones answer.
+    package var apiKey: APIKey?
+    package var baseURL = "https://api.openweathermap.org"
+    package var iconBaseURL = "https://openweathermap.org/img/wn"
+    package var timeout: Duration = .seconds(10)
+    /// Never more calls than this in any 60 seconds (the free plan allows 60).
+    package var maximumCallsPerMinute = 60
+
+    package init(apiKey: APIKey?) {
+        self.apiKey = apiKey
+    }
+
+    package init(
+        _ object: ConfigObject, context: SectionContext, warnings: inout [String]
+    ) throws(ConfigurationError) {
+        self.apiKey = try Self.resolveAPIKey(object, context: context, warnings: &warnings)
+        if let url = try object.url("base_url") { self.baseURL = url }
+        if let url = try object.url("icon_base_url") { self.iconBaseURL = url }
+        // `units` and `lang` are every source's: Core reads them here too, as it used to (`movedKeys`).
+        if let timeout = try object.seconds("timeout_seconds", maximum: 120) { self.timeout = timeout }
+        if let calls = try object.integer("max_calls_per_minute", in: 1...3000) { self.maximumCallsPerMinute = calls }
+    }
+
+    /// Highest first: systemd credential, `$OPENWEATHER_API_KEY`, `api_key_file`, `api_key`.
+    private static func resolveAPIKey(
+        _ object: ConfigObject, context: SectionContext, warnings: inout [String]
+    ) throws(ConfigurationError) -> APIKey? {
+        func clean(_ text: String) -> String? {
+            let key = text.trimmingWhitespaceAndNewlines()
+            return key.isEmpty ? nil : key
+        }
+        let (paths, files) = (context.paths, context.files)
+        if let directory = paths.environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty {
+            let file = directory + "/openweather-api-key"
+            if let data = files.contents(file), let key = clean(String(decoding: data, as: UTF8.self)) {
+                return APIKey(key, origin: "systemd credential openweather-api-key")
+            }
+        }
+        if let key = paths.environment["OPENWEATHER_API_KEY"].flatMap(clean) {
+            return APIKey(key, origin: "$OPENWEATHER_API_KEY")
+        }
+        if let name = try object.nonEmptyString("api_key_file") {
+            let file = paths.absolute(name)
+            guard let data = files.contents(file) else {
+                throw ConfigurationError(field: "openweather.api_key_file", message: "cannot read \(file)")
+            }
+            guard let key = clean(String(decoding: data, as: UTF8.self)) else {
+                throw ConfigurationError(field: "openweather.api_key_file", message: "\(file) is empty")
+            }
+            if let mode = files.permissions(file), mode & 0o077 != 0 {
+                warnings.append(
+                    "openweather.api_key_file: \(file) can be read by others (mode \(String(mode, radix: 8))); "
+                        + "chmod 600 \(file)")
+            }
+            return APIKey(key, origin: file)
+        }
+        if let key = try object.string("api_key").flatMap(clean) {
+            return APIKey(key, origin: "openweather.api_key")
+        }
+        return nil
+    }
+
+    /// The error for a part of the configuration that needs OpenWeather (`user`, such as `history.source`) when
+    /// there is no key.
+    package static func missingKey(neededBy user: String) -> ConfigurationError {
+        ConfigurationError(
+            field: "openweather.api_key",
+            message: "no OpenWeather API key, and \(user) needs one: set $OPENWEATHER_API_KEY, put the key in a "
+                + "file named by openweather.api_key_file, set openweather.api_key, or under systemd use "
+                + "LoadCredential=openweather-api-key:/etc/weathertag/api-key; or use a keyless source "
+                + "(open-meteo, met-norway)"
+        )
     }
 }
 
