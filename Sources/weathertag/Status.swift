@@ -79,6 +79,13 @@ struct Status: AsyncParsableCommand {
             }
             lines.append(("history", text))
         }
+        if let timeline = status.timeline {
+            var text = "\(timeline.path): written \(ago(timeline.writtenAt))"
+            if let entries = timeline.entries { text += ", \(entries) entr\(entries == 1 ? "y" : "ies")" }
+            if timeline.stale { text += "; the diary changed since, written again soon" }
+            if let error = timeline.lastError { text += "; the last write failed: \(error)" }
+            lines.append(("timeline", text))
+        }
         lines += Self.providerLines(status, now: now)
         if let error = status.lastError {
             lines.append(("last error", "\(error) (\(ago(status.lastErrorAt)))"))

@@ -48,18 +48,13 @@ struct Timeline: AsyncParsableCommand {
         query.limit = EntryQuery.maximumLimit
         let entries = try await source.all(query, limit: nil)
         // Earlier years' entries of today's (or the given day's) month and day, whatever the filters.
-        var earlier = EntryQuery(limit: 20)
         let day = self.onThisDay.flatMap { EntryTime.given($0)?.date } ?? Date()
-        earlier.restrict(toEarlierYearsOf: day, zone: .current)
-        let onThisDay = try await source.all(earlier, limit: 20)
-        let environment = ProcessInfo.processInfo.environment
-        let page = TimelinePage(
-            title: self.title,
-            formatting: DiaryFormatting(locale: DiaryFormatting.locale(environment: environment)),
-            icons: Self.icons(for: entries, cache: self.iconCache()),
-            generatedAt: Date())
+        let onThisDay = try await source.all(TimelineRendering.onThisDay(day), limit: 20)
+        let page = TimelineRendering.page(
+            entries, onThisDay: onThisDay, title: self.title, environment: ProcessInfo.processInfo.environment,
+            iconCache: self.iconCache(), generatedAt: Date())
         do {
-            try Data(page.render(entries, onThisDay: onThisDay).utf8).write(
+            try Data(page.utf8).write(
                 to: URL(fileURLWithPath: self.output), options: .atomic)
         } catch {
             printError("cannot write \(self.output): \(error)")
@@ -73,16 +68,5 @@ struct Timeline: AsyncParsableCommand {
         guard let path = self.connection.configurationFile() else { return nil }
         let runtime = Runtime.quiet
         return (try? runtime.loadConfiguration(path)).map { $0.cache.directory + "/icons" }
-    }
-
-    static func icons(for entries: [EntryDocument], cache: String?) -> [String: [UInt8]] {
-        guard let cache else { return [:] }
-        var icons: [String: [UInt8]] = [:]
-        for code in Set(entries.compactMap { $0.weather?.icon }) where code.allSatisfy({ $0.isLetter || $0.isNumber }) {
-            if let data = FileManager.default.contents(atPath: "\(cache)/\(code)@2x.png") {
-                icons[code] = [UInt8](data)
-            }
-        }
-        return icons
     }
 }

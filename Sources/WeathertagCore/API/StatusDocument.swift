@@ -21,6 +21,8 @@ package struct StatusDocument: Codable, Sendable, Equatable {
     /// The `conflict` lane: sync tools' conflict copies in the inbox, never stamped and never listed as entries
     /// (absent from daemons before it).
     package var conflicts: [Conflict]?
+    /// The page the daemon keeps current (absent without `timeline.output`).
+    package var timeline: Timeline?
 
     enum CodingKeys: String, CodingKey {
         case startedAt = "started_at"
@@ -28,7 +30,31 @@ package struct StatusDocument: Codable, Sendable, Equatable {
         case inbox, providers, weather, cache, services, openweather, entries
         case lastError = "last_error"
         case lastErrorAt = "last_error_at"
-        case lanes, history, conflicts
+        case lanes, history, conflicts, timeline
+    }
+
+    /// `timeline.output`: where the page is, when it was last written and with how many entries, and why its last
+    /// write failed (null when it did not).
+    package struct Timeline: Codable, Sendable, Equatable {
+        package var path: String
+        package var writtenAt: String?
+        package var entries: Int?
+        /// Whether the diary changed since (a write is due).
+        package var stale: Bool
+        package var lastError: String?
+
+        enum CodingKeys: String, CodingKey {
+            case path
+            case writtenAt = "written_at"
+            case entries, stale
+            case lastError = "last_error"
+        }
+
+        package init(path: String, writtenAt: String?, entries: Int?, stale: Bool, lastError: String?) {
+            (self.path, self.writtenAt, self.entries, self.stale, self.lastError) = (
+                path, writtenAt, entries, stale, lastError
+            )
+        }
     }
 
     /// A sync tool's conflict copy: where it is, the entry it is a version of (both relative to the inbox), which

@@ -479,3 +479,36 @@ extension Configuration {
 extension CommonSection {
     static let geocoding = CommonSection("geocoding", keys: ["enabled", "provider", "geonames_directory"])
 }
+
+extension CommonSection {
+    static let timeline = CommonSection("timeline", keys: ["output", "title"])
+}
+
+extension Configuration {
+    /// `timeline`: the page the daemon keeps current, and its title. Its folder must exist; the page is an `.html`
+    /// file (inside the diary or anywhere else).
+    static func decodeTimeline(
+        _ root: ConfigObject, paths: PathResolver, files: any ConfigurationFiles, warnings: inout [String]
+    ) throws(ConfigurationError) -> TimelineConfiguration {
+        let object = try Self.section(root, .timeline, warnings: &warnings)
+        var timeline = TimelineConfiguration()
+        if let title = try object?.nonEmptyString("title") { timeline.title = title }
+        guard let output = try object?.nonEmptyString("output") else { return timeline }
+        let path = paths.absolute(output)
+        let folder = Paths.deletingLastComponent(path)
+        guard files.kind(path) != .folder else {
+            throw ConfigurationError(
+                field: "timeline.output", message: "\(path) is a folder; name the page's file (\(path)/diary.html?)")
+        }
+        guard path.hasSuffix(".html") || path.hasSuffix(".htm") else {
+            throw ConfigurationError(field: "timeline.output", message: "\(path) must end in .html")
+        }
+        guard files.kind(folder) == .folder else {
+            throw ConfigurationError(
+                field: "timeline.output",
+                message: "the folder \(folder) does not exist; create it (mkdir -p \(folder)) or fix the path")
+        }
+        timeline.output = path
+        return timeline
+    }
+}

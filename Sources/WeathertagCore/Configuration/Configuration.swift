@@ -23,6 +23,8 @@ package struct Configuration: Sendable {
     package var socket: SocketConfiguration
     /// How `weathertag new` starts an entry (`new.template`).
     package var newEntry = NewEntryConfiguration()
+    /// The page the daemon keeps current (`timeline.output`).
+    package var timeline = TimelineConfiguration()
     /// Unknown keys and other things that did not stop the load.
     package var warnings: [String]
 
@@ -32,7 +34,7 @@ package struct Configuration: Sendable {
     /// The sections weathertag itself reads, each declared with its decoder (`Configuration+Decoding.swift`).
     static let commonSections: [CommonSection] = [
         .weather, .location, .cache, .state, .history, .privacy, .geocoding, .airQuality, .inbox, .stamp, .socket,
-        .newEntry,
+        .newEntry, .timeline,
     ]
 
     /// The keys each section reads, by section ("" is the top level): the common sections' and those of every
@@ -99,10 +101,11 @@ package struct Configuration: Sendable {
         let inbox = try Self.decodeInbox(root, paths: paths, files: files, warnings: &warnings)
         let socket = try Self.decodeSocket(root, paths: paths, warnings: &warnings)
         let newEntry = try Self.decodeNewEntry(root, paths: paths, files: files, warnings: &warnings)
+        let timeline = try Self.decodeTimeline(root, paths: paths, files: files, warnings: &warnings)
         return Configuration(
             sections: sections, weather: weather, providers: providers, locationStrategy: strategy, cache: cache,
             state: state, history: history, privacy: privacy, geocoding: geocoding, airQuality: airQuality,
-            inbox: inbox, stamp: stamp, socket: socket, newEntry: newEntry, warnings: warnings)
+            inbox: inbox, stamp: stamp, socket: socket, newEntry: newEntry, timeline: timeline, warnings: warnings)
     }
 }
 

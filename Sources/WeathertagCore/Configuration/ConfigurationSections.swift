@@ -173,6 +173,17 @@ package struct SocketConfiguration: Sendable {
     }
 }
 
+/// The timeline page the daemon keeps current (`timeline`): written again once stamps and edits settle, at most
+/// once a minute (`PageRefreshMachine`).
+package struct TimelineConfiguration: Sendable {
+    /// The page's file (`timeline.output`); nil: the daemon writes none (`weathertag timeline` still does).
+    package var output: String?
+    /// Its title (`timeline.title`).
+    package var title = "Diary"
+
+    package init() {}
+}
+
 /// How `weathertag new` starts an entry.
 package struct NewEntryConfiguration: Sendable {
     /// A file whose text starts every new entry (`new.template`), its placeholders filled (`NewEntryTemplate`); nil

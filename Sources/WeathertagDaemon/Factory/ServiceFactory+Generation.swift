@@ -26,9 +26,10 @@ extension ServiceFactory {
             reporter: InboxReporter(statistics: self.statistics, logger: self.logger),
             conflicts: SyncConflictRegistry(tree: configuration.inbox.tree, logger: self.logger),
             crashGuard: CrashGuard(directory: configuration.state.directory))
+        let page = self.timelinePage(memory: memory)
         let inbox = InboxService(
             files: files, weather: weather, history: history, maximumAge: configuration.stamp.maximumAge,
-            statistics: self.statistics, logger: self.logger)
+            statistics: self.statistics, logger: self.logger, diaryListener: page?.listener)
         var router = APIRouter(
             weather: weather,
             chain: chain,
@@ -39,6 +40,7 @@ extension ServiceFactory {
         )
         router.history = history
         router.conflicts = files.conflicts
+        router.timeline = page
         let threadPool = self.threadPool
         router.diary = memory.map { memory in
             DiaryIndex(database: memory.diary, live: { await inbox.waitingReasons($0) }, threadPool: threadPool)
@@ -50,6 +52,7 @@ extension ServiceFactory {
             )
         }
         services.append(.init(service: inbox))
+        if let page { services.append(.init(service: page)) }
         let providers = configuration.providers.map(\.type).joined(separator: " → ")
         let sources = configuration.weather.sources.map(\.type).joined(separator: " → ")
         return Generation(
@@ -57,5 +60,27 @@ extension ServiceFactory {
             router: router,
             summary: "watching \(configuration.inbox.path); location: \(providers); weather: \(sources)"
         )
+    }
+}
+
+extension ServiceFactory {
+    /// The page `timeline.output` names, kept current from the diary index; nil without it, or without the state
+    /// database that holds the index (said in the log).
+    func timelinePage(memory: StateDatabase?) -> TimelinePageService? {
+        let configuration = self.configuration
+        guard let output = configuration.timeline.output else { return nil }
+        guard let memory else {
+            self.logger.error(
+                """
+                timeline.output needs the diary index, which lives in the state database (state.enabled, and \
+                state.directory writable): the page is not written
+                """,
+                metadata: ["page": "\(output)"])
+            return nil
+        }
+        return TimelinePageService(
+            configuration: configuration.timeline,
+            index: DiaryIndex(database: memory.diary, threadPool: self.threadPool),
+            iconCache: configuration.cache.directory + "/icons", threadPool: self.threadPool, logger: self.logger)
     }
 }

@@ -9,11 +9,23 @@ extension InboxService {
         _ events: AsyncStream<Event>.Continuation
     ) {
         let (files, weather, history, maximumAge) = (self.files, self.weather, self.history, self.maximumAge)
+        let listener = self.diaryListener
         switch action {
         case .list(let unchanged): group.addTask { events.yield(.input(await files.list(skipping: unchanged))) }
         case .stamp(let batch):
-            group.addTask { events.yield(.batchFinished(batch, await files.stamp(batch))) }
-        case .notice(let names): group.addTask { await files.notice(names) }
+            listener?(.batchStarted)
+            group.addTask {
+                let outcome = await files.stamp(batch)
+                // The index has the batch's entries now; the page waits for the batch's end.
+                listener?(.changed)
+                listener?(.batchFinished)
+                events.yield(.batchFinished(batch, outcome))
+            }
+        case .notice(let names):
+            group.addTask {
+                await files.notice(names)
+                listener?(.changed)
+            }
         case .checkIntegrity: group.addTask { events.yield(.input(await files.checkIntegrity())) }
         case .fetchWeather:
             group.addTask {

@@ -13,6 +13,8 @@ import WeathertagCore
 /// event, so the loop never waits on the disk or the network.
 package final class InboxService: Service {
     typealias Machine = InboxStateMachine<ContinuousClock>
+    /// What the diary index's readers are told: the page machine's inputs.
+    package typealias DiaryListener = @Sendable (PageRefreshMachine<ContinuousClock>.Input) -> Void
 
     /// The listings, batches, notices and look-overs, on the thread pool.
     let files: InboxFiles
@@ -23,15 +25,18 @@ package final class InboxService: Service {
     let maximumAge: Duration
     let statistics: DaemonStatistics
     let logger: Logger
+    /// Told when a batch of stamps starts and ends and when the diary index changes: the timeline page's service
+    /// (`timeline.output`), which writes the page once they settle.
+    let diaryListener: DiaryListener?
     /// The running loop's events, for questions from outside (`waitingReasons`); nil when it is not running.
     private let running = Mutex<AsyncStream<Event>.Continuation?>(nil)
 
     init(
         files: InboxFiles, weather: WeatherService, history: HistoryService?, maximumAge: Duration,
-        statistics: DaemonStatistics, logger: Logger
+        statistics: DaemonStatistics, logger: Logger, diaryListener: DiaryListener? = nil
     ) {
         (self.files, self.weather, self.history, self.maximumAge) = (files, weather, history, maximumAge)
-        (self.statistics, self.logger) = (statistics, logger)
+        (self.statistics, self.logger, self.diaryListener) = (statistics, logger, diaryListener)
     }
 
     var inbox: String { self.files.inbox }

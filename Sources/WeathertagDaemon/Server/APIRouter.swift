@@ -33,6 +33,8 @@ package struct APIRouter: Sendable {
     let now: @Sendable () -> Date
     /// The diary index (nil without the state database: `/v1/entries` answers 503).
     var diary: DiaryIndex? = nil
+    /// The page `timeline.output` names (nil without it).
+    var timeline: TimelinePageService? = nil
     /// The weather of back-dated entries, for `/v1/status` (nil with `history.enabled` off).
     var history: HistoryService? = nil
     /// The sync tools' conflict copies in the inbox, for `/v1/status` (nil: no inbox runs).
@@ -220,6 +222,11 @@ package struct APIRouter: Sendable {
             lanes: try? await self.diary?.lanes()
         )
         document.conflicts = (self.conflicts?.all ?? []).map(StatusDocument.Conflict.init)
+        document.timeline = self.timeline.map(\.snapshot).map {
+            StatusDocument.Timeline(
+                path: $0.path, writtenAt: $0.writtenAt?.iso8601, entries: $0.entries, stale: $0.stale,
+                lastError: $0.lastError)
+        }
         if let history = await self.history?.snapshot() {
             document.history = StatusDocument.History(
                 source: history.source, waiting: counters.entriesWaitingForHistory, requests: history.requests,
