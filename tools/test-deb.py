@@ -219,8 +219,10 @@ def check_installed_binary(checks, version):
                  result.stdout.strip() == version, result.stdout + result.stderr)
     with open("/usr/bin/weathertag", "rb") as handle:
         binary = handle.read()
-    checks.check("the release binary holds no test fault (the debug build's WEATHERTAG_TEST_FAULTS)",
-                 b"weathertag-test-fault" not in binary and b"WEATHERTAG_TEST_FAULTS" not in binary)
+    checks.check("the release binary holds no test knob (the debug build's WEATHERTAG_TEST_FAULTS and "
+                 "WEATHERTAG_TEST_PAGE_INTERVAL)",
+                 b"weathertag-test-fault" not in binary and b"WEATHERTAG_TEST_FAULTS" not in binary
+                 and b"WEATHERTAG_TEST_PAGE_INTERVAL" not in binary)
 
     folder = tempfile.mkdtemp(prefix="weathertag-deb-check-")
     standin = subprocess.Popen([sys.executable, os.path.join(ROOT, "tools", "openweather-standin.py"), "--key", "k"],

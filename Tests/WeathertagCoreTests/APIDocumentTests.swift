@@ -4,7 +4,7 @@ import WeathertagCore
 import WeathertagTestSupport
 
 /// The socket's documents on the wire: the same bytes as before they were Codable types (keys, order, nulls,
-/// whole numbers without a fraction), new members only added (`weather_source`, `history`), and read back by the
+/// whole numbers without a fraction), new members only added (`weather_source`, `history`, `timeline`), and read back by the
 /// CLI's decoder.
 @Suite("API documents")
 struct APIDocumentTests {
@@ -54,7 +54,7 @@ struct APIDocumentTests {
             + #""icon_downloads":1,"last_error":null,"next_attempt_at":null},"entries":{"stamped":5,"#
             + #""restored":4,"already_stamped":2,"skipped":1,"backdated":3,"waiting":0,"last_scan_at":"2026-11-22T09:00:01Z"},"#
             + #""last_error":"disk full","last_error_at":"2026-11-22T09:10:00Z","lanes":null,"history":null,"#
-            + #""conflicts":null}"#
+            + #""conflicts":null,"timeline":null}"#
         let json = try JSONValueEncoder().encode(status).serialized
         #expect(json == expected)
         #expect(try JSONDecoder().decode(StatusDocument.self, from: Data(json.utf8)) == status)

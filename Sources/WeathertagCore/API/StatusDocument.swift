@@ -21,7 +21,7 @@ package struct StatusDocument: Codable, Sendable, Equatable {
     /// The `conflict` lane: sync tools' conflict copies in the inbox, never stamped and never listed as entries
     /// (absent from daemons before it).
     package var conflicts: [Conflict]?
-    /// The page the daemon keeps current (absent without `timeline.output`).
+    /// The page the daemon keeps current (null without `timeline.output`).
     package var timeline: Timeline?
 
     enum CodingKeys: String, CodingKey {
