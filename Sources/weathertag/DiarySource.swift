@@ -72,15 +72,7 @@ enum DiarySource {
 
     /// Every entry the query matches, page after page (at most `limit` when given).
     func all(_ query: EntryQuery, limit: Int?) async throws -> [EntryDocument] {
-        var query = query
-        var entries: [EntryDocument] = []
-        while true {
-            if let limit { query.limit = min(EntryQuery.maximumLimit, limit - entries.count) }
-            let page = try await self.list(query)
-            entries += page.entries
-            guard let next = page.nextCursor, limit.map({ entries.count < $0 }) ?? true else { return entries }
-            query.cursor = EntryQuery.Cursor(next)
-        }
+        try await query.all(limit: limit) { try await self.list($0) }
     }
 
     /// One entry by its path relative to the inbox; nil when the index does not have it.

@@ -280,3 +280,22 @@ package struct MonthDay: Sendable, Equatable, Hashable, CustomStringConvertible 
 
     package var description: String { String(cFormat: "%02d-%02d", self.month, self.day) }
 }
+
+extension EntryQuery {
+    /// Every entry this query matches (at most `limit` when given), asking `page` for one page after another by
+    /// its cursor: the one paging loop of the command line (through the socket or the database) and the daemon's
+    /// timeline page.
+    package func all(
+        limit: Int?, _ page: (EntryQuery) async throws -> EntryListDocument
+    ) async throws -> [EntryDocument] {
+        var query = self
+        var entries: [EntryDocument] = []
+        while true {
+            if let limit { query.limit = min(Self.maximumLimit, limit - entries.count) }
+            let listed = try await page(query)
+            entries += listed.entries
+            guard let next = listed.nextCursor, limit.map({ entries.count < $0 }) ?? true else { return entries }
+            query.cursor = EntryQuery.Cursor(next)
+        }
+    }
+}

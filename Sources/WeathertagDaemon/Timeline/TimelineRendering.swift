@@ -40,14 +40,6 @@ package enum TimelineRendering {
 extension DiaryIndex {
     /// Every entry `query` matches, page after page (at most `limit` when given).
     package func all(_ query: EntryQuery, limit: Int? = nil) async throws -> [EntryDocument] {
-        var query = query
-        var entries: [EntryDocument] = []
-        while true {
-            query.limit = min(EntryQuery.maximumLimit, limit.map { $0 - entries.count } ?? EntryQuery.maximumLimit)
-            let page = try await self.list(query)
-            entries += page.entries
-            guard let next = page.nextCursor, limit.map({ entries.count < $0 }) ?? true else { return entries }
-            query.cursor = EntryQuery.Cursor(next)
-        }
+        try await query.all(limit: limit) { try await self.list($0) }
     }
 }
