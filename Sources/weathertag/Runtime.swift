@@ -8,9 +8,10 @@ import WeathertagHTTP
 
 /// What every command sets up once: the environment, logging, libcurl and a thread pool for blocking calls.
 struct Runtime {
-    /// The process's environment, with `WEATHERTAG_TOWNS` (the offline towns index, `tools/towns.py`) set to the
-    /// folder shipped beside this executable when it is not set already.
-    let environment = Runtime.withTowns(ProcessInfo.processInfo.environment)
+    /// The process's environment, with `WEATHERTAG_TOWNS` (the offline towns index, `tools/towns.py`) and
+    /// `WEATHERTAG_MAP` (the map's shorelines, `tools/coastlines.py`) set to the folders shipped beside this
+    /// executable when they are not set already.
+    let environment = Runtime.withShippedData(ProcessInfo.processInfo.environment)
     let threadPool: NIOThreadPool
     let http: CurlHTTPClient
     let logger: Logger
@@ -40,21 +41,27 @@ struct Runtime {
     /// once, errors only.
     static let quiet = Runtime(logLevel: .error)
 
-    /// Where the towns index is shipped: `/usr/share/weathertag/towns` beside `/usr/bin/weathertag` (the package,
-    /// `make install`), `.build/towns` for a source build (`make setup`). Found from the executable's own path.
-    static func withTowns(_ environment: [String: String]) -> [String: String] {
-        guard environment[Configuration.townsVariable] == nil,
-            let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        else { return environment }
+    /// Where the towns index and the map are shipped: `/usr/share/weathertag/towns` and `…/map` beside
+    /// `/usr/bin/weathertag` (the package, `make install`), `.build/towns` and `.build/map` for a source build
+    /// (`make setup`). Found from the executable's own path.
+    static func withShippedData(_ environment: [String: String]) -> [String: String] {
+        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+            return environment
+        }
         let bin = executable.split(separator: "/").dropLast().joined(separator: "/")
-        let candidates = ["/\(bin)/../share/weathertag/towns", "/\(bin)/../towns", "/\(bin)/../../towns"]
-        guard
-            let found = candidates.first(where: {
-                FileManager.default.fileExists(atPath: $0 + "/" + GeoNamesRecord.cityFiles[3])
-            })
-        else { return environment }
         var environment = environment
-        environment[Configuration.townsVariable] = found
+        let shipped = [
+            (Configuration.townsVariable, "towns", GeoNamesRecord.cityFiles[3]),
+            (MapFiles.variable, "map", MapFiles.fileName),
+        ]
+        for (variable, folder, file) in shipped where environment[variable] == nil {
+            let candidates = [
+                "/\(bin)/../share/weathertag/\(folder)", "/\(bin)/../\(folder)", "/\(bin)/../../\(folder)",
+            ]
+            if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0 + "/" + file) }) {
+                environment[variable] = found
+            }
+        }
         return environment
     }
 

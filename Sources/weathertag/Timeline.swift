@@ -10,9 +10,10 @@ struct Timeline: AsyncParsableCommand {
         discussion: """
             Every entry the filters match (all of them without filters), newest first, grouped by month: date (in \
             the reader's locale), weather icon, temperature, place, title and first lines; above them a chart of \
-            the temperature with each entry's condition shaded. The icons come from the daemon's icon cache \
-            (cache.directory of the configuration; an emoji where none is cached), the CSS is inline, and there \
-            is no script and no request to anywhere: the page opens offline and prints.
+            the temperature with each entry's condition shaded, and a map of where they were written (as \
+            `weathertag map` draws it; each dot leads to its entry's card). The icons come from the daemon's icon \
+            cache (cache.directory of the configuration; a drawn icon where none is cached), the CSS is inline, \
+            and there is no script and no request to anywhere: the page opens offline and prints.
 
             Exit status: 0; 64 for a bad option; 69 when neither the daemon nor its database can be read; 73 when \
             the page cannot be written.
@@ -51,8 +52,7 @@ struct Timeline: AsyncParsableCommand {
         let day = self.onThisDay.flatMap { EntryTime.given($0)?.date } ?? Date()
         let onThisDay = try await source.all(TimelineRendering.onThisDay(day), limit: 20)
         let page = TimelineRendering.page(
-            entries, onThisDay: onThisDay, title: self.title, environment: ProcessInfo.processInfo.environment,
-            iconCache: self.iconCache(), generatedAt: Date())
+            entries, onThisDay: onThisDay, settings: .of(self.connection, title: self.title), generatedAt: Date())
         do {
             try Data(page.utf8).write(
                 to: URL(fileURLWithPath: self.output), options: .atomic)
@@ -62,11 +62,19 @@ struct Timeline: AsyncParsableCommand {
         }
         printError("wrote \(entries.count) entries to \(self.output)")
     }
+}
 
-    /// The icon cache's folder: `cache.directory` of the configuration, when there is one.
-    private func iconCache() -> String? {
-        guard let path = self.connection.configurationFile() else { return nil }
+extension TimelineRendering.Settings {
+    /// The page's and the map's settings from the configuration, when there is one: its icon cache
+    /// (`cache.directory`), its `privacy` and the map's files; else no icons, `privacy`'s defaults and the map's
+    /// files shipped beside this executable.
+    static func of(_ connection: DaemonConnection, title: String) -> Self {
         let runtime = Runtime.quiet
-        return (try? runtime.loadConfiguration(path)).map { $0.cache.directory + "/icons" }
+        let configuration = connection.configurationFile().flatMap { try? runtime.loadConfiguration($0) }
+        return Self(
+            title: title, environment: runtime.environment,
+            iconCache: configuration.map { $0.cache.directory + "/icons" },
+            map: configuration?.timeline.map ?? MapFiles(environment: runtime.environment),
+            privacy: configuration?.privacy ?? PrivacyPolicy())
     }
 }

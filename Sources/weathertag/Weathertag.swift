@@ -15,7 +15,7 @@ struct Weathertag: AsyncParsableCommand {
             """,
         version: WeathertagVersion.current,
         subcommands: [
-            Serve.self, Tag.self, Status.self, Stamp.self, Entries.self, Why.self, Timeline.self, Where.self,
+            Serve.self, Tag.self, Status.self, Stamp.self, Entries.self, Why.self, Timeline.self, Map.self, Where.self,
             Check.self, Import.self, New.self, Stats.self,
         ]
     )

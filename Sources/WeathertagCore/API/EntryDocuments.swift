@@ -37,6 +37,9 @@ package struct EntryDocument: Codable, Sendable, Equatable {
     package var weather: DiaryWeather?
     /// The front matter's `mood`, as a number (`DiaryMood`).
     package var mood: Double?
+    /// Where it was written, as `privacy` lets it be shown (`EntryLocation`): rounded coordinates, or only a privacy
+    /// zone's `name`.
+    package var location: EntryLocation?
     /// The weather block as it stands in the file (its lines), when the daemon remembers it.
     package var block: [String]?
     /// What would change its lane.
@@ -47,8 +50,9 @@ package struct EntryDocument: Codable, Sendable, Equatable {
         path: String, title: String, time: String, dayOnly: Bool, timeSource: String, lane: String, reason: String,
         detail: String?, why: String, excerpt: String, weather: DiaryWeather?, mood: Double? = nil,
         block: [String]? = nil,
-        remedy: String? = nil, history: EntryHistoryDocument? = nil
+        remedy: String? = nil, history: EntryHistoryDocument? = nil, location: EntryLocation? = nil
     ) {
+        self.location = location
         self.path = path
         self.title = title
         self.time = time
@@ -70,7 +74,7 @@ package struct EntryDocument: Codable, Sendable, Equatable {
         case path, title, time
         case dayOnly = "day_only"
         case timeSource = "time_source"
-        case lane, reason, detail, why, excerpt, weather, mood, block, remedy, history
+        case lane, reason, detail, why, excerpt, weather, mood, location, block, remedy, history
     }
 }
 

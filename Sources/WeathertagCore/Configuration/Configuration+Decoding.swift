@@ -481,7 +481,7 @@ extension CommonSection {
 }
 
 extension CommonSection {
-    static let timeline = CommonSection("timeline", keys: ["output", "title"])
+    static let timeline = CommonSection("timeline", keys: ["output", "map_output", "title"])
 }
 
 extension Configuration {
@@ -492,23 +492,35 @@ extension Configuration {
     ) throws(ConfigurationError) -> TimelineConfiguration {
         let object = try Self.section(root, .timeline, warnings: &warnings)
         var timeline = TimelineConfiguration()
+        timeline.map = MapFiles(environment: paths.environment)
         if let title = try object?.nonEmptyString("title") { timeline.title = title }
-        guard let output = try object?.nonEmptyString("output") else { return timeline }
-        let path = paths.absolute(output)
+        if let output = try object?.nonEmptyString("output") {
+            timeline.output = try Self.outputFile(output, "timeline.output", [".html", ".htm"], paths, files)
+        }
+        if let output = try object?.nonEmptyString("map_output") {
+            timeline.mapOutput = try Self.outputFile(output, "timeline.map_output", [".svg"], paths, files)
+        }
+        return timeline
+    }
+
+    /// A file the daemon writes: not a folder, with one of `suffixes`, in a folder that exists.
+    private static func outputFile(
+        _ given: String, _ field: String, _ suffixes: [String], _ paths: PathResolver, _ files: any ConfigurationFiles
+    ) throws(ConfigurationError) -> String {
+        let path = paths.absolute(given)
         let folder = Paths.deletingLastComponent(path)
         guard files.kind(path) != .folder else {
             throw ConfigurationError(
-                field: "timeline.output", message: "\(path) is a folder; name the page's file (\(path)/diary.html?)")
+                field: field, message: "\(path) is a folder; name the file (\(path)/diary\(suffixes[0])?)")
         }
-        guard path.hasSuffix(".html") || path.hasSuffix(".htm") else {
-            throw ConfigurationError(field: "timeline.output", message: "\(path) must end in .html")
+        guard suffixes.contains(where: { path.hasSuffix($0) }) else {
+            throw ConfigurationError(field: field, message: "\(path) must end in \(suffixes[0])")
         }
         guard files.kind(folder) == .folder else {
             throw ConfigurationError(
-                field: "timeline.output",
+                field: field,
                 message: "the folder \(folder) does not exist; create it (mkdir -p \(folder)) or fix the path")
         }
-        timeline.output = path
-        return timeline
+        return path
     }
 }

@@ -178,10 +178,41 @@ package struct SocketConfiguration: Sendable {
 package struct TimelineConfiguration: Sendable {
     /// The page's file (`timeline.output`); nil: the daemon writes none (`weathertag timeline` still does).
     package var output: String?
+    /// The map of where you wrote, alone (`timeline.map_output`, an `.svg`); nil: none (the page still has it).
+    package var mapOutput: String?
     /// Its title (`timeline.title`).
     package var title = "Diary"
+    /// What the map is drawn from (shipped with weathertag, found through the environment).
+    package var map = MapFiles(environment: [:])
 
     package init() {}
+}
+
+/// The files the map of where you wrote is drawn from: the shorelines and borders (`coastlines.bin`,
+/// `tools/coastlines.py`, in `$WEATHERTAG_MAP`) and the towns whose names it shows (`cities15000.txt`, the offline
+/// towns index in `$WEATHERTAG_TOWNS`). The command line sets both to the folders shipped beside the executable. A
+/// map without them is drawn without land or names: the dots are still where they belong.
+package struct MapFiles: Sendable, Equatable {
+    package var coastlines: String?
+    package var towns: String?
+
+    package static let variable = "WEATHERTAG_MAP"
+    package static let fileName = "coastlines.bin"
+
+    package init(coastlines: String?, towns: String?) {
+        self.coastlines = coastlines
+        self.towns = towns
+    }
+
+    package init(environment: [String: String]) {
+        func file(_ variable: String, _ name: String) -> String? {
+            guard let folder = environment[variable], !folder.isEmpty else { return nil }
+            return folder + "/" + name
+        }
+        self.init(
+            coastlines: file(Self.variable, Self.fileName),
+            towns: file(Configuration.townsVariable, GeoNamesRecord.cityFiles[3]))
+    }
 }
 
 /// How `weathertag new` starts an entry.

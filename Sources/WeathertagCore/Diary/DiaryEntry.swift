@@ -13,15 +13,19 @@ package struct DiaryEntry: Sendable, Equatable {
     package var weather: DiaryWeather?
     /// The front matter's `mood` (`DiaryMood`), when it has one that reads.
     package var mood: Double?
+    /// Where it says it was written (`EntryLocation`), as its file says it.
+    package var location: EntryLocation?
 
     package static let excerptLength = 280
     /// A diary entry is text a person wrote; the index keeps its first 256 KiB.
     package static let maximumBodyBytes = 256 * 1024
 
     package init(
-        title: String, excerpt: String, body: String, time: EntryTime, weather: DiaryWeather?, mood: Double? = nil
+        title: String, excerpt: String, body: String, time: EntryTime, weather: DiaryWeather?, mood: Double? = nil,
+        location: EntryLocation? = nil
     ) {
         self.mood = mood
+        self.location = location
         self.title = title
         self.excerpt = excerpt
         self.body = body
@@ -43,7 +47,9 @@ package struct DiaryEntry: Sendable, Equatable {
         var title: String?
         var weather: DiaryWeather?
         var mood: Double?
+        var location: EntryLocation?
         if let frontMatter, let mapping = (try? YAMLNode.compose(frontMatter))??.mapping {
+            location = EntryLocation.read(frontMatter: mapping)
             for (key, value) in mapping {
                 guard let key = key.string else { continue }
                 if let scalar = value.scalar { fields[key] = scalar.string }
@@ -68,7 +74,8 @@ package struct DiaryEntry: Sendable, Equatable {
             body: String(decoding: body.utf8.prefix(Self.maximumBodyBytes), as: UTF8.self),
             time: time,
             weather: weather,
-            mood: mood)
+            mood: mood,
+            location: location)
     }
 
     /// The front matter's YAML (nil without one) and the text after it.

@@ -36,7 +36,7 @@ package struct TimelinePage: Sendable {
     /// The page for `entries` (any order; shown newest first, charted oldest to newest).
     /// The page: `entries` by month under the chart, and above them `onThisDay` (earlier years' entries of the
     /// day it is made), when there are any.
-    package func render(_ entries: [EntryDocument], onThisDay: [EntryDocument] = []) -> String {
+    package func render(_ entries: [EntryDocument], onThisDay: [EntryDocument] = [], map: String? = nil) -> String {
         let dated = entries.compactMap { entry in Date(iso8601WithOffset: entry.time).map { (entry, $0) } }
             .sorted { $0.1 > $1.1 }
         var html = """
@@ -65,6 +65,7 @@ package struct TimelinePage: Sendable {
         html += "</header>\n"
         html += self.chart(dated.map { entry, date in (entry, Self.wallTime(entry, date)) }.sorted { $0.1 < $1.1 })
         html += self.statistics(DiaryStatistics(entries))
+        if let map { html += "<section class=\"map\"><h2>Where you wrote</h2>\n\(map)</section>\n" }
         html += "<main>\n"
         if !onThisDay.isEmpty {
             html += "<section class=\"on-this-day\"><h2>On this day</h2>\n"
@@ -83,7 +84,7 @@ package struct TimelinePage: Sendable {
                 html += "<section class=\"month\"><h2>\(Self.escaped(heading))</h2>\n"
                 month = heading
             }
-            html += self.article(entry)
+            html += self.article(entry, anchored: true)
         }
         if month != nil { html += "</section>\n" }
         html +=
@@ -92,7 +93,8 @@ package struct TimelinePage: Sendable {
         return html
     }
 
-    private func article(_ entry: EntryDocument) -> String {
+    /// An entry's card; `anchored`, with the `id` the map links to (the month's card, not "On this day"'s copy).
+    private func article(_ entry: EntryDocument, anchored: Bool = false) -> String {
         let weather = entry.weather
         var icon = ""
         if let code = weather?.icon {
@@ -107,7 +109,8 @@ package struct TimelinePage: Sendable {
             }
         }
         let shade = Self.colour(weather?.condition).map { " style=\"border-left-color: \($0)\"" } ?? ""
-        var html = "<article class=\"entry lane-\(Self.escaped(entry.lane))\"\(shade)>"
+        var html =
+            "<article\(anchored ? " id=\"\(Self.anchor(entry.path))\"" : "") class=\"entry lane-\(Self.escaped(entry.lane))\"\(shade)>"
         html +=
             "<div class=\"when\"><time datetime=\"\(Self.escaped(entry.time))\">"
             + "\(Self.escaped(self.formatting.date(entry)))</time></div>"
@@ -409,6 +412,18 @@ package struct TimelinePage: Sendable {
 
     private static func number(_ value: Double) -> String { String(cFormat: "%.1f", value) }
 
+    /// The `id` of an entry's card, which the map's dots link to: `entry-` and the FNV-1a hash of its path (an `id`
+    /// any path makes, the same on every page).
+    package static func anchor(_ path: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "entry-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     /// Text and attribute values, escaped for HTML.
     package static func escaped(_ text: String) -> String {
         var result = ""
@@ -439,6 +454,9 @@ package struct TimelinePage: Sendable {
         .statistics .bars { display: flex; flex-wrap: wrap; gap: 0.8rem; margin-bottom: 1rem; }
         .bar-chart { margin: 0; padding: 0.5rem; background: #fff; border: 1px solid var(--line); border-radius: 8px; flex: 1 1 calc(50% - 0.8rem); min-width: 16rem; }
         .bar-chart svg { width: 100%; height: auto; display: block; }
+        section.map h2 { font-size: 1.2rem; margin: 0 0 0.4rem; }
+        section.map svg { width: 100%; height: auto; display: block; margin-bottom: 1.5rem; border: 1px solid var(--line); border-radius: 8px; }
+        article:target { outline: 3px solid #e8a07c; }
         .bar-title { font-size: 12px; font-weight: 600; fill: var(--ink); }
         .bar { stroke: #8a93a0; stroke-width: 0.5; }
         .gap-label { font-size: 12px; fill: #8a93a0; font-style: italic; }

@@ -203,6 +203,11 @@ package enum FrontMatterStamper {
         guard let yaml = Self.yamlRange(original),
             let mapping = (try? YAMLNode.compose(String(decoding: original[yaml], as: UTF8.self)))??.mapping
         else { return nil }
+        return Self.position(in: mapping)
+    }
+
+    /// The position a front matter's mapping (or a block's `location`) names, as `position(_:)` reads it.
+    package static func position(in mapping: YAMLNode.Mapping) -> Position? {
         func number(_ node: YAMLNode?) -> Double? {
             guard case .scalar(let scalar)? = node else { return nil }
             return Double(scalar.string.trimmingWhitespace())

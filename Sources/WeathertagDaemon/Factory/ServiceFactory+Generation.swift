@@ -41,9 +41,11 @@ extension ServiceFactory {
         router.history = history
         router.conflicts = files.conflicts
         router.timeline = page
-        let threadPool = self.threadPool
+        let (threadPool, privacy) = (self.threadPool, self.configuration.privacy)
         router.diary = memory.map { memory in
-            DiaryIndex(database: memory.diary, live: { await inbox.waitingReasons($0) }, threadPool: threadPool)
+            DiaryIndex(
+                database: memory.diary, live: { await inbox.waitingReasons($0) }, threadPool: threadPool,
+                privacy: privacy)
         }
         var services = self.providers.map {
             ServiceGroupConfiguration.ServiceConfiguration(
@@ -64,11 +66,11 @@ extension ServiceFactory {
 }
 
 extension ServiceFactory {
-    /// The page `timeline.output` names, kept current from the diary index; nil without it, or without the state
-    /// database that holds the index (said in the log).
+    /// The page `timeline.output` and the map `timeline.map_output` name, kept current from the diary index; nil
+    /// without either, or without the state database that holds the index (said in the log).
     func timelinePage(memory: StateDatabase?) -> TimelinePageService? {
         let configuration = self.configuration
-        guard let output = configuration.timeline.output else { return nil }
+        guard let output = configuration.timeline.output ?? configuration.timeline.mapOutput else { return nil }
         guard let memory else {
             self.logger.error(
                 """
@@ -80,7 +82,8 @@ extension ServiceFactory {
         }
         return TimelinePageService(
             configuration: configuration.timeline,
-            index: DiaryIndex(database: memory.diary, threadPool: self.threadPool),
-            iconCache: configuration.cache.directory + "/icons", threadPool: self.threadPool, logger: self.logger)
+            index: DiaryIndex(database: memory.diary, threadPool: self.threadPool, privacy: configuration.privacy),
+            iconCache: configuration.cache.directory + "/icons", privacy: configuration.privacy,
+            inbox: configuration.inbox.path, threadPool: self.threadPool, logger: self.logger)
     }
 }

@@ -170,7 +170,7 @@ package struct ServiceFactory: Sendable {
                 directory: configuration.state.directory, inbox: configuration.inbox.path, threadPool: threadPool,
                 logger: logger)
         }
-        return DiaryIndex(database: database.diary, threadPool: threadPool)
+        return DiaryIndex(database: database.diary, threadPool: threadPool, privacy: configuration.privacy)
     }
 
     /// Runs `body` while the providers' background work runs (gpsd's connection, a track folder's indexing), as

@@ -12,6 +12,9 @@ package struct DiaryIndex: Sendable {
     let live: (@Sendable ([String]) async -> [String: LaneState])?
     /// Where the database is read: never on an event loop or the cooperative pool (the command line's too).
     let threadPool: NIOThreadPool
+    /// How entries' places are shown (`EntryDocument.location`): as the configuration's `privacy` allows now, whatever
+    /// the file holds.
+    let privacy: PrivacyPolicy
     /// The lanes of the last second: `/v1/status` is polled (bars, scripts, the bench every 10 ms), and counting
     /// 50,000 rows each time would keep the reader from the batches' lookups.
     private let recentLanes = RecentLanes()
@@ -22,8 +25,9 @@ package struct DiaryIndex: Sendable {
 
     package init(
         database: any DiaryStore, live: (@Sendable ([String]) async -> [String: LaneState])? = nil,
-        threadPool: NIOThreadPool = .singleton
+        threadPool: NIOThreadPool = .singleton, privacy: PrivacyPolicy = PrivacyPolicy()
     ) {
+        self.privacy = privacy
         self.database = database
         self.live = live
         self.threadPool = threadPool
@@ -34,7 +38,7 @@ package struct DiaryIndex: Sendable {
         let (entries, next) = try await self.read { try database.entries(query) }
         let lanes = await self.lanes(of: entries)
         return EntryListDocument(
-            entries: entries.map { Self.document($0, lane: lanes[$0.path] ?? $0.lane, detailed: false) },
+            entries: entries.map { self.document($0, lane: lanes[$0.path] ?? $0.lane, detailed: false) },
             nextCursor: next?.description)
     }
 
@@ -43,7 +47,7 @@ package struct DiaryIndex: Sendable {
         let database = self.database
         guard let entry = try await self.read({ try database.entry(path) }) else { return nil }
         let lane = await self.lanes(of: [entry])[entry.path] ?? entry.lane
-        return Self.document(entry, lane: lane, detailed: true)
+        return self.document(entry, lane: lane, detailed: true)
     }
 
     /// Each lane's count and its latest entries (as they were up to a second ago).
@@ -68,7 +72,7 @@ package struct DiaryIndex: Sendable {
         func lane(_ lane: Lane) -> LanesDocument.Lane {
             LanesDocument.Lane(
                 count: counts[lane] ?? 0,
-                latest: (newest[lane] ?? []).map { Self.document($0, lane: $0.lane, detailed: false) })
+                latest: (newest[lane] ?? []).map { self.document($0, lane: $0.lane, detailed: false) })
         }
         return LanesDocument(
             waiting: lane(.waiting), stamped: lane(.stamped), backdated: lane(.backdated),
@@ -93,7 +97,7 @@ package struct DiaryIndex: Sendable {
         try await self.threadPool.runIfActive(body)
     }
 
-    static func document(_ entry: IndexedEntry, lane: LaneState, detailed: Bool) -> EntryDocument {
+    func document(_ entry: IndexedEntry, lane: LaneState, detailed: Bool) -> EntryDocument {
         EntryDocument(
             path: entry.path,
             title: entry.title,
@@ -113,7 +117,8 @@ package struct DiaryIndex: Sendable {
                 ? EntryHistoryDocument(
                     stampedAt: entry.stampedAt.map(Self.time), restoredAt: entry.restoredAt.map(Self.time),
                     restores: entry.restores, laneSince: Self.time(entry.laneSince))
-                : nil)
+                : nil,
+            location: entry.location.flatMap { self.privacy.shown($0)?.location })
     }
 
     /// RFC 3339 with the machine's offset at that time: when weathertag did something.

@@ -58,6 +58,18 @@ enum DiaryTables {
         try Self.clearIndex(db)
     }
 
+    /// `latitude`, `longitude` and `location_name`: where the entry says it was written (`EntryLocation`), for the
+    /// map. The index is read again to fill them.
+    static func addLocation(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE diary ADD COLUMN latitude REAL;
+                ALTER TABLE diary ADD COLUMN longitude REAL;
+                ALTER TABLE diary ADD COLUMN location_name TEXT;
+                """)
+        try Self.clearIndex(db)
+    }
+
     static func clearIndex(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM diary; DELETE FROM diary_text")
     }
@@ -131,8 +143,9 @@ enum DiaryTables {
                     sql: """
                         INSERT INTO diary (id, path, version, title, excerpt, time, day_only, time_source, lane,
                             reason, detail, lane_since, condition, description, icon, temperature, units, place,
-                            region, country, observed_at, kind, aqi, local_day, mood, utc_offset)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            region, country, observed_at, kind, aqi, local_day, mood, utc_offset, latitude, longitude,
+                            location_name)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (path) DO UPDATE SET
                             version = excluded.version, title = excluded.title, excerpt = excluded.excerpt,
                             time = excluded.time, day_only = excluded.day_only, time_source = excluded.time_source,
@@ -141,7 +154,9 @@ enum DiaryTables {
                             icon = excluded.icon, temperature = excluded.temperature, units = excluded.units,
                             place = excluded.place, region = excluded.region, country = excluded.country,
                             observed_at = excluded.observed_at, kind = excluded.kind, aqi = excluded.aqi,
-                            local_day = excluded.local_day, mood = excluded.mood, utc_offset = excluded.utc_offset
+                            local_day = excluded.local_day, mood = excluded.mood, utc_offset = excluded.utc_offset,
+                            latitude = excluded.latitude, longitude = excluded.longitude,
+                            location_name = excluded.location_name
                         RETURNING id
                         """),
                 arguments: [
@@ -150,7 +165,8 @@ enum DiaryTables {
                     item.lane.lane.rawValue, item.lane.reason.rawValue, item.lane.detail, time,
                     weather?.condition, weather?.description, weather?.icon, weather?.temperature, weather?.units,
                     weather?.place, weather?.region, weather?.country, weather?.observedAt, weather?.kind,
-                    weather?.aqi, entry.time.localDay, entry.mood, entry.time.utcOffset,
+                    weather?.aqi, entry.time.localDay, entry.mood, entry.time.utcOffset, entry.location?.latitude,
+                    entry.location?.longitude, entry.location?.name,
                 ])
             guard let id else { continue }
             try db.cachedStatement(sql: "DELETE FROM diary_text WHERE rowid = ?").execute(arguments: [id])

@@ -163,12 +163,17 @@ package struct SQLiteDiaryStore: DiaryStore {
                 temperature: temperature, units: row["units"], place: row["place"], region: row["region"],
                 country: row["country"], observedAt: row["observed_at"], kind: row["kind"], aqi: aqi)
         let time = Date(timeIntervalSince1970: row["time"])
+        let (latitude, longitude, name): (Double?, Double?, String?) = (
+            row["latitude"], row["longitude"], row["location_name"]
+        )
         return IndexedEntry(
             id: row["id"], path: row["path"], title: row["title"], excerpt: row["excerpt"],
             time: time, dayOnly: row["day_only"], timeSource: row["time_source"],
             lane: Self.lane(row),
             laneSince: Date(timeIntervalSince1970: row["lane_since"]), weather: weather, mood: row["mood"],
-            utcOffset: (row["utc_offset"] as Int?) ?? Zone.current.secondsFromGMT(for: time))
+            utcOffset: (row["utc_offset"] as Int?) ?? Zone.current.secondsFromGMT(for: time),
+            location: latitude == nil && longitude == nil && name == nil
+                ? nil : EntryLocation(latitude: latitude, longitude: longitude, name: name))
     }
 
     /// The lane an index row gives; a lane or reason this version does not know reads as the most general.

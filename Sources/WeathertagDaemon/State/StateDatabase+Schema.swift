@@ -56,6 +56,7 @@ extension StateDatabase {
         migrator.registerMigration("v7: each entry's own offset, excerpts as words") { db in
             try DiaryTables.addOwnOffset(db)
         }
+        migrator.registerMigration("v8: where each entry was written") { db in try DiaryTables.addLocation(db) }
         return migrator
     }
 

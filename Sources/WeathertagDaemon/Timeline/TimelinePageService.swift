@@ -5,7 +5,7 @@ import ServiceLifecycle
 import Synchronization
 import WeathertagCore
 
-/// Keeps the timeline page (`timeline.output`) current: a shell around `PageRefreshMachine`, which decides when
+/// Keeps the timeline page (`timeline.output`) and the map alone (`timeline.map_output`) current: a shell around `PageRefreshMachine`, which decides when
 /// (changes settled, at most once a minute, never during a batch); this service only performs its actions. A write
 /// reads the diary index, renders the page and replaces the file atomically (temp file, fsync, rename, fsync the
 /// folder), on the thread pool. A failure is logged once per kind and tried again by the machine.
@@ -25,19 +25,22 @@ package final class TimelinePageService: Service, Sendable {
     let configuration: TimelineConfiguration
     let output: String
     let iconCache: String?
+    let privacy: PrivacyPolicy
+    let inbox: String
     let threadPool: NIOThreadPool
     let logger: Logger
     private let events: AsyncStream<Machine.Input>
     private let continuation: AsyncStream<Machine.Input>.Continuation
     private let state: Mutex<Snapshot>
 
-    /// nil without `timeline.output`.
+    /// nil without `timeline.output` or `timeline.map_output`.
     package init?(
-        configuration: TimelineConfiguration, index: DiaryIndex, iconCache: String?, threadPool: NIOThreadPool,
-        logger: Logger
+        configuration: TimelineConfiguration, index: DiaryIndex, iconCache: String?, privacy: PrivacyPolicy,
+        inbox: String, threadPool: NIOThreadPool, logger: Logger
     ) {
-        guard let output = configuration.output else { return nil }
+        guard let output = configuration.output ?? configuration.mapOutput else { return nil }
         (self.configuration, self.output, self.index, self.iconCache) = (configuration, output, index, iconCache)
+        (self.privacy, self.inbox) = (privacy, inbox)
         (self.threadPool, self.logger) = (threadPool, logger)
         (self.events, self.continuation) = AsyncStream.makeStream(of: Machine.Input.self)
         self.state = Mutex(Snapshot(path: output))
@@ -86,20 +89,30 @@ package final class TimelinePageService: Service, Sendable {
         do {
             let entries = try await self.index.all(EntryQuery(limit: EntryQuery.maximumLimit))
             let onThisDay = try await self.index.all(TimelineRendering.onThisDay(now), limit: 20)
-            let (output, title, iconCache) = (self.output, self.configuration.title, self.iconCache)
-            let environment = ProcessInfo.processInfo.environment
+            let settings = TimelineRendering.Settings(
+                title: self.configuration.title, environment: ProcessInfo.processInfo.environment,
+                iconCache: self.iconCache, map: self.configuration.map, privacy: self.privacy)
+            let (page, map, inbox) = (self.configuration.output, self.configuration.mapOutput, self.inbox)
             try await self.threadPool.runIfActive {
-                let html = TimelineRendering.page(
-                    entries, onThisDay: onThisDay, title: title, environment: environment, iconCache: iconCache,
-                    generatedAt: now)
-                try FileIO.writeAtomically(Array(html.utf8), to: output)
+                if let page {
+                    let html = TimelineRendering.page(
+                        entries, onThisDay: onThisDay, settings: settings, generatedAt: now)
+                    try FileIO.writeAtomically(Array(html.utf8), to: page)
+                }
+                if let map {
+                    let svg = TimelineRendering.map(entries, settings: settings, inbox: inbox, file: map)
+                    try FileIO.writeAtomically(Array(svg.utf8), to: map)
+                }
             }
             let recovered = self.state.withLock { state in
                 defer { (state.writtenAt, state.entries, state.lastError) = (now, entries.count, nil) }
                 return state.lastError != nil
             }
-            if recovered { self.logger.notice("the timeline page is written again", metadata: ["page": "\(output)"]) }
-            self.logger.debug("timeline page written", metadata: ["page": "\(output)", "entries": "\(entries.count)"])
+            if recovered {
+                self.logger.notice("the timeline page is written again", metadata: ["page": "\(self.output)"])
+            }
+            self.logger.debug(
+                "timeline page written", metadata: ["page": "\(self.output)", "entries": "\(entries.count)"])
             return true
         } catch {
             let message = "\(error)"

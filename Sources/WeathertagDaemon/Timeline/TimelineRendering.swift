@@ -2,19 +2,48 @@ import FoundationEssentials
 import WeathertagCore
 
 /// The timeline page of a diary's entries, as `weathertag timeline` writes it and the daemon keeps it
-/// (`timeline.output`): the entries, earlier years' entries of the day it is made, and the icons the daemon cached.
+/// (`timeline.output`): the entries, earlier years' entries of the day it is made, the map of where they were
+/// written, and the icons the daemon cached.
 package enum TimelineRendering {
-    /// The page's HTML.
+    /// What a page is made of besides its entries.
+    package struct Settings: Sendable {
+        package var title: String
+        package var environment: [String: String]
+        package var iconCache: String?
+        package var map: MapFiles
+        package var privacy: PrivacyPolicy
+
+        package init(
+            title: String, environment: [String: String], iconCache: String?, map: MapFiles, privacy: PrivacyPolicy
+        ) {
+            (self.title, self.environment, self.iconCache) = (title, environment, iconCache)
+            (self.map, self.privacy) = (map, privacy)
+        }
+
+        var formatting: DiaryFormatting {
+            DiaryFormatting(locale: DiaryFormatting.locale(environment: self.environment))
+        }
+    }
+
+    /// The page's HTML, its map's dots leading to the entries' cards.
     package static func page(
-        _ entries: [EntryDocument], onThisDay: [EntryDocument], title: String, environment: [String: String],
-        iconCache: String?, generatedAt: Date
+        _ entries: [EntryDocument], onThisDay: [EntryDocument], settings: Settings, generatedAt: Date
     ) -> String {
+        let formatting = settings.formatting
         let page = TimelinePage(
-            title: title,
-            formatting: DiaryFormatting(locale: DiaryFormatting.locale(environment: environment)),
-            icons: Self.icons(for: entries + onThisDay, cache: iconCache),
-            generatedAt: generatedAt)
-        return page.render(entries, onThisDay: onThisDay)
+            title: settings.title, formatting: formatting,
+            icons: Self.icons(for: entries + onThisDay, cache: settings.iconCache), generatedAt: generatedAt)
+        let map = MapRendering.svg(
+            entries, files: settings.map, privacy: settings.privacy, formatting: formatting, links: .cards,
+            standalone: false)
+        return page.render(entries, onThisDay: onThisDay, map: map)
+    }
+
+    /// The map alone (`weathertag map`, `timeline.map_output`), its dots leading to the entries' files.
+    package static func map(_ entries: [EntryDocument], settings: Settings, inbox: String, file: String) -> String {
+        MapRendering.svg(
+            entries, files: settings.map, privacy: settings.privacy, formatting: settings.formatting,
+            links: .files(inbox: inbox, mapFile: file), standalone: true)
     }
 
     /// The cached icons' PNGs by code, for the codes `entries` show (`cache`: `cache.directory`/icons).
