@@ -51,11 +51,13 @@ struct Timeline: AsyncParsableCommand {
         // Earlier years' entries of today's (or the given day's) month and day, whatever the filters.
         let day = self.onThisDay.flatMap { EntryTime.given($0)?.date } ?? Date()
         let onThisDay = try await source.all(TimelineRendering.onThisDay(day), limit: 20)
+        let file = Paths.standardized(
+            self.output.hasPrefix("/") ? self.output : FileManager.default.currentDirectoryPath + "/" + self.output)
         let page = TimelineRendering.page(
-            entries, onThisDay: onThisDay, settings: .of(self.connection, title: self.title), generatedAt: Date())
+            entries, onThisDay: onThisDay, settings: .of(self.connection, title: self.title), generatedAt: Date(),
+            file: file, inbox: source.inbox)
         do {
-            try Data(page.utf8).write(
-                to: URL(fileURLWithPath: self.output), options: .atomic)
+            try Data(page.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
         } catch {
             printError("cannot write \(self.output): \(error)")
             throw ExitCode(ExitStatus.cannotCreate)

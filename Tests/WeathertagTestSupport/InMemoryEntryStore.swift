@@ -220,7 +220,7 @@ package final class InMemoryEntryStore: StampMemory, DiaryStore {
                 id: Self.key(item.path, read.time.date, in: state), path: item.path, title: read.title,
                 excerpt: read.excerpt, time: read.time.date, dayOnly: read.time.dayOnly,
                 timeSource: read.time.source.code, lane: lane.lane, laneSince: lane.since, weather: read.weather,
-                mood: read.mood, utcOffset: read.time.utcOffset, location: read.location),
+                mood: read.mood, utcOffset: read.time.utcOffset, location: read.location, photos: read.photos),
             version: version.indexed, localDay: read.time.localDay,
             words: Self.words(([read.title, read.body] + place).joined(separator: " ")))
     }

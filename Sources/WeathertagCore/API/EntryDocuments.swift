@@ -40,6 +40,8 @@ package struct EntryDocument: Codable, Sendable, Equatable {
     /// Where it was written, as `privacy` lets it be shown (`EntryLocation`): rounded coordinates, or only a privacy
     /// zone's `name`.
     package var location: EntryLocation?
+    /// The pictures its text shows (`EntryPhotos`), as paths relative to the inbox; nil when it shows none.
+    package var photos: [String]?
     /// The weather block as it stands in the file (its lines), when the daemon remembers it.
     package var block: [String]?
     /// What would change its lane.
@@ -50,9 +52,11 @@ package struct EntryDocument: Codable, Sendable, Equatable {
         path: String, title: String, time: String, dayOnly: Bool, timeSource: String, lane: String, reason: String,
         detail: String?, why: String, excerpt: String, weather: DiaryWeather?, mood: Double? = nil,
         block: [String]? = nil,
-        remedy: String? = nil, history: EntryHistoryDocument? = nil, location: EntryLocation? = nil
+        remedy: String? = nil, history: EntryHistoryDocument? = nil, location: EntryLocation? = nil,
+        photos: [String]? = nil
     ) {
         self.location = location
+        self.photos = photos
         self.path = path
         self.title = title
         self.time = time
@@ -74,7 +78,7 @@ package struct EntryDocument: Codable, Sendable, Equatable {
         case path, title, time
         case dayOnly = "day_only"
         case timeSource = "time_source"
-        case lane, reason, detail, why, excerpt, weather, mood, location, block, remedy, history
+        case lane, reason, detail, why, excerpt, weather, mood, location, photos, block, remedy, history
     }
 }
 

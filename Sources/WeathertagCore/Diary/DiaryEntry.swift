@@ -15,6 +15,8 @@ package struct DiaryEntry: Sendable, Equatable {
     package var mood: Double?
     /// Where it says it was written (`EntryLocation`), as its file says it.
     package var location: EntryLocation?
+    /// The pictures its text shows, as their links are written (`EntryPhotos`).
+    package var photos: [String] = []
 
     package static let excerptLength = 280
     /// A diary entry is text a person wrote; the index keeps its first 256 KiB.
@@ -22,10 +24,11 @@ package struct DiaryEntry: Sendable, Equatable {
 
     package init(
         title: String, excerpt: String, body: String, time: EntryTime, weather: DiaryWeather?, mood: Double? = nil,
-        location: EntryLocation? = nil
+        location: EntryLocation? = nil, photos: [String] = []
     ) {
         self.mood = mood
         self.location = location
+        self.photos = photos
         self.title = title
         self.excerpt = excerpt
         self.body = body
@@ -75,7 +78,8 @@ package struct DiaryEntry: Sendable, Equatable {
             time: time,
             weather: weather,
             mood: mood,
-            location: location)
+            location: location,
+            photos: EntryPhotos.links(in: body))
     }
 
     /// The front matter's YAML (nil without one) and the text after it.

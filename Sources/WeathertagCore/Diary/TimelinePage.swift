@@ -1,18 +1,22 @@
 import FoundationEssentials
 
 /// The diary as one self-contained HTML page (`weathertag timeline`): entries grouped by month with their date,
-/// weather icon, temperature, place, title and first lines, under a chart of the temperature over time with each
-/// entry's condition shaded behind it.
+/// weather icon, temperature, place, title, first lines and photos, under a chart of the temperature over time with
+/// each entry's condition shaded behind it and a map of where they were written (`DiaryMap`).
 ///
 /// Self-contained: the icons are embedded (`data:` URIs of the icon cache's PNGs, drawn SVG where none is cached),
-/// the CSS is inline, there is no script, and a Content-Security-Policy forbids any request, so the page opens
-/// offline, from a mail or a USB stick, and prints (one column, no shadows, months kept together where they fit).
+/// the CSS is inline, there is no script, and a Content-Security-Policy forbids any request but the entries' own
+/// photos (linked by relative paths, shown only when the page is inside the diary), so the page opens offline, from
+/// a mail or a USB stick, and prints (one column, no shadows, months kept together where they fit).
 package struct TimelinePage: Sendable {
     package var title: String
     package var formatting: DiaryFormatting
     /// PNG bytes by OpenWeather icon code (`13d`).
     package var icons: [String: [UInt8]]
     package var generatedAt: Date
+    /// The way from the page's folder to the inbox (`""`, `../`) when the page is inside the diary, where its
+    /// entries' photos resolve; nil: the page shows no photos (a link there would be a broken image).
+    package var photoBase: String?
 
     package init(title: String, formatting: DiaryFormatting, icons: [String: [UInt8]], generatedAt: Date) {
         self.title = title
@@ -45,7 +49,7 @@ package struct TimelinePage: Sendable {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data: 'self' file:; style-src 'unsafe-inline'">
             <meta name="generator" content="weathertag">
             <title>\(Self.escaped(self.title))</title>
             <style>\(Self.css)</style>
@@ -124,8 +128,22 @@ package struct TimelinePage: Sendable {
             html += "<p class=\"lane\">\(Self.escaped(entry.why))</p>"
         }
         if !entry.excerpt.isEmpty { html += "<p class=\"excerpt\">\(Self.escaped(entry.excerpt))</p>" }
+        html += self.photos(entry)
         html += "</div></article>\n"
         return html
+    }
+
+    /// The entry's photos as thumbnails (linked, not embedded: the page stays one small file), each a link to the
+    /// picture itself; nothing when the page is not inside the diary.
+    private func photos(_ entry: EntryDocument) -> String {
+        guard let base = self.photoBase, let photos = entry.photos, !photos.isEmpty else { return "" }
+        var html = "<p class=\"photos\">"
+        for photo in photos.prefix(EntryPhotos.limit) {
+            let link = Self.escaped(
+                base + photo.split(separator: "/").map { percentEncoded(String($0)) }.joined(separator: "/"))
+            html += "<a href=\"\(link)\"><img src=\"\(link)\" alt=\"\" loading=\"lazy\"></a>"
+        }
+        return html + "</p>"
     }
 
     /// The weather of the diary as `weathertag stats` counts it: entries per condition, temperature by month and,
@@ -454,6 +472,8 @@ package struct TimelinePage: Sendable {
         .statistics .bars { display: flex; flex-wrap: wrap; gap: 0.8rem; margin-bottom: 1rem; }
         .bar-chart { margin: 0; padding: 0.5rem; background: #fff; border: 1px solid var(--line); border-radius: 8px; flex: 1 1 calc(50% - 0.8rem); min-width: 16rem; }
         .bar-chart svg { width: 100%; height: auto; display: block; }
+        .photos { display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0.4rem 0 0; }
+        .photos img { display: block; max-width: 160px; max-height: 120px; width: auto; height: auto; border-radius: 4px; object-fit: cover; }
         section.map h2 { font-size: 1.2rem; margin: 0 0 0.4rem; }
         section.map svg { width: 100%; height: auto; display: block; margin-bottom: 1.5rem; border: 1px solid var(--line); border-radius: 8px; }
         article:target { outline: 3px solid #e8a07c; }

@@ -118,7 +118,14 @@ package struct DiaryIndex: Sendable {
                     stampedAt: entry.stampedAt.map(Self.time), restoredAt: entry.restoredAt.map(Self.time),
                     restores: entry.restores, laneSince: Self.time(entry.laneSince))
                 : nil,
-            location: entry.location.flatMap { self.privacy.shown($0)?.location })
+            location: entry.location.flatMap { self.privacy.shown($0)?.location },
+            photos: Self.photos(entry))
+    }
+
+    /// The entry's pictures as paths relative to the inbox (those that stay inside it); nil for none.
+    static func photos(_ entry: IndexedEntry) -> [String]? {
+        let photos = entry.photos.compactMap { EntryPhotos.resolved($0, entryPath: entry.path) }
+        return photos.isEmpty ? nil : photos
     }
 
     /// RFC 3339 with the machine's offset at that time: when weathertag did something.

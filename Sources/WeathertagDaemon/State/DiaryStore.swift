@@ -41,6 +41,8 @@ package struct IndexedEntry: Sendable, Equatable {
     package var mood: Double?
     /// Where it says it was written, as its file says it (`EntryLocation`; shown as `privacy` allows).
     package var location: EntryLocation?
+    /// The pictures its text shows, as their links are written (`EntryPhotos`).
+    package var photos: [String] = []
     /// From the memory (`GET /v1/entries/{path}` only).
     package var block: [String]?
     package var stampedAt: Date?
@@ -50,9 +52,10 @@ package struct IndexedEntry: Sendable, Equatable {
     package init(
         id: Int64, path: String, title: String, excerpt: String, time: Date, dayOnly: Bool, timeSource: String,
         lane: LaneState, laneSince: Date, weather: DiaryWeather?, block: [String]? = nil, stampedAt: Date? = nil,
-        restoredAt: Date? = nil, restores: Int = 0, mood: Double? = nil, utcOffset: Int, location: EntryLocation? = nil
+        restoredAt: Date? = nil, restores: Int = 0, mood: Double? = nil, utcOffset: Int, location: EntryLocation? = nil,
+        photos: [String] = []
     ) {
-        (self.mood, self.utcOffset, self.location) = (mood, utcOffset, location)
+        (self.mood, self.utcOffset, self.location, self.photos) = (mood, utcOffset, location, photos)
         (self.id, self.path, self.title, self.excerpt, self.time) = (id, path, title, excerpt, time)
         (self.dayOnly, self.timeSource, self.lane, self.laneSince, self.weather) = (
             dayOnly, timeSource, lane, laneSince, weather

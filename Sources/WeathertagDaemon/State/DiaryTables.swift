@@ -59,13 +59,15 @@ enum DiaryTables {
     }
 
     /// `latitude`, `longitude` and `location_name`: where the entry says it was written (`EntryLocation`), for the
-    /// map. The index is read again to fill them.
+    /// map; `photos`: the pictures its text shows (`EntryPhotos`, their links one a line). The index is read again to
+    /// fill them.
     static func addLocation(_ db: Database) throws {
         try db.execute(
             sql: """
                 ALTER TABLE diary ADD COLUMN latitude REAL;
                 ALTER TABLE diary ADD COLUMN longitude REAL;
                 ALTER TABLE diary ADD COLUMN location_name TEXT;
+                ALTER TABLE diary ADD COLUMN photos TEXT;
                 """)
         try Self.clearIndex(db)
     }
@@ -144,8 +146,8 @@ enum DiaryTables {
                         INSERT INTO diary (id, path, version, title, excerpt, time, day_only, time_source, lane,
                             reason, detail, lane_since, condition, description, icon, temperature, units, place,
                             region, country, observed_at, kind, aqi, local_day, mood, utc_offset, latitude, longitude,
-                            location_name)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            location_name, photos)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (path) DO UPDATE SET
                             version = excluded.version, title = excluded.title, excerpt = excluded.excerpt,
                             time = excluded.time, day_only = excluded.day_only, time_source = excluded.time_source,
@@ -156,7 +158,7 @@ enum DiaryTables {
                             observed_at = excluded.observed_at, kind = excluded.kind, aqi = excluded.aqi,
                             local_day = excluded.local_day, mood = excluded.mood, utc_offset = excluded.utc_offset,
                             latitude = excluded.latitude, longitude = excluded.longitude,
-                            location_name = excluded.location_name
+                            location_name = excluded.location_name, photos = excluded.photos
                         RETURNING id
                         """),
                 arguments: [
@@ -167,6 +169,7 @@ enum DiaryTables {
                     weather?.place, weather?.region, weather?.country, weather?.observedAt, weather?.kind,
                     weather?.aqi, entry.time.localDay, entry.mood, entry.time.utcOffset, entry.location?.latitude,
                     entry.location?.longitude, entry.location?.name,
+                    entry.photos.isEmpty ? nil : entry.photos.joined(separator: "\n"),
                 ])
             guard let id else { continue }
             try db.cachedStatement(sql: "DELETE FROM diary_text WHERE rowid = ?").execute(arguments: [id])

@@ -173,7 +173,8 @@ package struct SQLiteDiaryStore: DiaryStore {
             laneSince: Date(timeIntervalSince1970: row["lane_since"]), weather: weather, mood: row["mood"],
             utcOffset: (row["utc_offset"] as Int?) ?? Zone.current.secondsFromGMT(for: time),
             location: latitude == nil && longitude == nil && name == nil
-                ? nil : EntryLocation(latitude: latitude, longitude: longitude, name: name))
+                ? nil : EntryLocation(latitude: latitude, longitude: longitude, name: name),
+            photos: (row["photos"] as String?)?.split(separator: "\n").map(String.init) ?? [])
     }
 
     /// The lane an index row gives; a lane or reason this version does not know reads as the most general.

@@ -96,7 +96,7 @@ package final class TimelinePageService: Service, Sendable {
             try await self.threadPool.runIfActive {
                 if let page {
                     let html = TimelineRendering.page(
-                        entries, onThisDay: onThisDay, settings: settings, generatedAt: now)
+                        entries, onThisDay: onThisDay, settings: settings, generatedAt: now, file: page, inbox: inbox)
                     try FileIO.writeAtomically(Array(html.utf8), to: page)
                 }
                 if let map {

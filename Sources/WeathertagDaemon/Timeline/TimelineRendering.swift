@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import WeathertagCore
 
 /// The timeline page of a diary's entries, as `weathertag timeline` writes it and the daemon keeps it
@@ -25,14 +26,23 @@ package enum TimelineRendering {
         }
     }
 
-    /// The page's HTML, its map's dots leading to the entries' cards.
+    /// The page's HTML, its map's dots leading to the entries' cards. Written at `file` inside `inbox`, the cards
+    /// show the entries' photos that are there (a photo is never a broken image); elsewhere, none.
     package static func page(
-        _ entries: [EntryDocument], onThisDay: [EntryDocument], settings: Settings, generatedAt: Date
+        _ entries: [EntryDocument], onThisDay: [EntryDocument], settings: Settings, generatedAt: Date,
+        file: String, inbox: String
     ) -> String {
         let formatting = settings.formatting
-        let page = TimelinePage(
+        var page = TimelinePage(
             title: settings.title, formatting: formatting,
             icons: Self.icons(for: entries + onThisDay, cache: settings.iconCache), generatedAt: generatedAt)
+        page.photoBase = Self.way(from: file, to: inbox)
+        var entries = entries
+        var onThisDay = onThisDay
+        if page.photoBase != nil {
+            Self.keepPhotosFound(&entries, inbox: inbox)
+            Self.keepPhotosFound(&onThisDay, inbox: inbox)
+        }
         let map = MapRendering.svg(
             entries, files: settings.map, privacy: settings.privacy, formatting: formatting, links: .cards,
             standalone: false)
@@ -44,6 +54,27 @@ package enum TimelineRendering {
         MapRendering.svg(
             entries, files: settings.map, privacy: settings.privacy, formatting: settings.formatting,
             links: .files(inbox: inbox, mapFile: file), standalone: true)
+    }
+
+    /// The relative way from `file`'s folder up to `inbox` (`""`, `../`, `../../`) when `file` is inside it; nil when not.
+    static func way(from file: String, to inbox: String) -> String? {
+        let inbox = Paths.standardized(inbox)
+        let folder = Paths.deletingLastComponent(Paths.standardized(file))
+        guard folder == inbox || folder.hasPrefix(inbox == "/" ? "/" : inbox + "/") else { return nil }
+        let depth = folder.dropFirst(inbox.count).split(separator: "/").count
+        return String(repeating: "../", count: depth)
+    }
+
+    /// Each entry's photos that are files in the inbox.
+    static func keepPhotosFound(_ entries: inout [EntryDocument], inbox: String) {
+        for index in entries.indices {
+            guard let photos = entries[index].photos else { continue }
+            let found = photos.filter { photo in
+                var status = stat()
+                return stat(inbox + "/" + photo, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+            }
+            entries[index].photos = found.isEmpty ? nil : found
+        }
     }
 
     /// The cached icons' PNGs by code, for the codes `entries` show (`cache`: `cache.directory`/icons).
