@@ -1,6 +1,6 @@
-/// Where an entry says it was written, as its file says it: the block weathertag stamped (`weather.location`: its
-/// coordinates, or only a zone's `name`), else the front matter's own position (`location`, `latitude` and
-/// `longitude`, as imports and other tools write it; `FrontMatterStamper.position(in:)`). What the index keeps and
+/// Where an entry says it was written, as its file says it: the front matter's own position (`location`, `latitude`
+/// and `longitude`, as its writer, imports and other tools write it; `FrontMatterStamper.position(in:)`), else the
+/// block weathertag stamped (`weather.location`: its coordinates, or only a zone's `name`). What the index keeps and
 /// `/v1/entries` serves, as `privacy` lets it be shown (`PrivacyPolicy.shown(_:)`).
 package struct EntryLocation: Codable, Sendable, Equatable {
     package var latitude: Double?
@@ -20,9 +20,12 @@ package struct EntryLocation: Codable, Sendable, Equatable {
         return GeoPoint(latitude: latitude, longitude: longitude)
     }
 
-    /// The location a front matter gives: its weather block's `location`, else its own position. Nil when neither
-    /// says anything.
+    /// The location a front matter gives: its own position (what the writer or an import says), else its weather
+    /// block's `location` (where weathertag placed it). Nil when neither says anything.
     static func read(frontMatter mapping: YAMLNode.Mapping) -> EntryLocation? {
+        if let position = FrontMatterStamper.position(in: mapping) {
+            return EntryLocation(latitude: position.latitude, longitude: position.longitude)
+        }
         if let block = mapping["weather"]?.mapping?["location"]?.mapping {
             let name = block["name"]?.scalar?.string.trimmingWhitespace()
             if let position = FrontMatterStamper.position(in: block) {
@@ -30,8 +33,7 @@ package struct EntryLocation: Codable, Sendable, Equatable {
             }
             if let name, !name.isEmpty { return EntryLocation(name: String(name.prefix(200))) }
         }
-        guard let position = FrontMatterStamper.position(in: mapping) else { return nil }
-        return EntryLocation(latitude: position.latitude, longitude: position.longitude)
+        return nil
     }
 }
 
