@@ -9,7 +9,7 @@ struct Map: AsyncParsableCommand {
         abstract: "Draw where the diary was written as one SVG: a dot per place, coloured by its weather.",
         discussion: """
             Every entry the filters match (all of them without filters) that has a place: the coordinates its \
-            weather block or its front matter gives, shown as privacy allows (rounded to privacy.decimals; an \
+            front matter gives, else its weather block's, shown as privacy allows (rounded to privacy.decimals; an \
             entry inside a privacy zone is counted under the zone's name, never drawn). Entries at one place are \
             one dot with their count, coloured by their most frequent condition; entries written within three \
             days of each other are joined in time order. The map is zoomed to the places (a city, a country, the \

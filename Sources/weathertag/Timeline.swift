@@ -9,11 +9,11 @@ struct Timeline: AsyncParsableCommand {
         abstract: "Write the diary as one self-contained HTML page: entries by month, and the temperature over time.",
         discussion: """
             Every entry the filters match (all of them without filters), newest first, grouped by month: date (in \
-            the reader's locale), weather icon, temperature, place, title and first lines; above them a chart of \
+            the reader's locale), weather icon, temperature, place, title, first lines and (inside the diary) photos; above them a chart of \
             the temperature with each entry's condition shaded, and a map of where they were written (as \
             `weathertag map` draws it; each dot leads to its entry's card). The icons come from the daemon's icon \
             cache (cache.directory of the configuration; a drawn icon where none is cached), the CSS is inline, \
-            and there is no script and no request to anywhere: the page opens offline and prints.
+            and there is no script and no request beyond the entries' own photos: the page opens offline and prints.
 
             Exit status: 0; 64 for a bad option; 69 when neither the daemon nor its database can be read; 73 when \
             the page cannot be written.
