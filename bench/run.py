@@ -562,16 +562,24 @@ http {
     CONDITIONS = (("Clear", "clear sky", "01d"), ("Clouds", "broken clouds", "04d"), ("Rain", "light rain", "10d"),
                   ("Snow", "light snow", "13d"), ("Mist", "mist", "50d"), ("Thunderstorm", "thunderstorm", "11d"))
     PLACES = ("Seoul", "Busan", "Gangneung", "Jeonju", "Gyeongju", "Sokcho", "Mokpo", "Daegu")
+    # Where each place is, for the stamp's location (and the map).
+    COORDINATES = ((37.566, 126.978), (35.180, 129.076), (37.752, 128.876), (35.824, 127.148), (35.856, 129.225),
+                   (38.207, 128.592), (34.812, 126.392), (35.871, 128.601))
 
     def stamped_entry(self, index, random):
         """An entry written on a day of the ten years before 2026, stamped then (its block in it), about 1 KiB."""
         condition = self.CONDITIONS[index % len(self.CONDITIONS)]
         day = time.gmtime(1_451_606_400 + index * (315_360_000 // 50_000) + 34_200)
         words = " ".join(random.choice(self.WORDS) for _ in range(120))
+        latitude, longitude = self.COORDINATES[index % len(self.COORDINATES)]
+        # Somewhere in the town, as a phone's fix would be (three decimals, as privacy rounds them).
+        latitude += random.uniform(-0.05, 0.05)
+        longitude += random.uniform(-0.05, 0.05)
         return ("---\ntitle: \"Entry %d\"\ndate: %s\nweather:\n  condition: %s\n  description: %s\n  icon: %s\n"
-                "  temperature: %.1f\n  units: metric\n  place: %s\n  country: KR\n  kind: current\n---\n\n%s\n") % (
+                "  temperature: %.1f\n  units: metric\n  place: %s\n  country: KR\n  kind: current\n  location:\n"
+                "    latitude: %.3f\n    longitude: %.3f\n    source: gpsd\n---\n\n%s\n") % (
             index, time.strftime("%Y-%m-%dT%H:%M:%SZ", day), condition[0], condition[1], condition[2],
-            random.uniform(-10, 32), self.PLACES[index % len(self.PLACES)], words)
+            random.uniform(-10, 32), self.PLACES[index % len(self.PLACES)], latitude, longitude, words)
 
     def until(self, daemon, done):
         """Polls `/v1/status` until `done(status)`: the seconds it took, and the daemon's peak (private, total)
@@ -625,11 +633,34 @@ http {
         anon, total = memory(daemon.pid)
         database = sum(os.path.getsize(os.path.join(self.work, "state", name))
                        for name in os.listdir(os.path.join(self.work, "state")))
+        drawn = self.map_and_page(os.path.join(self.work, "config.json"))
         daemon.stop()
         return {"count": count, "rebuild": rebuild, "search_p50": percentile(searches, 50),
                 "search_p99": percentile(searches, 99), "page_p50": percentile(pages, 50),
                 "page_p99": percentile(pages, 99), "peak_anon": peak[0], "peak_total": peak[1], "anon": anon,
-                "database": database}
+                "database": database, "map": drawn}
+
+    def map_and_page(self, config):
+        """`weathertag map` and `weathertag timeline` of the whole diary through the running daemon, each run
+        alone: its wall time, the file's size and the command's peak RSS (wait4's ru_maxrss, KiB); median of three."""
+        environment = dict(os.environ, WEATHERTAG_MAP=os.path.join(ROOT, ".build/map"),
+                           WEATHERTAG_TOWNS=os.path.join(ROOT, ".build/towns"), LANG="en_US.UTF-8")
+        results = {}
+        for name, command, output in (("map", "map", "map.svg"), ("page", "timeline", "page.html")):
+            path = os.path.join(self.work, output)
+            runs = []
+            for _ in range(3):
+                began = time.perf_counter()
+                child = subprocess.Popen([self.binary, command, "--config", config, "--output", path],
+                                         env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                _, status, usage = os.wait4(child.pid, 0)
+                seconds = time.perf_counter() - began
+                if status != 0:
+                    raise RuntimeError("%s: %s" % (command, child.stderr.read()[:400]))
+                runs.append((seconds, usage.ru_maxrss))
+            seconds, rss = sorted(runs)[1]
+            results[name] = {"seconds": seconds, "bytes": os.path.getsize(path), "peak_rss": rss}
+        return results
 
     def track_year(self, seconds_apart=10, days=365, one_file=False):
         """A year of GPX points `seconds_apart` (3.15 million at 10 s) in a file a day, as GPSLogger writes them;
@@ -831,8 +862,8 @@ http {
             header = self.weathertag_burst(10)["example"].split("# Entry 1")[0]
             log(json.dumps(self.syscalls(500 if self.quick else 2000, header)))
             log(json.dumps(self.binary_size()))
-        elif figure == "index":
-            log(json.dumps(self.diary_index(self.burst)))
+        elif figure in ("index", "map"):
+            log(json.dumps(self.diary_index(self.burst if figure == "index" else 50000)))
         elif figure == "growth":
             result = self.weathertag_burst(self.burst)
             log(json.dumps({key: value for key, value in result.items() if key != "example"}))
@@ -1169,6 +1200,13 @@ def report(bench):
                      index["peak_total"] / 1024),
                  "search p99 ≤ 50 ms, private RSS ≤ 32 MiB: %s" % verdict(
                      index["search_p99"] <= 50 and index["peak_anon"] <= 32 * 1024)))
+    drawn = index["map"]
+    rows.append(("the map and the timeline page of the same %d entries (`weathertag map`, `weathertag timeline`, "
+                 "through the daemon; median of 3)" % index["count"],
+                 "map %.2f s, %.0f KiB of SVG, peak RSS %.1f MiB; page %.2f s, %.1f MiB of HTML, peak RSS %.1f MiB" % (
+                     drawn["map"]["seconds"], drawn["map"]["bytes"] / 1024, drawn["map"]["peak_rss"] / 1024,
+                     drawn["page"]["seconds"], drawn["page"]["bytes"] / 1048576, drawn["page"]["peak_rss"] / 1024),
+                 "map < 2 MB: %s" % verdict(drawn["map"]["bytes"] < 2_000_000)))
     track = results["track"]
     rows.append(("where a back-dated entry was: a year of GPX points at 10 s (%d points in %d daily files, %.0f MiB "
                  "of GPX; the track index deleted)" % (track["points"], track["files"], track["gpx"] / 1048576),
@@ -1232,7 +1270,7 @@ def main():
     parser.add_argument("--burst-runs", type=int, default=5,
                         help="runs of each burst: the noisiest figure, the disk being shared")
     parser.add_argument("--quick", action="store_true", help="small sizes, for trying the bench itself")
-    parser.add_argument("--only", choices=("burst", "index", "latency", "restore", "growth", "track", "diary", "import", "socket", "startup", "syscalls"),
+    parser.add_argument("--only", choices=("burst", "index", "map", "latency", "restore", "growth", "track", "diary", "import", "socket", "startup", "syscalls"),
                         help="one figure alone, printed, docs left alone: for trying a change (index and growth "
                              "at --burst entries)")
     parser.add_argument("--work", default=None, help="where to put the temp folders (default: $TMPDIR)")

@@ -224,6 +224,11 @@ def check_installed_binary(checks, version):
                  b"weathertag-test-fault" not in binary and b"WEATHERTAG_TEST_FAULTS" not in binary
                  and b"WEATHERTAG_TEST_PAGE_INTERVAL" not in binary)
 
+    coastlines = "/usr/share/weathertag/map/coastlines.bin"
+    with open(coastlines, "rb") as handle:
+        checks.check("the map's shorelines are installed where the binary looks (%s)" % coastlines,
+                     handle.read(8) == b"WTMAP1\n\0")
+
     folder = tempfile.mkdtemp(prefix="weathertag-deb-check-")
     standin = subprocess.Popen([sys.executable, os.path.join(ROOT, "tools", "openweather-standin.py"), "--key", "k"],
                                stdout=subprocess.PIPE, text=True)

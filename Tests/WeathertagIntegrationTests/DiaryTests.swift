@@ -304,7 +304,7 @@ struct DiaryTests {
             let rendered = try await ChildProcess.run(
                 [
                     chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                    "--window-size=1100,1400", "--screenshot=" + shot, "file://" + page,
+                    "--window-size=1100,2000", "--screenshot=" + shot, "file://" + page,
                 ], in: harness.directory)
             #expect(rendered.status == 0, "\(rendered.stderr)")
             // The temperature curve, the Clear shading and the embedded icon (the stand-in's icon is green).

@@ -28,6 +28,8 @@ struct InstallTests {
             // The offline towns index (`make setup` builds it).
             "usr/share/weathertag/towns/cities15000.txt", "usr/share/weathertag/towns/admin1CodesASCII.txt",
             "usr/share/weathertag/towns/alternateNamesV2.txt",
+            // The map's shorelines (`make setup` converts them).
+            "usr/share/weathertag/map/coastlines.bin",
         ]
         #expect(Self.files(in: root) == Set(expected))
 

@@ -83,8 +83,9 @@ package struct DiaryMap: Sendable {
         let view = MapView.fitted(drawn.compactMap { entries[$0].place.point }, width: self.width, height: self.height)
         let (dots, dotOf) = self.dots(entries, drawn: drawn, view: view)
         var svg = standalone ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" : ""
+        // A file of its own names SVG's namespace; inside the page's HTML the element is SVG by its name.
         svg +=
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"diary-map\" viewBox=\"0 0 \(Int(self.width)) "
+            "<svg\(standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : "") class=\"diary-map\" viewBox=\"0 0 \(Int(self.width)) "
             + "\(Int(self.height))\" role=\"img\" aria-label=\"\(Self.escaped(self.label(entries, dots: dots.count)))\" "
             + "data-scale=\"\(view.scale)\" data-origin-x=\"\(view.originX)\" data-origin-y=\"\(view.originY)\" "
             + "data-lines=\"\(view.lineScale)\">\n<style>\(Self.css)</style>\n"
