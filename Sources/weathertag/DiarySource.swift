@@ -53,6 +53,21 @@ enum DiarySource {
         }
     }
 
+    /// The diary and every entry `filters` match (all of them without filters), for a page or a map of them.
+    static func matching(
+        _ filters: EntryFilters, _ connection: DaemonConnection
+    ) async throws -> (DiarySource, [EntryDocument]) {
+        let source = try await DiarySource.open(connection)
+        var query = try filters.query()
+        query.limit = EntryQuery.maximumLimit
+        return (source, try await source.all(query, limit: nil))
+    }
+
+    /// A path given on the command line, absolute (from the working folder) and standardized.
+    static func absolute(_ path: String) -> String {
+        Paths.standardized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
+    }
+
     /// A page of entries. A refused query fails with 64 and the daemon's words (the parameter named).
     func list(_ query: EntryQuery) async throws -> EntryListDocument {
         switch self {

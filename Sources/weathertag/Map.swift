@@ -38,12 +38,8 @@ struct Map: AsyncParsableCommand {
     }
 
     private func write() async throws {
-        let source = try await DiarySource.open(self.connection)
-        var query = try self.filters.query()
-        query.limit = EntryQuery.maximumLimit
-        let entries = try await source.all(query, limit: nil)
-        let file = Paths.standardized(
-            self.output.hasPrefix("/") ? self.output : FileManager.default.currentDirectoryPath + "/" + self.output)
+        let (source, entries) = try await DiarySource.matching(self.filters, self.connection)
+        let file = DiarySource.absolute(self.output)
         let svg = TimelineRendering.map(
             entries, settings: .of(self.connection, title: ""), inbox: source.inbox, file: file)
         do {

@@ -44,15 +44,11 @@ struct Timeline: AsyncParsableCommand {
     }
 
     private func write() async throws {
-        let source = try await DiarySource.open(self.connection)
-        var query = try self.filters.query()
-        query.limit = EntryQuery.maximumLimit
-        let entries = try await source.all(query, limit: nil)
+        let (source, entries) = try await DiarySource.matching(self.filters, self.connection)
         // Earlier years' entries of today's (or the given day's) month and day, whatever the filters.
         let day = self.onThisDay.flatMap { EntryTime.given($0)?.date } ?? Date()
         let onThisDay = try await source.all(TimelineRendering.onThisDay(day), limit: 20)
-        let file = Paths.standardized(
-            self.output.hasPrefix("/") ? self.output : FileManager.default.currentDirectoryPath + "/" + self.output)
+        let file = DiarySource.absolute(self.output)
         let page = TimelineRendering.page(
             entries, onThisDay: onThisDay, settings: .of(self.connection, title: self.title), generatedAt: Date(),
             file: file, inbox: source.inbox)
