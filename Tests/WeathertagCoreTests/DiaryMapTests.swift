@@ -219,6 +219,13 @@ struct DiaryMapTests {
         #expect(TimelinePage.anchor("a") != TimelinePage.anchor("b") && TimelinePage.anchor("a").count == 22)
     }
 
+    @Test func aDotLeadsToItsFileFromWhereverTheMapIs() {
+        #expect(DiaryMap.fileLink("2021/03/a b.md", inbox: "/d", mapFile: "/d/site/where.svg") == "../2021/03/a%20b.md")
+        #expect(DiaryMap.fileLink("x.md", inbox: "/d", mapFile: "/d/where.svg") == "x.md")
+        #expect(DiaryMap.fileLink("x.md", inbox: "/d", mapFile: "/srv/where.svg") == "file:///d/x.md")
+        #expect(Paths.wayUp(from: "/dx/a.html", to: "/d") == nil, "a sibling folder with the same prefix is outside")
+    }
+
     /// Even-odd ray casting.
     static func inside(_ point: GeoPoint, _ ring: [GeoPoint]) -> Bool {
         var inside = false

@@ -139,8 +139,7 @@ package struct TimelinePage: Sendable {
         guard let base = self.photoBase, let photos = entry.photos, !photos.isEmpty else { return "" }
         var html = "<p class=\"photos\">"
         for photo in photos.prefix(EntryPhotos.limit) {
-            let link = Self.escaped(
-                base + photo.split(separator: "/").map { percentEncoded(String($0)) }.joined(separator: "/"))
+            let link = Self.escaped(base + Paths.urlEncoded(photo))
             html += "<a href=\"\(link)\"><img src=\"\(link)\" alt=\"\" loading=\"lazy\"></a>"
         }
         return html + "</p>"

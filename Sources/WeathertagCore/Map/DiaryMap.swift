@@ -278,7 +278,7 @@ package struct DiaryMap: Sendable {
         for index in drawn { conditions[entries[index].condition ?? "No weather", default: 0] += 1 }
         var zones: [String: Int] = [:]
         for entry in entries { if let zone = entry.place.zone { zones[zone, default: 0] += 1 } }
-        var items = conditions.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(6).map { condition in
+        let items = conditions.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(6).map { condition in
             (TimelinePage.colour(condition.key) ?? "#8a93a3", condition.key)
         }
         var svg = ""
@@ -290,7 +290,6 @@ package struct DiaryMap: Sendable {
                 + "<text x=\"\(MapPaths.number(x + 13))\" y=\"\(MapPaths.number(y))\">\(Self.escaped(name))</text>"
             x += 22 + Double(name.count) * 6.4
         }
-        items.removeAll()
         if !zones.isEmpty {
             let named = zones.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
             svg += "<text class=\"zones\" x=\"8\" y=\"18\">Not drawn, a privacy zone: \(Self.escaped(named))</text>"
@@ -337,14 +336,7 @@ extension DiaryMap {
     /// Where a map written alone (`weathertag map`, `timeline.map_output`) leads from a dot: the entry's file,
     /// relative to the map when the map is inside the diary, else its `file://` address.
     package static func fileLink(_ path: String, inbox: String, mapFile: String) -> String {
-        let inbox = Paths.standardized(inbox)
-        let folder = Paths.deletingLastComponent(Paths.standardized(mapFile))
-        let encoded = path.split(separator: "/").map { percentEncoded(String($0)) }.joined(separator: "/")
-        if folder == inbox || folder.hasPrefix(inbox + "/") {
-            let depth = folder.dropFirst(inbox.count).split(separator: "/").count
-            return String(repeating: "../", count: depth) + encoded
-        }
-        let root = inbox.split(separator: "/").map { percentEncoded(String($0)) }.joined(separator: "/")
-        return "file:///\(root)/\(encoded)"
+        if let way = Paths.wayUp(from: mapFile, to: inbox) { return way + Paths.urlEncoded(path) }
+        return "file:///" + Paths.urlEncoded(Paths.standardized(inbox) + "/" + path)
     }
 }

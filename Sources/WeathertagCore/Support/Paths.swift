@@ -29,6 +29,20 @@ package enum Paths {
         return String(cString: resolved)
     }
 
+    /// The relative way up from `file`'s folder to `folder` (`""`, `../`, `../../`) when `file` is inside `folder`;
+    /// nil when it is not. Both are standardized first.
+    package static func wayUp(from file: String, to folder: String) -> String? {
+        let folder = Self.standardized(folder)
+        let own = Self.deletingLastComponent(Self.standardized(file))
+        guard own == folder || own.hasPrefix(folder == "/" ? "/" : folder + "/") else { return nil }
+        return String(repeating: "../", count: own.dropFirst(folder.count).split(separator: "/").count)
+    }
+
+    /// A path as a URL's path: each component percent-encoded, the slashes kept (`a b/c.png` → `a%20b/c.png`).
+    package static func urlEncoded(_ path: String) -> String {
+        path.split(separator: "/").map { percentEncoded(String($0)) }.joined(separator: "/")
+    }
+
     /// `/a/b/c.md` → `/a/b`; `/a` → `/`; `c.md` → ``.
     package static func deletingLastComponent(_ path: String) -> String {
         var trimmed = Substring(path)

@@ -36,7 +36,7 @@ package enum TimelineRendering {
         var page = TimelinePage(
             title: settings.title, formatting: formatting,
             icons: Self.icons(for: entries + onThisDay, cache: settings.iconCache), generatedAt: generatedAt)
-        page.photoBase = Self.way(from: file, to: inbox)
+        page.photoBase = Paths.wayUp(from: file, to: inbox)
         var entries = entries
         var onThisDay = onThisDay
         if page.photoBase != nil {
@@ -54,15 +54,6 @@ package enum TimelineRendering {
         MapRendering.svg(
             entries, files: settings.map, privacy: settings.privacy, formatting: settings.formatting,
             links: .files(inbox: inbox, mapFile: file), standalone: true)
-    }
-
-    /// The relative way from `file`'s folder up to `inbox` (`""`, `../`, `../../`) when `file` is inside it; nil when not.
-    static func way(from file: String, to inbox: String) -> String? {
-        let inbox = Paths.standardized(inbox)
-        let folder = Paths.deletingLastComponent(Paths.standardized(file))
-        guard folder == inbox || folder.hasPrefix(inbox == "/" ? "/" : inbox + "/") else { return nil }
-        let depth = folder.dropFirst(inbox.count).split(separator: "/").count
-        return String(repeating: "../", count: depth)
     }
 
     /// Each entry's photos that are files in the inbox.
