@@ -12,6 +12,7 @@ import ctypes
 import json
 import os
 import platform
+import resource
 import shutil
 import signal
 import socket
@@ -74,6 +75,13 @@ def http_unix(path, target):
             data += chunk
     head, body = data.split(b"\r\n\r\n", 1)
     return int(head.split(b" ")[1]), body.decode()
+
+
+def cpu_seconds(pid):
+    """The CPU time (user + system) process `pid` has used, its ended threads included (/proc/PID/stat)."""
+    with open("/proc/%d/stat" % pid) as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def memory(pid):
@@ -190,16 +198,25 @@ class Scratch:
                 self.release()
                 log("falling back to %s: %s" % (work, self.reason))
 
-    def fresh(self):
-        """A new, empty filesystem; returns where to put the folders."""
+    # What `fresh` makes: ext4 as a Debian install has it (the target), ext4 without a journal (as /tmp is on these
+    # machines, and close to what btrfs, xfs or a tuned NVMe cost per fsync), and tmpfs (no disk at all).
+    KINDS = ("journal", "no-journal", "tmpfs")
+
+    def fresh(self, kind="journal"):
+        """A new, empty filesystem of `kind`; returns where to put the folders."""
         self.unmount()
         os.makedirs(self.mountpoint, exist_ok=True)
-        subprocess.run(["mkfs.ext4", "-q", "-F", "-N", str(self.INODES),
-                        "-E", "nodiscard,lazy_itable_init=1,lazy_journal_init=1", self.image],
-                       check=True, capture_output=True)
-        # noinit_itable: no background thread zeroing inode tables during a measurement.
-        subprocess.run(["mount", "-o", "loop,noinit_itable", self.image, self.mountpoint], check=True,
-                       capture_output=True)
+        if kind == "tmpfs":
+            subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%dm,nr_inodes=%d" % (self.SIZE_MIB, self.INODES),
+                            "tmpfs", self.mountpoint], check=True, capture_output=True)
+        else:
+            features = ["-O", "^has_journal"] if kind == "no-journal" else []
+            subprocess.run(["mkfs.ext4", "-q", "-F", "-N", str(self.INODES)] + features +
+                           ["-E", "nodiscard,lazy_itable_init=1,lazy_journal_init=1", self.image],
+                           check=True, capture_output=True)
+            # noinit_itable: no background thread zeroing inode tables during a measurement.
+            subprocess.run(["mount", "-o", "loop,noinit_itable", self.image, self.mountpoint], check=True,
+                           capture_output=True)
         self.mounted = True
         return self.mountpoint
 
@@ -247,6 +264,7 @@ class Bench:
         self.burst_runs = arguments.burst_runs
         self.burst = arguments.burst
         self.quick = arguments.quick
+        self.filesystems = arguments.filesystem or ["journal"]
         self.work = tempfile.mkdtemp(prefix="weathertag-bench-", dir=arguments.work)
         self.standin = StandIn(self.work)
         self.scratch = Scratch(self.work, enabled=not arguments.no_scratch)
@@ -263,8 +281,10 @@ class Bench:
         shutil.rmtree(self.work, ignore_errors=True)
 
     def fresh(self, scratch=True):
-        """Starts a file measurement on a new scratch filesystem (or, with scratch=False, in the work folder)."""
-        self.files = self.scratch.fresh() if scratch and self.scratch.available else self.work
+        """Starts a file measurement on a new scratch filesystem (or, with scratch=False, in the work folder; with
+        scratch a kind of `Scratch.KINDS`, a new filesystem of that kind)."""
+        kind = scratch if isinstance(scratch, str) else "journal"
+        self.files = self.scratch.fresh(kind) if scratch and self.scratch.available else self.work
 
     def folder(self, name, files=False):
         path = os.path.join(self.files if files else self.work, name)
@@ -340,6 +360,7 @@ class Bench:
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
+        cpu_before = cpu_seconds(daemon.pid)
         start = time.perf_counter()
         for name in names:
             os.rename(os.path.join(staging, name), os.path.join(inbox, name))
@@ -349,6 +370,8 @@ class Bench:
                 break
             time.sleep(0.01)  # each look is a request the daemon answers: not too often
         seconds = time.perf_counter() - start
+        # The daemon's CPU for the burst (its answers to these looks included: about 100 a second).
+        cpu = cpu_seconds(daemon.pid) - cpu_before
         done.set()
         sampler.join()
         calls = {kind: self.standin.calls(kind) - calls_before[kind] for kind in kinds}
@@ -357,7 +380,7 @@ class Bench:
         daemon.stop()
         return {"seconds": seconds, "rate": count / seconds, "calls": calls, "idle_anon": idle_anon,
                 "idle_total": idle_total, "peak_anon": peak[0], "peak_total": peak[1],
-                "example": stamped_example, "startup": daemon.startup}
+                "example": stamped_example, "startup": daemon.startup, "cpu_us": cpu / count * 1e6}
 
     def syscalls(self, count, header):
         """System calls per entry during a burst of `count` (strace -c -f on the daemon, attached before the burst
@@ -417,10 +440,13 @@ class Bench:
         header_path = os.path.join(self.work, "header")
         with open(header_path, "w") as handle:
             handle.write(header)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         output = subprocess.run([self.fslimit, staging, header_path], input="\n".join(names) + "\n",
                                 capture_output=True, text=True, check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         result = json.loads(output.stdout)
         result["rate"] = count / result["seconds"]
+        result["cpu_us"] = ((after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)) / count * 1e6
         return result
 
     def script_burst(self, count):
@@ -902,15 +928,18 @@ http {
         return startups
 
     def burst_only(self):
-        """The burst alone, interleaved with the limit as in `run`: for trying a change to the stamping path."""
-        ratios = []
-        for _ in range(self.burst_runs):
-            ours = self.weathertag_burst(self.burst)
-            header = ours["example"].split("# Entry 1")[0]
-            limit = self.limit_burst(self.burst, header)
-            ratios.append(ours["rate"] / limit["rate"])
-            log("weathertag %.0f/s, limit %.0f/s: %.1f %%" % (ours["rate"], limit["rate"], 100 * ratios[-1]))
-        log("median %.1f %%" % (100 * statistics.median(ratios)))
+        """The burst alone, interleaved with the limit as in `run`, on each kind of filesystem (`--filesystem`): for
+        trying a change to the stamping path."""
+        for kind in self.filesystems:
+            ratios = []
+            for _ in range(self.burst_runs):
+                ours = self.weathertag_burst(self.burst, scratch=kind)
+                header = ours["example"].split("# Entry 1")[0]
+                limit = self.limit_burst(self.burst, header, scratch=kind)
+                ratios.append(ours["rate"] / limit["rate"])
+                log("%s: weathertag %.0f/s (%.0f µs CPU an entry), limit %.0f/s (%.0f µs): %.1f %%" % (
+                    kind, ours["rate"], ours["cpu_us"], limit["rate"], limit["cpu_us"], 100 * ratios[-1]))
+            log("%s: median %.1f %%" % (kind, 100 * statistics.median(ratios)))
 
     def run(self):
         runs, burst = self.runs, self.burst
@@ -1273,6 +1302,8 @@ def main():
     parser.add_argument("--only", choices=("burst", "index", "map", "latency", "restore", "growth", "track", "diary", "import", "socket", "startup", "syscalls"),
                         help="one figure alone, printed, docs left alone: for trying a change (index and growth "
                              "at --burst entries)")
+    parser.add_argument("--filesystem", action="append", choices=Scratch.KINDS,
+                        help="--only burst: on this kind of scratch filesystem (repeatable; default: journal)")
     parser.add_argument("--work", default=None, help="where to put the temp folders (default: $TMPDIR)")
     parser.add_argument("--no-scratch", action="store_true",
                         help="run the file figures in the work folder, not on fresh loop-mounted ext4")

@@ -45,7 +45,7 @@ package struct DiaryEntry: Sendable, Equatable {
         -> DiaryEntry
     {
         let text = String(decoding: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...], as: UTF8.self)
-        let (frontMatter, body) = Self.split(text)
+        let (frontMatter, body, lines) = Self.split(text)
         var fields: [String: String] = [:]
         var title: String?
         var weather: DiaryWeather?
@@ -64,9 +64,8 @@ package struct DiaryEntry: Sendable, Equatable {
                 }
             }
         }
-        let lines = body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         let heading = lines.lazy.compactMap(Self.heading).first
-        let firstLine = lines.lazy.map { Self.oneLine(String($0)) }.first { !$0.isEmpty }
+        let firstLine = lines.lazy.map { Self.oneLine($0) }.first { !$0.isEmpty }
         // A title the text gives is shown as words, a front matter's as it was written.
         let shown = (heading ?? firstLine).map { MarkdownText.plain($0.prefix(800)) }.flatMap { $0.isEmpty ? nil : $0 }
         let chosen = title ?? shown ?? Self.stem(fileName)
@@ -82,29 +81,31 @@ package struct DiaryEntry: Sendable, Equatable {
             photos: EntryPhotos.links(in: body))
     }
 
-    /// The front matter's YAML (nil without one) and the text after it.
-    static func split(_ text: String) -> (frontMatter: String?, body: Substring) {
+    /// The front matter's YAML (nil without one), the text after it, and that text's lines (as
+    /// `split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)` gives them).
+    static func split(_ text: String) -> (frontMatter: String?, body: Substring, lines: ArraySlice<Substring>) {
         let whole = text[...]
-        guard let firstEnd = whole.firstIndex(where: \.isNewline),
-            whole[..<firstEnd].trimmingWhitespace() == "---"
-        else { return (nil, whole) }
-        let yamlStart = whole.index(after: firstEnd)
-        var lineStart = yamlStart
-        while lineStart < whole.endIndex {
-            let lineEnd = whole[lineStart...].firstIndex(where: \.isNewline) ?? whole.endIndex
-            let line = whole[lineStart..<lineEnd].trimmingWhitespace()
-            if line == "---" || line == "..." {
-                let bodyStart = lineEnd < whole.endIndex ? whole.index(after: lineEnd) : lineEnd
-                return (String(whole[yamlStart..<lineStart]), whole[bodyStart...])
-            }
-            guard lineEnd < whole.endIndex else { break }
-            lineStart = whole.index(after: lineEnd)
-        }
-        return (nil, whole)
+        let lines = whole.lines()
+        guard lines.count > 1, lines[0].trimmingWhitespace() == "---",
+            let closing = lines.indices.dropFirst().first(where: { index in
+                let line = lines[index]
+                // Most lines hold neither: only those that do are trimmed and compared.
+                guard line.firstRange(ofASCII: "---") != nil || line.firstRange(ofASCII: "...") != nil else {
+                    return false
+                }
+                return ["---", "..."].contains(line.trimmingWhitespace())
+            })
+        else { return (nil, whole, lines[...]) }
+        let yaml = whole[lines[1].startIndex..<lines[closing].startIndex]
+        // The text starts after the closing line's break (or at the end, when it has none).
+        let body = closing + 1 < lines.count ? whole[lines[closing + 1].startIndex...] : whole[whole.endIndex...]
+        return (String(yaml), body, closing + 1 < lines.count ? lines[(closing + 1)...] : [""])
     }
 
     /// `# Title` or `## Title #` → `Title`.
     private static func heading(_ line: Substring) -> String? {
+        // Most lines are not headings: their first byte after spaces tells.
+        guard line.utf8.first(where: { $0 != 0x20 }) == UInt8(ascii: "#") else { return nil }
         let trimmed = line.drop { $0 == " " }
         guard trimmed.first == "#" else { return nil }
         let hashes = trimmed.prefix { $0 == "#" }
@@ -117,8 +118,8 @@ package struct DiaryEntry: Sendable, Equatable {
         return title.isEmpty ? nil : title
     }
 
-    private static func oneLine(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    private static func oneLine(_ text: some StringProtocol) -> String {
+        text.collapsingWhitespace()
     }
 
     private static func stem(_ fileName: String) -> String {
@@ -129,14 +130,14 @@ package struct DiaryEntry: Sendable, Equatable {
 
     /// The first lines of text after the title line, as plain words (`MarkdownText`), joined by spaces. Each line
     /// is read up to four excerpts' length: an excerpt never needs more.
-    private static func excerpt(_ lines: [Substring], skipping title: String?) -> String {
+    private static func excerpt(_ lines: ArraySlice<Substring>, skipping title: String?) -> String {
         var parts: [String] = []
         var length = 0
         var skipped = title == nil
         var markdown = MarkdownText()
         for line in lines {
             let bounded = line.prefix(4 * Self.excerptLength)
-            if !skipped, Self.heading(bounded) == title || Self.oneLine(String(bounded)) == title {
+            if !skipped, Self.heading(bounded) == title || Self.oneLine(bounded) == title {
                 skipped = true
                 _ = markdown.plain(bounded)
                 continue

@@ -14,10 +14,10 @@ package enum EntryPhotos {
     package static func links(in text: Substring) -> [String] {
         var links: [String] = []
         var rest = text.utf8.count > Self.maximumBytes ? text.prefix(Self.maximumBytes) : text
-        while links.count < Self.limit, let start = rest.firstRange(of: "![") {
+        while links.count < Self.limit, let start = rest.firstRange(ofASCII: "![") {
             rest = rest[start.upperBound...]
             let window = rest.prefix(Self.lookAhead)
-            guard let close = window.firstRange(of: "](") else { continue }
+            guard let close = window.firstRange(ofASCII: "](") else { continue }
             var destination = window[close.upperBound...]
             if destination.first == "<" {
                 guard let end = destination.firstIndex(of: ">") else { continue }

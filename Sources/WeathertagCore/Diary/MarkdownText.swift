@@ -34,7 +34,7 @@ package struct MarkdownText: Sendable {
             }
             return String(line)
         case .htmlComment:
-            guard let end = rest.firstRange(of: "-->") else { return "" }
+            guard let end = rest.firstRange(ofASCII: "-->") else { return "" }
             self.block = .text
             rest = rest[end.upperBound...].drop { $0 == " " }
         case .text:
@@ -115,8 +115,13 @@ package struct MarkdownText: Sendable {
 
     // MARK: Inline
 
+    /// What inline Markdown starts with: a line without any of these is its own text.
+    private static let inlineMarks = ASCIISet("\\`[<*_~&")
+
     /// One line's inline Markdown as text. A comment left open (`<!--` without `-->`) carries on in `block`.
     private static func inline(_ line: Substring, block: inout Block) -> String {
+        // Most of a diary's lines are words alone: each character would be taken as it is.
+        if line.holdsNone(of: Self.inlineMarks) { return String(line) }
         let characters = Array(line)
         var text = ""
         text.reserveCapacity(characters.count)
@@ -322,6 +327,6 @@ package struct MarkdownText: Sendable {
     }
 
     private static func words(_ text: String) -> String {
-        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        text.collapsingWhitespace()
     }
 }

@@ -43,9 +43,11 @@ package struct SyncConflict: Sendable, Equatable, CustomStringConvertible {
     /// The conflict a file name is, or nil for any other name (an entry, a temp file, a note that only mentions a
     /// conflict). Only Markdown names are looked at, as only they could be entries.
     package static func recognize(_ name: String) -> SyncConflict? {
+        // Every pattern holds the word: most names are ruled out by their bytes, without a regular expression (the
+        // watcher asks for every name it sees).
+        guard Self.mentionsConflict(name) else { return nil }
         let lower = name.lowercased()
-        // Every pattern holds the word: most names are ruled out without a regular expression.
-        guard lower.contains("conflict"), let suffix = [".md", ".markdown"].first(where: { lower.hasSuffix($0) }),
+        guard let suffix = [".md", ".markdown"].first(where: { lower.hasSuffix($0) }),
             !name.hasPrefix(".")
         else { return nil }
         let stem = String(name.dropLast(suffix.count))
@@ -55,6 +57,20 @@ package struct SyncConflict: Sendable, Equatable, CustomStringConvertible {
             return SyncConflict(copy: name, entry: String(match.output.1) + original, tool: pattern.tool)
         }
         return nil
+    }
+
+    /// Whether `name` holds "conflict" in any case of its ASCII letters.
+    private static func mentionsConflict(_ name: String) -> Bool {
+        let word = Array("conflict".utf8)
+        let bytes = Array(name.utf8)
+        guard bytes.count >= word.count else { return false }
+        for start in 0...(bytes.count - word.count) {
+            var matched = 0
+            // ASCII letters' lower case is their 0x20 bit.
+            while matched < word.count, bytes[start + matched] | 0x20 == word[matched] { matched += 1 }
+            if matched == word.count { return true }
+        }
+        return false
     }
 
     private struct Pattern: @unchecked Sendable {

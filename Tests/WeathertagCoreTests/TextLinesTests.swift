@@ -1,0 +1,54 @@
+import Testing
+import WeathertagCore
+
+/// The byte-level line and word helpers the diary index reads every entry with give what their `Character` twins
+/// give, on the texts that tell them apart.
+@Suite("Lines and words by bytes")
+struct TextLinesTests {
+    static let texts: [String] = [
+        "", "\n", "\n\n", "one", "one\n", "one\ntwo", "one\r\ntwo\rthree\n\nfour", "a\u{0B}b\u{0C}c",
+        "next\u{85}line", "line\u{2028}separator\u{2029}paragraph", "\r", "\r\n\r\n", "é\u{301}\ncafé\r\n",
+        "한국어 일기\n비가 왔다", "emoji 👩‍👩‍👧\n🇰🇷 flag", "trailing\r", "\u{2028}", "\u{E2}\u{80} not a separator",
+        "crlf at end\r\n", "\n\u{301} a combining mark after a break", "  spaced \t words\u{A0}nbsp\u{3000}ideographic ",
+        "tab\tand\u{0B}vertical\u{0C}feed", "---\ntitle: x\n...\nbody",
+    ]
+
+    @Test func linesSplitWhereCharactersDo() {
+        for text in Self.texts {
+            let expected = text[...].split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            #expect(text[...].lines() == expected, "\(text.debugDescription)")
+        }
+        // A slice of a larger text keeps its bounds.
+        let whole = "skip\nthis\npart\r\nand\u{2028}that"
+        let slice = whole[whole.index(whole.startIndex, offsetBy: 5)...]
+        #expect(slice.lines() == slice.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline))
+    }
+
+    @Test func wordsCollapseAsCharactersDo() {
+        for text in Self.texts {
+            let expected = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(text.collapsingWhitespace() == expected, "\(text.debugDescription)")
+            #expect(text[...].collapsingWhitespace() == expected, "\(text.debugDescription)")
+        }
+    }
+
+    @Test func asciiSearchFindsWhatStringSearchFinds() {
+        let haystacks = ["", "!", "![", "a ![b](c) ![d](e)", "é![x](y.png)", "!!![", "--->", "<!-- a -- b -->", "][("]
+        for haystack in haystacks {
+            for needle: StaticString in ["![", "](", "-->", "---"] {
+                let text = haystack[...]
+                #expect(
+                    text.firstRange(ofASCII: needle) == text.firstRange(of: "\(needle)"),
+                    "\(haystack.debugDescription) \(needle)")
+            }
+        }
+    }
+
+    @Test func asciiSets() {
+        let marks = ASCIISet("\\`[<*_~&")
+        #expect(marks.contains(UInt8(ascii: "\\")) && marks.contains(UInt8(ascii: "&")))
+        #expect(!marks.contains(UInt8(ascii: "a")) && !marks.contains(0xC3) && !marks.contains(0))
+        #expect("plain words, é and 한".dropFirst(0).holdsNone(of: marks))
+        #expect(!"a *word*"[...].holdsNone(of: marks))
+    }
+}
