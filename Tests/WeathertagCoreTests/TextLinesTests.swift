@@ -9,7 +9,8 @@ struct TextLinesTests {
         "", "\n", "\n\n", "one", "one\n", "one\ntwo", "one\r\ntwo\rthree\n\nfour", "a\u{0B}b\u{0C}c",
         "next\u{85}line", "line\u{2028}separator\u{2029}paragraph", "\r", "\r\n\r\n", "é\u{301}\ncafé\r\n",
         "한국어 일기\n비가 왔다", "emoji 👩‍👩‍👧\n🇰🇷 flag", "trailing\r", "\u{2028}", "\u{E2}\u{80} not a separator",
-        "crlf at end\r\n", "\n\u{301} a combining mark after a break", "  spaced \t words\u{A0}nbsp\u{3000}ideographic ",
+        "crlf at end\r\n", "\n\u{301} a combining mark after a break",
+        "  spaced \t words\u{A0}nbsp\u{3000}ideographic ",
         "tab\tand\u{0B}vertical\u{0C}feed", "---\ntitle: x\n...\nbody",
     ]
 
