@@ -633,6 +633,10 @@ http {
             with open(os.path.join(folder, "e%06d.md" % index), "w") as handle:
                 handle.write(self.stamped_entry(index, random))
         shutil.rmtree(os.path.join(self.work, "state"), ignore_errors=True)
+        # The reference: reading the same files, as `find -exec cat` does (the page cache as warm for both).
+        began = time.perf_counter()
+        subprocess.run("find %s -type f -name '*.md' -exec cat {} + > /dev/null" % inbox, shell=True, check=True)
+        cat = time.perf_counter() - began
         daemon = Daemon(self.binary, self.config(inbox, os.path.join(self.work, "cache")), self.work)
 
         def rebuilt(status):
@@ -661,7 +665,7 @@ http {
                        for name in os.listdir(os.path.join(self.work, "state")))
         drawn = self.map_and_page(os.path.join(self.work, "config.json"))
         daemon.stop()
-        return {"count": count, "rebuild": rebuild, "search_p50": percentile(searches, 50),
+        return {"count": count, "rebuild": rebuild, "cat": cat, "search_p50": percentile(searches, 50),
                 "search_p99": percentile(searches, 99), "page_p50": percentile(pages, 50),
                 "page_p99": percentile(pages, 99), "peak_anon": peak[0], "peak_total": peak[1], "anon": anon,
                 "database": database, "map": drawn}
@@ -946,19 +950,19 @@ http {
         log("== burst of %d: weathertag vs the filesystem limit (%d runs)" % (burst, self.burst_runs))
         # Interleaved: on ext4 a burst of deletions slows the next inode allocations for a minute
         # (`recently_deleted`), so each side runs after the other the same number of times.
-        weathertag, limit = [], []
-        for _ in range(self.burst_runs):
-            weathertag.append(self.weathertag_burst(burst))
-            header = weathertag[0]["example"].split("# Entry 1")[0]
-            limit.append(self.limit_burst(burst, header))
-        self.results["burst"] = (weathertag, limit)
-        if self.scratch.available:
-            log("== the same in the work folder (%s)" % describe_filesystem(self.work))
+        # On each kind of fresh filesystem: a journaled ext4 (the target, where fsync hides the rest), and where
+        # fsync is cheap and the daemon's own work shows: ext4 without a journal, and tmpfs.
+        self.results["bursts"] = {}
+        for kind in (Scratch.KINDS if self.scratch.available else (False,)):
+            if kind != "journal":
+                log("== the same on %s" % (kind if kind else describe_filesystem(self.work)))
             weathertag, limit = [], []
             for _ in range(self.burst_runs):
-                weathertag.append(self.weathertag_burst(burst, scratch=False))
-                limit.append(self.limit_burst(burst, header, scratch=False))
-            self.results["burst_work"] = (weathertag, limit)
+                weathertag.append(self.weathertag_burst(burst, scratch=kind))
+                header = weathertag[0]["example"].split("# Entry 1")[0]
+                limit.append(self.limit_burst(burst, header, scratch=kind))
+            self.results["bursts"][kind] = (weathertag, limit)
+        self.results["burst"] = self.results["bursts"][Scratch.KINDS[0] if self.scratch.available else False]
 
         log("== system calls per entry (strace -c -f), and the binary")
         self.results["syscalls"] = self.syscalls(500 if self.quick else 2000, header)
@@ -1122,16 +1126,25 @@ def report(bench):
                      median_spread([r["rate"] for r in weathertag], 0), median_spread([r["rate"] for r in limit], 0),
                      100 * w_rate / l_rate),
                  "≥ 90 %% of the limit: %s" % verdict(w_rate >= 0.9 * l_rate)))
-    if "burst_work" in results:
-        work_w, work_l = results["burst_work"]
-        rows.append(("the same burst in %s (%s)" % (bench.work.rsplit("/", 1)[0], describe_filesystem(bench.work)),
+    names = {"no-journal": "a fresh ext4 without a journal", "tmpfs": "a fresh tmpfs"}
+    for kind, (kind_w, kind_l) in results.get("bursts", {}).items():
+        if kind not in names:
+            continue
+        ratio = statistics.median(r["rate"] for r in kind_w) / statistics.median(r["rate"] for r in kind_l)
+        rows.append(("the same burst on %s" % names[kind],
                      "weathertag %s entries/s; filesystem limit %s files/s; ratio %.0f %%" % (
-                         median_spread([r["rate"] for r in work_w], 0), median_spread([r["rate"] for r in work_l], 0),
-                         100 * statistics.median(r["rate"] for r in work_w)
-                         / statistics.median(r["rate"] for r in work_l)),
-                     "≥ 90 %% of the limit: %s" % verdict(
-                         statistics.median(r["rate"] for r in work_w)
-                         >= 0.9 * statistics.median(r["rate"] for r in work_l))))
+                         median_spread([r["rate"] for r in kind_w], 0), median_spread([r["rate"] for r in kind_l], 0),
+                         100 * ratio),
+                     "≥ 90 %% of the limit: %s" % verdict(ratio >= 0.9)))
+    cpu_rows = [(kind, [r["cpu_us"] for r in kind_w], [r["cpu_us"] for r in kind_l])
+                for kind, (kind_w, kind_l) in results.get("bursts", {}).items()]
+    if cpu_rows:
+        worst_cpu = max(statistics.median(ours) for _, ours, _ in cpu_rows)
+        rows.append(("the daemon's CPU time (user + system, /proc/PID/stat) per stamped entry in these bursts",
+                     "; ".join("%s: weathertag %s µs, the limit loop %s µs" % (
+                         {"journal": "journaled ext4"}.get(kind, names.get(kind, "the work folder")),
+                         median_spread(ours, 0), median_spread(theirs, 0)) for kind, ours, theirs in cpu_rows),
+                     "≤ 150 µs: %s" % verdict(worst_cpu <= 150)))
     if "syscalls" in results:
         traced = results["syscalls"]
         ours, theirs = traced["weathertag"], traced["limit"]
@@ -1142,7 +1155,7 @@ def report(bench):
                      "weathertag %.1f (%s); the limit loop %.1f per file" % (
                          per_entry, ", ".join("%s %.1f" % (name, n / traced["count"]) for name, n in top),
                          sum(theirs.values()) / traced["count"]),
-                     "≤ 20: %s" % verdict(per_entry <= 20)))
+                     "≤ 15: %s" % verdict(per_entry <= 15)))
     if "binary" in results:
         binary = results["binary"]
         rows.append(("the installed binary (stripped, Swift runtime linked in)",
@@ -1168,7 +1181,7 @@ def report(bench):
                  "p50 %s ms, p99 %s ms; filesystem limit per file p50 %.2f ms, p99 %.2f ms" % (
                      median_spread([r["p50_ms"] for r in latency], 2), median_spread([r["p99_ms"] for r in latency], 2),
                      limit_p50, limit_p99),
-                 "p99 ≤ limit p99 + 5 ms: %s" % verdict(p99 <= limit_p99 + 5)))
+                 "p99 ≤ limit p99 + 1 ms: %s" % verdict(p99 <= limit_p99 + 1)))
     restore = results["restore"]
     restore_p99 = statistics.median(r["p99_ms"] for r in restore)
     exact = all(r["restored"] == r["count"] and r["same"] == r["count"] for r in restore)
@@ -1191,9 +1204,8 @@ def report(bench):
                              median_spread([r["p99_us"] for r in socket_results[("weathertag", 64)]], 0),
                              median_spread([r["p99_us"] for r in socket_results[("nginx", 64)]], 0))
                          if connections == 64 else ""),
-                     ("≥ 95 %% of nginx, p99 ≤ 1.5 ms: %s" % verdict(
-                         ratio >= 0.95 and statistics.median(
-                             r["p99_us"] for r in socket_results[("weathertag", 64)]) <= 1500)
+                     ("≥ 95 %% of nginx, p99 ≤ 1.5 ms in every run: %s" % verdict(
+                         ratio >= 0.95 and max(r["p99_us"] for r in socket_results[("weathertag", 64)]) <= 1500)
                       if connections == 64 else "≥ 50 %% of nginx: %s" % verdict(ratio >= 0.5))))
     eight = socket_results[("weathertag", 8)]
     eight_nginx = socket_results[("nginx", 8)]
@@ -1207,7 +1219,7 @@ def report(bench):
     startup = results["startup"]
     rows.append(("start-up, exec to READY=1, warm cache",
                  "%s ms (10 starts)" % median_spread(startup, 1),
-                 "≤ 15 ms: %s" % verdict(statistics.median(startup) <= 15)))
+                 "≤ 10 ms: %s" % verdict(statistics.median(startup) <= 10)))
     idle_anon = statistics.median(r["idle_anon"] for r in weathertag) / 1024
     idle_total = statistics.median(r["idle_total"] for r in weathertag) / 1024
     peak_anon = max(r["peak_anon"] for r in weathertag) / 1024
@@ -1221,14 +1233,17 @@ def report(bench):
                      idle_anon <= 8 and peak_anon <= 32 and idle_total <= 24 and peak_total <= 32)))
     index = results["index"]
     rows.append(("the diary index at %d entries (stamped earlier; the state database deleted)" % index["count"],
-                 "rebuilt from the files in %.1f s (%.0f entries/s); text search p50 %.1f ms, p99 %.1f ms; a page "
+                 "rebuilt from the files in %.1f s (%.0f entries/s; `find -exec cat` of the same files %.2f s, %.1f ×); "
+                 "text search p50 %.1f ms, p99 %.1f ms; a page "
                  "filtered by condition, place and years p50 %.1f ms, p99 %.1f ms (over the socket, a connection "
                  "each); database %.0f MiB; private RSS peak %.1f MiB, total %.1f MiB" % (
-                     index["rebuild"], index["count"] / index["rebuild"], index["search_p50"], index["search_p99"],
+                     index["rebuild"], index["count"] / index["rebuild"], index["cat"], index["rebuild"] / index["cat"],
+                     index["search_p50"], index["search_p99"],
                      index["page_p50"], index["page_p99"], index["database"] / 1048576, index["peak_anon"] / 1024,
                      index["peak_total"] / 1024),
-                 "search p99 ≤ 50 ms, private RSS ≤ 32 MiB: %s" % verdict(
-                     index["search_p99"] <= 50 and index["peak_anon"] <= 32 * 1024)))
+                 "rebuilt in ≤ 3 s and ≤ 2 × the cat, search p99 ≤ 50 ms, private RSS ≤ 32 MiB: %s" % verdict(
+                     index["rebuild"] <= 3 and index["rebuild"] <= 2 * index["cat"] and index["search_p99"] <= 50
+                     and index["peak_anon"] <= 32 * 1024)))
     drawn = index["map"]
     rows.append(("the map and the timeline page of the same %d entries (`weathertag map`, `weathertag timeline`, "
                  "through the daemon; median of 3)" % index["count"],

@@ -129,10 +129,10 @@ void clinux_crash_note(int fd, long offset) {
     clinux_note_offset = offset;
 }
 
-void clinux_tune_malloc(int arenas, int threshold) {
+void clinux_tune_malloc(int arenas, int map_threshold, int trim_threshold) {
     mallopt(M_ARENA_MAX, arenas);
-    mallopt(M_MMAP_THRESHOLD, threshold);
-    mallopt(M_TRIM_THRESHOLD, threshold);
+    mallopt(M_MMAP_THRESHOLD, map_threshold);
+    mallopt(M_TRIM_THRESHOLD, trim_threshold);
 }
 
 void clinux_trim_malloc(void) { malloc_trim(0); }

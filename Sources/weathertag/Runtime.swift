@@ -20,9 +20,11 @@ struct Runtime {
         // Two malloc arenas, not glibc's eight per core: threads that allocate a little each (the NIO pool's, the
         // event loops', SQLite's) otherwise each hold an arena of freed pages, which was a third of the daemon's
         // private memory during an import (`make bench`); and blocks of 128 KiB and more mapped on their own, so a
-        // year's answer freed is memory given back (2 MiB less at the peak of a 365-entry import). Before any
-        // thread starts.
-        ProcessMemory.tune(arenas: 2, threshold: 128 << 10)
+        // year's answer freed is memory given back (2 MiB less at the peak of a 365-entry import). A heap's free top
+        // is given back past 1 MiB, not 128 KiB: each batch of stamps frees a few hundred KiB, and trimmed at 128 KiB
+        // every batch gave its pages back (`brk`, `madvise`) and faulted them in again, 5 % of a burst's samples.
+        // Before any thread starts.
+        ProcessMemory.tune(arenas: 2, threshold: 128 << 10, trim: 1 << 20)
         // A reader that goes away (a closed log pipe, a client) must give EPIPE, not kill the daemon.
         signal(SIGPIPE, SIG_IGN)
         // (A broken file lease's SIGIO is caught where leases are taken: `clinux_take_read_lease`.)

@@ -36,10 +36,10 @@ void clinux_name_thread(const char *name);
 /// at its first call.
 void clinux_crash_note(int fd, long offset);
 
-/// At most `arenas` malloc arenas, and blocks of `threshold` bytes or more mapped on their own and the heap's free
-/// top given back past `threshold` (`mallopt` M_ARENA_MAX, M_MMAP_THRESHOLD, M_TRIM_THRESHOLD; <malloc.h> is not in
-/// the Glibc module). Call before threads start.
-void clinux_tune_malloc(int arenas, int threshold);
+/// At most `arenas` malloc arenas, blocks of `map_threshold` bytes or more mapped on their own, and the heap's free
+/// top given back past `trim_threshold` (`mallopt` M_ARENA_MAX, M_MMAP_THRESHOLD, M_TRIM_THRESHOLD; <malloc.h> is not
+/// in the Glibc module). Call before threads start.
+void clinux_tune_malloc(int arenas, int map_threshold, int trim_threshold);
 
 /// Gives freed heap pages back to the system (`malloc_trim(0)`), in every arena.
 void clinux_trim_malloc(void);

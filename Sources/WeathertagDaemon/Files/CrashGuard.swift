@@ -9,7 +9,9 @@ import WeathertagCore
 /// one the daemon was stamping when it crashed, is set aside until it changes (`SetAsideEntries`), left alone with
 /// the reason. Blocking: called on the thread pool.
 ///
-/// The cost: per batch, a file created, written, closed and removed; per entry, one 8-byte `pwrite` (no fsync).
+/// The cost: per batch, a file created, written, mapped, closed and removed; per entry, an 8-byte copy into the mapped
+/// page (no system call: a process that dies leaves its shared pages to the kernel, which writes them to the file as
+/// it would a `pwrite`; an 8-byte `pwrite` an entry where the file cannot be mapped).
 final class CrashGuard: Sendable {
     /// The folder the notes and the list live in (the state database's).
     let directory: String
@@ -78,7 +80,8 @@ final class CrashGuard: Sendable {
         let marker = BatchMarker(boot: self.boot, names: names)
         let path =
             self.directory + "/" + Self.notePrefix + String(self.batches.add(1, ordering: .relaxed).newValue)
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        // Read and write: a shared mapping needs both.
+        let fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return nil }
         guard (try? FileIO.writeAll(fd, marker.bytes, path: path)) != nil else {
             close(fd)
@@ -87,7 +90,11 @@ final class CrashGuard: Sendable {
         }
         // A fault on this thread from now on flags the note.
         clinux_crash_note(fd, marker.crashedOffset)
-        return Note(fd: fd, path: path, offset: marker.reachedOffset)
+        let length = marker.reachedOffset + BatchMarker.reachedWidth
+        let mapped = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+        return Note(
+            fd: fd, path: path, offset: marker.reachedOffset,
+            mapping: mapped == MAP_FAILED ? nil : mapped.map { ($0, length) })
     }
 
     /// One batch's note.
@@ -95,17 +102,24 @@ final class CrashGuard: Sendable {
         let fd: Int32
         let path: String
         let offset: Int
+        /// The note's first page, shared with the file: where the reached field is written.
+        let mapping: (address: UnsafeMutableRawPointer, length: Int)?
 
         /// The batch moves on to its `index`-th entry (nil: past its entries, to what it does after them).
         func reach(_ index: Int?) {
-            _ = BatchMarker.field(index).withUnsafeBytes {
-                pwrite(self.fd, $0.baseAddress, $0.count, off_t(self.offset))
+            BatchMarker.field(index).withUnsafeBytes { field in
+                if let mapping = self.mapping {
+                    (mapping.address + self.offset).copyMemory(from: field.baseAddress!, byteCount: field.count)
+                } else {
+                    _ = pwrite(self.fd, field.baseAddress, field.count, off_t(self.offset))
+                }
             }
         }
 
         /// The batch is done (or failed as a batch, not as a process): the note goes.
         func end() {
             clinux_crash_note(-1, 0)
+            if let mapping = self.mapping { munmap(mapping.address, mapping.length) }
             close(self.fd)
             unlink(self.path)
         }

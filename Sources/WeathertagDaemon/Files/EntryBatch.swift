@@ -107,16 +107,16 @@ enum EntryBatch {
         indexed: String?
     ) -> DiaryIndexItem {
         let fileName = key.split(separator: "/").last.map(String.init) ?? key
-        var item = DiaryIndexItem(
+        if let read, read.version.indexed != indexed {
+            let entry = DiaryEntry.read(read.content, fileName: fileName, modified: read.modified)
+            // (The placeholder's time is for a row without its entry: this one has it.)
+            return DiaryIndexItem(
+                path: key, version: read.version, entry: entry, lane: lane, placeholderTime: entry.time)
+        }
+        return DiaryIndexItem(
             path: key, version: nil, entry: nil, lane: lane,
             placeholderTime: EntryTime.of(
-                fields: [:], fileName: fileName, modified: read?.modified ?? Date(),
-                timeZone: .current))
-        if let read, read.version.indexed != indexed {
-            item.version = read.version
-            item.entry = DiaryEntry.read(read.content, fileName: fileName, modified: read.modified)
-        }
-        return item
+                fields: [:], fileName: fileName, modified: read?.modified ?? Date(), timeZone: .current))
     }
 
     private static func path(_ name: String, in folder: String?) -> String {

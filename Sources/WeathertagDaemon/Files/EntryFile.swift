@@ -10,9 +10,10 @@ import WeathertagCore
 ///    later open for writing or truncate. Where leases are not available (a file we do not own, NFS), the
 ///    `stat` comparisons below are the only guard.
 /// 3. Read; decide what to write (`StampDecision`, pure, in Core); write a temp file next to it, fsync.
-/// 4. Last look: lease intact (without a lease: the same size and modification time), the same file under the name.
+/// 4. Last look: lease intact (without a lease: the same size and modification time).
 /// 5. Exchange the temp file and the entry in one step (`RENAME_EXCHANGE`), so the original stays linked under
-///    the temp name; look once more, and if the name held another file by then (a save by rename), exchange back.
+///    the temp name; look at what the temp name holds now, and if the entry's name held another file (a save by
+///    rename), exchange back. (Where the filesystem cannot exchange: the same file under the name, then a rename.)
 /// 6. Unlink the original, fsync the folder; then, still holding the lease, see whether a writer reached the
 ///    original meanwhile, and put its save back under the entry's name.
 ///
@@ -265,11 +266,15 @@ enum EntryFile {
     /// Steps 4 and 5: the last look, then the copy takes the entry's name (exchanged, or renamed over where the
     /// filesystem cannot exchange), undone when the name held another file by then. Nil when the copy holds the
     /// name; else why not (nothing was overwritten).
+    ///
+    /// Whether the name still holds the file we read is looked at after the exchange, not before: the look after it
+    /// is needed anyway (a save can land between any look and the exchange) and undoes it, so a look before it only
+    /// cost a `stat` an entry. A plain rename cannot be undone, and looks first.
     private static func exchange(
         _ temporary: inout Temporary, with path: String, opened: Opened, hooks: Hooks
     ) throws -> EntryResult? {
         hooks.beforeRename()
-        guard opened.untouched, FileVersion.current(path) == opened.before else {
+        guard opened.untouched else {
             unlink(temporary.path)
             return FileIO.exists(path) ? .changedWhileStamping : .vanished
         }
@@ -292,12 +297,21 @@ enum EntryFile {
             temporary.exchanged = true
             return nil
         }
+        if errno == ENOENT {
+            // The entry's name is gone (deleted or moved away since it was read).
+            unlink(temporary.path)
+            return .vanished
+        }
         guard errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP else {
             let error = SystemError("renameat2", path: path)
             unlink(temporary.path)
             throw error
         }
-        // A filesystem that cannot exchange: a plain rename over; the last look above is the guard.
+        // A filesystem that cannot exchange: a plain rename over, after a last look at the name.
+        guard FileVersion.current(path) == opened.before else {
+            unlink(temporary.path)
+            return FileIO.exists(path) ? .changedWhileStamping : .vanished
+        }
         guard rename(temporary.path, path) == 0 else {
             let error = SystemError("rename", path: path)
             unlink(temporary.path)

@@ -202,7 +202,16 @@ final class InboxWatcher: Sendable {
             if !changes.list.isEmpty { changed(changes.list) }
             if arrivals.append(names) { report(.arrived) }
             if !exhaustedBefore && self.watchesExhausted { report(.watchesExhausted) }
+            if changes.ownStamps { Self.letEventsGather() }
         }
+    }
+
+    /// While our own stamps are landing (a batch is under way), the next read waits a moment: a stamp makes about
+    /// eight events (its temp file created, closed, exchanged twice over and removed), which came a read and a `poll`
+    /// apiece, three and a half wake-ups of this thread an entry; now a read takes a millisecond's worth. Names that
+    /// arrive meanwhile wait at most that long, and would wait for the batch anyway.
+    private static func letEventsGather() {
+        usleep(1000)
     }
 
     private typealias Event = InotifyReader.Event
@@ -222,6 +231,8 @@ final class InboxWatcher: Sendable {
     /// The renames and removals of one read, and the moves whose destination is not known yet (by cookie).
     private struct Changes {
         var list: [PathChange] = []
+        /// The read held events of our own temp files: a batch is being stamped.
+        var ownStamps = false
         var movedFrom: [UInt32: (path: String, isFolder: Bool)] = [:]
 
         mutating func moved(_ event: Event, path: String, tree: InboxTree) {
@@ -263,6 +274,7 @@ final class InboxWatcher: Sendable {
         let path = InboxTree.join(folder, event.name)
         if event.name.hasPrefix("."), EditorLock.entry(forLockFile: event.name) != nil { self.editorLocks?.changed() }
         if event.name.hasPrefix("."), event.name.hasSuffix(FileIO.temporarySuffix) {
+            changes.ownStamps = true
             // A stamp's exchange moves the entry under its temp name: the entry stays where it is.
             if event.has(IN_MOVED_TO) { changes.movedFrom[event.cookie] = nil }
         } else if event.has(IN_MOVED_FROM) || event.has(IN_MOVED_TO) || event.has(IN_DELETE) {
