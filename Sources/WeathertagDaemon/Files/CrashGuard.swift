@@ -109,7 +109,8 @@ final class CrashGuard: Sendable {
         func reach(_ index: Int?) {
             BatchMarker.field(index).withUnsafeBytes { field in
                 if let mapping = self.mapping {
-                    (mapping.address + self.offset).copyMemory(from: field.baseAddress!, byteCount: field.count)
+                    UnsafeMutableRawBufferPointer(start: mapping.address + self.offset, count: field.count)
+                        .copyMemory(from: field)
                 } else {
                     _ = pwrite(self.fd, field.baseAddress, field.count, off_t(self.offset))
                 }
