@@ -153,4 +153,40 @@ struct TimeGrammarTests {
             #expect(throws: EntryQuery.Invalid.self) { try EntryQuery.date(text, parameter: "until") }
         }
     }
+
+    /// The timestamp read by bytes gives the groups its expression gives, on the forms people write and on every
+    /// cut and one-byte change of them.
+    @Test func timestampsReadByBytesAsTheExpressionReadsThem() {
+        let forms = [
+            "2019-05-01", "2019-5-1", "2019-05-01 10:00", "2019-05-01T10:00:00", "2019-05-01t10:00:00.5+02:00",
+            "2019-05-01 \t 9:05:07.123Z", "2019-05-01T10:00 +0530", "2019-05-01T10:00-5", "2019-05-01T10:00+530",
+            "2019-05-01T10:00+5:30", "2019-05-01T10:00+05:3", "2019-05-01T10:00+05:300", "2019-05-01T10:00:00.",
+            "2019-05-01T1000", "2019-05-011", "12019-05-01", "2019-05-01Z", "2019-05-01 10:00 Z", "yesterday",
+            "2019-05-01T10:00:00+", "2019/05/01", "2019-05-01T10:00:60", "٢٠١٩-05-01", "2019-05-01T10:00\t+02",
+        ]
+        var cases = Set(forms)
+        for form in forms {
+            let bytes = Array(form.utf8)
+            for cut in 0...bytes.count { cases.insert(String(decoding: bytes[..<cut], as: UTF8.self)) }
+            for index in bytes.indices {
+                for replacement in Array("0 9:-+TZ.\tx".utf8) {
+                    var changed = bytes
+                    changed[index] = replacement
+                    cases.insert(String(decoding: changed, as: UTF8.self))
+                }
+            }
+        }
+        #expect(cases.count > 2000)
+        for value in cases {
+            let bytes = EntryTime.timestampGroups(value)
+            let expression = EntryTime.timestampGroupsByExpression(value)
+            // The expression's \d takes other scripts' digits too (٢٠١٩), which no date is read from (`Int` reads
+            // ASCII digits only): the bytes do not match them at all.
+            if let expression, expression[1...3].contains(where: { $0.flatMap { Int($0) } == nil }) {
+                #expect(bytes == nil, "\(value.debugDescription)")
+                continue
+            }
+            #expect(bytes == expression, "\(value.debugDescription)")
+        }
+    }
 }

@@ -33,6 +33,16 @@ struct TextLinesTests {
         }
     }
 
+    @Test func prefixesAndCountsAreCharacters() {
+        for text in Self.texts + ["a\r\nb\r\nc", "abc\r", String(repeating: "word ", count: 300)] {
+            for count in [0, 1, 2, 3, 5, 200, 800, 2000] {
+                #expect(text.prefix(characters: count) == text.prefix(count), "\(text.debugDescription) \(count)")
+                #expect(text[...].prefix(characters: count) == text[...].prefix(count))
+            }
+            #expect(text.characterCount == text.count, "\(text.debugDescription)")
+        }
+    }
+
     @Test func asciiSearchFindsWhatStringSearchFinds() {
         let haystacks = ["", "!", "![", "a ![b](c) ![d](e)", "é![x](y.png)", "!!![", "--->", "<!-- a -- b -->", "][("]
         for haystack in haystacks {

@@ -67,11 +67,13 @@ package struct DiaryEntry: Sendable, Equatable {
         let heading = lines.lazy.compactMap(Self.heading).first
         let firstLine = lines.lazy.map { Self.oneLine($0) }.first { !$0.isEmpty }
         // A title the text gives is shown as words, a front matter's as it was written.
-        let shown = (heading ?? firstLine).map { MarkdownText.plain($0.prefix(800)) }.flatMap { $0.isEmpty ? nil : $0 }
+        let shown = (heading ?? firstLine).map { MarkdownText.plain($0.prefix(characters: 800)) }.flatMap {
+            $0.isEmpty ? nil : $0
+        }
         let chosen = title ?? shown ?? Self.stem(fileName)
         let time = EntryTime.of(fields: fields, fileName: fileName, modified: modified, timeZone: timeZone)
         return DiaryEntry(
-            title: String(chosen.prefix(200)),
+            title: String(chosen.prefix(characters: 200)),
             excerpt: Self.excerpt(lines, skipping: title == nil ? (heading ?? firstLine) : heading),
             body: String(decoding: body.utf8.prefix(Self.maximumBodyBytes), as: UTF8.self),
             time: time,
@@ -136,7 +138,7 @@ package struct DiaryEntry: Sendable, Equatable {
         var skipped = title == nil
         var markdown = MarkdownText()
         for line in lines {
-            let bounded = line.prefix(4 * Self.excerptLength)
+            let bounded = line.prefix(characters: 4 * Self.excerptLength)
             if !skipped, Self.heading(bounded) == title || Self.oneLine(bounded) == title {
                 skipped = true
                 _ = markdown.plain(bounded)
@@ -145,12 +147,12 @@ package struct DiaryEntry: Sendable, Equatable {
             let text = markdown.plain(bounded)
             guard !text.isEmpty else { continue }
             parts.append(text)
-            length += text.count + 1
+            length += text.characterCount + 1
             if length >= Self.excerptLength { break }
         }
         let joined = parts.joined(separator: " ")
-        guard joined.count > Self.excerptLength else { return joined }
-        return String(joined.prefix(Self.excerptLength - 1)) + "…"
+        guard joined.characterCount > Self.excerptLength else { return joined }
+        return String(joined.prefix(characters: Self.excerptLength - 1)) + "…"
     }
 }
 

@@ -56,7 +56,7 @@ package struct MarkdownText: Sendable {
     /// The plain words of a whole text.
     package static func plain(_ text: Substring) -> String {
         var reader = MarkdownText()
-        return text.split(whereSeparator: \.isNewline).map { reader.plain($0) }.filter { !$0.isEmpty }
+        return text.lines().filter { !$0.isEmpty }.map { reader.plain($0) }.filter { !$0.isEmpty }
             .joined(separator: " ")
     }
 

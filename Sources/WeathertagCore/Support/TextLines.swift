@@ -97,6 +97,25 @@ package struct ASCIISet: Sendable {
 }
 
 extension StringProtocol {
+    /// Its first `count` characters, as `prefix(count)` gives them, by bytes while they are ASCII without a CR (where
+    /// a character is a byte: CR LF is one character of two).
+    package func prefix(characters count: Int) -> SubSequence {
+        var end = self.utf8.startIndex
+        var taken = 0
+        while taken < count, end < self.utf8.endIndex {
+            let byte = self.utf8[end]
+            guard byte < 0x80, byte != 0x0D else { return self.prefix(count) }
+            end = self.utf8.index(after: end)
+            taken += 1
+        }
+        return self[..<end]
+    }
+
+    /// Its number of characters, as `count` gives it, by bytes when they are ASCII without a CR.
+    package var characterCount: Int {
+        self.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } ? self.utf8.count : self.count
+    }
+
     /// Its words joined by single spaces: `split(whereSeparator: \.isWhitespace).joined(separator: " ")`, by bytes
     /// when the text is ASCII.
     package func collapsingWhitespace() -> String {
