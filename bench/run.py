@@ -426,6 +426,65 @@ class Bench:
                     counts[fields[-1]] = int(fields[3])
         return counts
 
+    # Where a stamp's time goes: each sample of `perf record -g` is counted for the innermost of these purposes on
+    # its stack (a symbol matching the expression), so SQLite inside the diary index counts as the index, and
+    # YAML inside the decision as the decision.
+    PROFILE_PURPOSES = (
+        ("reading the entry for the diary index (title, excerpt, text, time, place)", r"DiaryEntryV4read|EntryBatchO9indexItem"),
+        ("the diary index in SQLite (its row, its FTS5 text, the placeholders of a listing)", r"DiaryTables|SQLiteDiaryStore"),
+        ("the stamp memory in SQLite", r"SQLiteStampMemory\w*(?:remember|blocks|apply)|SQLiteEntryStore"),
+        ("parsing the front matter and composing the block (the decision)", r"StampDecision|FrontMatterStamper|BackdatingPolicy"),
+        ("writing the temp file, the exchange, the folder's fsync", r"EntryFileO14writeTemporary|EntryFileO8exchange|fsyncDirectory|SwappedOriginal"),
+        ("opening, leasing and reading the entry", r"EntryFileO4open|EntryFileO5stamp|FileIO"),
+        ("the crash guard's note", r"CrashGuard"),
+        ("the watcher (inotify events, conflict copies, lock files)", r"InboxWatcher|InotifyReader|SyncConflict|EditorLock"),
+        ("logging", r"Logging|LogHandler"),
+        ("the inbox's machine and its loop", r"InboxStateMachine|InboxService|InboxReporter|Arrivals|EntryBatch|InboxFiles"),
+        ("the bench's status requests over the socket", r"APIRouter|NIOPosix.*Channel|NIOHTTP|SocketServer"),
+    )
+    # Counted only when no purpose above is on the stack: the transaction around them (begin, commit, the WAL).
+    PROFILE_FALLBACKS = (("the batch's SQLite transaction (begin, commit, the WAL)", r"WeathertagSQLite|StateDatabase"),)
+
+    def profile(self, count, kind="tmpfs"):
+        """A burst of `count` under `perf record -g` (on a fresh `kind`): the share of the daemon's samples each
+        purpose of `PROFILE_PURPOSES` takes, and the CPU time an entry that is (the burst measured without perf)."""
+        import re
+        plain = self.weathertag_burst(count, scratch=kind)
+        self.fresh(kind)
+        staging, names = self.stage(count)
+        daemon, inbox = self.start(cold=True)
+        http_unix(self.socket_path(), "/v1/tag")
+        data = os.path.join(self.work, "perf.data")
+        # DWARF call graphs: libc, libyaml and libsqlite3 are built without frame pointers, and unwound by frame
+        # pointers half of the samples lost the stack that says what they were for.
+        recorder = subprocess.Popen(["perf", "record", "-F", "999", "--call-graph", "dwarf,16384", "-o", data, "-p",
+                                     str(daemon.pid)],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(1)  # perf attaches to each thread: the moment it needs before the burst
+        for name in names:
+            os.rename(os.path.join(staging, name), os.path.join(inbox, name))
+        while json.loads(http_unix(self.socket_path(), "/v1/status")[1])["entries"]["stamped"] < count:
+            time.sleep(0.01)
+        recorder.send_signal(signal.SIGINT)
+        recorder.wait()
+        daemon.stop()
+        script = subprocess.run(["perf", "script", "-i", data, "-F", "comm,ip,sym"], capture_output=True, text=True,
+                                check=True).stdout
+        purposes = [(name, re.compile(expression)) for name, expression in self.PROFILE_PURPOSES]
+        fallbacks = [(name, re.compile(expression)) for name, expression in self.PROFILE_FALLBACKS]
+        counts = {name: 0 for name, _ in self.PROFILE_PURPOSES + self.PROFILE_FALLBACKS}
+        counts["other: the runtime, malloc, the scheduler, idle pool threads"] = 0
+        for sample in script.split("\n\n"):
+            frames = [line.strip().split(" ", 1)[-1] for line in sample.strip().split("\n")[1:]]
+            if not frames:
+                continue
+            purpose = next((name for rules in (purposes, fallbacks) for frame in frames for name, expression in rules
+                            if expression.search(frame)), "other: the runtime, malloc, the scheduler, idle pool threads")
+            counts[purpose] += 1
+        total = sum(counts.values())
+        return {"count": count, "kind": kind, "cpu_us": plain["cpu_us"], "samples": total,
+                "shares": {name: n / total for name, n in counts.items()}}
+
     def binary_size(self):
         """The installed binary's size (stripped, as `make install` puts it down), and whether it carries ICU."""
         stripped = os.path.join(self.work, "weathertag-stripped")
@@ -888,6 +947,9 @@ http {
             log(json.dumps(self.socket_only()))
         elif figure == "startup":
             log(json.dumps(self.startup_only()))
+        elif figure == "profile":
+            log(json.dumps(self.profile(self.burst, self.filesystems[0] if self.filesystems != ["journal"] else "tmpfs"),
+                           indent=1))
         elif figure == "syscalls":
             header = self.weathertag_burst(10)["example"].split("# Entry 1")[0]
             log(json.dumps(self.syscalls(500 if self.quick else 2000, header)))
@@ -1314,7 +1376,8 @@ def main():
     parser.add_argument("--burst-runs", type=int, default=5,
                         help="runs of each burst: the noisiest figure, the disk being shared")
     parser.add_argument("--quick", action="store_true", help="small sizes, for trying the bench itself")
-    parser.add_argument("--only", choices=("burst", "index", "map", "latency", "restore", "growth", "track", "diary", "import", "socket", "startup", "syscalls"),
+    parser.add_argument("--only", choices=("burst", "index", "map", "latency", "restore", "growth", "track", "diary",
+                                           "import", "socket", "startup", "syscalls", "profile"),
                         help="one figure alone, printed, docs left alone: for trying a change (index and growth "
                              "at --burst entries)")
     parser.add_argument("--filesystem", action="append", choices=Scratch.KINDS,
