@@ -386,21 +386,8 @@ class Bench:
         """System calls per entry during a burst of `count` (strace -c -f on the daemon, attached before the burst
         and detached once every entry is stamped), beside the limit loop's per file (strace -c -f on it)."""
         self.fresh(scratch=False)
-        staging, names = self.stage(count)
-        daemon, inbox = self.start(cold=True)
-        http_unix(self.socket_path(), "/v1/tag")
         summary = os.path.join(self.work, "strace-daemon.txt")
-        tracer = subprocess.Popen(["strace", "-c", "-f", "-o", summary, "-p", str(daemon.pid)],
-                                  stderr=subprocess.DEVNULL)
-        # strace reports each thread it attaches to; give it the moment it needs before the burst.
-        time.sleep(1)
-        for name in names:
-            os.rename(os.path.join(staging, name), os.path.join(inbox, name))
-        while json.loads(http_unix(self.socket_path(), "/v1/status")[1])["entries"]["stamped"] < count:
-            time.sleep(0.05)
-        tracer.send_signal(signal.SIGINT)
-        tracer.wait()
-        daemon.stop()
+        names = self.traced_burst(count, ["strace", "-c", "-f", "-o", summary, "-p"])
         ours = self.strace_counts(summary)
         # The limit loop, traced whole, on the same number of files.
         folder = self.folder("limit-trace")
@@ -415,6 +402,24 @@ class Bench:
                        input="\n".join(names) + "\n", check=True, capture_output=True, text=True)
         theirs = self.strace_counts(limit_summary)
         return {"count": count, "weathertag": ours, "limit": theirs}
+
+    def traced_burst(self, count, tracer):
+        """A burst of `count` in a fresh inbox (where `fresh` put the files), with `tracer` + [the daemon's pid]
+        attached to the daemon from before the burst until every entry is stamped; returns the entries' names."""
+        staging, names = self.stage(count)
+        daemon, inbox = self.start(cold=True)
+        http_unix(self.socket_path(), "/v1/tag")
+        process = subprocess.Popen(tracer + [str(daemon.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # strace and perf attach to each thread in turn: the moment they need before the burst.
+        time.sleep(1)
+        for name in names:
+            os.rename(os.path.join(staging, name), os.path.join(inbox, name))
+        while json.loads(http_unix(self.socket_path(), "/v1/status")[1])["entries"]["stamped"] < count:
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        process.wait()
+        daemon.stop()
+        return names
 
     @staticmethod
     def strace_counts(path):
@@ -451,23 +456,10 @@ class Bench:
         import re
         plain = self.weathertag_burst(count, scratch=kind)
         self.fresh(kind)
-        staging, names = self.stage(count)
-        daemon, inbox = self.start(cold=True)
-        http_unix(self.socket_path(), "/v1/tag")
         data = os.path.join(self.work, "perf.data")
         # DWARF call graphs: libc, libyaml and libsqlite3 are built without frame pointers, and unwound by frame
         # pointers half of the samples lost the stack that says what they were for.
-        recorder = subprocess.Popen(["perf", "record", "-F", "999", "--call-graph", "dwarf,16384", "-o", data, "-p",
-                                     str(daemon.pid)],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(1)  # perf attaches to each thread: the moment it needs before the burst
-        for name in names:
-            os.rename(os.path.join(staging, name), os.path.join(inbox, name))
-        while json.loads(http_unix(self.socket_path(), "/v1/status")[1])["entries"]["stamped"] < count:
-            time.sleep(0.01)
-        recorder.send_signal(signal.SIGINT)
-        recorder.wait()
-        daemon.stop()
+        self.traced_burst(count, ["perf", "record", "-F", "999", "--call-graph", "dwarf,16384", "-o", data, "-p"])
         script = subprocess.run(["perf", "script", "-i", data, "-F", "comm,ip,sym"], capture_output=True, text=True,
                                 check=True).stdout
         purposes = [(name, re.compile(expression)) for name, expression in self.PROFILE_PURPOSES]
