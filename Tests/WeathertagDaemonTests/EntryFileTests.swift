@@ -163,6 +163,17 @@ final class EntryFileTests {
         #expect(try self.contents("entry.md").hasSuffix("---\nsaved by the editor\n"))
     }
 
+    /// The entry deleted (or moved away) between the last look and the exchange: it has vanished, nothing is left
+    /// behind, and the batch goes on (it is not a failed write).
+    @Test func anEntryGoneJustBeforeTheExchangeHasVanished() throws {
+        try self.directory.write("entry.md", "# Gone\n")
+        let path = self.directory.file("entry.md")
+        let result = try Self.stamp(path: path, lines: self.lines, beforeExchange: { #expect(unlink(path) == 0) })
+        #expect(result == .vanished)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(try self.temporaries().isEmpty)
+    }
+
     /// Editors' saves racing stamps, round after round: each round one save lands at a random moment of one stamp,
     /// by rename-over (a new file renamed over the entry) or in place (truncate and write). After every round the
     /// entry must hold that save, stamped or not. `WEATHERTAG_SAVE_RACE_ROUNDS` sets the rounds (2,000 here;
