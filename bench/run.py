@@ -1433,7 +1433,7 @@ the targets are ratios measured together, plus a few budgets).
 - **nginx** serving the same `/v1/tag` JSON as a static file on a Unix socket, hit by the same load generator
   (`bench/loadgen.c`: keep-alive connections on one epoll thread, per-request latency).
 - **Where the files live:** each file measurement gets a fresh ext4 filesystem with a journal on a loop device
-  (see `Scratch` in bench/run.py); the work folder's burst is a reference row.
+  (see `Scratch` in bench/run.py); the burst runs again on a fresh ext4 without a journal and on a fresh tmpfs.
 
 {generated}
 """
