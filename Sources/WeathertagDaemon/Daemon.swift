@@ -76,8 +76,10 @@ package struct Daemon: Sendable {
         }
         var configuration = ServiceGroupConfiguration(
             services: [
-                .init(service: socket),
-                .init(service: generations),
+                // Each named here: without a name, ServiceLifecycle writes the service with `"\(service)"`, which
+                // for a type that is not CustomStringConvertible reflects it, a tenth of a start's CPU.
+                .init(service: socket, serviceName: "SocketServer"),
+                .init(service: generations, serviceName: "ReloadService"),
                 .init(
                     service: SystemdSupervision(
                         notifier: notifier,
@@ -88,10 +90,13 @@ package struct Daemon: Sendable {
                         eventLoops: MultiThreadedEventLoopGroup.singleton,
                         logger: logger
                     ),
-                    successTerminationBehavior: .ignore
+                    successTerminationBehavior: .ignore,
+                    serviceName: "SystemdSupervision"
                 ),
                 // Last in the list, first to hear of a graceful shutdown.
-                .init(service: SystemdStoppingService(notifier: notifier), successTerminationBehavior: .ignore),
+                .init(
+                    service: SystemdStoppingService(notifier: notifier), successTerminationBehavior: .ignore,
+                    serviceName: "SystemdStoppingService"),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: self.logger

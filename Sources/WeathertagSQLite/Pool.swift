@@ -113,6 +113,12 @@ package struct DatabaseMigrator {
     }
 
     package func migrate(_ pool: DatabasePool) throws {
+        // Read first: a database that has every migration, as at every start but the first after an upgrade, takes
+        // no write lock. (A new file has no table yet, which reads as none applied.)
+        let applied = try? pool.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+        }
+        if let applied, self.migrations.allSatisfy({ applied.contains($0.identifier) }) { return }
         try pool.write { db in
             try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
             let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))

@@ -6,6 +6,7 @@ import WeathertagDaemon
 
 struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Validate the configuration and try each location provider and each weather source once.",
         discussion: """
             Prints one line per check. Exit status 0 only when the daemon could run: the configuration is valid, \

@@ -6,6 +6,7 @@ import WeathertagDaemon
 
 struct Entries: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "entries",
         abstract: "List the diary's entries, newest first: date, weather, place and title.",
         discussion: """
             Reads the running daemon's index (GET /v1/entries); without a daemon, its state database (found \

@@ -6,6 +6,7 @@ import WeathertagDaemon
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Bring a diary in from Day One or jrnl: a Markdown file an entry, with its weather.",
         discussion: """
             Each entry becomes one Markdown file under --into, named and foldered by inbox.layout (default \

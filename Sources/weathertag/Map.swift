@@ -6,6 +6,7 @@ import WeathertagDaemon
 
 struct Map: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "map",
         abstract: "Draw where the diary was written as one SVG: a dot per place, coloured by its weather.",
         discussion: """
             Every entry the filters match (all of them without filters) that has a place: the coordinates its \

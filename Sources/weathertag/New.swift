@@ -6,6 +6,7 @@ import WeathertagDaemon
 
 struct New: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "new",
         abstract: "Start the next entry: make its file in the inbox, stamp it, open it in your editor.",
         discussion: """
             The file is named and foldered by inbox.layout (default %Y/%m/%Y-%m-%d-%H%M.md) for now or --at, and \

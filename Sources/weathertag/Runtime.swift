@@ -47,9 +47,12 @@ struct Runtime {
     /// `/usr/bin/weathertag` (the package, `make install`), `.build/towns` and `.build/map` for a source build
     /// (`make setup`). Found from the executable's own path.
     static func withShippedData(_ environment: [String: String]) -> [String: String] {
-        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
-            return environment
-        }
+        // readlink(2) and access(2), not FileManager: these are the only file calls a start makes before the
+        // configuration, and FileManager's first use sets up more than they need.
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return environment }
+        let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let bin = executable.split(separator: "/").dropLast().joined(separator: "/")
         var environment = environment
         let shipped = [
@@ -60,7 +63,7 @@ struct Runtime {
             let candidates = [
                 "/\(bin)/../share/weathertag/\(folder)", "/\(bin)/../\(folder)", "/\(bin)/../../\(folder)",
             ]
-            if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0 + "/" + file) }) {
+            if let found = candidates.first(where: { access($0 + "/" + file, F_OK) == 0 }) {
                 environment[variable] = found
             }
         }

@@ -5,6 +5,7 @@ import WeathertagDaemon
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Run the daemon in the foreground (this is what systemd runs).",
         discussion: """
             Watches the inbox, stamps new entries, and answers on the Unix socket until SIGTERM or SIGINT, then \
@@ -17,7 +18,18 @@ struct Serve: AsyncParsableCommand {
     var config: String
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
-    var logLevel: Logger.Level = .info
+    var logLevel: Logger.Level = Self.defaultLogLevel
+
+    static let defaultLogLevel = Logger.Level.info
+
+    init() {}
+
+    /// The command as `line` gives it (`ServeCommandLine`, read without ArgumentParser): every option set, as
+    /// ArgumentParser's own values are.
+    init(_ line: ServeCommandLine) {
+        self.config = line.config
+        self.logLevel = line.logLevel ?? Self.defaultLogLevel
+    }
 
     func run() async throws {
         let runtime = Runtime(logLevel: self.logLevel)

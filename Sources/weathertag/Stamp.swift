@@ -7,6 +7,7 @@ import WeathertagDaemon
 
 struct Stamp: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "stamp",
         abstract: "Stamp Markdown files anywhere with the current weather, as the daemon stamps its inbox.",
         discussion: """
             Current weather comes from the running daemon (its cache and call budget); when no daemon answers, \

@@ -4,6 +4,7 @@ import WeathertagCore
 
 struct Stats: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "stats",
         abstract: "The weather of your diary: conditions, rainy days, extremes, temperature by month, and mood.",
         discussion: """
             Counts the entries the daemon's index holds (or its database, without a daemon): entries per \

@@ -4,6 +4,7 @@ import WeathertagCore
 
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract:
             "Show the running daemon's state: entries, weather, cache, the weather services' calls and providers.",
         discussion: """

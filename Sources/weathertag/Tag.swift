@@ -5,6 +5,7 @@ import WeathertagHTTP
 
 struct Tag: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "tag",
         abstract: "Print the current weather tag from the running daemon.",
         discussion: """
             Prints one line such as `☁️ 12.3°C broken clouds · Seoul`, the daemon's JSON with --json, your own \

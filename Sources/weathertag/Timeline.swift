@@ -6,6 +6,7 @@ import WeathertagDaemon
 
 struct Timeline: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "timeline",
         abstract: "Write the diary as one self-contained HTML page: entries by month, and the temperature over time.",
         discussion: """
             Every entry the filters match (all of them without filters), newest first, grouped by month: date (in \

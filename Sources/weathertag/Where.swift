@@ -5,6 +5,7 @@ import WeathertagHTTP
 
 struct Where: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "where",
         abstract: "Print where the machine is, or was at a time, as the running daemon's providers say.",
         discussion: """
             Without TIME: the position the daemon would stamp with now (`location.strategy` picks among the \

@@ -6,6 +6,7 @@ import WeathertagDaemon
 
 struct Why: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "why",
         abstract: "Say in one sentence where an entry stands and why, and what would change it.",
         discussion: """
             FILE is a path to an entry in the inbox (or relative to it). Reads the running daemon's index (which \

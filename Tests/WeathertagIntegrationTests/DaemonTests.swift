@@ -607,6 +607,33 @@ struct CommandLineTests {
         }
     }
 
+    /// `serve --config FILE [--log-level LEVEL]` is read without ArgumentParser (`ServeCommandLine`); every other
+    /// line still goes through it, with its answers and exit codes.
+    @Test func serveReadsItsOwnLineAndLeavesTheRestToArgumentParser() async throws {
+        try await withHarness { harness in
+            let config = try harness.writeConfig(providers: #"[{"type": "teleport"}]"#)
+            for line in [["serve", "--config=\(config)"], ["serve", "-c", config, "--log-level", "error"]] {
+                let result = try await ChildProcess.run([DaemonProcess.binary] + line, in: harness.directory)
+                #expect(result.status == 78, "\(line)")
+                #expect(result.stderr.contains(#"location.providers[0].type: unknown provider "teleport""#), "\(line)")
+            }
+            let badLevel = try await ChildProcess.run(
+                [DaemonProcess.binary, "serve", "--config", config, "--log-level", "loud"], in: harness.directory)
+            #expect(badLevel.status == 64)
+            #expect(badLevel.stderr.contains("'loud'"))
+            #expect(badLevel.stderr.contains("--log-level"))
+            let help = try await ChildProcess.run([DaemonProcess.binary, "serve", "--help"], in: harness.directory)
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("--config"))
+            #expect(help.stdout.contains("Run the daemon in the foreground"))
+            let missing = try await ChildProcess.run(
+                [DaemonProcess.binary, "serve", "--config"], in: harness.directory)
+            #expect(missing.status == 64)
+            #expect(missing.stderr.contains("--config"))
+            #expect(!FileManager.default.fileExists(atPath: harness.socketPath))
+        }
+    }
+
     @Test func checkProbesProvidersAndTheKey() async throws {
         try await withHarness { harness in
             let gpsdPort = try await harness.startGPSD(latitude: 51.5074, longitude: -0.1278)

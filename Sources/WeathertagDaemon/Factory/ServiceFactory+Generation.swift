@@ -48,13 +48,13 @@ extension ServiceFactory {
                 privacy: privacy)
         }
         var services = self.providers.map {
-            ServiceGroupConfiguration.ServiceConfiguration(
-                service: LocationProviderService(provider: $0),
-                successTerminationBehavior: .ignore
-            )
+            let service = LocationProviderService(provider: $0)
+            return ServiceGroupConfiguration.ServiceConfiguration(
+                service: service, successTerminationBehavior: .ignore, serviceName: service.description)
         }
-        services.append(.init(service: inbox))
-        if let page { services.append(.init(service: page)) }
+        // Named, as the daemon's own services are (`Daemon.run`): not reflected at every start and reload.
+        services.append(.init(service: inbox, serviceName: "InboxService"))
+        if let page { services.append(.init(service: page, serviceName: "TimelinePageService")) }
         let providers = configuration.providers.map(\.type).joined(separator: " → ")
         let sources = configuration.weather.sources.map(\.type).joined(separator: " → ")
         return Generation(

@@ -115,6 +115,11 @@ package final class StateDatabase: Sendable {
         let database = try DatabasePool.open(
             path: path, readers: 1, migrator: Self.migrator, threadPool: threadPool
         ) { aside, error in Self.movedAside(to: aside, error, logger: logger) }
+        // Read first: a start for the same inbox, the usual one, writes nothing (a write transaction here was a WAL
+        // frame and its lock dance on every start).
+        let kept = try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'inbox'")
+        }
+        guard kept != inbox else { return database }
         try database.write { db in
             let kept = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'inbox'")
             if let kept, kept != inbox {
