@@ -40,7 +40,12 @@ package struct Daemon: Sendable {
                 configuration: configuration, http: http, threadPool: threadPool, statistics: statistics,
                 logger: logger)
         }
+        // The socket's event loops start on a thread of their own while the first generation is built (the state
+        // database opened, the caches read): READY=1 waits for both, and one after the other they were a millisecond
+        // more of a start.
+        async let eventLoops: Void = onThread("weathertag-loops") { _ = MultiThreadedEventLoopGroup.singleton }
         let first = await factory(self.configuration).generation(progress: progress)
+        try await eventLoops
         let router = CurrentRouter(first.router)
         var activatedSocket: Int32?
         switch SocketActivation.listeningSocket(self.environment) {
