@@ -65,16 +65,16 @@ package struct DiaryEntry: Sendable, Equatable {
             }
         }
         let heading = lines.lazy.compactMap(Self.heading).first
-        let firstLine = lines.lazy.map { Self.oneLine($0) }.first { !$0.isEmpty }
+        // The text's own title, when the front matter gives none (only then: a rebuild of the index read every
+        // entry's first line and made it plain words for nothing, a tenth of its instructions).
+        let textTitle = title == nil ? heading ?? lines.lazy.map { Self.oneLine($0) }.first { !$0.isEmpty } : nil
         // A title the text gives is shown as words, a front matter's as it was written.
-        let shown = (heading ?? firstLine).map { MarkdownText.plain($0.prefix(characters: 800)) }.flatMap {
-            $0.isEmpty ? nil : $0
-        }
+        let shown = textTitle.map { MarkdownText.plain($0.prefix(characters: 800)) }.flatMap { $0.isEmpty ? nil : $0 }
         let chosen = title ?? shown ?? Self.stem(fileName)
         let time = EntryTime.of(fields: fields, fileName: fileName, modified: modified, timeZone: timeZone)
         return DiaryEntry(
             title: String(chosen.prefix(characters: 200)),
-            excerpt: Self.excerpt(lines, skipping: title == nil ? (heading ?? firstLine) : heading),
+            excerpt: Self.excerpt(lines, skipping: title == nil ? textTitle : heading),
             body: String(decoding: body.utf8.prefix(Self.maximumBodyBytes), as: UTF8.self),
             time: time,
             weather: weather,

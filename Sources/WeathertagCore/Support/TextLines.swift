@@ -7,66 +7,86 @@ extension Substring {
     /// grapheme cluster of its own (Unicode's rules GB4 and GB5 break around controls), so a split by bytes ends
     /// each line where the `Character` view does.
     package func lines() -> [Substring] {
+        // Byte offsets over the contiguous UTF-8 (a string read from a file always is), then one index each: an
+        // index walk of the UTF-8 view cost twenty instructions a byte.
+        let breaks = self.utf8.withContiguousStorageIfAvailable(Self.lineBreaks) ?? Self.lineBreaks(Array(self.utf8))
         var lines: [Substring] = []
+        lines.reserveCapacity(breaks.count + 1)
         let utf8 = self.utf8
         var start = utf8.startIndex
-        var index = start
-        while index < utf8.endIndex {
-            let byte = utf8[index]
-            var width = 0
-            switch byte {
-            case 0x0A, 0x0B, 0x0C:
-                width = 1
-            case 0x0D:
-                let next = utf8.index(after: index)
-                width = next < utf8.endIndex && utf8[next] == 0x0A ? 2 : 1
-            case 0xC2:
-                width = Self.follows(utf8, index, [0x85]) ? 2 : 0
-            case 0xE2:
-                width = Self.follows(utf8, index, [0x80, 0xA8]) || Self.follows(utf8, index, [0x80, 0xA9]) ? 3 : 0
-            default:
-                break
-            }
-            guard width > 0 else {
-                index = utf8.index(after: index)
-                continue
-            }
-            lines.append(self[start..<index])
-            index = utf8.index(index, offsetBy: width)
-            start = index
+        for (offset, width) in breaks {
+            let end = utf8.index(utf8.startIndex, offsetBy: offset)
+            lines.append(self[start..<end])
+            start = utf8.index(end, offsetBy: width)
         }
         lines.append(self[start..<utf8.endIndex])
         return lines
     }
 
-    /// Whether `bytes` follow the byte at `index`.
-    private static func follows(_ utf8: Substring.UTF8View, _ index: Substring.UTF8View.Index, _ bytes: [UInt8]) -> Bool
-    {
-        var next = utf8.index(after: index)
-        for byte in bytes {
-            guard next < utf8.endIndex, utf8[next] == byte else { return false }
-            next = utf8.index(after: next)
-        }
-        return true
+    /// Where each line break starts in `bytes`, and its width in bytes.
+    private static func lineBreaks(_ bytes: some RandomAccessCollection<UInt8>) -> [(offset: Int, width: Int)] {
+        bytes.withContiguousStorageIfAvailable { bytes in
+            var breaks: [(offset: Int, width: Int)] = []
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                var width = 0
+                switch byte {
+                case 0x0A, 0x0B, 0x0C:
+                    width = 1
+                case 0x0D:
+                    width = index + 1 < bytes.count && bytes[index + 1] == 0x0A ? 2 : 1
+                case 0xC2:
+                    width = index + 1 < bytes.count && bytes[index + 1] == 0x85 ? 2 : 0
+                case 0xE2:
+                    let separator =
+                        index + 2 < bytes.count && bytes[index + 1] == 0x80
+                        && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9)
+                    width = separator ? 3 : 0
+                default:
+                    break
+                }
+                if width > 0 {
+                    breaks.append((index, width))
+                    index += width
+                } else {
+                    index += 1
+                }
+            }
+            return breaks
+        } ?? Self.lineBreaks(Array(bytes))
     }
 
     /// Where `needle` (ASCII) first occurs, as `firstRange(of:)` finds it; nil when it does not.
     package func firstRange(ofASCII needle: StaticString) -> Range<Index>? {
         let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
-        guard let first = pattern.first else { return nil }
-        let utf8 = self.utf8
-        var index = utf8.startIndex
-        while let found = utf8[index...].firstIndex(of: first) {
-            var end = found
-            var matched = 0
-            while matched < pattern.count, end < utf8.endIndex, utf8[end] == pattern[matched] {
-                matched += 1
-                end = utf8.index(after: end)
+        guard !pattern.isEmpty else { return nil }
+        // Over the contiguous bytes (an index walk of the UTF-8 view was twenty instructions a byte).
+        let found = self.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard bytes.count >= pattern.count else { return nil }
+            var offset = 0
+            while offset + pattern.count <= bytes.count {
+                if bytes[offset] == pattern[0],
+                    (1..<pattern.count).allSatisfy({ bytes[offset + $0] == pattern[$0] })
+                {
+                    return offset
+                }
+                offset += 1
             }
-            if matched == pattern.count { return found..<end }
-            index = utf8.index(after: found)
+            return nil
         }
-        return nil
+        let offset: Int?
+        if let found {
+            offset = found
+        } else {
+            let bytes = Array(self.utf8)
+            offset = bytes.indices.first { start in
+                start + pattern.count <= bytes.count && pattern.indices.allSatisfy { bytes[start + $0] == pattern[$0] }
+            }
+        }
+        guard let offset else { return nil }
+        let start = self.utf8.index(self.utf8.startIndex, offsetBy: offset)
+        return start..<self.utf8.index(start, offsetBy: pattern.count)
     }
 
     /// Whether the text holds none of the ASCII `bytes` (UTF-8 never uses an ASCII byte inside another character).
@@ -100,43 +120,47 @@ extension StringProtocol {
     /// Its first `count` characters, as `prefix(count)` gives them, by bytes while they are ASCII without a CR (where
     /// a character is a byte: CR LF is one character of two).
     package func prefix(characters count: Int) -> SubSequence {
-        var end = self.utf8.startIndex
-        var taken = 0
-        while taken < count, end < self.utf8.endIndex {
-            let byte = self.utf8[end]
-            guard byte < 0x80, byte != 0x0D else { return self.prefix(count) }
-            end = self.utf8.index(after: end)
-            taken += 1
+        let ascii = self.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.prefix(count).allSatisfy { $0 < 0x80 && $0 != 0x0D } ? Swift.min(count, bytes.count) : nil
         }
-        return self[..<end]
+        guard let taken = ascii ?? nil else { return self.prefix(count) }
+        return self[..<self.utf8.index(self.utf8.startIndex, offsetBy: taken)]
     }
 
     /// Its number of characters, as `count` gives it, by bytes when they are ASCII without a CR.
     package var characterCount: Int {
-        self.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } ? self.utf8.count : self.count
+        let ascii = self.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
+        return ascii ?? self.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) ? self.utf8.count : self.count
     }
 
     /// Its words joined by single spaces: `split(whereSeparator: \.isWhitespace).joined(separator: " ")`, by bytes
     /// when the text is ASCII.
     package func collapsingWhitespace() -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(self.utf8.count)
-        var pendingSpace = false
-        for byte in self.utf8 {
-            guard byte < 0x80 else {
-                return self.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        // Over the contiguous bytes into the string's own storage, not an array appended to byte by byte: that was
+        // 32 instructions a byte, and every indexed entry's excerpt goes through here.
+        let collapsed = self.utf8.withContiguousStorageIfAvailable { source -> String? in
+            guard source.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return String(unsafeUninitializedCapacity: source.count) { target in
+                var count = 0
+                var pendingSpace = false
+                for byte in source {
+                    // ASCII's whitespace as `Character.isWhitespace` has it: tab, LF, VT, FF, CR, space.
+                    if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
+                        pendingSpace = count > 0
+                        continue
+                    }
+                    if pendingSpace {
+                        target[count] = 0x20
+                        count += 1
+                        pendingSpace = false
+                    }
+                    target[count] = byte
+                    count += 1
+                }
+                return count
             }
-            // ASCII's whitespace as `Character.isWhitespace` has it: tab, LF, VT, FF, CR, space.
-            if byte == 0x20 || (0x09...0x0D).contains(byte) {
-                pendingSpace = !bytes.isEmpty
-                continue
-            }
-            if pendingSpace {
-                bytes.append(0x20)
-                pendingSpace = false
-            }
-            bytes.append(byte)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        if let collapsed = collapsed ?? nil { return collapsed }
+        return self.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 }

@@ -139,7 +139,7 @@ enum DiaryTables {
                 continue
             }
             let weather = entry.weather
-            let key = try Self.key(db, path: item.path, time: entry.time.date)
+            let (key, hasText) = try Self.key(db, path: item.path, time: entry.time.date)
             let id = try Int64.fetchOne(
                 db.cachedStatement(
                     sql: """
@@ -172,7 +172,11 @@ enum DiaryTables {
                     entry.photos.isEmpty ? nil : entry.photos.joined(separator: "\n"),
                 ])
             guard let id else { continue }
-            try db.cachedStatement(sql: "DELETE FROM diary_text WHERE rowid = ?").execute(arguments: [id])
+            // Only a row read before has text to replace: a placeholder (or no row) has none, and each statement on
+            // FTS5 costs its savepoint and its lookups (a third of a rebuild's index time went to text not there).
+            if hasText {
+                try db.cachedStatement(sql: "DELETE FROM diary_text WHERE rowid = ?").execute(arguments: [id])
+            }
             let place = [weather?.place, weather?.region, weather?.country].compactMap { $0 }.joined(separator: " ")
             try db.cachedStatement(sql: "INSERT INTO diary_text (rowid, title, body, place) VALUES (?, ?, ?, ?)")
                 .execute(arguments: [id, entry.title, entry.body, place])
@@ -205,7 +209,7 @@ enum DiaryTables {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
-            try Self.key(db, path: item.path, time: item.placeholderTime.date), item.path, title,
+            try Self.key(db, path: item.path, time: item.placeholderTime.date).key, item.path, title,
             item.placeholderTime.date.timeIntervalSince1970, item.placeholderTime.dayOnly,
             item.placeholderTime.source.code, item.lane.lane.rawValue, item.lane.reason.rawValue, item.lane.detail,
             now.timeIntervalSince1970, item.placeholderTime.localDay, item.placeholderTime.utcOffset,
@@ -213,11 +217,14 @@ enum DiaryTables {
     }
 
     /// The row key of `path` written at `time`: its own while its time stays; else the first free one from
-    /// `DiaryOrder.key(time)` (its row and text moved there).
-    private static func key(_ db: Database, path: String, time: Date) throws -> Int64 {
+    /// `DiaryOrder.key(time)` (its row moved there, its text dropped). `hasText`: the row there has text in
+    /// `diary_text` (it was read; a placeholder's has none).
+    private static func key(_ db: Database, path: String, time: Date) throws -> (key: Int64, hasText: Bool) {
         let existing = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT id, time FROM diary WHERE path = ?"), arguments: [path])
-        if let existing, (existing["time"] as Double) == time.timeIntervalSince1970 { return existing["id"] }
+            db.cachedStatement(sql: "SELECT id, time, version IS NOT NULL AS read FROM diary WHERE path = ?"),
+            arguments: [path])
+        let read = existing.map { ($0["read"] as Bool) } ?? false
+        if let existing, (existing["time"] as Double) == time.timeIntervalSince1970 { return (existing["id"], read) }
         var key = DiaryOrder.key(time)
         while true {
             let highest = try Int64.fetchOne(
@@ -232,9 +239,11 @@ enum DiaryTables {
         }
         if let existing {
             let old: Int64 = existing["id"]
-            try db.cachedStatement(sql: "DELETE FROM diary_text WHERE rowid = ?").execute(arguments: [old])
+            if read {
+                try db.cachedStatement(sql: "DELETE FROM diary_text WHERE rowid = ?").execute(arguments: [old])
+            }
             try db.cachedStatement(sql: "UPDATE diary SET id = ? WHERE id = ?").execute(arguments: [key, old])
         }
-        return key
+        return (key, false)
     }
 }
