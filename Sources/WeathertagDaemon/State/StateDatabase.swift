@@ -117,7 +117,8 @@ package final class StateDatabase: Sendable {
         ) { aside, error in Self.movedAside(to: aside, error, logger: logger) }
         // Read first: a start for the same inbox, the usual one, writes nothing (a write transaction here was a WAL
         // frame and its lock dance on every start).
-        let kept = try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'inbox'")
+        let kept = try database.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'inbox'")
         }
         guard kept != inbox else { return database }
         try database.write { db in
