@@ -47,16 +47,7 @@ package struct Daemon: Sendable {
         let first = await factory(self.configuration).generation(progress: progress)
         try await eventLoops
         let router = CurrentRouter(first.router)
-        var activatedSocket: Int32?
-        switch SocketActivation.listeningSocket(self.environment) {
-        case .none: break
-        case .socket(let fd): activatedSocket = fd
-        case .unusable(let reason):
-            logger.warning(
-                "ignoring the socket systemd passed, binding socket.path instead",
-                metadata: ["reason": "\(reason)", "socket": "\(self.configuration.socket.path)"]
-            )
-        }
+        let activatedSocket = self.activatedSocket()
         // Before anything starts (the inbox among it): a second daemon on a live socket stops here.
         if activatedSocket == nil { try SocketServer.prepare(self.configuration.socket.path) }
         let socket = SocketServer(
@@ -110,6 +101,21 @@ package struct Daemon: Sendable {
         configuration.maximumCancellationDuration = .seconds(2)
         try await ServiceGroup(configuration: configuration).run()
         self.logger.info("stopped")
+    }
+
+    /// The listening socket systemd passed (socket activation), or nil: none, or one that cannot be used (said in
+    /// the log), and `socket.path` is bound instead.
+    private func activatedSocket() -> Int32? {
+        switch SocketActivation.listeningSocket(self.environment) {
+        case .none: return nil
+        case .socket(let fd): return fd
+        case .unusable(let reason):
+            self.logger.warning(
+                "ignoring the socket systemd passed, binding socket.path instead",
+                metadata: ["reason": "\(reason)", "socket": "\(self.configuration.socket.path)"]
+            )
+            return nil
+        }
     }
 }
 
