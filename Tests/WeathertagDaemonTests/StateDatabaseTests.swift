@@ -238,6 +238,44 @@ final class StateDatabaseTests {
     }
 
     /// The same contract from the in-memory store, the tests' double.
+    /// An entry read again replaces its text, whether its time stays or moves, across batches and twice in one
+    /// batch: search finds only what the file says now, and FTS5's own check finds its text and the rows in step.
+    /// (The text is written after a batch's rows, not beside each: `DiaryTables.index`.)
+    @Test func anEntryReadAgainReplacesItsText() async throws {
+        let database = try self.open()
+        var size: Int64 = 0
+        func item(_ path: String, _ date: String, _ words: String) -> DiaryIndexItem {
+            size += 1
+            let text = "---\ndate: \(date)\n---\n\(words)\n"
+            let entry = DiaryEntry.read(Array(text.utf8), fileName: path, modified: self.now, timeZone: .utc)
+            return DiaryIndexItem(
+                path: path,
+                version: FileVersion(device: 1, inode: 7, size: size, modifiedSeconds: 0, modifiedNanoseconds: 0),
+                entry: entry, lane: LaneState(.stamped, .stamped), placeholderTime: entry.time)
+        }
+        let entries = database.entries
+        entries.remember([], index: [item("a.md", "2020-01-01T10:00:00Z", "alpha")], at: self.now)
+        entries.remember(
+            [], index: [item("a.md", "2020-01-01T10:00:00Z", "bravo"), item("b.md", "2020-01-01T10:00:00Z", "bravo")],
+            at: self.now)
+        entries.remember(
+            [],
+            index: [item("a.md", "2021-06-01T10:00:00Z", "charlie"), item("a.md", "2022-06-01T10:00:00Z", "delta")],
+            at: self.now)
+        let index = DiaryIndex(database: entries)
+        for gone in ["alpha", "charlie"] { #expect(try await index.list(EntryQuery(text: gone)).entries.isEmpty) }
+        #expect(try await index.list(EntryQuery(text: "bravo")).entries.map(\.path) == ["b.md"])
+        #expect(try await index.list(EntryQuery(text: "delta")).entries.map(\.path) == ["a.md"])
+        #expect(try await index.entry("a.md")?.time.hasPrefix("2022-06-01") == true)
+        try await database.pool.write { db in
+            try db.execute(sql: "INSERT INTO diary_text (diary_text, rank) VALUES ('integrity-check', 1)")
+        }
+        let rows = try await database.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM diary d JOIN diary_text t ON t.rowid = d.id")
+        }
+        #expect(rows == 2)
+    }
+
     @Test func theInMemoryIndexKeepsTheSameContract() async throws {
         try await self.indexContract(InMemoryEntryStore(policy: RestorePolicy(forgetAfter: 600)))
     }

@@ -76,7 +76,6 @@ package struct SQLiteStampMemory: StampMemory {
         guard !records.isEmpty || !index.isEmpty else { return }
         let time = now.timeIntervalSince1970
         self.database.write("remember stamps") { db in
-            try DiaryTables.index(db, index, at: now)
             for record in records {
                 let block = record.block.joined(separator: "\n")
                 switch record.origin {
@@ -108,6 +107,8 @@ package struct SQLiteStampMemory: StampMemory {
                     ).execute(arguments: [record.path, block])
                 }
             }
+            // Last: its text is the transaction's last statements (`DiaryTables.index`).
+            try DiaryTables.index(db, index, at: now)
         }
     }
 
