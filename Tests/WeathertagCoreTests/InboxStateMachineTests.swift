@@ -60,6 +60,20 @@ struct InboxStateMachineTests {
         #expect(machine.isIdle)
     }
 
+    /// A long queue (a start-up's listing, a diary moved in) goes in large batches, one transaction and one fsync of
+    /// the folder each; what is left of it, as the entries people drop, in small ones that are reported soon.
+    @Test func aLongQueueGoesInLargeBatches() {
+        var machine = self.machine()
+        _ = machine.receive(.start)
+        _ = machine.receive(.listed(candidates: Self.names(600, "a"), present: nil))
+        let first = machine.receive(.weatherArrived(Fixtures.tag)).batches
+        #expect(first.map(\.names.count) == [256, 256])
+        #expect(first[0].names == Self.names(256, "a"))
+        let after = machine.receive(.batchFinished(first[0], Self.stamped(first[0]), arrivedMeanwhile: []))
+        #expect(after.batches.map(\.names.count) == [32], "88 left: a short queue")
+        #expect(machine.waiting == 344)
+    }
+
     /// What `why` and `GET /v1/entries` say of an entry that waits comes from here.
     @Test func eachWaitingEntrySaysWhy() throws {
         var machine = self.machine { $0.settle = .seconds(2) }

@@ -52,7 +52,7 @@ extension InboxStateMachine {
                 if self.weather.fetch() { actions.append(.fetchWeather) }
                 break
             }
-            let names = self.drain(\.queue, limit: self.configuration.batchSize) {
+            let names = self.drain(\.queue, limit: self.batchLimit) {
                 if case .queued($0) = $1 { true } else { false }
             }
             for name in names { self.update(name) { entry, _ in entry.place = .inBatch(again: nil) } }
@@ -60,6 +60,12 @@ extension InboxStateMachine {
             actions.append(.stamp(Batch(names: names, tag: tag)))
         }
         return actions
+    }
+
+    /// The size of the next batch from the queue: large while the queue is long (`longQueueBatchSize`).
+    var batchLimit: Int {
+        let long = self.configuration.longQueueBatchSize
+        return self.counts.queued >= long ? max(long, self.configuration.batchSize) : self.configuration.batchSize
     }
 
     func nextDeadline() -> C.Instant? {

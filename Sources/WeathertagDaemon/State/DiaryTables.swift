@@ -248,7 +248,7 @@ enum DiaryTables {
     }
 
     /// The row key of `path` written at `time`: its own while its time stays; else the first free one from
-    /// `DiaryOrder.key(time)` (its row moved there). `staleText`: the row whose text in `diary_text` no longer holds
+    /// `DiaryOrder.key(time)` (a row read before moved there; a placeholder deleted). `staleText`: the row whose text in `diary_text` no longer holds
     /// (the path's, when it was read before; a placeholder has none), for the caller to delete.
     private static func key(_ db: Database, path: String, time: Date) throws -> (key: Int64, staleText: Int64?) {
         let existing = try Row.fetchOne(
@@ -256,6 +256,11 @@ enum DiaryTables {
             arguments: [path])
         let stale: Int64? = existing.flatMap { ($0["read"] as Bool) ? $0["id"] : nil }
         if let existing, (existing["time"] as Double) == time.timeIntervalSince1970 { return (existing["id"], stale) }
+        // A placeholder (from the name, before the file was read) goes: the row is written whole after this, and
+        // moving it first would write it three times (at a rebuild, every row).
+        if let existing, stale == nil {
+            try db.cachedStatement(sql: "DELETE FROM diary WHERE id = ?").execute(arguments: [existing["id"] as Int64])
+        }
         var key = DiaryOrder.key(time)
         while true {
             let highest = try Int64.fetchOne(
@@ -268,7 +273,7 @@ enum DiaryTables {
             key = highest.map { $0 + 1 } ?? key
             break
         }
-        if let existing {
+        if let existing, stale != nil {
             try db.cachedStatement(sql: "UPDATE diary SET id = ? WHERE id = ?").execute(arguments: [
                 key, existing["id"] as Int64,
             ])
