@@ -231,6 +231,11 @@ enum DiaryTables {
             ])
             return
         }
+        try Self.insertPlaceholder(db, item, now: now)
+    }
+
+    /// A row from the entry's name, where its path has none (the caller looked; one that has is left as it is).
+    static func insertPlaceholder(_ db: Database, _ item: DiaryIndexItem, now: Date) throws {
         let name = item.path.split(separator: "/").last.map(String.init) ?? item.path
         let title = name.lastIndex(of: ".").map { $0 == name.startIndex ? name : String(name[..<$0]) } ?? name
         try db.cachedStatement(
@@ -238,9 +243,10 @@ enum DiaryTables {
                 INSERT INTO diary (id, path, title, time, day_only, time_source, lane, reason, detail, lane_since,
                     local_day, utc_offset)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (path) DO NOTHING
                 """
         ).execute(arguments: [
-            try Self.key(db, path: item.path, time: item.placeholderTime.date).key, item.path, title,
+            try Self.freeKey(db, time: item.placeholderTime.date), item.path, title,
             item.placeholderTime.date.timeIntervalSince1970, item.placeholderTime.dayOnly,
             item.placeholderTime.source.code, item.lane.lane.rawValue, item.lane.reason.rawValue, item.lane.detail,
             now.timeIntervalSince1970, item.placeholderTime.localDay, item.placeholderTime.utcOffset,
@@ -248,8 +254,9 @@ enum DiaryTables {
     }
 
     /// The row key of `path` written at `time`: its own while its time stays; else the first free one from
-    /// `DiaryOrder.key(time)` (a row read before moved there; a placeholder deleted). `staleText`: the row whose text in `diary_text` no longer holds
-    /// (the path's, when it was read before; a placeholder has none), for the caller to delete.
+    /// `DiaryOrder.key(time)` (a row read before moved there; a placeholder deleted). `staleText`: the row whose
+    /// text in `diary_text` no longer holds (the path's, when it was read before; a placeholder has none), for the
+    /// caller to delete.
     private static func key(_ db: Database, path: String, time: Date) throws -> (key: Int64, staleText: Int64?) {
         let existing = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT id, time, version IS NOT NULL AS read FROM diary WHERE path = ?"),
@@ -261,6 +268,17 @@ enum DiaryTables {
         if let existing, stale == nil {
             try db.cachedStatement(sql: "DELETE FROM diary WHERE id = ?").execute(arguments: [existing["id"] as Int64])
         }
+        let key = try Self.freeKey(db, time: time)
+        if let existing, stale != nil {
+            try db.cachedStatement(sql: "UPDATE diary SET id = ? WHERE id = ?").execute(arguments: [
+                key, existing["id"] as Int64,
+            ])
+        }
+        return (key, stale)
+    }
+
+    /// The first free row key from `DiaryOrder.key(time)`: rows of the same time take the slots after it.
+    private static func freeKey(_ db: Database, time: Date) throws -> Int64 {
         var key = DiaryOrder.key(time)
         while true {
             let highest = try Int64.fetchOne(
@@ -273,11 +291,6 @@ enum DiaryTables {
             key = highest.map { $0 + 1 } ?? key
             break
         }
-        if let existing, stale != nil {
-            try db.cachedStatement(sql: "UPDATE diary SET id = ? WHERE id = ?").execute(arguments: [
-                key, existing["id"] as Int64,
-            ])
-        }
-        return (key, stale)
+        return key
     }
 }

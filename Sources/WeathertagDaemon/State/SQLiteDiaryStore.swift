@@ -47,7 +47,7 @@ package struct SQLiteDiaryStore: DiaryStore {
                     path: path, version: nil, entry: nil, lane: .queued,
                     placeholderTime: EntryTime.of(
                         fields: [:], fileName: fileName, modified: modified, timeZone: .current))
-                try DiaryTables.placeholder(db, item, now: now, replacingLane: false)
+                try DiaryTables.insertPlaceholder(db, item, now: now)
             }
         }
     }
