@@ -189,4 +189,14 @@ struct TimeGrammarTests {
             #expect(bytes == expression, "\(value.debugDescription)")
         }
     }
+
+    /// Zero-padded numbers as `printf` writes them (`EntryTime.localDay` writes its day with them).
+    @Test func zeroPaddedNumbersReadAsPrintfWritesThem() {
+        for value in [0, 1, 9, 10, 99, 100, 999, 1000, 2019, 12345, -1, -5, -42, -999, -1000, Int.max, Int.min + 1] {
+            for width in [0, 1, 2, 4, 6] {
+                let printed = String(cFormat: "%0*ld", width, value)
+                #expect(String(value, zeroPaddedTo: width) == printed, "\(value) \(width)")
+            }
+        }
+    }
 }

@@ -56,7 +56,8 @@ package struct EntryTime: Sendable, Equatable, CustomStringConvertible {
     /// `2019-05-01`: the day it was written on its own clock (`writtenIn`): what "on this day" matches.
     package var localDay: String {
         let clock = WallClock(self.date, utcOffset: self.writtenIn.secondsFromGMT(for: self.date))
-        return String(cFormat: "%04d-%02d-%02d", clock.year, clock.month, clock.day)
+        return String(clock.year, zeroPaddedTo: 4) + "-" + String(clock.month, zeroPaddedTo: 2) + "-"
+            + String(clock.day, zeroPaddedTo: 2)
     }
 
     /// `2019-05-01`, or `2019-05-01 10:00` on the entry's own clock (`writtenIn`), with that clock's offset where
