@@ -83,4 +83,51 @@ struct StampDecisionTests {
             return
         }
     }
+
+    /// The front matter the decision composed is the one the index would compose of the same bytes: an entry reads
+    /// the same with it and without it, whatever its line breaks, byte-order mark or closing line. It is used where
+    /// its text matches, and ignored where it does not.
+    @Test func theComposedFrontMatterReadsAsTheIndexWouldComposeIt() throws {
+        let texts = [
+            "---\ntitle: Tea\ndate: 2025-11-24T15:00:00Z\n---\nGreen tea.\n",
+            "---\ntitle: Tea\nweather:\n  condition: Fog\n---\nGreen tea.\n",
+            "\u{FEFF}---\r\ntitle: Tea\r\nweather:\r\n  condition: Fog\r\n---\r\nCR LF.\r\n",
+            "---\nweather: {condition: Fog}\ntitle: \"Tea, \\u00e9\"\n---\nA flow mapping.\n",
+            "---\ntitle: Tea\nweather:\n---\nAn empty weather line.\n",
+            "---\ntitle: Tea\nweather:\n  condition: Fog\n...\nClosed with dots.\n",
+            "No front matter.\n",
+        ]
+        var composedAtAll = 0
+        for text in texts {
+            let (decision, composed) = StampDecision.decideComposing(
+                Array(text.utf8), name: "entry.md", modified: Self.now, lines: Self.lines,
+                backdating: Self.policy(history: false))
+            let bytes: [UInt8]
+            switch decision {
+            case .write(let written, _, _): bytes = written
+            case .alreadyStamped: bytes = Array(text.utf8)
+            default:
+                Issue.record("\(decision) for \(text)")
+                continue
+            }
+            if composed != nil { composedAtAll += 1 }
+            func read(_ composed: ComposedFrontMatter?) -> DiaryEntry {
+                DiaryEntry.read(bytes, fileName: "entry.md", modified: Self.now, timeZone: .utc, composed: composed)
+            }
+            #expect(read(composed) == read(nil), "\(text)")
+        }
+        #expect(composedAtAll >= 5)
+
+        // Used where the text matches (a mapping with another title shows), ignored where it does not.
+        let text = "---\ntitle: Tea\n---\nx\n"
+        let other = try #require(try YAMLNode.compose("title: Coffee\n")?.mapping)
+        func title(_ yaml: String) -> String {
+            DiaryEntry.read(
+                Array(text.utf8), fileName: "e.md", modified: Self.now,
+                composed: ComposedFrontMatter(yaml: yaml, mapping: other)
+            ).title
+        }
+        #expect(title("title: Tea\n") == "Coffee")
+        #expect(title("title: Tea") == "Tea")
+    }
 }

@@ -39,8 +39,10 @@ package struct DiaryEntry: Sendable, Equatable {
     /// Reads an entry: the title is the front matter's `title`, else the first Markdown heading, else the first
     /// non-empty line, trimmed (else the file's name without its extension); the time is `EntryTime`'s.
     /// A front matter that is not valid YAML gives no title or weather from it, and the text is still indexed.
+    /// `composed`: the front matter as the stamper composed it from these bytes, used when it is the same text.
     package static func read(
-        _ bytes: [UInt8], fileName: String, modified: Date, timeZone: Zone = .current
+        _ bytes: [UInt8], fileName: String, modified: Date, timeZone: Zone = .current,
+        composed: ComposedFrontMatter? = nil
     )
         -> DiaryEntry
     {
@@ -51,7 +53,10 @@ package struct DiaryEntry: Sendable, Equatable {
         var weather: DiaryWeather?
         var mood: Double?
         var location: EntryLocation?
-        if let frontMatter, let mapping = (try? YAMLNode.compose(frontMatter))??.mapping {
+        if let frontMatter,
+            let mapping = composed.flatMap({ $0.yaml == frontMatter ? $0.mapping : nil })
+                ?? (try? YAMLNode.compose(frontMatter))??.mapping
+        {
             location = EntryLocation.read(frontMatter: mapping)
             for (key, value) in mapping {
                 guard let key = key.string else { continue }

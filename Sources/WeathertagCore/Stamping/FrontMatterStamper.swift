@@ -10,6 +10,20 @@ package enum StampOutcome: Sendable, Equatable {
     case skipped(StampSkipReason)
 }
 
+/// A front matter the stamper composed on its way, handed to the next reader of the same bytes (`DiaryEntry.read`)
+/// so that a stamp composes each file's YAML once for itself and the index, not twice. A reader uses `mapping` only
+/// when its own front matter's text is `yaml`: where the two would find the front matter differently (a closing line
+/// with spaces before it, a line break other than LF), it composes its own.
+package struct ComposedFrontMatter: Sendable, Equatable {
+    package var yaml: String
+    package var mapping: YAMLNode.Mapping
+
+    package init(yaml: String, mapping: YAMLNode.Mapping) {
+        self.yaml = yaml
+        self.mapping = mapping
+    }
+}
+
 /// Why a file is left alone. None of these is retried until the file changes.
 package enum StampSkipReason: Error, Sendable, Equatable, CustomStringConvertible {
     case empty
@@ -59,25 +73,33 @@ package enum FrontMatterStamper {
     /// - Parameter replacing: an existing `weather:` block is replaced by `lines` (`stamp --fresh`) instead of
     ///   leaving the file as it is.
     package static func stamp(_ original: [UInt8], lines: [String], replacing: Bool = false) -> StampOutcome {
-        guard !original.isEmpty else { return .skipped(.empty) }
+        Self.stampComposing(original, lines: lines, replacing: replacing).outcome
+    }
+
+    /// `stamp`, with the front matter the outcome leaves as the stamper composed it: the original's when it is
+    /// stamped already, the stamped one's (composed to check it) when stamped; nil where none was composed.
+    package static func stampComposing(
+        _ original: [UInt8], lines: [String], replacing: Bool = false
+    ) -> (outcome: StampOutcome, frontMatter: ComposedFrontMatter?) {
+        guard !original.isEmpty else { return (.skipped(.empty), nil) }
         let bodyStart = original.starts(with: Self.bom) ? Self.bom.count : 0
         let body = original[bodyStart...]
-        guard !body.contains(0) else { return .skipped(.binary) }
-        guard String(validating: body, as: UTF8.self) != nil else { return .skipped(.notText) }
+        guard !body.contains(0) else { return (.skipped(.binary), nil) }
+        guard String(validating: body, as: UTF8.self) != nil else { return (.skipped(.notText), nil) }
 
         let firstLine = Self.line(in: original, from: bodyStart)
         let eol: [UInt8] = firstLine.hasCRLF ? [0x0D, 0x0A] : [0x0A]
         let block = lines.flatMap { Array($0.utf8) + eol }
         let firstText = Self.trimmed(original[firstLine.content])
 
-        if firstText == Array("+++".utf8) { return .skipped(.tomlFrontMatter) }
-        if firstText.first == UInt8(ascii: "{") { return .skipped(.jsonFrontMatter) }
+        if firstText == Array("+++".utf8) { return (.skipped(.tomlFrontMatter), nil) }
+        if firstText.first == UInt8(ascii: "{") { return (.skipped(.jsonFrontMatter), nil) }
         guard firstText == Array("---".utf8) else {
             // No front matter: a new block on top, then every original byte.
             let opening = Array("---".utf8) + eol
-            return .stamped(Array(original[..<bodyStart]) + opening + block + opening + Array(body))
+            return (.stamped(Array(original[..<bodyStart]) + opening + block + opening + Array(body)), nil)
         }
-        guard firstLine.next < original.count else { return .skipped(.unterminatedFrontMatter) }
+        guard firstLine.next < original.count else { return (.skipped(.unterminatedFrontMatter), nil) }
 
         // Find the closing delimiter line.
         var cursor = firstLine.next
@@ -91,14 +113,15 @@ package enum FrontMatterStamper {
             }
             cursor = line.next
         }
-        guard let closingStart else { return .skipped(.unterminatedFrontMatter) }
+        guard let closingStart else { return (.skipped(.unterminatedFrontMatter), nil) }
 
         let yaml = String(decoding: original[firstLine.next..<closingStart], as: UTF8.self)
         // The YAML starts on the file's second line: errors name the file's lines.
         let weather: WeatherKey
+        let mapping: YAMLNode.Mapping?
         switch Self.weatherKey(in: yaml, firstLine: 2) {
-        case .failure(let reason): return .skipped(reason)
-        case .success(let found): weather = found
+        case .failure(let reason): return (.skipped(reason), nil)
+        case .success(let found): (weather, mapping) = found
         }
 
         // Where the block goes: in place of an empty `weather:` line, else before the closing line.
@@ -106,12 +129,12 @@ package enum FrontMatterStamper {
         switch weather {
         case .mapping:
             guard replacing, let existing = Self.weatherBlock(in: original, from: firstLine.next, to: closingStart)
-            else { return .alreadyStamped }
+            else { return (.alreadyStamped, mapping.map { ComposedFrontMatter(yaml: yaml, mapping: $0) }) }
             insertion = existing
         case .absent: break
         case .empty:
             guard let line = Self.emptyWeatherLine(in: original, from: firstLine.next, to: closingStart) else {
-                return .skipped(.weatherNotMapping)
+                return (.skipped(.weatherNotMapping), nil)
             }
             insertion = line
         }
@@ -121,10 +144,10 @@ package enum FrontMatterStamper {
             decoding: original[firstLine.next..<insertion.lowerBound] + block
                 + original[insertion.upperBound..<closingStart],
             as: UTF8.self)
-        guard case .success(.mapping) = Self.weatherKey(in: stampedYAML, firstLine: 2) else {
-            return .skipped(.cannotAppend)
+        guard case .success((.mapping, let stampedMapping?)) = Self.weatherKey(in: stampedYAML, firstLine: 2) else {
+            return (.skipped(.cannotAppend), nil)
         }
-        return .stamped(stamped)
+        return (.stamped(stamped), ComposedFrontMatter(yaml: stampedYAML, mapping: stampedMapping))
     }
 
     /// The lines of the front matter's `weather:` block as they stand in the file (without line ends), from its
@@ -139,7 +162,7 @@ package enum FrontMatterStamper {
         else { return nil }
         if !checked {
             guard
-                case .success(.mapping) = Self.weatherKey(
+                case .success((.mapping, _)) = Self.weatherKey(
                     in: String(decoding: original[yaml], as: UTF8.self), firstLine: 2)
             else { return nil }
         }
@@ -309,9 +332,11 @@ package enum FrontMatterStamper {
         return nil
     }
 
-    /// What the front matter holds under `weather`, or why it cannot take a block. `firstLine` is the file's line
-    /// the YAML starts on, for errors.
-    private static func weatherKey(in yaml: String, firstLine: Int) -> Result<WeatherKey, StampSkipReason> {
+    /// What the front matter holds under `weather`, with the front matter composed (nil when it is empty), or why
+    /// it cannot take a block. `firstLine` is the file's line the YAML starts on, for errors.
+    private static func weatherKey(
+        in yaml: String, firstLine: Int
+    ) -> Result<(WeatherKey, YAMLNode.Mapping?), StampSkipReason> {
         let node: YAMLNode?
         do {
             node = try YAMLNode.compose(yaml)
@@ -323,14 +348,14 @@ package enum FrontMatterStamper {
             return .failure(
                 .invalidFrontMatter("line \(error.line + firstLine - 1), column \(error.column): \(error.problem)"))
         }
-        guard let node else { return .success(.absent) }
+        guard let node else { return .success((.absent, nil)) }
         guard let mapping = node.mapping else {
-            if Self.isNull(node) { return .success(.absent) }
+            if Self.isNull(node) { return .success((.absent, nil)) }
             return .failure(.frontMatterNotMapping)
         }
-        guard let weather = mapping["weather"] else { return .success(.absent) }
-        if weather.mapping != nil { return .success(.mapping) }
-        return Self.isNull(weather) ? .success(.empty) : .failure(.weatherNotMapping)
+        guard let weather = mapping["weather"] else { return .success((.absent, mapping)) }
+        if weather.mapping != nil { return .success((.mapping, mapping)) }
+        return Self.isNull(weather) ? .success((.empty, mapping)) : .failure(.weatherNotMapping)
     }
 
     private static func isNull(_ node: YAMLNode) -> Bool {

@@ -37,18 +37,34 @@ package enum StampDecision: Sendable, Equatable {
         _ original: [UInt8], name: String, modified: Date, lines: [String]?, replacing: Bool = false,
         backdating: BackdatingPolicy? = nil, remembered: () -> [String]? = { nil }
     ) -> StampDecision {
+        Self.decideComposing(
+            original, name: name, modified: modified, lines: lines, replacing: replacing, backdating: backdating,
+            remembered: remembered
+        ).decision
+    }
+
+    /// `decide`, with the front matter the stamper composed of the bytes the entry holds after it (what is written,
+    /// or the original when it is stamped already; `FrontMatterStamper.stampComposing`): for the index, which reads
+    /// the same bytes. Nil where nothing is written or none was composed.
+    package static func decideComposing(
+        _ original: [UInt8], name: String, modified: Date, lines: [String]?, replacing: Bool = false,
+        backdating: BackdatingPolicy? = nil, remembered: () -> [String]? = { nil }
+    ) -> (decision: StampDecision, frontMatter: ComposedFrontMatter?) {
         let content: [UInt8]
-        switch FrontMatterStamper.stamp(original, lines: lines ?? Self.placeholder, replacing: replacing) {
+        let first = FrontMatterStamper.stampComposing(original, lines: lines ?? Self.placeholder, replacing: replacing)
+        switch first.outcome {
         case .stamped(let stamped): content = stamped
-        case .alreadyStamped: return .alreadyStamped(block: FrontMatterStamper.weatherBlock(original, checked: true))
-        case .skipped(let reason): return .leftAlone(.content(reason))
+        case .alreadyStamped:
+            return (.alreadyStamped(block: FrontMatterStamper.weatherBlock(original, checked: true)), first.frontMatter)
+        case .skipped(let reason): return (.leftAlone(.content(reason)), nil)
         }
         // Back without its block (an old buffer saved, a sync writing the unstamped version again): the same block
         // goes back, whenever the entry was written.
-        if !replacing, let block = remembered(),
-            case .stamped(let restored) = FrontMatterStamper.stamp(original, lines: block)
-        {
-            return .write(restored, block: block, restoring: true)
+        if !replacing, let block = remembered() {
+            let restored = FrontMatterStamper.stampComposing(original, lines: block)
+            if case .stamped(let bytes) = restored.outcome {
+                return (.write(bytes, block: block, restoring: true), restored.frontMatter)
+            }
         }
         // Written long before now: current weather would not be the weather it was written in. A time that cannot
         // be read, or lies ahead, is never replaced by a guess.
@@ -59,13 +75,13 @@ package enum StampDecision: Sendable, Equatable {
             case .current: break
             case .backdated(let time):
                 // The weather of its own time, where it was written (its front matter may say).
-                guard backdating.asksHistory else { return .leftAlone(.backdated(time)) }
-                return .wantsHistory(HistoryRequest(time: time, position: FrontMatterStamper.position(original)))
-            case .ahead(let time, let wait): return .datedAhead(time, wait: wait)
-            case .leftAlone(let reason): return .leftAlone(reason)
+                guard backdating.asksHistory else { return (.leftAlone(.backdated(time)), nil) }
+                return (.wantsHistory(HistoryRequest(time: time, position: FrontMatterStamper.position(original))), nil)
+            case .ahead(let time, let wait): return (.datedAhead(time, wait: wait), nil)
+            case .leftAlone(let reason): return (.leftAlone(reason), nil)
             }
         }
-        guard let lines else { return .needsWeather }
-        return .write(content, block: lines, restoring: false)
+        guard let lines else { return (.needsWeather, nil) }
+        return (.write(content, block: lines, restoring: false), first.frontMatter)
     }
 }

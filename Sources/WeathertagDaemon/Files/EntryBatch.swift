@@ -82,7 +82,9 @@ enum EntryBatch {
                 if let original = stamped.original { originals.append((outcome.results.count, original)) }
                 outcome.results.append((name, result))
                 if let key, let lane = LaneState.of(result) {
-                    indexItems.append(Self.indexItem(key, lane: lane, read: read, indexed: indexed[key]))
+                    indexItems.append(
+                        Self.indexItem(
+                            key, lane: lane, read: read, frontMatter: stamped.frontMatter, indexed: indexed[key]))
                 }
                 switch result {
                 case .stamped, .restored: written.insert(FileIO.split(path).0)
@@ -104,11 +106,12 @@ enum EntryBatch {
     /// What the index learns of one entry: its lane, and what it holds when it was read in a version not indexed yet.
     private static func indexItem(
         _ key: String, lane: LaneState, read: (content: [UInt8], modified: Date, version: FileVersion)?,
-        indexed: String?
+        frontMatter: ComposedFrontMatter?, indexed: String?
     ) -> DiaryIndexItem {
         let fileName = key.split(separator: "/").last.map(String.init) ?? key
         if let read, read.version.indexed != indexed {
-            let entry = DiaryEntry.read(read.content, fileName: fileName, modified: read.modified)
+            let entry = DiaryEntry.read(
+                read.content, fileName: fileName, modified: read.modified, composed: frontMatter)
             // (The placeholder's time is for a row without its entry: this one has it.)
             return DiaryIndexItem(
                 path: key, version: read.version, entry: entry, lane: lane, placeholderTime: entry.time)

@@ -50,15 +50,19 @@ enum EntryFile {
         var block: [String]?
         /// The swapped-out original, with `handsBackOriginal`.
         var original: SwappedOriginal?
+        /// The front matter of `read` as the stamp composed it (stamped, restored or there already): the index
+        /// does not compose it again.
+        var frontMatter: ComposedFrontMatter?
 
         init(
             _ result: EntryResult, read: (content: [UInt8], modified: Date, version: FileVersion)? = nil,
-            block: [String]? = nil, original: SwappedOriginal? = nil
+            block: [String]? = nil, original: SwappedOriginal? = nil, frontMatter: ComposedFrontMatter? = nil
         ) {
             self.result = result
             self.read = read
             self.block = block
             self.original = original
+            self.frontMatter = frontMatter
         }
     }
 
@@ -94,7 +98,7 @@ enum EntryFile {
         let modified = Date(
             timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
         let read = (original, modified, opened.before)
-        let decision = StampDecision.decide(
+        let (decision, frontMatter) = StampDecision.decideComposing(
             original, name: name, modified: modified, lines: lines, replacing: options.replacing,
             backdating: options.backdating, remembered: options.replacing ? { nil } : known.remembered)
         let content: [UInt8]
@@ -102,7 +106,8 @@ enum EntryFile {
         let restoring: Bool
         switch decision {
         case .write(let bytes, let written, let restored): (content, block, restoring) = (bytes, written, restored)
-        case .alreadyStamped(let block): return Stamped(.alreadyStamped(opened.before), read: read, block: block)
+        case .alreadyStamped(let block):
+            return Stamped(.alreadyStamped(opened.before), read: read, block: block, frontMatter: frontMatter)
         case .leftAlone(let reason): return Stamped(.leftAlone(reason, opened.before), read: read)
         case .wantsHistory(let request): return Stamped(.wantsHistory(request), read: read)
         case .datedAhead(let time, let wait): return Stamped(.datedAhead(time, wait: wait), read: read)
@@ -134,7 +139,7 @@ enum EntryFile {
         let now = (content, options.keepModificationTime ? modified : Date(), temporary.version)
         return Stamped(
             restoring ? .restored(temporary.version) : .stamped(temporary.version), read: now, block: block,
-            original: options.handsBackOriginal ? swapped : nil)
+            original: options.handsBackOriginal ? swapped : nil, frontMatter: frontMatter)
     }
 
     /// The entry, open and leased, and what it was when opened.
