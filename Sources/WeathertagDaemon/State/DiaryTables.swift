@@ -186,30 +186,29 @@ enum DiaryTables {
     }
 
     /// What a batch changes in `diary_text`, written after its rows (`index`): the text of rows read before goes,
-    /// then the new text is added (the last for a row, should a batch read one path twice).
+    /// then the new text is added. A row's text comes after its deletion only: a path read twice in a batch, or a row
+    /// moved away from a key, deletes what is waiting for that key.
     private struct TextChanges {
         private var deleted: [Int64] = []
-        private var inserted: [Int64: (title: String, body: String, place: String)] = [:]
-        private var order: [Int64] = []
+        private var inserted: [(id: Int64, title: String, body: String, place: String)] = []
 
         mutating func delete(_ id: Int64) {
             self.deleted.append(id)
-            if self.inserted.removeValue(forKey: id) != nil { self.order.removeAll { $0 == id } }
+            self.inserted.removeAll { $0.id == id }
         }
 
         mutating func insert(_ id: Int64, title: String, body: String, place: String) {
-            if self.inserted.updateValue((title, body, place), forKey: id) == nil { self.order.append(id) }
+            self.inserted.append((id, title, body, place))
         }
 
         func write(_ db: Database) throws {
             for id in self.deleted {
                 try db.cachedStatement(sql: "DELETE FROM diary_text WHERE rowid = ?").execute(arguments: [id])
             }
-            for id in self.order {
-                guard let text = self.inserted[id] else { continue }
+            for text in self.inserted {
                 try db.cachedStatement(
                     sql: "INSERT INTO diary_text (rowid, title, body, place) VALUES (?, ?, ?, ?)"
-                ).execute(arguments: [id, text.title, text.body, text.place])
+                ).execute(arguments: [text.id, text.title, text.body, text.place])
             }
         }
     }
