@@ -275,7 +275,7 @@ struct ProgressBar {
         let width = 24
         let filled = self.total == 0 ? width : done * width / self.total
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        let name = current.split(separator: "/").last.map(String.init) ?? current
+        let name = Paths.fileName(current)
         Self.write("\r\u{1B}[K[\(bar)] \(done)/\(self.total)  \(name.prefix(40))")
     }
 

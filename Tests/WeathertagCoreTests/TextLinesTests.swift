@@ -55,6 +55,35 @@ struct TextLinesTests {
         }
     }
 
+    @Test func pathsSplitAtTheirLastSlashAsCharactersDo() {
+        let paths = [
+            "", "/", "//", "a.md", "2019/a.md", "2019/05/a.md", "/abs/a.md", "a/b/", "a//b", "trailing//",
+            "한국/일기.md", "emoji 👩‍👩‍👧/🇰🇷.md", "é\u{301}/café.md", ".hidden/.e000001.md.123.x-1.weathertag-tmp",
+            "crlf\r\n/name",
+        ]
+        for path in paths {
+            #expect(path.lastIndex(ofASCII: UInt8(ascii: "/")) == path.lastIndex(of: "/"), "\(path.debugDescription)")
+            #expect(
+                path[...].lastIndex(ofASCII: UInt8(ascii: "/")) == path[...].lastIndex(of: "/"),
+                "\(path.debugDescription)")
+            #expect(
+                Paths.fileName(path) == path.split(separator: "/").last.map(String.init) ?? path,
+                "\(path.debugDescription)")
+            if let slash = path.lastIndex(of: "/") {
+                let expected = (String(path[..<slash]), String(path[path.index(after: slash)...]))
+                #expect(InboxTree.split(path) == expected, "\(path.debugDescription)")
+            } else {
+                #expect(InboxTree.split(path) == ("", path), "\(path.debugDescription)")
+            }
+        }
+        // Where they differ: a combining mark after the slash makes one `Character` of the two, which is not "/";
+        // the kernel splits the path at the slash, and so do the bytes.
+        let combining = "folder/\u{301}name.md"
+        #expect(combining.lastIndex(of: "/") == nil)
+        #expect(InboxTree.split(combining) == ("folder", "\u{301}name.md"))
+        #expect(Paths.fileName(combining) == "\u{301}name.md")
+    }
+
     @Test func asciiSets() {
         let marks = ASCIISet("\\`[<*_~&")
         #expect(marks.contains(UInt8(ascii: "\\")) && marks.contains(UInt8(ascii: "&")))

@@ -130,7 +130,7 @@ package struct DiaryEntry: Sendable, Equatable {
     }
 
     private static func stem(_ fileName: String) -> String {
-        let name = fileName.split(separator: "/").last.map(String.init) ?? fileName
+        let name = Paths.fileName(fileName)
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
         return String(name[..<dot])
     }

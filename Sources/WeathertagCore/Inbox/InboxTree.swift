@@ -95,8 +95,8 @@ package struct InboxTree: Sendable {
 
     /// `a/b/c.md` → (`a/b`, `c.md`); `c.md` → (`""`, `c.md`).
     package static func split(_ path: String) -> (folder: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return ("", path) }
-        return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+        guard let slash = path.lastIndex(ofASCII: UInt8(ascii: "/")) else { return ("", path) }
+        return (String(path[..<slash]), String(path[path.utf8.index(after: slash)...]))
     }
 
     /// `folder` + `/` + `name`, or `name` at the top.

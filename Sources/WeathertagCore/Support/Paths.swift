@@ -43,6 +43,20 @@ package enum Paths {
         path.split(separator: "/").map { percentEncoded(String($0)) }.joined(separator: "/")
     }
 
+    /// The last component of a path, as `split(separator: "/").last ?? path` gives it (`2019/05/a.md` → `a.md`,
+    /// `a/b/` → `b`), by bytes (`lastIndex(ofASCII:)`): every entry a batch indexes and every name a listing notices
+    /// goes through here.
+    package static func fileName(_ path: String) -> String {
+        let slash = UInt8(ascii: "/")
+        let utf8 = path.utf8
+        var end = utf8.endIndex
+        while end > utf8.startIndex, utf8[utf8.index(before: end)] == slash { end = utf8.index(before: end) }
+        guard end > utf8.startIndex else { return path }
+        let trimmed = path[..<end]
+        guard let last = trimmed.lastIndex(ofASCII: slash) else { return String(trimmed) }
+        return String(trimmed[trimmed.utf8.index(after: last)...])
+    }
+
     /// `/a/b/c.md` → `/a/b`; `/a` → `/`; `c.md` → ``.
     package static func deletingLastComponent(_ path: String) -> String {
         var trimmed = Substring(path)

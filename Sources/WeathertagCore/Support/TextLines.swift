@@ -117,6 +117,19 @@ package struct ASCIISet: Sendable {
 }
 
 extension StringProtocol {
+    /// Where the ASCII `byte` last occurs, as `lastIndex(of:)` finds its `Character`, by bytes: a path's `/` is
+    /// looked for in every name the watcher hears (about eight an entry) and every name a listing finds, and the
+    /// `Character` view walked back a grapheme cluster at a time, 10,000 instructions for a temp file's name. The
+    /// two differ only where a combining mark follows the byte (`/` then U+0301 is one `Character`, not `/`): a path
+    /// is split at its slash all the same, which is what the kernel does.
+    package func lastIndex(ofASCII byte: UInt8) -> Index? {
+        precondition(byte < 0x80, "an ASCII byte")
+        let offset =
+            self.utf8.withContiguousStorageIfAvailable { bytes in bytes.lastIndex(of: byte) }
+            ?? Array(self.utf8).lastIndex(of: byte)
+        return offset.map { self.utf8.index(self.utf8.startIndex, offsetBy: $0) }
+    }
+
     /// Its first `count` characters, as `prefix(count)` gives them, by bytes while they are ASCII without a CR (where
     /// a character is a byte: CR LF is one character of two).
     package func prefix(characters count: Int) -> SubSequence {

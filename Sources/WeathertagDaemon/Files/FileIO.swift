@@ -122,9 +122,9 @@ enum FileIO {
     }
 
     static func split(_ path: String) -> (directory: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        guard let slash = path.lastIndex(ofASCII: UInt8(ascii: "/")) else { return (".", path) }
         let directory = String(path[..<slash])
-        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+        return (directory.isEmpty ? "/" : directory, String(path[path.utf8.index(after: slash)...]))
     }
 
     static func exists(_ path: String) -> Bool {

@@ -235,7 +235,7 @@ enum DiaryTables {
 
     /// A row from the entry's name, where its path has none (the caller looked; one that has is left as it is).
     static func insertPlaceholder(_ db: Database, _ item: DiaryIndexItem, now: Date) throws {
-        let name = item.path.split(separator: "/").last.map(String.init) ?? item.path
+        let name = Paths.fileName(item.path)
         let title = name.lastIndex(of: ".").map { $0 == name.startIndex ? name : String(name[..<$0]) } ?? name
         try db.cachedStatement(
             sql: """

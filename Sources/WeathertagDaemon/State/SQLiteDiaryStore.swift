@@ -42,7 +42,7 @@ package struct SQLiteDiaryStore: DiaryStore {
                 guard lstat(inbox + "/" + path, &info) == 0 else { continue }
                 let modified = Date(
                     timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
-                let fileName = path.split(separator: "/").last.map(String.init) ?? path
+                let fileName = Paths.fileName(path)
                 let item = DiaryIndexItem(
                     path: path, version: nil, entry: nil, lane: .queued,
                     placeholderTime: EntryTime.of(
