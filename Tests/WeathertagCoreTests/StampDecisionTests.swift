@@ -130,4 +130,31 @@ struct StampDecisionTests {
         #expect(title("title: Tea\n") == "Coffee")
         #expect(title("title: Tea") == "Tea")
     }
+
+    /// An entry without front matter, stamped, has the block alone as its front matter: the batch composes that once
+    /// (`ComposedFrontMatter.block`) and the reader takes it for each such entry, as its own text, LF ended; a CR LF
+    /// entry's reads as other text and is composed by the reader.
+    @Test func theBlockComposedOnceIsEveryNewEntrysFrontMatter() throws {
+        let lines = ["weather:", "  condition: Clouds", "  temperature: 7.5", "  place: Seoul"]
+        let block = try #require(ComposedFrontMatter.block(lines))
+        let other = try #require(try YAMLNode.compose("title: From the block\n")?.mapping)
+        for (text, used) in [
+            ("No front matter.\n", true), ("# A heading\n\nText.\n", true), ("\u{FEFF}With a mark.\n", true),
+            ("CR LF.\r\nSecond line.\r\n", false),
+        ] {
+            guard case .write(let written, _, _) = Self.decide(text, lines: lines) else {
+                Issue.record("not written: \(text)")
+                continue
+            }
+            func read(_ composed: ComposedFrontMatter?) -> DiaryEntry {
+                DiaryEntry.read(written, fileName: "entry.md", modified: Self.now, timeZone: .utc, composed: composed)
+            }
+            #expect(read(block) == read(nil), "\(text)")
+            #expect(read(nil).weather?.condition == "Clouds", "\(text)")
+            // Whether the reader took it: a mapping with a title shows where it did.
+            let shown = read(ComposedFrontMatter(yaml: block.yaml, mapping: other)).title
+            #expect((shown == "From the block") == used, "\(text)")
+        }
+        #expect(ComposedFrontMatter.block(["weather: [unclosed"]) == nil)
+    }
 }

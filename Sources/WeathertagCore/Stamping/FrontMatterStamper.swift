@@ -22,6 +22,17 @@ package struct ComposedFrontMatter: Sendable, Equatable {
         self.yaml = yaml
         self.mapping = mapping
     }
+
+    /// The front matter an entry without one has once stamped: the block's `lines` alone, each ended by LF (what
+    /// `FrontMatterStamper.stamp` writes above a file that starts without `---`; a CR LF file's reads as other text
+    /// and is composed by its reader). The same for every such entry of a batch, so a batch composes it once: half the
+    /// bench's entries are new files without front matter, and composing each one's again was a tenth of a burst's
+    /// instructions. Nil when the lines do not compose to a mapping.
+    package static func block(_ lines: [String]) -> ComposedFrontMatter? {
+        let yaml = lines.map { $0 + "\n" }.joined()
+        guard let mapping = (try? YAMLNode.compose(yaml))??.mapping else { return nil }
+        return ComposedFrontMatter(yaml: yaml, mapping: mapping)
+    }
 }
 
 /// Why a file is left alone. None of these is retried until the file changes.

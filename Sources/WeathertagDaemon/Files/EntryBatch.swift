@@ -66,6 +66,8 @@ enum EntryBatch {
         let indexed = memory?.database.indexedVersions(keys) ?? [:]
         // Without the watcher's cache, this batch's own listings.
         let locks = locks.flatMap { $0.isKeeping ? $0 : nil } ?? EditorLockCache(keeping: false)
+        // The front matter of an entry stamped without one, the same for each: composed for the first, if any.
+        var blockFrontMatter: ComposedFrontMatter?? = nil
         for (index, name) in names.enumerated() {
             note?.reach(index)
             let key = memory?.key(name)
@@ -82,9 +84,14 @@ enum EntryBatch {
                 if let original = stamped.original { originals.append((outcome.results.count, original)) }
                 outcome.results.append((name, result))
                 if let key, let lane = LaneState.of(result) {
+                    var frontMatter = stamped.frontMatter
+                    if frontMatter == nil, case .stamped = result, let lines {
+                        if blockFrontMatter == nil { blockFrontMatter = ComposedFrontMatter.block(lines) }
+                        // (Used by the reader only when the file's front matter is this text.)
+                        frontMatter = blockFrontMatter ?? nil
+                    }
                     indexItems.append(
-                        Self.indexItem(
-                            key, lane: lane, read: read, frontMatter: stamped.frontMatter, indexed: indexed[key]))
+                        Self.indexItem(key, lane: lane, read: read, frontMatter: frontMatter, indexed: indexed[key]))
                 }
                 switch result {
                 case .stamped, .restored: written.insert(FileIO.split(path).0)
@@ -108,7 +115,7 @@ enum EntryBatch {
         _ key: String, lane: LaneState, read: (content: [UInt8], modified: Date, version: FileVersion)?,
         frontMatter: ComposedFrontMatter?, indexed: String?
     ) -> DiaryIndexItem {
-        let fileName = key.split(separator: "/").last.map(String.init) ?? key
+        let fileName = Paths.fileName(key)
         if let read, read.version.indexed != indexed {
             let entry = DiaryEntry.read(
                 read.content, fileName: fileName, modified: read.modified, composed: frontMatter)
