@@ -39,7 +39,7 @@ extension JSONValue {
     }
 
     private static func writeString(_ value: String, to out: inout String) {
-        out += YAMLScalar.quoted(value)
+        YAMLScalar.appendQuoted(value, to: &out)
     }
 
     /// `.string` for a value, `.null` for nil.

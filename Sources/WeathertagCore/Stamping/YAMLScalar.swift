@@ -24,7 +24,27 @@ package enum YAMLScalar {
 
     /// A double-quoted scalar. YAML's double-quoted style reads JSON string escapes, so this is also a JSON string.
     package static func quoted(_ value: String) -> String {
-        var out = "\""
+        var out = ""
+        Self.appendQuoted(value, to: &out)
+        return out
+    }
+
+    /// `quoted(value)`, appended to `out`. Text with none of the bytes an escape can start with (controls, `"`, `\`,
+    /// DEL, and the lead bytes of C1 controls, the line and paragraph separators and the byte-order mark: C2, E2,
+    /// EF) goes in whole: the status the socket answers status bars with is mostly such text, and appending it a
+    /// scalar at a time was half of that answer's cost.
+    package static func appendQuoted(_ value: String, to out: inout String) {
+        let plain = value.utf8.allSatisfy { byte in
+            byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F && byte != 0xC2 && byte != 0xE2
+                && byte != 0xEF
+        }
+        guard !plain else {
+            out += "\""
+            out += value
+            out += "\""
+            return
+        }
+        out += "\""
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -40,7 +60,7 @@ package enum YAMLScalar {
             default: out.unicodeScalars.append(scalar)
             }
         }
-        return out + "\""
+        out += "\""
     }
 
     private static let reservedWords: Set<String> = [
