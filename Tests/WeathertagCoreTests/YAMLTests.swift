@@ -71,6 +71,24 @@ import Yams
         #expect(ours == yams, "Yams \(yams ? "reads" : "refuses") it")
     }
 
+    /// The same verdicts in mappings long enough for the composer to index their keys by text (from
+    /// `indexedPairs` on), and across that bound: the duplicate before it, after it, and on either side.
+    @Test(arguments: [0, 14, 15, 16, 17, 40])
+    func duplicatesInLongMappingsAsYamsJudgesThem(fillers: Int) {
+        let filler = (0..<fillers).map { "k\($0): v\($0)\n" }.joined()
+        let cases = [
+            "a: 1\na: 2\n", "a: 1\n\"a\": 2\n", "1: x\n\"1\": y\n", "yes: x\n'yes': y\n", "[a, b]: 1\n[a, b]: 2\n",
+            "x: 1\ny: 2\n", "{a: 1}: x\n{a: 1}: y\n", "{a: 1}: x\n{a: 2}: y\n",
+        ]
+        for pair in cases {
+            for yaml in [filler + pair, pair + filler, "k0: first\n" + filler + pair] {
+                let yams = (try? Yams.compose(yaml: yaml)) != nil
+                let ours = (try? YAMLNode.compose(yaml)) != nil
+                #expect(ours == yams, "Yams \(yams ? "reads" : "refuses") \(yaml.debugDescription)")
+            }
+        }
+    }
+
     @Test func errorsSayWhere() {
         #expect(throws: YAMLError.self) { try YAMLNode.compose("a: [1, 2\n") }
         do {

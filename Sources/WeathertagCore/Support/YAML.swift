@@ -171,8 +171,10 @@ private struct Composer {
     private struct Frame {
         enum Content {
             case sequence([YAMLNode])
-            /// The pairs, the key waiting for its value (and where it stood), and the pairs' indexes by key text.
-            case mapping([(key: YAMLNode, value: YAMLNode)], key: (YAMLNode, yaml_mark_t)?, seen: [String: [Int]])
+            /// The pairs, the key waiting for its value (and where it stood), and the pairs' indexes by key text
+            /// once there are `Composer.indexedPairs` of them (nil before: a front matter's mappings hold a few
+            /// keys, and a dictionary with an array for each key cost more than looking at those few).
+            case mapping([(key: YAMLNode, value: YAMLNode)], key: (YAMLNode, yaml_mark_t)?, seen: [String: [Int]]?)
         }
         var anchor: String?
         var content: Content
@@ -241,7 +243,7 @@ private struct Composer {
                     Frame(
                         anchor: Self.string(
                             sequence ? event.data.sequence_start.anchor : event.data.mapping_start.anchor),
-                        content: sequence ? .sequence([]) : .mapping([], key: nil, seen: [:])))
+                        content: sequence ? .sequence([]) : .mapping([], key: nil, seen: nil)))
                 try self.count(1, at: mark)
                 continue
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
@@ -274,23 +276,32 @@ private struct Composer {
             frame.content = .sequence([])
             items.append(node)
             frame.content = .sequence(items)
-        case .mapping(var pairs, nil, let seen):
-            frame.content = .mapping([], key: nil, seen: [:])
-            pairs.reserveCapacity(pairs.count + 1)
+        case .mapping(let pairs, nil, let seen):
             frame.content = .mapping(pairs, key: (node, mark), seen: seen)
         case .mapping(var pairs, let key?, var seen):
-            frame.content = .mapping([], key: nil, seen: [:])
+            // (Emptied while changed, so that the pairs are not copied.)
+            frame.content = .mapping([], key: nil, seen: nil)
             // Keys are unique as the default schema sees them: `1` (an int) and `"1"` (a string) are two keys,
             // `a` and `"a"` one. Types are read only for keys whose texts meet.
-            let text = Self.identity(of: key.0)
-            for earlier in seen[text, default: []] where Self.sameKey(pairs[earlier].key, key.0) {
+            // Few pairs: each compared (a scalar's text first; a collection can only repeat a collection).
+            let earlier: [Int] =
+                seen.map { $0[Self.identity(of: key.0)] ?? [] }
+                ?? pairs.indices.filter { Self.sameText(pairs[$0].key, key.0) }
+            for earlier in earlier where Self.sameKey(pairs[earlier].key, key.0) {
+                let text = Self.identity(of: key.0)
                 throw Self.error(at: key.1, "found duplicate key \(key.0.string.map { "'\($0)'" } ?? text)")
             }
-            seen[text, default: []].append(pairs.count)
+            if seen == nil, pairs.count + 1 >= Self.indexedPairs {
+                seen = Dictionary(grouping: pairs.indices) { Self.identity(of: pairs[$0].key) }
+            }
+            if seen != nil { seen?[Self.identity(of: key.0), default: []].append(pairs.count) }
             pairs.append((key.0, node))
             frame.content = .mapping(pairs, key: nil, seen: seen)
         }
     }
+
+    /// How many pairs a mapping holds before its keys are looked up by text rather than each compared.
+    static let indexedPairs = 16
 
     private mutating func count(_ weight: Int, at mark: yaml_mark_t) throws(YAMLError) {
         self.nodes += weight
@@ -307,6 +318,16 @@ private struct Composer {
         switch node {
         case .scalar(let scalar): return scalar.string
         case .sequence, .mapping: return "\(node)"
+        }
+    }
+
+    /// Whether two keys could be one: scalars with the same text, or two collections (`sameKey` compares those
+    /// whole); as their `identity` texts meeting would say, without writing a collection out as text.
+    private static func sameText(_ first: YAMLNode, _ second: YAMLNode) -> Bool {
+        switch (first, second) {
+        case (.scalar(let a), .scalar(let b)): return a.string == b.string
+        case (.scalar, _), (_, .scalar): return false
+        default: return true
         }
     }
 
