@@ -7,6 +7,24 @@ import WeathertagTestSupport
 struct MarkdownTextTests {
     static func plain(_ text: String) -> String { MarkdownText.plain(text[...]) }
 
+    /// A sentence's line (a letter first, no pipe last) skips the block checks: what it gives is what the whole
+    /// way gives, line after line, on the lines that come near the edge of that shortcut.
+    @Test func aSentenceReadsAsTheWholeWayReadsIt() {
+        let lines: [Substring] = [
+            "Plain words.", "  indented words", "\tTabbed", "word | cell |", "a|b", "ends with a pipe|",
+            "Ünïcode first", "한국어 일기", " \u{301}a combining mark after a space", "\u{301}combining first",
+            "\u{A0}- after a no-break space", "\u{600}| a prepended pipe", "x ![img](a.png) y", "word `code` **bold**",
+            "an <!-- opening comment", "inside it", "--> and out", "text with a \\* escape", "Z", "zebra|\u{301}",
+            "# heading", "1. one", "- item", "> quote", "```", "Code line", "```", "~~~", "[x] box", "| a |",
+            "", "   ", "Mixed ordinary line with trailing spaces   ", "é",
+        ]
+        var fast = MarkdownText()
+        var whole = MarkdownText()
+        for line in lines {
+            #expect(fast.plain(line) == whole.plainByBlocks(line), "\(line.debugDescription)")
+        }
+    }
+
     @Test func imagesGoLinksKeepTheirText() {
         #expect(Self.plain("![](dayone-moment://76F9B0AC37954B51BF8B9146498B29C2)") == "")
         #expect(Self.plain("Before ![a cat](photos/cat.jpeg \"Tom\") after") == "Before after")
