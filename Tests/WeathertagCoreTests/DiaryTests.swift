@@ -26,6 +26,21 @@ struct DiaryEntryTests {
             ).title == "Tea")
     }
 
+    /// The front matter closes at the first line that is `---` or `...` once trimmed of whitespace (Unicode's too),
+    /// as the `Character` view trims it; lines that merely hold dashes or dots do not close it.
+    @Test func theFrontMatterClosesWhereATrimmedLineIsDashesOrDots() {
+        let closings = [
+            "---", "...", "  ---", "\t--- ", "\u{3000}---", "\u{A0}...\u{2003}", "\u{0B}---\u{0C}", " - --", "x---",
+            "----", "--- x", ". ..", "—", "\u{301}---", "",
+        ]
+        for closing in closings {
+            let text = "---\ntitle: Inside\n" + closing + "\nafter: line\n"
+            let closes = ["---", "..."].contains(closing.trimmingWhitespace())
+            let entry = self.read(text)
+            #expect((entry.title == "Inside") == closes, "\(closing.debugDescription): \(entry.title)")
+        }
+    }
+
     @Test func theExcerptFollowsTheTitleAndTheBodyIsTheTextAfterTheFrontMatter() {
         let entry = self.read("---\ntitle: T\n---\n# T\n\nOne.\nTwo.\n")
         #expect(entry.excerpt == "One. Two.")

@@ -96,8 +96,10 @@ package struct DiaryEntry: Sendable, Equatable {
         guard lines.count > 1, lines[0].trimmingWhitespace() == "---",
             let closing = lines.indices.dropFirst().first(where: { index in
                 let line = lines[index]
-                // Most lines hold neither: only those that do are trimmed and compared.
-                guard line.firstRange(ofASCII: "---") != nil || line.firstRange(ofASCII: "...") != nil else {
+                // Most lines are neither: only one whose first byte after ASCII spaces is `-`, `.` or not ASCII
+                // (Unicode's own spaces) is trimmed and compared.
+                let first = line.utf8.first { $0 != 0x20 && !(0x09...0x0D).contains($0) }
+                guard let first, first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || first >= 0x80 else {
                     return false
                 }
                 return ["---", "..."].contains(line.trimmingWhitespace())
