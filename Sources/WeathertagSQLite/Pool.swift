@@ -15,6 +15,9 @@ package final class DatabasePool: Sendable {
     /// Where the `async` calls wait for a connection and run (SQLite blocks): the process's blocking pool.
     private let threadPool: NIOThreadPool
 
+    /// Pages the WAL holds before a commit copies them into the database (`PRAGMA wal_autocheckpoint`).
+    package static let walCheckpointPages = 4000
+
     /// Opens (creating it if needed) the database at `path` with one writer and `readers` readers. Each statement
     /// waits up to `busyTimeout` for another process's lock; `prepare` runs on every connection once.
     package init(
@@ -28,6 +31,11 @@ package final class DatabasePool: Sendable {
         // the process being killed; only a power cut can lose the last ones.
         try writer.execute(sql: "PRAGMA journal_mode = WAL")
         try writer.execute(sql: "PRAGMA synchronous = NORMAL")
+        // The WAL is copied into the database every `walCheckpointPages` pages, not SQLite's 1,000: a page written by
+        // many transactions between two checkpoints is copied once, so a 50,000-entry index rebuild read 684 MB and
+        // wrote 576 MB through system calls with 1,000, and 521 and 520 MB with 4,000 (and 512-entry batches). The
+        // WAL file grows to about 16 MiB and is written over from its start after each checkpoint.
+        try writer.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.walCheckpointPages)")
         try prepare(writer)
         self.writer = Exclusive(writer)
         self.readers = try (0..<max(1, readers)).map { _ in

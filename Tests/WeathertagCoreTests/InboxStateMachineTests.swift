@@ -65,13 +65,13 @@ struct InboxStateMachineTests {
     @Test func aLongQueueGoesInLargeBatches() {
         var machine = self.machine()
         _ = machine.receive(.start)
-        _ = machine.receive(.listed(candidates: Self.names(600, "a"), present: nil))
+        _ = machine.receive(.listed(candidates: Self.names(1200, "a"), present: nil))
         let first = machine.receive(.weatherArrived(Fixtures.tag)).batches
-        #expect(first.map(\.names.count) == [256, 256])
-        #expect(first[0].names == Self.names(256, "a"))
+        #expect(first.map(\.names.count) == [512, 512])
+        #expect(first[0].names == Self.names(512, "a"))
         let after = machine.receive(.batchFinished(first[0], Self.stamped(first[0]), arrivedMeanwhile: []))
-        #expect(after.batches.map(\.names.count) == [32], "88 left: a short queue")
-        #expect(machine.waiting == 344)
+        #expect(after.batches.map(\.names.count) == [32], "176 left: a short queue")
+        #expect(machine.waiting == 688)
     }
 
     /// What `why` and `GET /v1/entries` say of an entry that waits comes from here.

@@ -116,6 +116,23 @@ final class DatabasePoolTests {
 
     /// Closing closes the readers before the writer, so the writer, last, folds the WAL into the file and removes
     /// it: nothing is left beside the database.
+    /// The WAL is copied into the database every `walCheckpointPages` pages, not SQLite's 1,000: after 2,000 commits
+    /// of a page each it still holds them all (with 1,000 it would have been written over from its start).
+    @Test func theWALHoldsItsPagesUntilTheCheckpointBound() throws {
+        #expect(DatabasePool.walCheckpointPages >= 2_500)
+        let pool = try self.open()
+        let page = Data(repeating: 0x5A, count: 3_000)
+        for index in 0..<2_000 {
+            try pool.write { db in
+                try db.execute(sql: "INSERT INTO value (i, b) VALUES (?, ?)", arguments: [index, page])
+            }
+        }
+        let size = try #require(try? FileManager.default.attributesOfItem(atPath: pool.path + "-wal")[.size] as? Int)
+        #expect(size > 2_000 * 4_096, "\(size) bytes of WAL")
+        let count = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM value") }
+        #expect(count == 2_000)
+    }
+
     @Test func closingLeavesNoWriteAheadLog() throws {
         let path = self.folder + "/closed.sqlite"
         do {

@@ -5,10 +5,11 @@ extension InboxStateMachine {
         /// Entries sent to the thread pool at once: one hop there and back for many files.
         package var batchSize = 32
         /// A queue at least this long (a start-up's listing, a diary moved in) goes in batches of this size: one
-        /// transaction, one FTS5 segment and one fsync of each folder per 256 entries, where batches of 32 spent a
-        /// third of a 50,000-entry rebuild on commits. A short queue (the entries people drop) keeps `batchSize`,
-        /// so that each is reported soon.
-        package var longQueueBatchSize = 256
+        /// transaction, one FTS5 segment and one fsync of each folder per 512 entries, where batches of 32 spent a
+        /// third of a 50,000-entry rebuild on commits (and 256, with the WAL checkpointed at 4,000 pages, read and
+        /// wrote a fifth more of the state database than 512: docs/PERFORMANCE.md). A short queue (the entries
+        /// people drop) keeps `batchSize`, so that each is reported soon.
+        package var longQueueBatchSize = 512
         /// Batches stamped at the same time: one is parsed and written while the other waits for its fsyncs.
         package var batchesInFlight = 2
         /// Back-dated entries asked about at the same time; the rest wait their turn. History answers a place and
