@@ -130,6 +130,34 @@ enum DiaryTables {
             """
     }()
 
+    /// A read entry's row, written whole (`index`); its key and text are the caller's. Made once: built in place,
+    /// its 1,500 characters were written out and hashed again for the statement cache at each entry.
+    private static let rowUpsert = """
+        INSERT INTO diary (id, path, version, title, excerpt, time, day_only, time_source, lane,
+            reason, detail, lane_since, condition, description, icon, temperature, units, place,
+            region, country, observed_at, kind, aqi, local_day, mood, utc_offset, latitude, longitude,
+            location_name, photos)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (path) DO UPDATE SET
+            version = excluded.version, title = excluded.title, excerpt = excluded.excerpt,
+            time = excluded.time, day_only = excluded.day_only, time_source = excluded.time_source,
+            \(Self.laneUpdate),
+            condition = excluded.condition, description = excluded.description,
+            icon = excluded.icon, temperature = excluded.temperature, units = excluded.units,
+            place = excluded.place, region = excluded.region, country = excluded.country,
+            observed_at = excluded.observed_at, kind = excluded.kind, aqi = excluded.aqi,
+            local_day = excluded.local_day, mood = excluded.mood, utc_offset = excluded.utc_offset,
+            latitude = excluded.latitude, longitude = excluded.longitude,
+            location_name = excluded.location_name, photos = excluded.photos
+        RETURNING id
+        """
+
+    /// A row's new lane, by path (`placeholder`), as `laneUpdate` takes it.
+    private static let laneReplacement = """
+        UPDATE diary SET \(Self.laneUpdate.replacing("excluded.", with: ":new_"))
+        WHERE path = :path
+        """
+
     /// Writes a batch's index rows (in the caller's transaction, as its last statements).
     ///
     /// The rows first, their text after: FTS5 keeps a transaction's text in memory and writes it as one segment at
@@ -148,26 +176,7 @@ enum DiaryTables {
             let (key, staleText) = try Self.key(db, path: item.path, time: entry.time.date)
             if let staleText { text.delete(staleText) }
             let id = try Int64.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        INSERT INTO diary (id, path, version, title, excerpt, time, day_only, time_source, lane,
-                            reason, detail, lane_since, condition, description, icon, temperature, units, place,
-                            region, country, observed_at, kind, aqi, local_day, mood, utc_offset, latitude, longitude,
-                            location_name, photos)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (path) DO UPDATE SET
-                            version = excluded.version, title = excluded.title, excerpt = excluded.excerpt,
-                            time = excluded.time, day_only = excluded.day_only, time_source = excluded.time_source,
-                            \(Self.laneUpdate),
-                            condition = excluded.condition, description = excluded.description,
-                            icon = excluded.icon, temperature = excluded.temperature, units = excluded.units,
-                            place = excluded.place, region = excluded.region, country = excluded.country,
-                            observed_at = excluded.observed_at, kind = excluded.kind, aqi = excluded.aqi,
-                            local_day = excluded.local_day, mood = excluded.mood, utc_offset = excluded.utc_offset,
-                            latitude = excluded.latitude, longitude = excluded.longitude,
-                            location_name = excluded.location_name, photos = excluded.photos
-                        RETURNING id
-                        """),
+                db.cachedStatement(sql: Self.rowUpsert),
                 arguments: [
                     key, item.path, version.indexed, entry.title, entry.excerpt,
                     entry.time.date.timeIntervalSince1970, entry.time.dayOnly, entry.time.source.code,
@@ -219,12 +228,7 @@ enum DiaryTables {
             != nil
         {
             guard replacingLane else { return }
-            try db.cachedStatement(
-                sql: """
-                    UPDATE diary SET \(Self.laneUpdate.replacing("excluded.", with: ":new_"))
-                    WHERE path = :path
-                    """
-            ).execute(arguments: [
+            try db.cachedStatement(sql: Self.laneReplacement).execute(arguments: [
                 "path": item.path, "new_lane": item.lane.lane.rawValue, "new_reason": item.lane.reason.rawValue,
                 "new_detail": item.lane.detail, "new_lane_since": now.timeIntervalSince1970,
             ])
@@ -236,7 +240,9 @@ enum DiaryTables {
     /// A row from the entry's name, where its path has none (the caller looked; one that has is left as it is).
     static func insertPlaceholder(_ db: Database, _ item: DiaryIndexItem, now: Date) throws {
         let name = Paths.fileName(item.path)
-        let title = name.lastIndex(of: ".").map { $0 == name.startIndex ? name : String(name[..<$0]) } ?? name
+        let title =
+            name.lastIndex(ofASCII: UInt8(ascii: ".")).map { $0 == name.startIndex ? name : String(name[..<$0]) }
+            ?? name
         try db.cachedStatement(
             sql: """
                 INSERT INTO diary (id, path, title, time, day_only, time_source, lane, reason, detail, lane_since,
