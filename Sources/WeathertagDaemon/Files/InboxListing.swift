@@ -3,8 +3,8 @@ import Logging
 import WeathertagCore
 
 /// One listing of the inbox (on the thread pool): the names that may need work, the names present, the memory
-/// reconciled with what is there and the new names noticed by the diary index, and the temp files a crash left
-/// behind removed.
+/// reconciled with what is there, and the temp files a crash left behind removed. The candidates are noticed by the
+/// diary index after the machine has them (`InboxFiles.noticeListed`), beside its first batches.
 enum InboxListing {
     struct Result {
         /// Sorted.
@@ -52,8 +52,6 @@ enum InboxListing {
             })
         // What left the inbox while nobody watched starts its grace time in the memory.
         if complete { memory?.reconcile(present: entries, at: Date()) }
-        // In the index from now on, read when stamped.
-        memory?.notice(candidates, inbox: inbox, at: Date())
         return Result(
             candidates: candidates.sorted(), present: unchanged.isEmpty ? nil : present, removed: removed,
             conflicts: complete ? conflicts : nil)
