@@ -6,37 +6,20 @@ import Yams
 /// `YAMLNode.compose` (libyaml and weathertag's composer) reads front matter as Yams does: checked against Yams here.
 @Suite struct YAMLTests {
     /// A quoted scalar (the blocks weathertag writes, every string of the socket's JSON) is the same whether its text
-    /// goes in whole or a scalar at a time, and reads back as the text (Yams).
+    /// goes in runs or a scalar at a time (the way quoting was written first), and reads back as the text (Yams).
     @Test func quotedTextIsWholeOrEscapedTheSame() throws {
-        func byScalar(_ value: String) -> String {
-            var out = "\""
-            for scalar in value.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case _
-                where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
-                    || scalar.value == 0xFEFF || scalar.value == 0x2028 || scalar.value == 0x2029:
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out + "\""
-        }
         let texts = [
             "", "Seoul", "Light rain, 7 °C", "\"quoted\"", "back\\slash", "tab\there", "line\nbreak", "cr\r",
             "del\u{7F}", "nel\u{85}", "c1 \u{9F}", "nbsp\u{A0}", "bom\u{FEFF}", "ls\u{2028}ps\u{2029}", "arrow →",
             "한국어 일기", "emoji 👩‍👩‍👧", "\u{1}\u{1F}", "ÿ\u{FFFD}", "zero\u{0}",
         ]
+        #expect(YAMLScalar.quotedByScalar("nel\u{85} ls\u{2028} bom\u{FEFF}") == #""nel\u0085 ls\u2028 bom\uFEFF""#)
+        #expect(YAMLScalar.quotedByScalar("\"a\\b\"\t\u{1}") == #""\"a\\b\"\t\u0001""#)
         for text in texts {
-            #expect(YAMLScalar.quoted(text) == byScalar(text), "\(text.debugDescription)")
+            #expect(YAMLScalar.quoted(text) == YAMLScalar.quotedByScalar(text), "\(text.debugDescription)")
             var appended = "prefix "
             YAMLScalar.appendQuoted(text, to: &appended)
-            #expect(appended == "prefix " + byScalar(text))
+            #expect(appended == "prefix " + YAMLScalar.quotedByScalar(text))
             if !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" }) {
                 #expect(try Yams.load(yaml: "k: " + YAMLScalar.quoted(text)) as? [String: String] == ["k": text])
             }

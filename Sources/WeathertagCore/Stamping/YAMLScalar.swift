@@ -57,9 +57,18 @@ package enum YAMLScalar {
             return true
         }
         if done == nil {
-            for scalar in value.unicodeScalars { Self.appendEscaped(scalar, to: &out) }
+            out += Self.quotedByScalar(value).dropFirst().dropLast()
+            return out += "\""
         }
         out += "\""
+    }
+
+    /// `quoted(value)` a scalar at a time: the way for text without contiguous bytes, and what the runs of
+    /// `appendQuoted` must give.
+    package static func quotedByScalar(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars { Self.appendEscaped(scalar, to: &out) }
+        return out + "\""
     }
 
     /// The escape that starts at `bytes[index]` and how many bytes it stands for; nil where the byte goes as it is.
