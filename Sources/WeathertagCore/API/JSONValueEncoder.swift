@@ -40,6 +40,8 @@ private final class Node {
         }
         let node = Node()
         if case .object(var members) = self.content {
+            // Taken out first: appended while the content still held it, the array was copied at every member.
+            self.content = .value(.null)
             members.append((key, node))
             self.content = .object(members)
         } else {
@@ -51,6 +53,7 @@ private final class Node {
     func append() -> Node {
         let node = Node()
         if case .array(var elements) = self.content {
+            self.content = .value(.null)
             elements.append(node)
             self.content = .array(elements)
         } else {
