@@ -797,6 +797,30 @@ struct InboxIndexDecisionTests {
         #expect(plain.receive(.arrived(["d.md"])).notices.isEmpty)
     }
 
+    /// A listing's candidates are handed to the index at once, after the batches they start (their rows are
+    /// written while those are read); without an index, or with nothing listed, nothing is.
+    @Test func aListingsCandidatesAreNoticedAfterTheirFirstBatches() {
+        var machine = Machine(
+            configuration: {
+                var configuration = Machine.Configuration()
+                configuration.noticeDelay = .seconds(1)
+                return configuration
+            }(), clock: self.clock)
+        _ = machine.receive(.start)
+        _ = machine.receive(.weatherArrived(Fixtures.tag))
+        let names = (0..<40).map { "e\($0).md" }
+        let actions = machine.receive(.listed(candidates: names, present: nil))
+        #expect(actions.notices == [names])
+        let stamps = actions.indices.filter { if case .stamp = actions[$0] { true } else { false } }
+        let notice = actions.lastIndex { if case .notice = $0 { true } else { false } }
+        #expect(!stamps.isEmpty && notice.map { index in stamps.allSatisfy { $0 < index } } == true)
+        #expect(machine.receive(.listed(candidates: [], present: nil)).notices.isEmpty)
+        var plain = Machine(configuration: Machine.Configuration(), clock: self.clock)
+        _ = plain.receive(.start)
+        _ = plain.receive(.weatherArrived(Fixtures.tag))
+        #expect(plain.receive(.listed(candidates: names, present: nil)).notices.isEmpty)
+    }
+
     /// The daemon's machine from its inbox configuration, and its one entry point.
     @Test func theDaemonsMachineTakesEveryInputThroughReceive() throws {
         var inbox = InboxConfiguration(path: "/diary")

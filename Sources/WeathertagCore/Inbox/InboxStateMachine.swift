@@ -215,7 +215,14 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
             for name in gone { self.update(name) { entry, _ in entry.settled = nil } }
         }
         if again { actions += self.rescanRequested() }
-        return actions + self.proceed()
+        actions += self.proceed()
+        // With an index, the candidates are handed to it now, after the batches this starts: their rows from their
+        // names are written while those batches are read (a 50,000-entry rebuild waited 0.8 s for them when the
+        // listing wrote them first). A row a batch wrote first is kept.
+        if self.configuration.noticeDelay != nil, !candidates.isEmpty, self.lifecycle != .stopping {
+            actions.append(.notice(candidates))
+        }
+        return actions
     }
 
     /// The weather service answered: what waited for it goes on, in the order it came.

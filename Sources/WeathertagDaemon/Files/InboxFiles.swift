@@ -34,8 +34,7 @@ struct InboxFiles: Sendable {
             logger: logger)
     }
 
-    /// A listing (`InboxListing`), as the machine takes it; nothing listed when the inbox cannot be read. Its
-    /// candidates go to the diary index next (`notice`), once the machine has them.
+    /// A listing (`InboxListing`), as the machine takes it; nothing listed when the inbox cannot be read.
     func list(skipping unchanged: [String: FileVersion]) async -> Machine.Input {
         let (inbox, tree, memory, logger) = (self.inbox, self.configuration.tree, self.memory, self.reporter.logger)
         do {
@@ -81,9 +80,7 @@ struct InboxFiles: Sendable {
     }
 
     /// Hands names that arrived, or that a listing found, to the diary index (the entries among them): a row each
-    /// from its name until it is read. A listing's are noticed after the machine has them, so that at a start the
-    /// first batches are read while the rows of the rest are written (a 50,000-entry rebuild waited 0.8 s for them);
-    /// a row a batch wrote first is kept as it is.
+    /// from its name until it is read; a row a batch wrote first is kept as it is.
     func notice(_ names: [String]) async {
         guard let memory = self.memory else { return }
         let (inbox, tree) = (self.inbox, self.configuration.tree)

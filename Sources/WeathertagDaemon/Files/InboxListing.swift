@@ -3,8 +3,8 @@ import Logging
 import WeathertagCore
 
 /// One listing of the inbox (on the thread pool): the names that may need work, the names present, the memory
-/// reconciled with what is there, and the temp files a crash left behind removed. The candidates are noticed by the
-/// diary index after the machine has them (`InboxFiles.noticeListed`), beside its first batches.
+/// reconciled with what is there, and the temp files a crash left behind removed. The machine hands the candidates to
+/// the diary index (`.notice`) after the batches they start.
 enum InboxListing {
     struct Result {
         /// Sorted.

@@ -11,15 +11,7 @@ extension InboxService {
         let (files, weather, history, maximumAge) = (self.files, self.weather, self.history, self.maximumAge)
         let listener = self.diaryListener
         switch action {
-        case .list(let unchanged):
-            group.addTask {
-                let listed = await files.list(skipping: unchanged)
-                events.yield(.input(listed))
-                // In the index from now on, read when stamped (`InboxFiles.notice`).
-                guard case .listed(let candidates, _) = listed, !candidates.isEmpty else { return }
-                await files.notice(candidates)
-                listener?(.changed)
-            }
+        case .list(let unchanged): group.addTask { events.yield(.input(await files.list(skipping: unchanged))) }
         case .stamp(let batch):
             listener?(.batchStarted)
             group.addTask {
