@@ -120,8 +120,8 @@ extension StringProtocol {
     /// Where the ASCII `byte` last occurs, as `lastIndex(of:)` finds its `Character`, by bytes: a path's `/` is
     /// looked for in every name the watcher hears (about eight an entry) and every name a listing finds, and the
     /// `Character` view walked back a grapheme cluster at a time, 10,000 instructions for a temp file's name. The
-    /// two differ only where a combining mark follows the byte (`/` then U+0301 is one `Character`, not `/`): a path
-    /// is split at its slash all the same, which is what the kernel does.
+    /// two differ only where the byte shares a `Character` with a neighbour (`/` then U+0301 is one `Character`, not
+    /// `/`; so is a prepended mark and `/`): a path is split at its slash all the same, which is what the kernel does.
     package func lastIndex(ofASCII byte: UInt8) -> Index? {
         precondition(byte < 0x80, "an ASCII byte")
         let offset =
