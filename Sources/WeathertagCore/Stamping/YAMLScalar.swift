@@ -57,8 +57,7 @@ package enum YAMLScalar {
             return true
         }
         if done == nil {
-            out += Self.quotedByScalar(value).dropFirst().dropLast()
-            return out += "\""
+            for scalar in value.unicodeScalars { Self.appendEscaped(scalar, to: &out) }
         }
         out += "\""
     }
