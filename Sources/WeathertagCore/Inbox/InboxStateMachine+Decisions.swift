@@ -94,6 +94,13 @@ extension InboxStateMachine {
 
     // MARK: The map and its orders
 
+    /// The names the machine still knows, once each and in order: what the diary index is told of (`.notice`). One
+    /// it has let go of went through a batch, and the batch wrote its row.
+    func stillKnown(_ names: [String]) -> [String] {
+        var seen: Set<String> = []
+        return names.filter { self.entries[$0] != nil && seen.insert($0).inserted }
+    }
+
     /// Changes one entry, keeping the counts of places in step; an entry that holds nothing any more is forgotten.
     mutating func update(_ name: String, _ body: (inout EntryState, inout Self) -> Void) {
         var entry = self.entries.removeValue(forKey: name) ?? EntryState()

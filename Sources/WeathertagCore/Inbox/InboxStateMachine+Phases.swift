@@ -161,7 +161,7 @@ extension InboxStateMachine {
         }
     }
 
-    /// Names arrived and not yet handed to the diary index, and when they are due (`noticeDelay`).
+    /// Names arrived or listed and not yet handed to the diary index, and when they are due (`noticeDelay`).
     struct Notices {
         private(set) var due: C.Instant?
         private var names: [String] = []

@@ -44,9 +44,10 @@ extension InboxStateMachine {
         package var retriesFailedWrites = true
         package var weatherBackoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
         package var writeBackoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
-        /// With a diary index: names that arrived are handed to it (`.notice`) in one list, this long after the
-        /// first of them, so that an entry that waits before it is read is listed. Most are stamped (and indexed) by
-        /// then and cost one lookup; a burst gives one list, not a task per arrival. Nil: no index, no notices.
+        /// With a diary index: names that arrived or that a listing found are handed to it (`.notice`) in one list,
+        /// this long after the first of them, so that an entry that waits before it is read is listed. Only those
+        /// the machine still knows then are: most are stamped (and indexed by their batch) by then. A burst gives one
+        /// list, not a task per arrival. Nil: no index, no notices.
         package var noticeDelay: Duration? = nil
         /// With a store to look over: the first listing waits for `.checkIntegrity` to be answered
         /// (`integrityChecked()`), as a database found damaged is replaced and filled again by that listing; nothing

@@ -214,15 +214,15 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
             }
             for name in gone { self.update(name) { entry, _ in entry.settled = nil } }
         }
-        if again { actions += self.rescanRequested() }
-        actions += self.proceed()
-        // With an index, the candidates are handed to it now, after the batches this starts: their rows from their
-        // names are written while those batches are read (a 50,000-entry rebuild waited 0.8 s for them when the
-        // listing wrote them first). A row a batch wrote first is kept.
-        if self.configuration.noticeDelay != nil, !candidates.isEmpty, self.lifecycle != .stopping {
-            actions.append(.notice(candidates))
+        // With an index, the candidates are handed to it as arrivals are, `noticeDelay` after the listing, and only
+        // those still waiting then (`wokeUp`): the rest have their rows from their batches. A start that finds a
+        // few new entries writes no row from a name; a 50,000-entry rebuild wrote one for each, only to delete it
+        // when its batch came (3 of the 5 writes of each row).
+        if let delay = self.configuration.noticeDelay, self.lifecycle != .stopping {
+            self.notices.arrived(candidates, at: self.clock.now, delay: delay)
         }
-        return actions
+        if again { actions += self.rescanRequested() }
+        return actions + self.proceed()
     }
 
     /// The weather service answered: what waited for it goes on, in the order it came.
@@ -265,7 +265,10 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
             for name in due { self.update(name) { entry, machine in entry.place = machine.queued(name) } }
         }
         var actions: [Action] = []
-        if self.lifecycle != .stopping, let names = self.notices.take(at: now) { actions.append(.notice(names)) }
+        if self.lifecycle != .stopping, let names = self.notices.take(at: now) {
+            let waiting = self.stillKnown(names)
+            if !waiting.isEmpty { actions.append(.notice(waiting)) }
+        }
         return actions + self.proceed()
     }
 
