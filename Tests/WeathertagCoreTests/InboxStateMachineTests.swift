@@ -37,6 +37,25 @@ struct InboxStateMachineTests {
 
     // MARK: Batching
 
+    /// A batch that stopped at its bytes hands back the names it did not reach: they go in the next batch, with
+    /// no failure told and no pause.
+    @Test func namesABatchDidNotReachGoInTheNext() throws {
+        var machine = self.machine { $0.batchesInFlight = 1 }
+        _ = machine.receive(.start)
+        _ = machine.receive(.weatherArrived(Fixtures.tag))
+        let names = Self.names(10)
+        let first = try #require(machine.receive(.listed(candidates: names, present: nil)).batches.first)
+        #expect(first.names == names)
+        let outcome = BatchOutcome(
+            results: names.prefix(3).map { ($0, .stamped(Self.version)) }, unprocessed: Array(names.dropFirst(3)))
+        let after = machine.receive(.batchFinished(first, outcome, arrivedMeanwhile: []))
+        #expect(after.batches.map(\.names) == [Array(names.dropFirst(3))])
+        #expect(!after.contains { if case .report(.entry(_, .failed, _)) = $0 { true } else { false } })
+        let last = try #require(after.batches.first)
+        let done = machine.receive(.batchFinished(last, Self.stamped(last), arrivedMeanwhile: []))
+        #expect(done.batches.isEmpty && machine.isIdle)
+    }
+
     @Test func aBurstIsStampedInFullBatchesTwoInFlight() throws {
         var machine = self.machine()
         #expect(machine.receive(.start).lists.count == 1)

@@ -372,6 +372,35 @@ final class EntryFileTests {
         #expect(try self.contents("cache.json") == "new")
         #expect(try self.temporaries().isEmpty)
     }
+
+    /// A batch that has read its budget of bytes stops there: the names it did not reach come back untouched, with
+    /// no failure, for the queue (`EntryBatch.textBudget`).
+    @Test func aBatchStopsAtItsBudgetOfBytes() throws {
+        let text = "---\ntitle: Day\n---\n" + String(repeating: "Dear diary. ", count: 80) + "\n"
+        let names = (0..<5).map { "budget-\($0).md" }
+        // Three entries' bytes, whether what is counted is the entry as read or as stamped (a few lines more).
+        let budget = 3 * text.utf8.count - 1
+        // (Tried again when a file counts as open for writing: another test's child held its descriptor.)
+        for _ in 0..<100 {
+            for name in names { try Data(text.utf8).write(to: URL(fileURLWithPath: self.directory.file(name))) }
+            let outcome = EntryBatch.stamp(
+                names, in: self.directory.path, lines: self.lines, options: StampOptions(maximumSize: 1 << 20),
+                textBudget: budget)
+            if outcome.results.contains(where: { $0.1 == .inUse }) { continue }
+            #expect(outcome.results.map(\.0) == Array(names.prefix(3)))
+            #expect(outcome.results.allSatisfy { if case .stamped = $0.1 { true } else { false } })
+            #expect(outcome.failure == nil)
+            #expect(outcome.unprocessed == Array(names.suffix(2)))
+            for name in names.suffix(2) { #expect(try self.contents(name) == text) }
+            let whole = EntryBatch.stamp(
+                names.suffix(2), in: self.directory.path, lines: self.lines, options: StampOptions(maximumSize: 1 << 20)
+            )
+            if whole.results.contains(where: { $0.1 == .inUse }) { continue }
+            #expect(whole.results.count == 2 && whole.unprocessed.isEmpty, "the default budget holds them")
+            return
+        }
+        Issue.record("each try found an entry open for writing")
+    }
 }
 
 @Suite("systemd notify")

@@ -16,8 +16,15 @@ extension InboxStateMachine {
         }
         if let (name, error) = outcome.failure {
             actions += self.writeFailed(name, error, unprocessed: outcome.unprocessed)
-        } else if !outcome.results.isEmpty, self.writes.succeeded() {
-            actions.append(.report(.writingWorksAgain))
+        } else {
+            if !outcome.results.isEmpty, self.writes.succeeded() { actions.append(.report(.writingWorksAgain)) }
+            // A batch that stopped at its bytes (`BatchOutcome.unprocessed`): what it did not reach waits its turn.
+            for name in outcome.unprocessed {
+                guard case .inBatch(let again) = self.entries[name]?.place else { continue }
+                self.update(name) { entry, machine in
+                    entry.place = again.map { machine.place(name, again: $0) } ?? machine.queued(name)
+                }
+            }
         }
         // A name the batch said nothing about is not held any more (or is looked at again if it was written again).
         for name in batch.names {

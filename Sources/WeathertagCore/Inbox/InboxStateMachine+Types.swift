@@ -143,6 +143,8 @@ extension InboxStateMachine {
 package struct BatchOutcome: Sendable {
     package var results: [(String, EntryResult)]
     package var failure: (String, any Error)?
+    /// The names not tried: after the failed write, or, without a failure, after the batch read its budget of bytes
+    /// (`EntryBatch.textBudget`). Either way they wait in the queue again.
     package var unprocessed: [String]
 
     package init(results: [(String, EntryResult)] = [], failure: (String, any Error)? = nil, unprocessed: [String] = [])

@@ -10,6 +10,12 @@ import WeathertagCore
 /// 78–84 % to 79–86 % of the filesystem limit, which fsyncs per file). A crash before that fsync leaves each entry
 /// as it was or stamped, never in between (the journal keeps the renames in order), and nothing was reported yet.
 enum EntryBatch {
+    /// The bytes of entries a batch reads before it stops, the rest of its names handed back (`unprocessed`) to
+    /// wait in the queue: a batch holds the text of what it read until its transaction, and 512 entries of the
+    /// largest size (`inbox.max_bytes`, 16 MiB by default) would be 8 GiB. A batch holds at most this and its last
+    /// entry. Entries of a few KiB, as diaries' are, fill a batch of 512 (about 1 MiB) long before this.
+    static let textBudget = 4 << 20
+
     /// The memory a batch consults and tells: the state database, and each file's path in it (relative to the
     /// inbox; nil for a file outside it, which is not remembered).
     struct Memory: Sendable {
@@ -24,6 +30,7 @@ enum EntryBatch {
     ///     transaction after the batch.
     ///   - options: how each entry is stamped (`replacing`: new weather on purpose: the memory is not asked and an
     ///     existing block is replaced); the batch syncs its folders and settles the originals itself.
+    ///   - textBudget: once the entries read hold this many bytes, the names not reached yet are handed back.
     static func stamp(
         _ names: [String],
         in folder: String?,
@@ -32,7 +39,8 @@ enum EntryBatch {
         memory: Memory? = nil,
         progress: StampingProgress? = nil,
         locks: EditorLockCache? = nil,
-        crashGuard: CrashGuard? = nil
+        crashGuard: CrashGuard? = nil,
+        textBudget: Int = Self.textBudget
     ) -> BatchOutcome {
         // Noted before the first file is read: should one of them kill the process, the next start sets it aside.
         let note = crashGuard?.begin(names)
@@ -68,6 +76,7 @@ enum EntryBatch {
         let locks = locks.flatMap { $0.isKeeping ? $0 : nil } ?? EditorLockCache(keeping: false)
         // The front matter of an entry stamped without one, the same for each: composed for the first, if any.
         var blockFrontMatter: ComposedFrontMatter?? = nil
+        var held = 0
         for (index, name) in names.enumerated() {
             note?.reach(index)
             let key = memory?.key(name)
@@ -101,6 +110,11 @@ enum EntryBatch {
                     records.append(StampRecord(path: key, block: block, origin: origin))
                 }
                 progress?.advance()
+                held += read?.content.count ?? 0
+                if held >= textBudget, index + 1 < names.count {
+                    outcome.unprocessed = Array(names[(index + 1)...])
+                    break
+                }
             } catch {
                 outcome.failure = (name, error)
                 outcome.unprocessed = Array(names[(index + 1)...])
