@@ -94,11 +94,18 @@ extension InboxStateMachine {
 
     // MARK: The map and its orders
 
-    /// The names the machine still knows, once each and in order: what the diary index is told of (`.notice`). One
-    /// it has let go of went through a batch, and the batch wrote its row.
-    func stillKnown(_ names: [String]) -> [String] {
+    /// The names that wait for something besides their turn, once each and in order: what the diary index is told
+    /// of (`.notice`), a row each from its name. One the machine has let go of went through a batch, which wrote
+    /// its row; one in a batch now will have it from that batch; one queued while stamping goes on is read in its
+    /// turn, within seconds (a 50,000-entry rebuild wrote a row from the name of each, only for its batch to delete
+    /// it: a fifth of the index's writing). Waiting for weather, a disk, history, an editor or its settle time, it
+    /// gets its row now.
+    func waitingBesidesTheirTurn(_ names: [String]) -> [String] {
         var seen: Set<String> = []
-        return names.filter { self.entries[$0] != nil && seen.insert($0).inserted }
+        return names.filter { name in
+            guard let lane = self.waitingReason(name), lane != .queued else { return false }
+            return seen.insert(name).inserted
+        }
     }
 
     /// Changes one entry, keeping the counts of places in step; an entry that holds nothing any more is forgotten.

@@ -46,8 +46,8 @@ extension InboxStateMachine {
         package var writeBackoff = Backoff(base: .seconds(1), ceiling: .seconds(300))
         /// With a diary index: names that arrived or that a listing found are handed to it (`.notice`) in one list,
         /// this long after the first of them, so that an entry that waits before it is read is listed. Only those
-        /// the machine still knows then are: most are stamped (and indexed by their batch) by then. A burst gives one
-        /// list, not a task per arrival. Nil: no index, no notices.
+        /// that wait for something besides their turn then are: the rest are stamped (and indexed by their batch) by
+        /// then, or soon. A burst gives one list, not a task per arrival. Nil: no index, no notices.
         package var noticeDelay: Duration? = nil
         /// With a store to look over: the first listing waits for `.checkIntegrity` to be answered
         /// (`integrityChecked()`), as a database found damaged is replaced and filled again by that listing; nothing

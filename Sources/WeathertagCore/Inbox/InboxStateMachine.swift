@@ -215,9 +215,8 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
             for name in gone { self.update(name) { entry, _ in entry.settled = nil } }
         }
         // With an index, the candidates are handed to it as arrivals are, `noticeDelay` after the listing, and only
-        // those still waiting then (`wokeUp`): the rest have their rows from their batches. A start that finds a
-        // few new entries writes no row from a name; a 50,000-entry rebuild wrote one for each, only to delete it
-        // when its batch came (3 of the 5 writes of each row).
+        // those that wait for something besides their turn then (`wokeUp`): the rest have, or will have, their rows
+        // from their batches.
         if let delay = self.configuration.noticeDelay, self.lifecycle != .stopping {
             self.notices.arrived(candidates, at: self.clock.now, delay: delay)
         }
@@ -266,7 +265,7 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
         }
         var actions: [Action] = []
         if self.lifecycle != .stopping, let names = self.notices.take(at: now) {
-            let waiting = self.stillKnown(names)
+            let waiting = self.waitingBesidesTheirTurn(names)
             if !waiting.isEmpty { actions.append(.notice(waiting)) }
         }
         return actions + self.proceed()
