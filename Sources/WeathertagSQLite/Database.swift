@@ -134,6 +134,13 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
     }
 }
 
+/// SQL made once, for `Database.cachedStatement(_:)`: a `static let` whose identity finds its prepared statement.
+package final class StatementText: Sendable {
+    package let sql: String
+
+    package init(_ sql: String) { self.sql = sql }
+}
+
 /// The values a statement's `?` take, in order.
 package struct StatementArguments: Sendable, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     package var values: [DatabaseValue]

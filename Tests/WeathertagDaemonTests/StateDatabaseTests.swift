@@ -184,6 +184,20 @@ final class StateDatabaseTests {
         #expect(try database.memory.remembered("a.md")?.block == ["weather:", "  condition: Fog"])
     }
 
+    /// A block's lines become the memory's text as `joined(separator: "\n")` makes it, and come back as they were.
+    @Test func aBlocksTextIsItsLinesJoined() throws {
+        let blocks: [[String]] = [
+            [], [""], ["weather:"], ["weather:", "  condition: Rain", ""],
+            ["wëather:", "  place: Zürich 漢字", "  x: 🌧"],
+        ]
+        for lines in blocks {
+            #expect(SQLiteStampMemory.text(lines) == lines.joined(separator: "\n"))
+        }
+        let database = try self.open()
+        database.memory.remember([.init(path: "a.md", block: blocks[4], origin: .stamped)], at: self.now)
+        #expect(try database.memory.remembered("a.md")?.block == blocks[4])
+    }
+
     /// 50,000 entries: remembered in batches of 32 as the daemon writes them, looked up, reconciled.
     @Test func fiftyThousandEntries() throws {
         let database = try self.open()

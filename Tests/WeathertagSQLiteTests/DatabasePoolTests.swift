@@ -51,6 +51,23 @@ final class DatabasePoolTests {
         #expect(row[5] as Bool == true)
     }
 
+    /// A statement made once (`StatementText`) is prepared once per connection and found again by its identity;
+    /// values made beforehand (`StatementArguments(values:)`) bind as the literal's do.
+    @Test func aStatementTextIsPreparedOnceAndFoundAgain() throws {
+        let insert = StatementText("INSERT INTO value (i, t) VALUES (?, ?)")
+        let pool = try self.open()
+        try pool.write { db in
+            let first = try db.cachedStatement(insert)
+            #expect(try db.cachedStatement(insert) === first)
+            #expect(try db.cachedStatement(sql: insert.sql) === first, "the same statement as the cache by SQL's")
+            try first.execute(arguments: StatementArguments(values: [.integer(7), .text("seven")]))
+            try db.cachedStatement(insert).execute(arguments: [8, "eight"])
+        }
+        let rows = try pool.read { db in try Row.fetchAll(db, sql: "SELECT i, t FROM value ORDER BY i") }
+        #expect(rows.map { $0["i"] as Int } == [7, 8])
+        #expect(rows.map { $0["t"] as String } == ["seven", "eight"])
+    }
+
     /// A write that throws is rolled back whole, and the pool goes on.
     @Test func aWriteThatThrowsIsRolledBack() throws {
         struct Refused: Error {}

@@ -1,4 +1,5 @@
 import WeathertagCore
+import WeathertagSQLite
 
 /// The diary index's longer statements, each made once (`DiaryTables`): built in place, the row's 1,500 characters
 /// were written out and hashed again for the statement cache at each entry.
@@ -19,7 +20,8 @@ extension DiaryTables {
     }()
 
     /// A read entry's row, written whole (`index`); its key and text are the caller's.
-    static let rowUpsert = """
+    static let rowUpsert = StatementText(
+        """
         INSERT INTO diary (id, path, version, title, excerpt, time, day_only, time_source, lane,
             reason, detail, lane_since, condition, description, icon, temperature, units, place,
             region, country, observed_at, kind, aqi, local_day, mood, utc_offset, latitude, longitude,
@@ -37,7 +39,7 @@ extension DiaryTables {
             latitude = excluded.latitude, longitude = excluded.longitude,
             location_name = excluded.location_name, photos = excluded.photos
         RETURNING id
-        """
+        """)
 
     /// A row's new lane, by path (`placeholder`), as `laneUpdate` takes it.
     static let laneReplacement = """
