@@ -115,62 +115,52 @@ enum DiaryTables {
         }
     }
 
-    /// A batch's index item as it goes to SQLite, its values made before the writer's lock is taken (`prepare`):
-    /// another batch's transaction may hold the lock meanwhile, and only the lookups and the writes need it.
-    struct PreparedItem {
-        var item: DiaryIndexItem
-        /// A read entry's row after its key, in `rowUpsert`'s order, and its text's place; nil for a row from the
-        /// name or a new lane alone.
-        var row: (values: [DatabaseValue], time: Date, place: String)?
-    }
-
-    /// `index`'s values, made on the caller's thread (a batch's pool thread) before the transaction.
-    static func prepare(_ items: [DiaryIndexItem], at now: Date) -> [PreparedItem] {
-        let time = now.timeIntervalSince1970
-        return items.map { item in
-            guard let entry = item.entry, let version = item.version else { return PreparedItem(item: item) }
-            let weather = entry.weather
-            let values: [DatabaseValue] = [
-                item.path.databaseValue, version.indexed.databaseValue, entry.title.databaseValue,
-                entry.excerpt.databaseValue, entry.time.date.timeIntervalSince1970.databaseValue,
-                entry.time.dayOnly.databaseValue, entry.time.source.code.databaseValue,
-                item.lane.lane.rawValue.databaseValue, item.lane.reason.rawValue.databaseValue,
-                item.lane.detail.databaseValue, time.databaseValue, (weather?.condition).databaseValue,
-                (weather?.description).databaseValue, (weather?.icon).databaseValue,
-                (weather?.temperature).databaseValue, (weather?.units).databaseValue, (weather?.place).databaseValue,
-                (weather?.region).databaseValue, (weather?.country).databaseValue,
-                (weather?.observedAt).databaseValue, (weather?.kind).databaseValue, (weather?.aqi).databaseValue,
-                entry.time.localDay.databaseValue, entry.mood.databaseValue, entry.time.utcOffset.databaseValue,
-                (entry.location?.latitude).databaseValue, (entry.location?.longitude).databaseValue,
-                (entry.location?.name).databaseValue,
-                (entry.photos.isEmpty ? nil : entry.photos.joined(separator: "\n")).databaseValue,
-            ]
-            let place = [weather?.place, weather?.region, weather?.country].compactMap { $0 }.joined(separator: " ")
-            return PreparedItem(item: item, row: (values, entry.time.date, place))
-        }
-    }
-
     /// Writes a batch's index rows (in the caller's transaction, as its last statements).
     ///
     /// The rows first, their text after: FTS5 keeps a transaction's text in memory and writes it as one segment at
     /// the commit, but any statement that opens a statement journal (an upsert does) once FTS5 has joined the
     /// transaction makes it write what it holds first (`xSavepoint`), so text written between rows became a segment
     /// for every entry, each merged again later: 1.7 times the index's SQLite time of a rebuild.
-    static func index(_ db: Database, _ items: [PreparedItem], at now: Date) throws {
+    static func index(_ db: Database, _ items: [DiaryIndexItem], at now: Date) throws {
         var text = TextChanges()
-        for prepared in items {
-            guard let row = prepared.row, let entry = prepared.item.entry else {
-                try Self.placeholder(db, prepared.item, now: now, replacingLane: true)
+        for item in items {
+            guard let entry = item.entry, let version = item.version else {
+                try Self.placeholder(db, item, now: now, replacingLane: true)
                 continue
             }
-            let (key, staleText) = try Self.key(db, path: prepared.item.path, time: row.time)
+            let (key, staleText) = try Self.key(db, path: item.path, time: entry.time.date)
             if let staleText { text.delete(staleText) }
             let id = try Int64.fetchOne(
-                db.cachedStatement(Self.rowUpsert), arguments: StatementArguments(values: [.integer(key)] + row.values))
+                db.cachedStatement(Self.rowUpsert),
+                arguments: StatementArguments(values: Self.row(key, item, entry, version, at: now)))
             guard let id else { continue }
-            text.insert(id, title: entry.title, body: entry.body, place: row.place)
+            let weather = entry.weather
+            let place = [weather?.place, weather?.region, weather?.country].compactMap { $0 }.joined(separator: " ")
+            text.insert(id, title: entry.title, body: entry.body, place: place)
         }
         try text.write(db)
+    }
+
+    /// A read entry's row in `rowUpsert`'s order, each value made by its own type (an array literal of
+    /// `any DatabaseValueConvertible` looked each one's conformance up: 15,000 instructions a row).
+    private static func row(
+        _ key: Int64, _ item: DiaryIndexItem, _ entry: DiaryEntry, _ version: FileVersion, at now: Date
+    ) -> [DatabaseValue] {
+        let weather = entry.weather
+        return [
+            .integer(key), item.path.databaseValue, version.indexed.databaseValue, entry.title.databaseValue,
+            entry.excerpt.databaseValue, entry.time.date.timeIntervalSince1970.databaseValue,
+            entry.time.dayOnly.databaseValue, entry.time.source.code.databaseValue,
+            item.lane.lane.rawValue.databaseValue, item.lane.reason.rawValue.databaseValue,
+            item.lane.detail.databaseValue, now.timeIntervalSince1970.databaseValue, (weather?.condition).databaseValue,
+            (weather?.description).databaseValue, (weather?.icon).databaseValue, (weather?.temperature).databaseValue,
+            (weather?.units).databaseValue, (weather?.place).databaseValue, (weather?.region).databaseValue,
+            (weather?.country).databaseValue, (weather?.observedAt).databaseValue, (weather?.kind).databaseValue,
+            (weather?.aqi).databaseValue, entry.time.localDay.databaseValue, entry.mood.databaseValue,
+            entry.time.utcOffset.databaseValue, (entry.location?.latitude).databaseValue,
+            (entry.location?.longitude).databaseValue, (entry.location?.name).databaseValue,
+            (entry.photos.isEmpty ? nil : entry.photos.joined(separator: "\n")).databaseValue,
+        ]
     }
 
     /// What a batch changes in `diary_text`, written after its rows (`index`): the text of rows read before goes,

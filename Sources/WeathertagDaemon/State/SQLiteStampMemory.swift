@@ -71,15 +71,13 @@ package struct SQLiteStampMemory: StampMemory {
 
     // MARK: Writing (each call one transaction)
 
-    /// Remembers a batch's blocks and indexes what it read, in one transaction. What goes in is made first, before
-    /// the writer's lock is taken: another batch may hold it meanwhile.
+    /// Remembers a batch's blocks and indexes what it read, in one transaction.
     package func remember(_ records: [StampRecord], index: [DiaryIndexItem] = [], at now: Date = Date()) {
         guard !records.isEmpty || !index.isEmpty else { return }
         let time = now.timeIntervalSince1970
-        let blocks = records.map { Self.text($0.block) }
-        let rows = DiaryTables.prepare(index, at: now)
         self.database.write("remember stamps") { db in
-            for (record, block) in zip(records, blocks) {
+            for record in records {
+                let block = Self.text(record.block)
                 switch record.origin {
                 case .stamped:
                     try db.cachedStatement(Self.rememberStamped).execute(arguments: [record.path, block, time])
@@ -90,7 +88,7 @@ package struct SQLiteStampMemory: StampMemory {
                 }
             }
             // Last: its text is the transaction's last statements (`DiaryTables.index`).
-            try DiaryTables.index(db, rows, at: now)
+            try DiaryTables.index(db, index, at: now)
         }
     }
 
