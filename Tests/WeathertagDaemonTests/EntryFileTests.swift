@@ -383,9 +383,9 @@ final class EntryFileTests {
         // (Tried again when a file counts as open for writing: another test's child held its descriptor.)
         for _ in 0..<100 {
             for name in names { try Data(text.utf8).write(to: URL(fileURLWithPath: self.directory.file(name))) }
-            let outcome = EntryBatch.stamp(
-                names, in: self.directory.path, lines: self.lines, options: StampOptions(maximumSize: 1 << 20),
-                textBudget: budget)
+            var options = StampOptions(maximumSize: 1 << 20)
+            options.textBudget = budget
+            let outcome = EntryBatch.stamp(names, in: self.directory.path, lines: self.lines, options: options)
             if outcome.results.contains(where: { $0.1 == .inUse }) { continue }
             #expect(outcome.results.map(\.0) == Array(names.prefix(3)))
             #expect(outcome.results.allSatisfy { if case .stamped = $0.1 { true } else { false } })

@@ -117,7 +117,10 @@ struct ReloadAndStopTests {
     @Test func sigtermDuringABurstExitsCleanlyWithinSeconds() async throws {
         try await withHarness { harness in
             try harness.writeConfig(providers: Self.fixed(10))
-            let entries = CrashAndEditTests.makeEntries(count: 3000)
+            // Enough that the burst cannot end before the stop takes hold: a start-up's listing goes in batches of
+            // 512, and the first status that counts a stamp comes when a whole batch is back. With 3,000, one run
+            // saw 100 stamped only as the last batches were written (3,000 of 3,000 stamped at exit).
+            let entries = CrashAndEditTests.makeEntries(count: 10_000)
             for entry in entries { try harness.directory.write("inbox/" + entry.name, entry.original) }
             let daemon = try await harness.startDaemon()
             let connection = try KeepAlive(harness.socketPath)

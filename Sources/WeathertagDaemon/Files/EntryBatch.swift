@@ -30,7 +30,6 @@ enum EntryBatch {
     ///     transaction after the batch.
     ///   - options: how each entry is stamped (`replacing`: new weather on purpose: the memory is not asked and an
     ///     existing block is replaced); the batch syncs its folders and settles the originals itself.
-    ///   - textBudget: once the entries read hold this many bytes, the names not reached yet are handed back.
     static func stamp(
         _ names: [String],
         in folder: String?,
@@ -39,8 +38,7 @@ enum EntryBatch {
         memory: Memory? = nil,
         progress: StampingProgress? = nil,
         locks: EditorLockCache? = nil,
-        crashGuard: CrashGuard? = nil,
-        textBudget: Int = Self.textBudget
+        crashGuard: CrashGuard? = nil
     ) -> BatchOutcome {
         // Noted before the first file is read: should one of them kill the process, the next start sets it aside.
         let note = crashGuard?.begin(names)
@@ -102,16 +100,14 @@ enum EntryBatch {
                     indexItems.append(
                         Self.indexItem(key, lane: lane, read: read, frontMatter: frontMatter, indexed: indexed[key]))
                 }
-                switch result {
-                case .stamped, .restored: written.insert(FileIO.split(path).0)
-                default: break
-                }
+                // Written (stamped or restored): its folder is synced once the batch is done.
+                if let origin = Self.origin(of: result), origin != .found { written.insert(FileIO.split(path).0) }
                 if let key, let block, let origin = Self.origin(of: result) {
                     records.append(StampRecord(path: key, block: block, origin: origin))
                 }
                 progress?.advance()
                 held += read?.content.count ?? 0
-                if held >= textBudget, index + 1 < names.count {
+                if held >= options.textBudget, index + 1 < names.count {
                     outcome.unprocessed = Array(names[(index + 1)...])
                     break
                 }
