@@ -26,7 +26,8 @@ package struct SQLiteDiaryStore: DiaryStore {
     /// lane `waiting`, unless they have one. Names no longer there are passed over.
     package func notice(_ paths: [String], inbox: String, at now: Date = Date()) {
         guard !paths.isEmpty else { return }
-        // Looked up first, outside a write transaction: most are indexed by the time this runs.
+        // Looked up first, outside a write transaction: one that waits may have its row already (read before it
+        // changed, or handed over before).
         let known: Set<String> =
             (try? self.database.pool.read { db in
                 var known: Set<String> = []
