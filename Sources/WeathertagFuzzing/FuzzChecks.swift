@@ -12,7 +12,14 @@ package enum FuzzChecks {
 
     /// The stamper never loses or reorders a byte of the original, and a stamped file is recognised as stamped.
     package static func stamper(_ bytes: [UInt8]) {
-        guard case .stamped(let output) = FrontMatterStamper.stamp(bytes, lines: Self.lines) else { return }
+        let (outcome, frontMatter) = FrontMatterStamper.stampComposing(bytes, lines: Self.lines)
+        // The front matter handed on to the index is what its text composes to: the stamper knows a stamped one
+        // without composing it where the block only adds a key (`FrontMatterStamper.appended`).
+        if let frontMatter {
+            let composed = (try? YAMLNode.compose(frontMatter.yaml)) ?? nil
+            precondition(composed == .mapping(frontMatter.mapping), "the front matter handed on is what it composes to")
+        }
+        guard case .stamped(let output) = outcome else { return }
         precondition(output.count > bytes.count, "a stamp adds bytes")
         // The output is the original with one run of bytes inserted: a common prefix and suffix cover it all.
         var prefix = 0

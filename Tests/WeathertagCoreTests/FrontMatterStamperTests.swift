@@ -220,6 +220,64 @@ struct FrontMatterStamperTests {
         #expect(weather["country"] as? String == "KR" && weather["moon_phase"] as? String == "waxing_gibbous")
     }
 
+    /// A stamped front matter is handed on to the index as it composes; where the block only adds a key to a block
+    /// mapping, the stamper knows it without composing the whole again (`YAMLNode.Composed.takesKeysAfterIt`), and
+    /// wherever the document could read the block otherwise, it composes the whole and finds what that gives.
+    @Test(
+        arguments: [
+            ("title: a\n", true),
+            ("title: a\n# a last comment\n", true),
+            ("notes: |\n  kept\n\n", true),
+            ("notes: |+\n  kept, with the blank lines after it\n\n\n", true),
+            ("tags:\n- a\n- b\n", true),
+            ("place:\n  name: Jeonju\n  country: KR\n", true),
+            ("title: a plain scalar\n  over two lines\n", true),
+            ("--- # an explicit start\ntitle: a\n", true),
+            ("? a key\n", true),
+            ("&anchor\ntitle: a\n", false),
+            ("!!map\ntitle: a\n", false),
+            ("  title: indented\n", false),
+            ("{title: flow}\n", false),
+            ("title: a\n... # the end, then another document\ntitle: b\n", false),
+            ("title: a\n--- # a second document\ntitle: b\n", false),
+            ("~\n", false),
+            ("# only a comment\n", false),
+        ]
+    )
+    func theStampedFrontMatterHandedOnIsWhatItComposesTo(yaml: String, takesKeys: Bool) throws {
+        #expect((try? YAMLNode.composeForAppending(yaml))?.takesKeysAfterIt == takesKeys, "\(yaml)")
+        let original = Array("---\n\(yaml)---\nBody.\n".utf8)
+        let (outcome, frontMatter) = FrontMatterStamper.stampComposing(original, lines: Fixtures.tag.stampLines)
+        let oracle = (try? Yams.compose(yaml: yaml + Fixtures.tag.stampLines.map { $0 + "\n" }.joined())) ?? nil
+        guard case .stamped = outcome else {
+            // Left alone only where the block would not read as the front matter's `weather`.
+            #expect(oracle?.mapping?["weather"]?.mapping == nil, "\(yaml): \(outcome)")
+            return
+        }
+        let handedOn = try #require(frontMatter, "\(yaml)")
+        #expect(try YAMLNode.compose(handedOn.yaml) == .mapping(handedOn.mapping), "\(yaml)")
+        #expect(handedOn.mapping["weather"]?.mapping != nil && oracle?.mapping?["weather"]?.mapping != nil)
+    }
+
+    /// Known without composing, the stamped front matter keeps the composer's bound on nodes: the block's nodes
+    /// and the front matter's are counted together, as composing the whole counts them.
+    @Test func theBlockAddedCountsTowardsTheBoundOnNodes() throws {
+        let lines = ["weather:", "  icon: 10d"]  // 5 nodes, its root the front matter's
+        func stamp(items: Int) -> StampOutcome {
+            // The front matter's root, `k`, the sequence and its items: items + 3 nodes.
+            let yaml = "k: [" + String(repeating: "a,", count: items) + "]\n"
+            return FrontMatterStamper.stampComposing(Array("---\n\(yaml)---\n".utf8), lines: lines).outcome
+        }
+        guard case .stamped = stamp(items: YAMLLimit.maximumNodes - 7) else {
+            Issue.record("a front matter of the bound's nodes, once stamped, was left alone")
+            return
+        }
+        guard case .skipped(.cannotAppend) = stamp(items: YAMLLimit.maximumNodes - 6) else {
+            Issue.record("a front matter one node past the bound once stamped was stamped")
+            return
+        }
+    }
+
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard needle.count <= haystack.count else { return nil }
         for start in 0...(haystack.count - needle.count)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 /// What the stamper decided for one file.
 package enum StampOutcome: Sendable, Equatable {
@@ -29,9 +30,40 @@ package struct ComposedFrontMatter: Sendable, Equatable {
     /// bench's entries are new files without front matter, and composing each one's again was a tenth of a burst's
     /// instructions. Nil when the lines do not compose to a mapping.
     package static func block(_ lines: [String]) -> ComposedFrontMatter? {
+        ComposedBlock.of(lines)?.frontMatter
+    }
+}
+
+/// A block's lines composed on their own, each ended by LF, and kept for the next entry: a batch stamps all its
+/// entries with one block (`ComposedFrontMatter.block`, `FrontMatterStamper.stampComposing`).
+struct ComposedBlock: Sendable {
+    var lines: [String]
+    var frontMatter: ComposedFrontMatter
+    /// Its nodes, as `YAMLLimit.nodes` counts them.
+    var nodes: Int
+
+    /// The last block composed (one is enough: a batch asks for its own block again and again; an entry given its
+    /// remembered block back asks for another, composed anew).
+    private static let last = Mutex<ComposedBlock?>(nil)
+
+    /// `lines` composed (nil when they do not compose to a mapping).
+    static func of(_ lines: [String]) -> ComposedBlock? {
+        if let last = Self.last.withLock({ $0 }), last.lines == lines { return last }
         let yaml = lines.map { $0 + "\n" }.joined()
-        guard let mapping = (try? YAMLNode.compose(yaml))??.mapping else { return nil }
-        return ComposedFrontMatter(yaml: yaml, mapping: mapping)
+        guard let composed = try? YAMLNode.composeForAppending(yaml), let mapping = composed.node?.mapping else {
+            return nil
+        }
+        let block = ComposedBlock(
+            lines: lines, frontMatter: ComposedFrontMatter(yaml: yaml, mapping: mapping), nodes: composed.nodes)
+        Self.last.withLock { $0 = block }
+        return block
+    }
+
+    /// Its one pair, when it is a `weather` key holding a mapping (what the stamper writes): nil otherwise.
+    var weatherPair: (key: YAMLNode, value: YAMLNode)? {
+        let pairs = self.frontMatter.mapping.pairs
+        guard pairs.count == 1, pairs[0].key.string == "weather", pairs[0].value.mapping != nil else { return nil }
+        return pairs[0]
     }
 }
 
@@ -130,9 +162,10 @@ package enum FrontMatterStamper {
         // The YAML starts on the file's second line: errors name the file's lines.
         let weather: WeatherKey
         let mapping: YAMLNode.Mapping?
+        let composed: YAMLNode.Composed
         switch Self.weatherKey(in: yaml, firstLine: 2) {
         case .failure(let reason): return (.skipped(reason), nil)
-        case .success(let found): (weather, mapping) = found
+        case .success(let found): (weather, mapping, composed) = found
         }
 
         // Where the block goes: in place of an empty `weather:` line, else before the closing line.
@@ -157,10 +190,34 @@ package enum FrontMatterStamper {
                 original[insertion.upperBound..<closingStart],
             ]),
             as: UTF8.self)
-        guard case .success((.mapping, let stampedMapping?)) = Self.weatherKey(in: stampedYAML, firstLine: 2) else {
+        if weather == .absent, eol == [0x0A], let mapping,
+            let appended = Self.appended(lines, to: mapping, composed, giving: stampedYAML)
+        {
+            return (.stamped(stamped), appended)
+        }
+        guard case .success((.mapping, let stampedMapping?, _)) = Self.weatherKey(in: stampedYAML, firstLine: 2)
+        else {
             return (.skipped(.cannotAppend), nil)
         }
         return (.stamped(stamped), ComposedFrontMatter(yaml: stampedYAML, mapping: stampedMapping))
+    }
+
+    /// The front matter `stampedYAML` composes to, known without composing it, where it is `mapping`'s text
+    /// (`composed`) with the block's `lines` (ended by LF) after it: `mapping`'s pairs, then the block's `weather`.
+    /// That holds when the mapping takes keys after it (`YAMLNode.Composed.takesKeysAfterIt`), has no `weather` key,
+    /// and the block composes on its own to one `weather` key holding a mapping, within the bounds together. Nil
+    /// otherwise: the caller composes the whole. (Composing the stamped front matter again was half of what
+    /// deciding a stamp took; the fuzzer checks that both ways agree, `FuzzChecks.stamper`.)
+    private static func appended(
+        _ lines: [String], to mapping: YAMLNode.Mapping, _ composed: YAMLNode.Composed, giving stampedYAML: String
+    ) -> ComposedFrontMatter? {
+        guard composed.takesKeysAfterIt, mapping["weather"] == nil, let block = ComposedBlock.of(lines),
+            let weather = block.weatherPair,
+            // The block's own root is the front matter's: counted once.
+            composed.nodes + block.nodes - 1 <= YAMLLimit.maximumNodes,
+            stampedYAML.utf8.count <= YAMLLimit.maximumBytes
+        else { return nil }
+        return ComposedFrontMatter(yaml: stampedYAML, mapping: YAMLNode.Mapping(mapping.pairs + [weather]))
     }
 
     /// The lines of the front matter's `weather:` block as they stand in the file (without line ends), from its
@@ -175,7 +232,7 @@ package enum FrontMatterStamper {
         else { return nil }
         if !checked {
             guard
-                case .success((.mapping, _)) = Self.weatherKey(
+                case .success((.mapping, _, _)) = Self.weatherKey(
                     in: String(decoding: original[yaml], as: UTF8.self), firstLine: 2)
             else { return nil }
         }
@@ -349,10 +406,10 @@ package enum FrontMatterStamper {
     /// it cannot take a block. `firstLine` is the file's line the YAML starts on, for errors.
     private static func weatherKey(
         in yaml: String, firstLine: Int
-    ) -> Result<(WeatherKey, YAMLNode.Mapping?), StampSkipReason> {
-        let node: YAMLNode?
+    ) -> Result<(WeatherKey, YAMLNode.Mapping?, YAMLNode.Composed), StampSkipReason> {
+        let composed: YAMLNode.Composed
         do {
-            node = try YAMLNode.compose(yaml)
+            composed = try YAMLNode.composeForAppending(yaml)
         } catch {
             // The file's line numbers, not the front matter's.
             if let limit = error.limit {
@@ -361,14 +418,14 @@ package enum FrontMatterStamper {
             return .failure(
                 .invalidFrontMatter("line \(error.line + firstLine - 1), column \(error.column): \(error.problem)"))
         }
-        guard let node else { return .success((.absent, nil)) }
+        guard let node = composed.node else { return .success((.absent, nil, composed)) }
         guard let mapping = node.mapping else {
-            if Self.isNull(node) { return .success((.absent, nil)) }
+            if Self.isNull(node) { return .success((.absent, nil, composed)) }
             return .failure(.frontMatterNotMapping)
         }
-        guard let weather = mapping["weather"] else { return .success((.absent, mapping)) }
-        if weather.mapping != nil { return .success((.mapping, mapping)) }
-        return Self.isNull(weather) ? .success((.empty, mapping)) : .failure(.weatherNotMapping)
+        guard let weather = mapping["weather"] else { return .success((.absent, mapping, composed)) }
+        if weather.mapping != nil { return .success((.mapping, mapping, composed)) }
+        return Self.isNull(weather) ? .success((.empty, mapping, composed)) : .failure(.weatherNotMapping)
     }
 
     private static func isNull(_ node: YAMLNode) -> Bool {

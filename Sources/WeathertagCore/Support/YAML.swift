@@ -32,7 +32,28 @@ package indirect enum YAMLNode: Sendable, Equatable {
     /// Reads `yaml`'s first document; nil when it holds none (an empty front matter).
     package static func compose(_ yaml: String) throws(YAMLError) -> YAMLNode? {
         var composer = Composer()
+        return try composer.compose(yaml).node
+    }
+
+    /// `compose`, with what a writer appending top-level keys after the text's last line needs to know
+    /// (`FrontMatterStamper`): how many nodes the document holds, and whether it takes such keys.
+    package static func composeForAppending(_ yaml: String) throws(YAMLError) -> Composed {
+        var composer = Composer(lookingPastTheDocument: true)
         return try composer.compose(yaml)
+    }
+
+    /// A document composed by `composeForAppending`.
+    package struct Composed: Sendable, Equatable {
+        /// Its root node; nil when the text holds none.
+        package var node: YAMLNode?
+        /// Its nodes, aliases counted as what they repeat (as `YAMLLimit.nodes` counts them).
+        package var nodes: Int
+        /// Its root is a block mapping whose keys stand in the first column (no anchor or tag on it), and nothing
+        /// follows the document in the text (no `...`, no second document). Then text that starts on a new line
+        /// with a key in the first column, composed on its own as a block mapping, is read after it as more pairs of
+        /// that mapping, whatever the text's last value was: a block scalar, plain or indentless sequence ends at a
+        /// line in the first column, and the text composed whole, so nothing else is left open.
+        package var takesKeysAfterIt: Bool
     }
 }
 
@@ -166,6 +187,15 @@ private struct Composer {
     private var anchors: [String: (node: YAMLNode, weight: Int)] = [:]
     /// Nodes composed so far, aliases counted as what they repeat.
     private var nodes = 0
+    /// Whether `compose` reads on past the first document's root to learn whether anything follows it
+    /// (`YAMLNode.Composed.takesKeysAfterIt`).
+    private let lookingPastTheDocument: Bool
+    /// The root is a mapping of block style, in the first column, with no anchor or tag.
+    private var rootIsBareBlockMapping = false
+
+    init(lookingPastTheDocument: Bool = false) {
+        self.lookingPastTheDocument = lookingPastTheDocument
+    }
 
     /// An open collection: its anchor, what it holds so far and how many nodes that is.
     private struct Frame {
@@ -181,12 +211,12 @@ private struct Composer {
         var weight = 1
     }
 
-    mutating func compose(_ yaml: String) throws(YAMLError) -> YAMLNode? {
+    mutating func compose(_ yaml: String) throws(YAMLError) -> YAMLNode.Composed {
         guard yaml.utf8.count <= YAMLLimit.maximumBytes else {
             throw YAMLError(line: 1, column: 1, problem: "the text \(YAMLLimit.bytes)", limit: .bytes)
         }
         var text = yaml
-        let result: Result<YAMLNode?, YAMLError> = text.withUTF8 { bytes in
+        let result: Result<YAMLNode.Composed, YAMLError> = text.withUTF8 { bytes in
             var parser = yaml_parser_t()
             guard yaml_parser_initialize(&parser) == 1 else {
                 return .failure(YAMLError(line: 1, column: 1, problem: "out of memory"))
@@ -195,12 +225,27 @@ private struct Composer {
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
             yaml_parser_set_input_string(&parser, bytes.baseAddress, bytes.count)
             do throws(YAMLError) {
-                return .success(try self.document(&parser))
+                let node = try self.document(&parser)
+                let takesKeys =
+                    node != nil && self.lookingPastTheDocument && self.rootIsBareBlockMapping
+                    && Self.endsWithTheDocument(&parser)
+                return .success(YAMLNode.Composed(node: node, nodes: self.nodes, takesKeysAfterIt: takesKeys))
             } catch {
                 return .failure(error)
             }
         }
         return try result.get()
+    }
+
+    /// Whether the stream ends right after the document whose root was just read: its end is implicit (no `...`)
+    /// and no other document follows. What follows is not composed; an error in it is a no.
+    private static func endsWithTheDocument(_ parser: inout yaml_parser_t) -> Bool {
+        guard var end = try? Self.next(&parser) else { return false }
+        defer { yaml_event_delete(&end) }
+        guard end.type == YAML_DOCUMENT_END_EVENT, end.data.document_end.implicit != 0 else { return false }
+        guard var stream = try? Self.next(&parser) else { return false }
+        defer { yaml_event_delete(&stream) }
+        return stream.type == YAML_STREAM_END_EVENT
     }
 
     /// The stream's first document: its root node, or nil when the stream is empty.
@@ -239,6 +284,12 @@ private struct Composer {
                     throw Self.error(at: mark, "the front matter \(YAMLLimit.depth)", limit: .depth)
                 }
                 let sequence = event.type == YAML_SEQUENCE_START_EVENT
+                if stack.isEmpty, !sequence {
+                    let start = event.data.mapping_start
+                    self.rootIsBareBlockMapping =
+                        start.style == YAML_BLOCK_MAPPING_STYLE && start.anchor == nil && start.tag == nil
+                        && mark.column == 0
+                }
                 stack.append(
                     Frame(
                         anchor: Self.string(

@@ -72,8 +72,6 @@ enum EntryBatch {
         let indexed = memory?.database.indexedVersions(keys) ?? [:]
         // Without the watcher's cache, this batch's own listings.
         let locks = locks.flatMap { $0.isKeeping ? $0 : nil } ?? EditorLockCache(keeping: false)
-        // The front matter of an entry stamped without one, the same for each: composed for the first, if any.
-        var blockFrontMatter: ComposedFrontMatter?? = nil
         var held = 0
         for (index, name) in names.enumerated() {
             note?.reach(index)
@@ -93,9 +91,9 @@ enum EntryBatch {
                 if let key, let lane = LaneState.of(result) {
                     var frontMatter = stamped.frontMatter
                     if frontMatter == nil, case .stamped = result, let lines {
-                        if blockFrontMatter == nil { blockFrontMatter = ComposedFrontMatter.block(lines) }
-                        // (Used by the reader only when the file's front matter is this text.)
-                        frontMatter = blockFrontMatter ?? nil
+                        // The front matter of an entry stamped without one, the same for each (composed once; used
+                        // by the reader only when the file's front matter is this text).
+                        frontMatter = ComposedFrontMatter.block(lines)
                     }
                     indexItems.append(
                         Self.indexItem(key, lane: lane, read: read, frontMatter: frontMatter, indexed: indexed[key]))
