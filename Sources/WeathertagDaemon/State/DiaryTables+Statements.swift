@@ -19,15 +19,23 @@ extension DiaryTables {
             """
     }()
 
-    /// A read entry's row, written whole (`index`); its key and text are the caller's.
-    static let rowUpsert = StatementText(
-        """
+    /// A read entry's row where its path has none, written whole (`index`); its key and text are the caller's.
+    static let rowInsert = StatementText(Self.rowValues)
+
+    private static let rowValues = """
         INSERT INTO diary (id, path, version, title, excerpt, time, day_only, time_source, lane,
             reason, detail, lane_since, condition, description, icon, temperature, units, place,
             region, country, observed_at, kind, aqi, local_day, mood, utc_offset, latitude, longitude,
             location_name, photos)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (path) DO UPDATE SET
+        """
+
+    /// `rowInsert`, where the path has a row under the same key: it takes the new values, and its lane is kept as
+    /// `laneUpdate` says.
+    static let rowUpsert = StatementText(
+        Self.rowValues + """
+
+            ON CONFLICT (path) DO UPDATE SET
             version = excluded.version, title = excluded.title, excerpt = excluded.excerpt,
             time = excluded.time, day_only = excluded.day_only, time_source = excluded.time_source,
             \(Self.laneUpdate),
@@ -38,8 +46,7 @@ extension DiaryTables {
             local_day = excluded.local_day, mood = excluded.mood, utc_offset = excluded.utc_offset,
             latitude = excluded.latitude, longitude = excluded.longitude,
             location_name = excluded.location_name, photos = excluded.photos
-        RETURNING id
-        """)
+            """)
 
     /// A row's new lane, by path (`placeholder`), as `laneUpdate` takes it.
     static let laneReplacement = """
