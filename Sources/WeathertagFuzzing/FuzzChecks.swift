@@ -42,7 +42,8 @@ package enum FuzzChecks {
             if let comment = value.firstRange(of: " #") ?? value.firstRange(of: "\t#") {
                 value = String(value[..<comment.lowerBound])
             }
-            let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+            // (CR LF is one `Character` of its own, neither CR nor LF: a CR LF template's line is blank at its end.)
+            let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
             let trimmed = String(value.drop(while: blank).reversed().drop(while: blank).reversed())
             precondition(["", "~", "null", "Null", "NULL"].contains(trimmed), "the replaced line held no value")
             precondition(
