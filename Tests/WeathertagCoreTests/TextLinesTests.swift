@@ -53,6 +53,19 @@ struct TextLinesTests {
                     "\(haystack.debugDescription) \(needle)")
             }
         }
+        // In a slice of a larger text, from the slice's start: a match before it or across its end is not found.
+        let whole = "![a](b) then ![c](d) and ]("
+        let slice = whole[whole.index(whole.startIndex, offsetBy: 3)..<whole.index(whole.endIndex, offsetBy: -1)]
+        for needle: StaticString in ["![", "](", "("] {
+            #expect(slice.firstRange(ofASCII: needle) == slice.firstRange(of: "\(needle)"), "\(needle)")
+        }
+    }
+
+    @Test func linesAreJoinedAsJoinedDoes() {
+        for lines in [[], [""], ["", ""], ["weather:"], ["a", "", "b"], ["한국어", "é\u{301}", "👩‍👩‍👧", "\r"]] {
+            #expect(lines.joinedLines() == lines.joined(separator: "\n"), "\(lines)")
+        }
+        #expect(Self.texts.joinedLines() == Self.texts.joined(separator: "\n"))
     }
 
     @Test func pathsSplitAtTheirLastSlashAsCharactersDo() {
@@ -90,5 +103,7 @@ struct TextLinesTests {
         #expect(!marks.contains(UInt8(ascii: "a")) && !marks.contains(0xC3) && !marks.contains(0))
         #expect("plain words, é and 한".dropFirst(0).holdsNone(of: marks))
         #expect(!"a *word*"[...].holdsNone(of: marks))
+        let text = "*plain* words *"
+        #expect(text.dropFirst(7).dropLast(1).holdsNone(of: marks) && !text.dropFirst(6).holdsNone(of: marks))
     }
 }

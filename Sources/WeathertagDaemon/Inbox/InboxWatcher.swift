@@ -272,8 +272,12 @@ final class InboxWatcher: Sendable {
             return folder.isEmpty ? .inboxGone : .none
         }
         let path = InboxTree.join(folder, event.name)
-        if event.name.hasPrefix("."), EditorLock.entry(forLockFile: event.name) != nil { self.editorLocks?.changed() }
-        if event.name.hasPrefix("."), event.name.hasSuffix(FileIO.temporarySuffix) {
+        // Our own temp files first (most events are a stamp's): their names are looked at for nothing else.
+        let ours = event.name.hasPrefix(".") && event.name.hasSuffix(FileIO.temporarySuffix)
+        if !ours, event.name.hasPrefix("."), EditorLock.entry(forLockFile: event.name) != nil {
+            self.editorLocks?.changed()
+        }
+        if ours {
             changes.ownStamps = true
             // A stamp's exchange moves the entry under its temp name: the entry stays where it is.
             if event.has(IN_MOVED_TO) { changes.movedFrom[event.cookie] = nil }
@@ -293,9 +297,9 @@ final class InboxWatcher: Sendable {
             self.conflicts?.observe(path, present: event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO))
         }
         if event.has(IN_MOVED_FROM) || event.has(IN_DELETE) {
-            if event.has(IN_MOVED_FROM), event.name.hasPrefix("."), event.name.hasSuffix(FileIO.temporarySuffix) {
+            if event.has(IN_MOVED_FROM), ours {
                 moves.insert(event.cookie)
-            } else if let entry = EditorLock.entry(forLockFile: event.name) {
+            } else if !ours, let entry = EditorLock.entry(forLockFile: event.name) {
                 // An editor closed the entry: its lock or swap file went. The entry is looked at again.
                 names.append(InboxTree.join(folder, entry))
             }

@@ -113,16 +113,10 @@ package struct SQLiteStampMemory: StampMemory {
         WHERE block IS NOT excluded.block OR removed_at IS NOT NULL
         """)
 
-    /// A block's lines as one text, as the memory keeps it: its length added up first, then each line appended
-    /// (`joined(separator:)` grew the string as it went, 10,000 instructions a block).
+    /// A block's lines as one text, as the memory keeps it (`joinedLines`: a block is joined for every entry
+    /// remembered).
     static func text(_ lines: [String]) -> String {
-        var text = ""
-        text.reserveCapacity(lines.reduce(max(lines.count - 1, 0)) { $0 + $1.utf8.count })
-        for (index, line) in lines.enumerated() {
-            if index > 0 { text.append("\n") }
-            text.append(line)
-        }
-        return text
+        lines.joinedLines()
     }
 
     /// Follows renames and removals the watcher saw. A rename moves the memory of the file, or of everything
