@@ -25,6 +25,26 @@ struct TextLinesTests {
         #expect(slice.lines() == slice.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline))
     }
 
+    /// The scans go eight bytes at a time: a break, a CR or a character that is not ASCII at each place of a word,
+    /// in texts long enough to hold several, is found where the `Character` view finds it.
+    @Test func eachPlaceOfAWordIsLookedAt() {
+        for special in ["\n", "\r", "\r\n", "\u{0B}", "é", "\u{85}", "\u{2028}", "\u{2029}", "\t", "\u{7F}", "\u{0E}"] {
+            for length in [7, 8, 9, 15, 16, 17, 31, 40] {
+                for place in 0...length {
+                    var text = String(repeating: "x", count: length)
+                    text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: place))
+                    let described = "\(special.debugDescription) at \(place) of \(length)"
+                    #expect(
+                        text[...].lines()
+                            == text[...].split(omittingEmptySubsequences: false, whereSeparator: \.isNewline),
+                        "\(described)")
+                    #expect(text.characterCount == text.count, "\(described)")
+                    #expect(text.prefix(characters: place + 1) == text.prefix(place + 1), "\(described)")
+                }
+            }
+        }
+    }
+
     @Test func wordsCollapseAsCharactersDo() {
         for text in Self.texts {
             let expected = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")

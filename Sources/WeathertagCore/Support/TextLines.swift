@@ -31,9 +31,11 @@ extension Substring {
             var breaks: [(offset: Int, width: Int)] = []
             var index = 0
             while index < bytes.count {
+                // Most bytes start no break: ASCII after CR (skipped eight at a time), and UTF-8 other than NEL's and
+                // the separators' first byte (a line's split was 17 instructions a byte).
+                index = ASCIIScan.firstIndex(in: bytes, from: index, belowOrNotASCII: 0x0E)
+                guard index < bytes.count else { break }
                 let byte = bytes[index]
-                // Most bytes start no break: ASCII after CR, and UTF-8 other than NEL's and the separators' first
-                // byte (tested before the switch below, a line's split was 17 instructions a byte).
                 if byte > 0x0D, byte != 0xC2, byte != 0xE2 {
                     index += 1
                     continue
@@ -149,7 +151,8 @@ extension StringProtocol {
     /// a character is a byte: CR LF is one character of two).
     package func prefix(characters count: Int) -> SubSequence {
         let ascii = self.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.prefix(count).allSatisfy { $0 < 0x80 && $0 != 0x0D } ? Swift.min(count, bytes.count) : nil
+            ASCIIScan.isASCIIWithoutCR(UnsafeBufferPointer(rebasing: bytes.prefix(count)))
+                ? Swift.min(count, bytes.count) : nil
         }
         guard let taken = ascii ?? nil else { return self.prefix(count) }
         return self[..<self.utf8.index(self.utf8.startIndex, offsetBy: taken)]
@@ -157,7 +160,7 @@ extension StringProtocol {
 
     /// Its number of characters, as `count` gives it, by bytes when they are ASCII without a CR.
     package var characterCount: Int {
-        let ascii = self.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
+        let ascii = self.utf8.withContiguousStorageIfAvailable(ASCIIScan.isASCIIWithoutCR)
         return ascii ?? self.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) ? self.utf8.count : self.count
     }
 
@@ -167,7 +170,7 @@ extension StringProtocol {
         // Over the contiguous bytes into the string's own storage, not an array appended to byte by byte: that was
         // 32 instructions a byte, and every indexed entry's excerpt goes through here.
         let collapsed = self.utf8.withContiguousStorageIfAvailable { source -> String? in
-            guard source.allSatisfy({ $0 < 0x80 }) else { return nil }
+            guard ASCIIScan.firstIndex(in: source, from: 0, belowOrNotASCII: 0) == source.count else { return nil }
             return String(unsafeUninitializedCapacity: source.count) { target in
                 var count = 0
                 var pendingSpace = false
@@ -223,5 +226,48 @@ extension Array where Element == String {
             }
             return offset
         }
+    }
+}
+
+/// Byte scans eight bytes at a time, for the checks every indexed entry's text goes through (a line's breaks, whether
+/// it is ASCII without a CR): a byte at a time they were 9 to 12 instructions a byte.
+enum ASCIIScan {
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// The first index from `start` whose byte is below `bound` (at most 0x80) or not ASCII; `bytes.count` when none.
+    static func firstIndex(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, belowOrNotASCII bound: UInt8) -> Int {
+        var index = start
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= bytes.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                // Not zero when a byte is not ASCII, or (the word being ASCII) when one is below `bound`.
+                if word & Self.highs != 0 || (word &- Self.ones &* UInt64(bound)) & ~word & Self.highs != 0 { break }
+                index += 8
+            }
+        }
+        while index < bytes.count, bytes[index] >= bound, bytes[index] < 0x80 { index += 1 }
+        return index
+    }
+
+    /// Whether every byte is ASCII and none is CR (where a `Character` is a byte).
+    static func isASCIIWithoutCR(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            let carriageReturns = Self.ones &* 0x0D
+            while index + 8 <= bytes.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let crossed = word ^ carriageReturns  // a zero byte where a byte is CR
+                if word & Self.highs != 0 || (crossed &- Self.ones) & ~crossed & Self.highs != 0 { return false }
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            if bytes[index] >= 0x80 || bytes[index] == 0x0D { return false }
+            index += 1
+        }
+        return true
     }
 }
