@@ -20,6 +20,9 @@ import Yams
             var appended = "prefix "
             YAMLScalar.appendQuoted(text, to: &appended)
             #expect(appended == "prefix " + YAMLScalar.quotedByScalar(text))
+            var bytes = Array("prefix ".utf8)
+            YAMLScalar.appendQuoted(text, to: &bytes)
+            #expect(bytes == Array(("prefix " + YAMLScalar.quotedByScalar(text)).utf8), "\(text.debugDescription)")
             if !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" }) {
                 #expect(try Yams.load(yaml: "k: " + YAMLScalar.quoted(text)) as? [String: String] == ["k": text])
             }

@@ -3,43 +3,42 @@ import FoundationEssentials
 extension JSONValue {
     /// Compact JSON text, keys in insertion order.
     package var serialized: String {
-        var out = ""
+        // Into bytes, made a string once: appended to a string a token at a time, each append took the string's
+        // general path (about 340 instructions), and a status answer, which bars poll, was 725,000 instructions.
+        var out: [UInt8] = []
+        out.reserveCapacity(1024)
         self.write(to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(to out: inout String) {
+    private func write(to out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
         case .number(let value):
             if value == value.rounded(), abs(value) < 1e15 {
-                out += String(Int64(value))
+                out.append(contentsOf: String(Int64(value)).utf8)
             } else {
-                out += "\(value)"
+                out.append(contentsOf: "\(value)".utf8)
             }
-        case .string(let value): Self.writeString(value, to: &out)
+        case .string(let value): YAMLScalar.appendQuoted(value, to: &out)
         case .array(let elements):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 element.write(to: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
-                if index > 0 { out += "," }
-                Self.writeString(member.key, to: &out)
-                out += ":"
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                YAMLScalar.appendQuoted(member.key, to: &out)
+                out.append(UInt8(ascii: ":"))
                 member.value.write(to: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
-    }
-
-    private static func writeString(_ value: String, to out: inout String) {
-        YAMLScalar.appendQuoted(value, to: &out)
     }
 
     /// `.string` for a value, `.null` for nil.

@@ -62,6 +62,34 @@ package enum YAMLScalar {
         out += "\""
     }
 
+    /// `appendQuoted`, onto bytes (`JSONValue.serialized` writes a document into bytes, not a string appended to a
+    /// token at a time).
+    package static func appendQuoted(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        let done = value.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            var run = 0
+            var index = 0
+            while index < bytes.count {
+                guard let (escape, width) = Self.escape(bytes, at: index) else {
+                    index += 1
+                    continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                out.append(contentsOf: escape.utf8)
+                index += width
+                run = index
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+            return true
+        }
+        if done == nil {
+            var escaped = ""
+            for scalar in value.unicodeScalars { Self.appendEscaped(scalar, to: &escaped) }
+            out.append(contentsOf: escaped.utf8)
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
     /// `quoted(value)` a scalar at a time: the way for text without contiguous bytes, and what the runs of
     /// `appendQuoted` must give.
     package static func quotedByScalar(_ value: String) -> String {
