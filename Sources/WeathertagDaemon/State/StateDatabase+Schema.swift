@@ -57,6 +57,7 @@ extension StateDatabase {
             try DiaryTables.addOwnOffset(db)
         }
         migrator.registerMigration("v8: where each entry was written") { db in try DiaryTables.addLocation(db) }
+        migrator.registerMigration("v9: the text index merged less often") { db in try DiaryTables.tuneTextMerges(db) }
         return migrator
     }
 
