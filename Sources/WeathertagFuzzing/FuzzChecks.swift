@@ -41,7 +41,9 @@ package enum FuzzChecks {
             var value = String(decoding: bytes[start..<end], as: UTF8.self)
             precondition(value.hasPrefix("weather:"), "only a template's empty weather line is replaced")
             value = String(value.dropFirst("weather:".count))
-            if let comment = value.firstRange(of: " #") ?? value.firstRange(of: "\t#") {
+            // The comment starts at the first `#` after a space or a tab, whichever comes first.
+            let comments = [value.firstRange(of: " #"), value.firstRange(of: "\t#")].compactMap { $0 }
+            if let comment = comments.min(by: { $0.lowerBound < $1.lowerBound }) {
                 value = String(value[..<comment.lowerBound])
             }
             // (CR LF is one `Character` of its own, neither CR nor LF: a CR LF template's line is blank at its end.)
