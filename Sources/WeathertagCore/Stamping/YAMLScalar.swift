@@ -37,23 +37,10 @@ package enum YAMLScalar {
     package static func appendQuoted(_ value: String, to out: inout String) {
         out += "\""
         let done = value.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            var run = 0
-            var index = 0
-            while index < bytes.count {
-                guard let (escape, width) = Self.escape(bytes, at: index) else {
-                    index += 1
-                    continue
-                }
-                if run < index {
-                    out += String(decoding: UnsafeBufferPointer(rebasing: bytes[run..<index]), as: UTF8.self)
-                }
-                out += escape
-                index += width
-                run = index
-            }
-            if run < bytes.count {
-                out += run == 0 ? value : String(decoding: UnsafeBufferPointer(rebasing: bytes[run...]), as: UTF8.self)
-            }
+            Self.splitAtEscapes(
+                bytes,
+                run: { out += $0.count == bytes.count ? value : String(decoding: $0, as: UTF8.self) },
+                escape: { out += $0 })
             return true
         }
         if done == nil {
@@ -67,19 +54,7 @@ package enum YAMLScalar {
     package static func appendQuoted(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         let done = value.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            var run = 0
-            var index = 0
-            while index < bytes.count {
-                guard let (escape, width) = Self.escape(bytes, at: index) else {
-                    index += 1
-                    continue
-                }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
-                out.append(contentsOf: escape.utf8)
-                index += width
-                run = index
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+            Self.splitAtEscapes(bytes, run: { out.append(contentsOf: $0) }, escape: { out.append(contentsOf: $0.utf8) })
             return true
         }
         if done == nil {
@@ -88,6 +63,26 @@ package enum YAMLScalar {
             out.append(contentsOf: escaped.utf8)
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// `bytes` in order as the runs between escapes (to `run`) and the escapes that stand for the bytes between them
+    /// (to `escape`).
+    private static func splitAtEscapes(
+        _ bytes: UnsafeBufferPointer<UInt8>, run: (UnsafeBufferPointer<UInt8>) -> Void, escape: (String) -> Void
+    ) {
+        var start = 0
+        var index = 0
+        while index < bytes.count {
+            guard let (escaped, width) = Self.escape(bytes, at: index) else {
+                index += 1
+                continue
+            }
+            if start < index { run(UnsafeBufferPointer(rebasing: bytes[start..<index])) }
+            escape(escaped)
+            index += width
+            start = index
+        }
+        if start < bytes.count { run(UnsafeBufferPointer(rebasing: bytes[start...])) }
     }
 
     /// `quoted(value)` a scalar at a time: the way for text without contiguous bytes, and what the runs of
