@@ -67,7 +67,16 @@ package enum FuzzChecks {
     /// `YAMLLimit.maximumDepth` levels and holds at most `maximumNodes` nodes, aliases counted as what they repeat),
     /// and every reader of front matter (the diary's, the position's, the time's) comes back without a trap.
     package static func frontMatter(_ bytes: [UInt8]) {
-        if let node = try? YAMLNode.compose(String(decoding: bytes, as: UTF8.self)) {
+        // What the line reader takes, libyaml reads the same (`YAMLLines`): the same tree, nodes and verdict on keys
+        // after it.
+        let text = String(decoding: bytes, as: UTF8.self)
+        for past in [false, true] {
+            if let lines = YAMLNode.composeByLines(text, lookingPastTheDocument: past) {
+                let libyaml = try? YAMLNode.composeWithLibYAML(text, lookingPastTheDocument: past)
+                precondition(libyaml == lines, "the line reader reads what libyaml reads")
+            }
+        }
+        if let node = try? YAMLNode.compose(text) {
             // Walked with a stack of its own: the check must not recurse either.
             var stack = [(node, 1)]
             var nodes = 0

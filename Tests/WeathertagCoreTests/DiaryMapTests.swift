@@ -243,15 +243,18 @@ struct DiaryMapTests {
     }
 }
 
-/// A small seeded generator: the same 50,000 places every run.
+/// A small seeded generator (SplitMix64): the same 50,000 places, or the same random texts, every run.
 struct SplitMix {
     var state: UInt64
     init(seed: UInt64) { self.state = seed }
-    mutating func unit() -> Double {
+
+    mutating func next() -> UInt64 {
         self.state &+= 0x9E37_79B9_7F4A_7C15
         var z = self.state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+        return z ^ (z >> 31)
     }
+
+    mutating func unit() -> Double { Double(self.next() >> 11) / Double(1 << 53) }
 }

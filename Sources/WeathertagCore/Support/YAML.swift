@@ -5,7 +5,8 @@ import CYAML
 /// Written here rather than with Yams: Yams imports Foundation, which links FoundationInternationalization and ICU
 /// (34 MB of data, most of the binary and of its resident memory: docs/PERFORMANCE.md). libyaml is the parser Yams
 /// itself wraps; what is left to write is the composer below: nodes from events, aliases, and the check that a
-/// mapping's keys are unique.
+/// mapping's keys are unique. The common shape of front matter (`key: value` lines) is read a line at a time by
+/// `YAMLLines` first, for speed; it takes only what libyaml reads the same, and hands everything else on.
 package indirect enum YAMLNode: Sendable, Equatable {
     case scalar(YAMLNode.Scalar)
     case mapping(YAMLNode.Mapping)
@@ -40,6 +41,19 @@ package indirect enum YAMLNode: Sendable, Equatable {
     package static func composeForAppending(_ yaml: String) throws(YAMLError) -> Composed {
         var composer = Composer(lookingPastTheDocument: true)
         return try composer.compose(yaml)
+    }
+
+    /// `composeForAppending` by libyaml alone, for the tests and the fuzz check that hold `YAMLLines` to it.
+    package static func composeWithLibYAML(_ yaml: String, lookingPastTheDocument: Bool) throws(YAMLError) -> Composed {
+        var composer = Composer(lookingPastTheDocument: lookingPastTheDocument, byLines: false)
+        return try composer.compose(yaml)
+    }
+
+    /// `composeForAppending` by `YAMLLines` alone: nil when the text is not of its shape.
+    package static func composeByLines(_ yaml: String, lookingPastTheDocument: Bool) -> Composed? {
+        guard yaml.utf8.count <= YAMLLimit.maximumBytes else { return nil }
+        var text = yaml
+        return text.withUTF8 { YAMLLines.compose($0, lookingPastTheDocument: lookingPastTheDocument) }
     }
 
     /// A document composed by `composeForAppending`.
@@ -193,8 +207,12 @@ private struct Composer {
     /// The root is a mapping of block style, in the first column, with no anchor or tag.
     private var rootIsBareBlockMapping = false
 
-    init(lookingPastTheDocument: Bool = false) {
+    /// Whether the common shape of front matter is read a line at a time (`YAMLLines`), libyaml reading the rest.
+    private let byLines: Bool
+
+    init(lookingPastTheDocument: Bool = false, byLines: Bool = true) {
         self.lookingPastTheDocument = lookingPastTheDocument
+        self.byLines = byLines
     }
 
     /// An open collection: its anchor, what it holds so far and how many nodes that is.
@@ -217,6 +235,11 @@ private struct Composer {
         }
         var text = yaml
         let result: Result<YAMLNode.Composed, YAMLError> = text.withUTF8 { bytes in
+            if self.byLines,
+                let composed = YAMLLines.compose(bytes, lookingPastTheDocument: self.lookingPastTheDocument)
+            {
+                return .success(composed)
+            }
             var parser = yaml_parser_t()
             guard yaml_parser_initialize(&parser) == 1 else {
                 return .failure(YAMLError(line: 1, column: 1, problem: "out of memory"))
