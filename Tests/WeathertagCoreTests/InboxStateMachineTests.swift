@@ -93,6 +93,47 @@ struct InboxStateMachineTests {
         #expect(machine.waiting == 688)
     }
 
+    /// A long queue found at start-up (an index filled again from the files) is read while the first weather is
+    /// asked for: what needs none is done by then; what needs it waits for it and is stamped with it. A short queue,
+    /// and a long burst once weather has come, wait for it and are read once.
+    @Test func aStartUpsLongQueueIsReadWhileTheFirstWeatherIsAskedFor() throws {
+        var machine = self.machine { $0.sortsWithoutWeather = true }
+        _ = machine.receive(.start)
+        let listed = machine.receive(.listed(candidates: Self.names(1200, "a"), present: nil))
+        #expect(listed.fetches == 1)
+        #expect(listed.batches.map(\.names.count) == [512, 512])
+        #expect(listed.batches.allSatisfy { $0.tag == nil })
+        // All but one were stamped before; that one is new and needs the weather being asked for.
+        let first = listed.batches[0]
+        let results: [(String, EntryResult)] = first.names.map {
+            ($0, $0 == "a-7.md" ? .needsWeather : .alreadyStamped(Self.version))
+        }
+        let after = machine.receive(.batchFinished(first, BatchOutcome(results: results), arrivedMeanwhile: []))
+        #expect(after.batches.isEmpty, "the 176 left are a short queue: they wait for the weather")
+        #expect(after.fetches == 0, "one ask is out")
+        #expect(machine.waitingReason("a-7.md")?.reason == .noWeather)
+        // The weather comes: the rest, and the entry that needs it, go with it.
+        var inFlight = machine.receive(.weatherArrived(Fixtures.tag)).batches + [listed.batches[1]]
+        var withWeather: [String] = []
+        while let batch = inFlight.popLast() {
+            if batch.tag == Fixtures.tag { withWeather += batch.names }
+            inFlight += machine.receive(.batchFinished(batch, Self.stamped(batch), arrivedMeanwhile: [])).batches
+        }
+        #expect(machine.isIdle)
+        #expect(Set(withWeather) == Set(Self.names(1200, "a")[1024...] + ["a-7.md"]), "stamped with the weather")
+
+        // A short queue at start-up waits for its weather.
+        var short = self.machine { $0.sortsWithoutWeather = true }
+        _ = short.receive(.start)
+        let few = short.receive(.listed(candidates: Self.names(10), present: nil))
+        #expect(few.fetches == 1 && few.batches.isEmpty)
+
+        // Once weather has come, a long burst of new entries waits for fresh weather: read once, with it.
+        self.clock.advance(by: .seconds(5))
+        let burst = machine.receive(.arrived(Self.names(1200, "b")))
+        #expect(burst.fetches == 1 && burst.batches.isEmpty)
+    }
+
     /// What `why` and `GET /v1/entries` say of an entry that waits comes from here.
     @Test func eachWaitingEntrySaysWhy() throws {
         var machine = self.machine { $0.settle = .seconds(2) }

@@ -36,7 +36,8 @@ extension InboxStateMachine {
     }
 
     /// The queue in batches, with current weather that is fresh, or without any while none can be had
-    /// (`sortsWithoutWeather`); otherwise weather is asked for and the queue waits for it.
+    /// (`sortsWithoutWeather`); otherwise weather is asked for and the queue waits for it, except a start-up's long
+    /// queue (`readsBeforeTheFirstWeather`).
     mutating func stampQueued() -> [Action] {
         var actions: [Action] = []
         let sortsWithout = self.configuration.sortsWithoutWeather
@@ -47,6 +48,9 @@ extension InboxStateMachine {
                 tag = fresh
             } else if self.weather.isPaused {
                 // No weather to be had now: the batch sorts out what needs none (history never waits on it).
+                tag = nil
+            } else if self.readsBeforeTheFirstWeather {
+                if self.weather.fetch() { actions.append(.fetchWeather) }
                 tag = nil
             } else {
                 if self.weather.fetch() { actions.append(.fetchWeather) }
@@ -60,6 +64,18 @@ extension InboxStateMachine {
             actions.append(.stamp(Batch(names: names, tag: tag)))
         }
         return actions
+    }
+
+    /// Whether the queue is read while the first weather of this run is asked for, without it: a long queue found at
+    /// start-up (`longQueueBatchSize` or more: a diary whose index or memory is being filled again, a diary moved in
+    /// while the daemon was stopped) is stamped entries, back-dated ones and entries left alone, none of which needs
+    /// current weather, and waiting for the network (a loopback stand-in's 100 ms, a real service's round trip, or a
+    /// timeout when offline) would hold all of them back. What does need it comes back `.needsWeather` and waits for
+    /// it, read once more. Only while no weather has come yet (`sortsWithoutWeather`, the daemon's): a burst of new
+    /// entries later waits for its weather as before, so it is read once.
+    private var readsBeforeTheFirstWeather: Bool {
+        self.configuration.sortsWithoutWeather && self.weather.last == nil
+            && self.counts.queued >= self.configuration.longQueueBatchSize
     }
 
     /// The size of the next batch from the queue: large while the queue is long (`longQueueBatchSize`).
