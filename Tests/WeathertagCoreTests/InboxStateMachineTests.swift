@@ -93,10 +93,11 @@ struct InboxStateMachineTests {
         #expect(machine.waiting == 688)
     }
 
-    /// A long queue found at start-up (an index filled again from the files) is read while the first weather is
-    /// asked for: what needs none is done by then; what needs it waits for it and is stamped with it. A short queue,
-    /// and a long burst once weather has come, wait for it and are read once.
-    @Test func aStartUpsLongQueueIsReadWhileTheFirstWeatherIsAskedFor() throws {
+    /// What a long listing finds before any weather came (an index filled again from the files at start-up) is read
+    /// while the first weather is asked for: what needs none is done by then; what needs it waits for it and is
+    /// stamped with it. A short listing, and a burst dropped in (before any weather or after), wait for the weather
+    /// and are read once.
+    @Test func aLongListingIsReadWhileTheFirstWeatherIsAskedFor() throws {
         var machine = self.machine { $0.sortsWithoutWeather = true }
         _ = machine.receive(.start)
         let listed = machine.receive(.listed(candidates: Self.names(1200, "a"), present: nil))
@@ -109,29 +110,39 @@ struct InboxStateMachineTests {
             ($0, $0 == "a-7.md" ? .needsWeather : .alreadyStamped(Self.version))
         }
         let after = machine.receive(.batchFinished(first, BatchOutcome(results: results), arrivedMeanwhile: []))
-        #expect(after.batches.isEmpty, "the 176 left are a short queue: they wait for the weather")
+        #expect(after.batches.map(\.names.count) == [32], "the rest, in short batches")
+        #expect(after.batches.allSatisfy { $0.tag == nil })
         #expect(after.fetches == 0, "one ask is out")
         #expect(machine.waitingReason("a-7.md")?.reason == .noWeather)
-        // The weather comes: the rest, and the entry that needs it, go with it.
-        var inFlight = machine.receive(.weatherArrived(Fixtures.tag)).batches + [listed.batches[1]]
+        // The weather comes: what is left, and the entry that needs it, go with it.
+        var inFlight = machine.receive(.weatherArrived(Fixtures.tag)).batches + [listed.batches[1]] + after.batches
         var withWeather: [String] = []
+        var without: [String] = []
         while let batch = inFlight.popLast() {
-            if batch.tag == Fixtures.tag { withWeather += batch.names }
+            if batch.tag == Fixtures.tag { withWeather += batch.names } else { without += batch.names }
             inFlight += machine.receive(.batchFinished(batch, Self.stamped(batch), arrivedMeanwhile: [])).batches
         }
+        without += first.names
         #expect(machine.isIdle)
-        #expect(Set(withWeather) == Set(Self.names(1200, "a")[1024...] + ["a-7.md"]), "stamped with the weather")
+        #expect(withWeather.contains("a-7.md"), "stamped with the weather that came")
+        #expect(withWeather.count + without.count == 1201, "each read once, and the one that needed weather twice")
+        #expect(Set(withWeather + without) == Set(Self.names(1200, "a")))
 
-        // A short queue at start-up waits for its weather.
+        // A short listing waits for its weather.
         var short = self.machine { $0.sortsWithoutWeather = true }
         _ = short.receive(.start)
         let few = short.receive(.listed(candidates: Self.names(10), present: nil))
         #expect(few.fetches == 1 && few.batches.isEmpty)
 
-        // Once weather has come, a long burst of new entries waits for fresh weather: read once, with it.
-        self.clock.advance(by: .seconds(5))
-        let burst = machine.receive(.arrived(Self.names(1200, "b")))
+        // A burst dropped in waits for its weather, before any came and after: read once, with it.
+        var dropped = self.machine { $0.sortsWithoutWeather = true }
+        _ = dropped.receive(.start)
+        _ = dropped.receive(.listed(candidates: [], present: nil))
+        let burst = dropped.receive(.arrived(Self.names(1200, "b")))
         #expect(burst.fetches == 1 && burst.batches.isEmpty)
+        self.clock.advance(by: .seconds(5))
+        let later = machine.receive(.arrived(Self.names(1200, "c")))
+        #expect(later.fetches == 1 && later.batches.isEmpty)
     }
 
     /// What `why` and `GET /v1/entries` say of an entry that waits comes from here.

@@ -59,6 +59,7 @@ extension InboxStateMachine {
             let names = self.drain(\.queue, limit: self.batchLimit) {
                 if case .queued($0) = $1 { true } else { false }
             }
+            if tag == nil { self.listedBeforeWeather = max(0, self.listedBeforeWeather - names.count) }
             for name in names { self.update(name) { entry, _ in entry.place = .inBatch(again: nil) } }
             self.batchesInFlight += 1
             actions.append(.stamp(Batch(names: names, tag: tag)))
@@ -66,16 +67,17 @@ extension InboxStateMachine {
         return actions
     }
 
-    /// Whether the queue is read while the first weather of this run is asked for, without it: a long queue found at
-    /// start-up (`longQueueBatchSize` or more: a diary whose index or memory is being filled again, a diary moved in
-    /// while the daemon was stopped) is stamped entries, back-dated ones and entries left alone, none of which needs
-    /// current weather, and waiting for the network (a loopback stand-in's 100 ms, a real service's round trip, or a
-    /// timeout when offline) would hold all of them back. What does need it comes back `.needsWeather` and waits for
-    /// it, read once more. Only while no weather has come yet (`sortsWithoutWeather`, the daemon's): a burst of new
-    /// entries later waits for its weather as before, so it is read once.
+    /// Whether the queue is read while the first weather of this run is asked for, without it: what a long listing
+    /// found before any weather came (`longQueueBatchSize` names or more: a diary whose index or memory is filled
+    /// again at start-up, a diary moved in while the daemon was stopped) is stamped entries, back-dated ones and
+    /// entries left alone, none of which needs current weather, and waiting for the network (a loopback stand-in's
+    /// 100 ms, a real service's round trip, a timeout when offline) would hold all of them back. What does need it
+    /// comes back `.needsWeather`, waits for it, and is read once more. Only the daemon's machine
+    /// (`sortsWithoutWeather`), and only a listing's names (`listedBeforeWeather`): a burst of new entries dropped in
+    /// waits for its weather as before, and is read once.
     private var readsBeforeTheFirstWeather: Bool {
         self.configuration.sortsWithoutWeather && self.weather.last == nil
-            && self.counts.queued >= self.configuration.longQueueBatchSize
+            && self.listedBeforeWeather >= self.configuration.batchSize
     }
 
     /// The size of the next batch from the queue: large while the queue is long (`longQueueBatchSize`).

@@ -24,6 +24,10 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
     var counts = Counts()
 
     var batchesInFlight = 0
+    /// Names a long listing queued before any weather came, not yet sent in a batch: they may be read without
+    /// waiting for the first weather (`readsBeforeTheFirstWeather`). An allowance, not a place: arrivals never add
+    /// to it, and it ends with the first weather.
+    var listedBeforeWeather = 0
     /// Where the machine itself is: its look-over, running, halted, stopping.
     var lifecycle = Lifecycle.running
     /// Whether a listing runs, and whether another was asked for meanwhile.
@@ -198,6 +202,7 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
         var actions: [Action] = []
         let again = self.listing == .runningAndAskedAgain
         self.listing = .idle
+        let queuedBefore = self.counts.queued
         for name in candidates {
             self.update(name) { entry, machine in
                 switch entry.place {
@@ -206,6 +211,10 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
                 case .queued, .deferred, .awaitingWeather, .awaitingHistory, .historical: break
                 }
             }
+        }
+        let queued = self.counts.queued - queuedBefore
+        if self.weather.last == nil, queued >= self.configuration.longQueueBatchSize {
+            self.listedBeforeWeather += queued
         }
         if let present, self.remembersSettled {
             // Names first, then the changes: changing the map while walking it would copy it whole.
