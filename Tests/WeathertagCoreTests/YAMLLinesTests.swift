@@ -45,6 +45,8 @@ import Yams
         "a:\n  b:\n    c: 1\n  d:\ne: ~\nf: null # none\ng: \"\"\nh: ''\ni: \"é ü → 👩‍👩‍👧\"\nj: -x\nk: http://x/y#z\n",
         "weather:\n  place: Seoul\n# a note\n  kind: current\ndone: yes\n",
         "a: b :c\nb: \"say: hi\"\n",
+        "title: \"Entry 2\"\ntags: [diary, bench]\n",
+        "tags: []\nb: [ x ,'y z', \"w\" ]  # c\nc: [new york, -3, 2.5, ~, é/한, a+b]\nd: [\"\"]\n",
     ])
     func readsTheCommonShapeAsLibYAMLAndYamsDo(yaml: String) throws {
         let lines = try #require(YAMLNode.composeByLines(yaml, lookingPastTheDocument: true), "read by lines")
@@ -60,12 +62,14 @@ import Yams
         "", "\n", "# only a comment\n", "  \n", "a: 1\n  \n", "a:\tb\n", "a: b\r\n", "\u{FEFF}a: b\n", "a: b\u{85}c\n",
         "a: b\u{2028}\n", "a: \u{7F}\n", "a: \u{1}\n", "a: \u{9F}\n", "a: \u{FFFE}\n", " a: 1\n", "a: 1\n b: 2\n",
         "a: 1\n  more\n", "a:\n  b: 1\n c: 2\n", "a: 1\na: 2\n", "a:\na: 2\n", "a:\n  x: 1\na: 2\n", "a:b\n",
-        "a : b\n", "a: b: c\n", "a: b:\n", "a: - b\n", "a: -\n", "- a\n", "a:\n- b\n", "a: [b]\n", "a: {b: 1}\n",
+        "a : b\n", "a: b: c\n", "a: b:\n", "a: - b\n", "a: -\n", "- a\n", "a:\n- b\n", "a: {b: 1}\n",
         "a: &x b\n", "a: *x\n", "a: !!str b\n", "a: |\n  b\n", "a: >\n  b\n", "? a\n: b\n", "---\na: b\n",
         "a: b\n...\n", "a: b\n---\nc: d\n", "%YAML 1.1\n---\na: b\n", "a: \"b\\nc\"\n", "a: 'it''s'\n",
         "a: \"b\"c\n", "a: \"b\"#c\n", "a: \"b\n", "a: 'b\n", "\"a\": b\n", "1a: b\n", "a.b: c\n", "é: b\n",
         "a: @b\n", "a: `b\n", "a: %b\n", "a: ,b\n", "a: ?b\n", "a: :b\n", "a: |b\n",
-        String(repeating: "k", count: 1024) + ": v\n",
+        String(repeating: "k", count: 1024) + ": v\n", "a: [b, ]\n", "a: [b,,c]\n", "a: [,b]\n", "a: [b\n",
+        "a: [b] c\n", "a: [b]#c\n", "a: [b: c]\n", "a: [[b]]\n", "a: [{b: c}]\n", "a: [b #c]\n", "a: [- b]\n",
+        "a: [\"b\\\"\"]\n", "a: ['b''c']\n", "a: [b, 'c]\n", "a: [&x b]\n", "a: [b\tc]\n", "a: [?b]\n",
     ])
     func leavesTheRestToLibYAML(yaml: String) {
         #expect(YAMLNode.composeByLines(yaml, lookingPastTheDocument: true) == nil, "\(yaml.debugDescription)")
@@ -99,7 +103,10 @@ import Yams
     @Test func randomTextsAreReadAsLibYAMLReadsThem() {
         var generator = SplitMix(seed: 0x5EED_1A4E)
         // Mostly what a value holds, and now and then what may change how a line reads.
-        let words = ["a", "b", "key", "k-1", "_x", "1", "-2.5", "x y", "é", "한", "~", "null", "\"q\"", "'q'"]
+        let words = [
+            "a", "b", "key", "k-1", "_x", "1", "-2.5", "x y", "é", "한", "~", "null", "\"q\"", "'q'", "[a, b]", "[x]",
+            "[ 'y', -1 ]", "[]",
+        ]
         let edges = [
             " ", "  ", ":", ": ", "#", " #", "\"", "'", "\\", "-", "- ", "\t", "\r", "[", "]", "{", ",", "&", "*", "!",
             "|", ">", "?", "%", "@", "...", "---", "\u{85}", "\u{FEFF}",

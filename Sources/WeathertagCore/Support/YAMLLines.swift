@@ -16,6 +16,7 @@
 /// - after `key:` and a space, a value on the same line: a plain scalar that starts with no indicator (a `-` only
 ///   before a non-space: `-3.5`), holds no `: ` and ends with the line or at ` #`; or a quoted one without escapes
 ///   (no `\` between double quotes, no `''` between single ones) followed by nothing but spaces and a comment;
+/// - or a flow sequence of such scalars on the line (`tags: [diary, rain]`: `YAMLLines.sequence`);
 /// - or nothing after `key:` but spaces and a comment: then either a mapping follows, indented further, or the value
 ///   is null (plain, empty, as libyaml gives it);
 /// - the first key in the first column; no key twice in a mapping; at most `YAMLLimit`'s depth and nodes.
@@ -134,6 +135,13 @@ enum YAMLLines {
                 self.waiting = key
                 return self.count(1)
             }
+            if line[start] == UInt8(ascii: "[") {
+                // A flow sequence is one level more, as the composer counts it.
+                guard self.levels.count < YAMLLimit.maximumDepth, let items = YAMLLines.sequence(line, from: start)
+                else { return false }
+                self.levels[self.levels.count - 1].add(key, .sequence(items))
+                return self.count(2 + items.count)
+            }
             guard let value = YAMLLines.scalar(line, from: start) else { return false }
             self.levels[self.levels.count - 1].add(key, value)
             return self.count(2)
@@ -240,6 +248,65 @@ enum YAMLLines {
         }
         return .scalar(
             YAMLNode.Scalar(string: String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)))
+    }
+
+    /// The items of a flow sequence of scalars on one line (`tags: [diary, "rain", new york]`), which ends the line
+    /// (spaces and a comment may follow); nil when it is not one of the shape. Its plain items are words: letters,
+    /// digits, `_-./+~`, bytes past ASCII and spaces between them (no flow indicator, colon, `#` or quote in them);
+    /// quoted ones are as in a mapping's value. No empty item, no comma after the last.
+    static func sequence(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> [YAMLNode]? {
+        func isWordByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "/"), UInt8(ascii: "+"), UInt8(ascii: "~"), 0x80...:
+                return true
+            default: return false
+            }
+        }
+        var items: [YAMLNode] = []
+        var index = start + 1
+        while index < line.count && line[index] == 0x20 { index += 1 }
+        if index < line.count && line[index] == UInt8(ascii: "]") {
+            return Self.nothingBut(line, from: index + 1) ? items : nil
+        }
+        while index < line.count {
+            let first = line[index]
+            let end: Int
+            if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
+                var close = index + 1
+                while close < line.count && line[close] != first {
+                    if first == UInt8(ascii: "\"") && line[close] == UInt8(ascii: "\\") { return nil }
+                    close += 1
+                }
+                guard close < line.count else { return nil }
+                let text = String(decoding: UnsafeBufferPointer(rebasing: line[(index + 1)..<close]), as: UTF8.self)
+                items.append(.scalar(YAMLNode.Scalar(string: text, plain: false)))
+                end = close + 1
+            } else {
+                // A `-` starts a word only before a non-space (`-3`); otherwise it would be a block entry.
+                guard isWordByte(first),
+                    first != UInt8(ascii: "-") || (index + 1 < line.count && line[index + 1] != 0x20)
+                else { return nil }
+                var last = index
+                var next = index
+                while next < line.count && (isWordByte(line[next]) || line[next] == 0x20) {
+                    if line[next] != 0x20 { last = next + 1 }
+                    next += 1
+                }
+                let text = String(decoding: UnsafeBufferPointer(rebasing: line[index..<last]), as: UTF8.self)
+                items.append(.scalar(YAMLNode.Scalar(string: text)))
+                end = next
+            }
+            index = end
+            while index < line.count && line[index] == 0x20 { index += 1 }
+            guard index < line.count else { return nil }
+            if line[index] == UInt8(ascii: "]") { return Self.nothingBut(line, from: index + 1) ? items : nil }
+            guard line[index] == UInt8(ascii: ",") else { return nil }
+            index += 1
+            while index < line.count && line[index] == 0x20 { index += 1 }
+        }
+        return nil
     }
 
     /// Whether the line holds only spaces from `start`, then perhaps a comment after one of them.
