@@ -104,6 +104,7 @@ struct InboxStateMachineTests {
         #expect(listed.fetches == 1)
         #expect(listed.batches.map(\.names.count) == [512, 512])
         #expect(listed.batches.allSatisfy { $0.tag == nil })
+        #expect(machine.waitingReason("a-1100.md") == .queued, "its turn, not the weather (nor told to the index)")
         // All but one were stamped before; that one is new and needs the weather being asked for.
         let first = listed.batches[0]
         let results: [(String, EntryResult)] = first.names.map {
@@ -133,6 +134,7 @@ struct InboxStateMachineTests {
         _ = short.receive(.start)
         let few = short.receive(.listed(candidates: Self.names(10), present: nil))
         #expect(few.fetches == 1 && few.batches.isEmpty)
+        #expect(short.waitingReason("entry-3.md")?.reason == .noWeather)
 
         // A burst dropped in waits for its weather, before any came and after: read once, with it.
         var dropped = self.machine { $0.sortsWithoutWeather = true }

@@ -75,7 +75,7 @@ extension InboxStateMachine {
     /// comes back `.needsWeather`, waits for it, and is read once more. Only the daemon's machine
     /// (`sortsWithoutWeather`), and only a listing's names (`listedBeforeWeather`): a burst of new entries dropped in
     /// waits for its weather as before, and is read once.
-    private var readsBeforeTheFirstWeather: Bool {
+    var readsBeforeTheFirstWeather: Bool {
         self.configuration.sortsWithoutWeather && self.weather.last == nil
             && self.listedBeforeWeather >= self.configuration.batchSize
     }

@@ -124,7 +124,8 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
             if self.writes.isPaused {
                 return LaneState(.waiting, .diskRefused, detail: self.writes.error.map { "\($0)" })
             }
-            if self.weather.isPaused || self.weather.last == nil {
+            // (What a long listing found is read before the first weather comes: it waits for its turn only.)
+            if self.weather.isPaused || (self.weather.last == nil && !self.readsBeforeTheFirstWeather) {
                 return LaneState(.waiting, .noWeather, detail: self.weather.error.map { "\($0)" })
             }
             return .queued
