@@ -68,6 +68,30 @@ final class DatabasePoolTests {
         #expect(rows.map { $0["t"] as String } == ["seven", "eight"])
     }
 
+    /// A statement run again binds what it is given: every value replaces the last run's, an empty text is '' (not
+    /// NULL), a long one and one with a NUL inside keep every byte, and parameters given no value are NULL again
+    /// rather than the last run's (the bindings are cleared only then).
+    @Test func aStatementRunAgainBindsWhatItIsGiven() throws {
+        let insert = StatementText("INSERT INTO value (i, t, n) VALUES (?, ?, ?)")
+        let long = String(repeating: "한글 and ASCII ", count: 500)
+        let pool = try self.open()
+        try pool.write { db in
+            let statement = try db.cachedStatement(insert)
+            try statement.execute(arguments: [1, "one", 11])
+            try statement.execute(arguments: [2, "", 22])
+            try statement.execute(arguments: [3, long, 33])
+            try statement.execute(arguments: [4, "nul\u{0}inside"])
+            try statement.execute(arguments: [5])
+        }
+        let rows = try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT i, t, typeof(t) AS kind, n FROM value ORDER BY i")
+        }
+        #expect(rows.map { $0["i"] as Int } == [1, 2, 3, 4, 5])
+        #expect(rows.map { $0["t"] as String? } == ["one", "", long, "nul\u{0}inside", nil])
+        #expect(rows.map { $0["kind"] as String } == ["text", "text", "text", "text", "null"])
+        #expect(rows.map { $0["n"] as Int? } == [11, 22, 33, nil, nil])
+    }
+
     /// A write that throws is rolled back whole, and the pool goes on.
     @Test func aWriteThatThrowsIsRolledBack() throws {
         struct Refused: Error {}
