@@ -36,8 +36,8 @@ extension InboxStateMachine {
     }
 
     /// The queue in batches, with current weather that is fresh, or without any while none can be had
-    /// (`sortsWithoutWeather`); otherwise weather is asked for and the queue waits for it, except a start-up's long
-    /// queue (`readsBeforeTheFirstWeather`).
+    /// (`sortsWithoutWeather`); otherwise weather is asked for and the queue waits for it, except what a long listing
+    /// found before the first weather (`readsBeforeTheFirstWeather`).
     mutating func stampQueued() -> [Action] {
         var actions: [Action] = []
         let sortsWithout = self.configuration.sortsWithoutWeather

@@ -2,8 +2,8 @@
 /// nested under a `key:` line by their indentation, comments and empty lines. Anything else is left to libyaml.
 ///
 /// Why written here, when libyaml reads all of it: libyaml's parser and the composer's work on its events took about
-/// 100,000 instructions for a front matter of 16 lines, 14 % of a rebuild of the index and a tenth of a stamp
-/// (docs/PERFORMANCE.md); these lines take about a tenth of that. The reader is deliberately narrow and never
+/// 100,000 instructions for a front matter of 16 lines, 14 % of a rebuild of the index (docs/PERFORMANCE.md); these
+/// lines take about 40,000, most of it the nodes themselves. The reader is deliberately narrow and never
 /// reports an error: it reads only text that libyaml composes to the same nodes, and text outside its shape, or with
 /// a mistake in it, goes to libyaml, which says what is wrong. The two are held to each other by
 /// `YAMLLinesTests` (the YAML test suite's cases, the fuzz corpora and the shapes at each edge of the one below) and
