@@ -15,13 +15,19 @@ package final class DatabasePool: Sendable {
     /// Where the `async` calls wait for a connection and run (SQLite blocks): the process's blocking pool.
     private let threadPool: NIOThreadPool
 
-    /// Pages the WAL holds before a commit copies them into the database (`PRAGMA wal_autocheckpoint`).
+    /// Copies the WAL into the database beside the writer (`Checkpoints`).
+    private let checkpoints: Checkpoints
+
+    /// Pages waiting in the WAL that start a checkpoint.
     package static let walCheckpointPages = 4000
 
     /// Opens (creating it if needed) the database at `path` with one writer and `readers` readers. Each statement
-    /// waits up to `busyTimeout` for another process's lock; `prepare` runs on every connection once.
+    /// waits up to `busyTimeout` for another process's lock; `prepare` runs on every connection once. Checkpoints
+    /// start once `checkpointPages` pages wait in the WAL, on `threadPool` unless `scheduleCheckpoint` runs them.
     package init(
         path: String, readers: Int = 1, busyTimeout: Duration = .seconds(5), threadPool: NIOThreadPool = .singleton,
+        checkpointPages: Int = DatabasePool.walCheckpointPages,
+        scheduleCheckpoint: (@Sendable (_ job: @escaping @Sendable (_ runs: Bool) -> Void) -> Void)? = nil,
         prepare: (Database) throws -> Void = { _ in }
     ) throws {
         self.path = path
@@ -35,8 +41,17 @@ package final class DatabasePool: Sendable {
         // many transactions between two checkpoints is copied once. A 50,000-entry index rebuild read 684 MB and
         // wrote 579 MB through system calls with 1,000 (and 256-entry batches), 644 and 531 MB with 4,000 (and
         // 512-entry batches), and took a tenth less CPU. The WAL file grows to about 16 MiB and is written over from
-        // its start after each checkpoint.
-        try writer.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.walCheckpointPages)")
+        // its start after each checkpoint, which runs beside the writer, not in its commit (`Checkpoints`).
+        let checkpoints = Checkpoints(
+            path: path, busyTimeout: busyTimeout, pages: checkpointPages,
+            schedule: scheduleCheckpoint ?? { [threadPool] job in
+                threadPool.submit { state in
+                    guard case .active = state else { return job(false) }
+                    job(true)
+                }
+            })
+        checkpoints.watch(writer)
+        self.checkpoints = checkpoints
         try prepare(writer)
         self.writer = Exclusive(writer)
         self.readers = try (0..<max(1, readers)).map { _ in
@@ -52,6 +67,7 @@ package final class DatabasePool: Sendable {
     /// can.
     deinit {
         for reader in self.readers { reader.close() }
+        self.checkpoints.close()
         self.writer.close()
     }
 
@@ -97,7 +113,7 @@ package final class DatabasePool: Sendable {
 /// A connection and the lock that gives it to one thread at a time.
 ///
 /// `@unchecked Sendable`: the connection is reached only through `run`, under the lock.
-private final class Exclusive: @unchecked Sendable {
+final class Exclusive: @unchecked Sendable {
     private let lock = Mutex(())
     private let database: Database
 

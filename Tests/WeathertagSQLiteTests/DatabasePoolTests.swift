@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import NIOPosix
+import Synchronization
 import Testing
 import WeathertagSQLite
 
@@ -174,6 +175,107 @@ final class DatabasePoolTests {
         #expect(count == 2_000)
     }
 
+    /// A pool whose checkpoints start at `pages` pages of WAL and are handed to the test rather than run.
+    func openWithHeldCheckpoints(_ name: String, pages: Int) throws -> (DatabasePool, HeldCheckpoints) {
+        let held = HeldCheckpoints()
+        let pool = try DatabasePool(
+            path: self.folder + "/" + name, checkpointPages: pages, scheduleCheckpoint: { held.hold($0) })
+        try pool.write { db in try db.execute(sql: "CREATE TABLE page (b BLOB)") }
+        return (pool, held)
+    }
+
+    /// The size of the database file itself (what checkpoints have copied into it), not of its WAL.
+    func fileSize(_ pool: DatabasePool) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: pool.path)[.size] as? Int)
+    }
+
+    /// Writes `count` transactions of about one page each.
+    func writePages(_ pool: DatabasePool, _ count: Int) throws {
+        for _ in 0..<count {
+            try pool.write { db in
+                try db.execute(sql: "INSERT INTO page (b) VALUES (?)", arguments: [Data(repeating: 0xA5, count: 3_000)])
+            }
+        }
+    }
+
+    /// The frames in the WAL file (its size: a checkpoint does not shrink it, the next write starts it over).
+    func walFrames(_ pool: DatabasePool) throws -> Int {
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: pool.path + "-wal")[.size] as? Int)
+        return (size - 32) / (4_096 + 24)
+    }
+
+    /// A commit that takes the WAL past the bound copies nothing into the database: it hands one checkpoint off
+    /// (one at a time, however many commits follow), and that checkpoint copies the WAL into the file. The WAL then
+    /// starts over, and the next checkpoint comes after the bound's worth of new pages.
+    @Test func aCheckpointRunsBesideTheWriterNotInItsCommit() throws {
+        let (pool, held) = try self.openWithHeldCheckpoints("beside.sqlite", pages: 40)
+        let before = try self.fileSize(pool)
+        var written = 0
+        while held.count == 0, written < 100 {
+            try self.writePages(pool, 1)
+            written += 1
+        }
+        #expect(held.count == 1)
+        #expect(try self.walFrames(pool) >= 40)
+        try self.writePages(pool, 5)
+        written += 5
+        #expect(held.count == 1, "one checkpoint handed off, not one for each commit past the bound")
+        #expect(try self.fileSize(pool) == before, "no commit copied the WAL into the database")
+        held.run()
+        let copied = try self.fileSize(pool)
+        #expect(copied >= before + written * 4_096, "\(copied) bytes after the checkpoint, \(before) before")
+        var again = 0
+        while held.count == 0, again < 100 {
+            try self.writePages(pool, 1)
+            again += 1
+        }
+        #expect(held.count == 1 && again >= 10, "handed off again after \(again) commits")
+        held.run()
+        #expect(
+            try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM page") } == written + again)
+    }
+
+    /// A checkpoint the pool drops (it is stopping) is handed off again at the next commit.
+    @Test func aDroppedCheckpointIsHandedOffAgain() throws {
+        let (pool, held) = try self.openWithHeldCheckpoints("dropped.sqlite", pages: 40)
+        try self.writePages(pool, 45)
+        #expect(held.count == 1)
+        held.drop()
+        try self.writePages(pool, 1)
+        #expect(held.count == 1)
+    }
+
+    /// A writer four times the bound ahead of its checkpoints (none ran) copies the WAL in its own commit, as
+    /// SQLite would: the WAL stays bounded whatever the thread pool does.
+    @Test func aWriterFarAheadCheckpointsItself() throws {
+        let (pool, held) = try self.openWithHeldCheckpoints("ahead.sqlite", pages: 20)
+        let before = try self.fileSize(pool)
+        var written = 0
+        while try self.fileSize(pool) == before, written < 200 {
+            try self.writePages(pool, 1)
+            written += 1
+        }
+        #expect(try self.fileSize(pool) > before, "the writer copied the WAL itself")
+        #expect(try self.walFrames(pool) >= 80, "only once four times the bound waited")
+        #expect(held.count == 1, "the one handed off is still waiting")
+    }
+
+    /// With the pool's own scheduling, the checkpoint runs on the thread pool: the file has every page once it
+    /// has run, and the data reads back whole from a new pool after the first is closed.
+    @Test func theThreadPoolRunsTheCheckpoints() async throws {
+        let path = self.folder + "/pooled.sqlite"
+        do {
+            let pool = try DatabasePool(path: path, checkpointPages: 30)
+            try await pool.write { db in try db.execute(sql: "CREATE TABLE page (b BLOB)") }
+            let before = try self.fileSize(pool)
+            try self.writePages(pool, 40)
+            // Done when the file has grown: the checkpoint ran on a pool thread (nothing else copies the WAL here).
+            while try self.fileSize(pool) < before + 30 * 4_096 { await Task.yield() }
+        }
+        let again = try DatabasePool(path: path)
+        #expect(try await again.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM page") } == 40)
+    }
+
     @Test func closingLeavesNoWriteAheadLog() throws {
         let path = self.folder + "/closed.sqlite"
         do {
@@ -224,5 +326,27 @@ final class DatabasePoolTests {
         #expect(
             try again.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
                 == ["v1", "v2"])
+    }
+}
+
+/// Checkpoints a pool handed off, held until the test runs or drops them.
+final class HeldCheckpoints: Sendable {
+    private let jobs = Mutex<[@Sendable (Bool) -> Void]>([])
+
+    var count: Int { self.jobs.withLock { $0.count } }
+
+    func hold(_ job: @escaping @Sendable (Bool) -> Void) { self.jobs.withLock { $0.append(job) } }
+
+    /// Runs the checkpoints held (the pool's thread would).
+    func run() { self.take().forEach { $0(true) } }
+
+    /// Drops them (a stopping pool would).
+    func drop() { self.take().forEach { $0(false) } }
+
+    private func take() -> [@Sendable (Bool) -> Void] {
+        self.jobs.withLock { jobs in
+            defer { jobs = [] }
+            return jobs
+        }
     }
 }
