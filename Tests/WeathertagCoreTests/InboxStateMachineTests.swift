@@ -10,8 +10,10 @@ struct InboxStateMachineTests {
 
     let clock = TestClock()
 
+    /// The tests count batches two in flight; the daemon's three are `threeBatchesAreInFlight`'s.
     func machine(_ adjust: (inout Machine.Configuration) -> Void = { _ in }) -> Machine {
         var configuration = Machine.Configuration()
+        configuration.batchesInFlight = 2
         adjust(&configuration)
         return Machine(configuration: configuration, clock: self.clock)
     }
@@ -54,6 +56,18 @@ struct InboxStateMachineTests {
         let last = try #require(after.batches.first)
         let done = machine.receive(.batchFinished(last, Self.stamped(last), arrivedMeanwhile: []))
         #expect(done.batches.isEmpty && machine.isIdle)
+    }
+
+    /// By default three batches are in flight: two read while one tells the memory (`InboxFiles.stamp`); a
+    /// fourth starts when one of them is done.
+    @Test func threeBatchesAreInFlight() {
+        var machine = Machine(configuration: Machine.Configuration(), clock: self.clock)
+        _ = machine.receive(.start)
+        _ = machine.receive(.listed(candidates: Self.names(200, "a"), present: nil))
+        let first = machine.receive(.weatherArrived(Fixtures.tag)).batches
+        #expect(first.map(\.names.count) == [32, 32, 32])
+        let next = machine.receive(.batchFinished(first[0], Self.stamped(first[0]), arrivedMeanwhile: []))
+        #expect(next.batches.map(\.names.count) == [32])
     }
 
     @Test func aBurstIsStampedInFullBatchesTwoInFlight() throws {

@@ -10,8 +10,10 @@ extension InboxStateMachine {
         /// wrote a fifth more of the state database than 512: docs/PERFORMANCE.md). A short queue (the entries
         /// people drop) keeps `batchSize`, so that each is reported soon.
         package var longQueueBatchSize = 512
-        /// Batches stamped at the same time: one is parsed and written while the other waits for its fsyncs.
-        package var batchesInFlight = 2
+        /// Batches stamped at the same time: while one writes its transaction, two are read on the thread pool's two
+        /// threads (one of them waits its turn to write without holding a thread: `InboxFiles.stamp`). With two, a
+        /// 50,000-entry rebuild left a core idle for a quarter of its time (docs/PERFORMANCE.md).
+        package var batchesInFlight = 3
         /// Back-dated entries asked about at the same time; the rest wait their turn. History answers a place and
         /// year in one request, so more at once would only hold more tasks waiting for the same one.
         package var historyInFlight = 8

@@ -23,6 +23,26 @@ enum EntryBatch {
         var key: @Sendable (String) -> String? = { $0 }
     }
 
+    /// What a batch did to its files, and what the memory is told of it once they are durable.
+    struct Done: Sendable {
+        var outcome: BatchOutcome
+        /// The blocks to remember (`StampMemory.remember`).
+        var records: [StampRecord] = []
+        /// What the diary index learnt (in the same transaction).
+        var index: [DiaryIndexItem] = []
+
+        /// Whether there is anything to tell.
+        var tellsMemory: Bool { !self.records.isEmpty || !self.index.isEmpty }
+
+        /// Tells `memory` (nothing to tell: no transaction).
+        func remember(in memory: Memory?) {
+            guard let memory, self.tellsMemory else { return }
+            memory.database.remember(self.records, index: self.index, at: Date())
+        }
+    }
+
+    /// Stamps the batch and tells the memory (`stampFiles`, then `Done.remember`), on the calling thread.
+    ///
     /// - Parameters:
     ///   - names: paths relative to `folder`, or as they are when `folder` is nil.
     ///   - folder: the inbox (nil: `names` are paths as they are).
@@ -40,6 +60,27 @@ enum EntryBatch {
         locks: EditorLockCache? = nil,
         crashGuard: CrashGuard? = nil
     ) -> BatchOutcome {
+        let done = Self.stampFiles(
+            names, in: folder, lines: lines, options: options, memory: memory, progress: progress, locks: locks,
+            crashGuard: crashGuard)
+        done.remember(in: memory)
+        return done.outcome
+    }
+
+    /// The batch's files: each entry read and stamped, the folders written in synced, late writers' saves put
+    /// back. The memory is asked (what to restore, what the index holds already) but not told: the caller tells it
+    /// (`Done.remember`), before the outcome is reported. The daemon does that in its turn among batches
+    /// (`InboxFiles.stamp`), so that a batch waiting to write holds no thread that could read the next one.
+    static func stampFiles(
+        _ names: [String],
+        in folder: String?,
+        lines: [String]?,
+        options: StampOptions,
+        memory: Memory? = nil,
+        progress: StampingProgress? = nil,
+        locks: EditorLockCache? = nil,
+        crashGuard: CrashGuard? = nil
+    ) -> Done {
         // Noted before the first file is read: should one of them kill the process, the next start sets it aside.
         let note = crashGuard?.begin(names)
         defer { note?.end() }
@@ -48,23 +89,6 @@ enum EntryBatch {
         var indexItems: [DiaryIndexItem] = []
         var written: Set<String> = []
         var originals: [(index: Int, original: EntryFile.SwappedOriginal)] = []
-        defer {
-            note?.reach(nil)
-            // Durable first, then told: the folders' fsyncs come before the memory and the report.
-            for directory in written.sorted() {
-                do {
-                    try FileIO.fsyncDirectory(directory)
-                } catch  where outcome.failure == nil {
-                    let name = outcome.results.last { FileIO.split(Self.path($0.0, in: folder)).0 == directory }?.0
-                    outcome.failure = (name ?? directory, error)
-                } catch {}
-            }
-            // A late writer's save, put back under its entry's name: that entry is stamped again.
-            for (index, original) in originals where (try? original.settle()) != false {
-                outcome.results[index].1 = .changedWhileStamping
-            }
-            memory?.database.remember(records, index: indexItems, at: Date())
-        }
         // What the memory holds for the batch's entries, asked once (used for those that turn out to have no block).
         let keys = memory.map { names.compactMap($0.key) } ?? []
         let remembered = options.replacing ? [:] : memory?.database.blocksToRestore(keys, now: Date()) ?? [:]
@@ -115,7 +139,28 @@ enum EntryBatch {
                 break
             }
         }
-        return outcome
+        note?.reach(nil)
+        Self.settle(&outcome, written: written, originals: originals, in: folder)
+        return Done(outcome: outcome, records: records, index: indexItems)
+    }
+
+    /// Durable first, then told: the folders' fsyncs come before the memory and the report. A late writer's save,
+    /// put back under its entry's name, makes that entry's result `.changedWhileStamping` (it is stamped again).
+    private static func settle(
+        _ outcome: inout BatchOutcome, written: Set<String>,
+        originals: [(index: Int, original: EntryFile.SwappedOriginal)], in folder: String?
+    ) {
+        for directory in written.sorted() {
+            do {
+                try FileIO.fsyncDirectory(directory)
+            } catch  where outcome.failure == nil {
+                let name = outcome.results.last { FileIO.split(Self.path($0.0, in: folder)).0 == directory }?.0
+                outcome.failure = (name ?? directory, error)
+            } catch {}
+        }
+        for (index, original) in originals where (try? original.settle()) != false {
+            outcome.results[index].1 = .changedWhileStamping
+        }
     }
 
     /// What the index learns of one entry: its lane, and what it holds when it was read in a version not indexed yet.

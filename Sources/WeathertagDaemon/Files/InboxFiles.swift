@@ -24,6 +24,8 @@ struct InboxFiles: Sendable {
     let crashGuard: CrashGuard
     /// The editors' lock files of the inbox's folders, kept while the watcher sees them all (`EditorLockCache`).
     let editorLocks = EditorLockCache(keeping: true)
+    /// Batches tell the memory one at a time (`Turns`).
+    let memoryTurns = Turns()
 
     var inbox: String { self.configuration.path }
 
@@ -64,13 +66,22 @@ struct InboxFiles: Sendable {
             backdating: batch.backdating(
                 BackdatingPolicy(threshold: self.stamp.backdatedAfter, asksHistory: self.asksHistory)))
         let memory = self.memory.map { EntryBatch.Memory(database: $0) }
-        return try? await self.threadPool.runIfActive {
-            progress.begin()
-            defer { progress.end() }
-            return EntryBatch.stamp(
+        progress.begin()
+        defer { progress.end() }
+        let done = try? await self.threadPool.runIfActive {
+            EntryBatch.stampFiles(
                 batch.names, in: inbox, lines: lines, options: options, memory: memory, progress: progress,
                 locks: locks, crashGuard: crashGuard)
         }
+        guard let done else { return nil }
+        // Told before it is reported, in the batches' turn: one waiting for another's transaction holds no thread.
+        if memory != nil, done.tellsMemory {
+            await self.memoryTurns.inTurn {
+                // (A pool that stops now runs nothing more: the files are stamped, and only the memory misses it.)
+                _ = try? await self.threadPool.runIfActive { done.remember(in: memory) }
+            }
+        }
+        return done.outcome
     }
 
     /// Before the first listing: the entry an earlier run was stamping when it stopped is set aside.
