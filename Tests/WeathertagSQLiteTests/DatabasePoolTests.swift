@@ -143,6 +143,17 @@ final class DatabasePoolTests {
         #expect(try patient.read { db in try Int.fetchAll(db, sql: "SELECT i FROM value ORDER BY i") } == [1, 3])
     }
 
+    /// A lock is tried again after 100 µs, then twice as long each time up to 10 ms (SQLite's own waits 1, 2, 5,
+    /// 10 ms…); the time waited before each try is the pauses before it added up.
+    @Test func aLockIsTriedAgainSoonThenLessOften() {
+        #expect((0..<9).map(BusyWait.pause) == [100, 200, 400, 800, 1_600, 3_200, 6_400, 10_000, 10_000])
+        var waited = 0
+        for tries in 0..<40 {
+            #expect(BusyWait.waited(before: tries) == waited)
+            waited += BusyWait.pause(tries)
+        }
+    }
+
     /// The async reads and writes run on the NIO thread pool's threads, never on the cooperative pool.
     @Test func theAsyncPathRunsOnTheThreadPool() async throws {
         let pool = try self.open()
