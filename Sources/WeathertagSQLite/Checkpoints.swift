@@ -41,6 +41,8 @@ final class Checkpoints: Sendable {
     private let busyTimeout: Duration
     /// Pages waiting in the WAL that start a checkpoint.
     let pages: Int
+    /// The longest a checkpoint waits for the writer's transaction or for a reader.
+    static let patience: Duration = .milliseconds(100)
     private let schedule: @Sendable (_ job: @escaping Job) -> Void
     private let state = Mutex(State())
 
@@ -51,7 +53,10 @@ final class Checkpoints: Sendable {
     init(path: String, busyTimeout: Duration, pages: Int, schedule: @escaping @Sendable (_ job: @escaping Job) -> Void)
     {
         self.path = path
-        self.busyTimeout = busyTimeout
+        // RESTART holds the writer's lock while it waits for readers on older snapshots: a long read (an integrity
+        // check, another process's query) would otherwise hold the writer back for the whole busy timeout. Past
+        // this the checkpoint gives up what is left, and the next one copies it.
+        self.busyTimeout = min(busyTimeout, Self.patience)
         self.pages = pages
         self.schedule = schedule
     }

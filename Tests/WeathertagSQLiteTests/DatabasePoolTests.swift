@@ -256,6 +256,34 @@ final class DatabasePoolTests {
         #expect(held.count == 1)
     }
 
+    /// A reader on an older snapshot does not hold a checkpoint (nor, through it, the writer) for the busy timeout:
+    /// the checkpoint gives up after `Checkpoints.patience` and leaves the rest to the next. (With the pool's two
+    /// minutes it would wait them out, and the time limit fails it.)
+    @Test(.timeLimit(.minutes(1))) func aLongReadDoesNotHoldTheCheckpoint() throws {
+        let held = HeldCheckpoints()
+        let pool = try DatabasePool(
+            path: self.folder + "/reading.sqlite", readers: 2, busyTimeout: .seconds(120), checkpointPages: 20,
+            scheduleCheckpoint: { held.hold($0) })
+        try pool.write { db in try db.execute(sql: "CREATE TABLE page (b BLOB)") }
+        try self.writePages(pool, 5)
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            _ = try? pool.read { db in
+                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM page")
+                entered.signal()
+                release.wait()
+            }
+        }
+        reader.start()
+        entered.wait()
+        while held.count == 0 { try self.writePages(pool, 1) }
+        held.run()
+        release.signal()
+        try self.writePages(pool, 1)
+        #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM page") ?? 0 } > 5)
+    }
+
     /// A writer four times the bound ahead of its checkpoints (none ran) copies the WAL in its own commit, as
     /// SQLite would: the WAL stays bounded whatever the thread pool does.
     @Test func aWriterFarAheadCheckpointsItself() throws {
