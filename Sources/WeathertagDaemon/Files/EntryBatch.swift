@@ -36,15 +36,8 @@ enum EntryBatch {
 
         /// Tells `memory` (nothing to tell: no transaction).
         func remember(in memory: Memory?) {
-            Self.remember([self], in: memory)
-        }
-
-        /// Tells `memory` what `batches` did, in one transaction, in their order (nothing to tell: none).
-        static func remember(_ batches: [Done], in memory: Memory?) {
-            guard let memory, batches.contains(where: \.tellsMemory) else { return }
-            let records = batches.count == 1 ? batches[0].records : batches.flatMap(\.records)
-            let index = batches.count == 1 ? batches[0].index : batches.flatMap(\.index)
-            memory.database.remember(records, index: index, at: Date())
+            guard let memory, self.tellsMemory else { return }
+            memory.database.remember(self.records, index: self.index, at: Date())
         }
     }
 

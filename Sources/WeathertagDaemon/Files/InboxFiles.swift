@@ -24,8 +24,8 @@ struct InboxFiles: Sendable {
     let crashGuard: CrashGuard
     /// The editors' lock files of the inbox's folders, kept while the watcher sees them all (`EditorLockCache`).
     let editorLocks = EditorLockCache(keeping: true)
-    /// Batches tell the memory one transaction at a time, those that wait meanwhile together (`GroupedWrites`).
-    let memoryWrites = GroupedWrites<EntryBatch.Done>()
+    /// Batches tell the memory one at a time (`Turns`).
+    let memoryTurns = Turns()
 
     var inbox: String { self.configuration.path }
 
@@ -74,12 +74,11 @@ struct InboxFiles: Sendable {
                 locks: locks, crashGuard: crashGuard)
         }
         guard let done else { return nil }
-        // Told before it is reported, with the batches that wait for the writer: one waiting for another's
-        // transaction holds no thread, and those that wait are one transaction.
+        // Told before it is reported, in the batches' turn: one waiting for another's transaction holds no thread.
         if memory != nil, done.tellsMemory {
-            await self.memoryWrites.write(done) { group in
+            await self.memoryTurns.inTurn {
                 // (A pool that stops now runs nothing more: the files are stamped, and only the memory misses it.)
-                _ = try? await self.threadPool.runIfActive { EntryBatch.Done.remember(group, in: memory) }
+                _ = try? await self.threadPool.runIfActive { done.remember(in: memory) }
             }
         }
         return done.outcome
