@@ -385,16 +385,17 @@ final class EntryFileTests {
             for name in names { try Data(text.utf8).write(to: URL(fileURLWithPath: self.directory.file(name))) }
             var options = StampOptions(maximumSize: 1 << 20)
             options.textBudget = budget
-            let outcome = EntryBatch.stamp(names, in: self.directory.path, lines: self.lines, options: options)
+            let outcome = EntryBatch.stampFiles(names, in: self.directory.path, lines: self.lines, options: options)
+                .remembered()
             if outcome.results.contains(where: { $0.1 == .inUse }) { continue }
             #expect(outcome.results.map(\.0) == Array(names.prefix(3)))
             #expect(outcome.results.allSatisfy { if case .stamped = $0.1 { true } else { false } })
             #expect(outcome.failure == nil)
             #expect(outcome.unprocessed == Array(names.suffix(2)))
             for name in names.suffix(2) { #expect(try self.contents(name) == text) }
-            let whole = EntryBatch.stamp(
+            let whole = EntryBatch.stampFiles(
                 names.suffix(2), in: self.directory.path, lines: self.lines, options: StampOptions(maximumSize: 1 << 20)
-            )
+            ).remembered()
             if whole.results.contains(where: { $0.1 == .inUse }) { continue }
             #expect(whole.results.count == 2 && whole.unprocessed.isEmpty, "the default budget holds them")
             return

@@ -158,8 +158,9 @@ final class StateDatabaseTests {
         let original = "---\ntitle: Monday\n---\nDear diary\n"
         try Data(original.utf8).write(to: URL(fileURLWithPath: inbox + "/a.md"))
         let first = Fixtures.tag.stampLines
-        var outcome = EntryBatch.stamp(
-            ["a.md"], in: inbox, lines: first, options: StampOptions(maximumSize: 1 << 20), memory: memory)
+        var outcome = EntryBatch.stampFiles(
+            ["a.md"], in: inbox, lines: first, options: StampOptions(maximumSize: 1 << 20), memory: memory
+        ).remembered()
         #expect(outcome.results.map(\.1).allSatisfy { if case .stamped = $0 { true } else { false } })
         let stamped = try String(contentsOfFile: inbox + "/a.md", encoding: .utf8)
         #expect(try database.memory.remembered("a.md")?.block == first)
@@ -167,8 +168,9 @@ final class StateDatabaseTests {
         // The unstamped version written again: the same block comes back, not the weather of now.
         let other = ["weather:", "  condition: Snow"]
         try Data(original.utf8).write(to: URL(fileURLWithPath: inbox + "/a.md"))
-        outcome = EntryBatch.stamp(
-            ["a.md"], in: inbox, lines: other, options: StampOptions(maximumSize: 1 << 20), memory: memory)
+        outcome = EntryBatch.stampFiles(
+            ["a.md"], in: inbox, lines: other, options: StampOptions(maximumSize: 1 << 20), memory: memory
+        ).remembered()
         #expect(outcome.results.map(\.1).allSatisfy { if case .restored = $0 { true } else { false } })
         #expect(try String(contentsOfFile: inbox + "/a.md", encoding: .utf8) == stamped)
 
@@ -176,15 +178,17 @@ final class StateDatabaseTests {
         try Data(original.utf8).write(to: URL(fileURLWithPath: inbox + "/a.md"))
         var old = [timespec(tv_sec: 1_556_668_800, tv_nsec: 0), timespec(tv_sec: 1_556_668_800, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, inbox + "/a.md", &old, 0) == 0)
-        outcome = EntryBatch.stamp(
+        outcome = EntryBatch.stampFiles(
             ["a.md"], in: inbox, lines: other,
-            options: StampOptions(maximumSize: 1 << 20, backdating: BackdatingPolicy()), memory: memory)
+            options: StampOptions(maximumSize: 1 << 20, backdating: BackdatingPolicy()), memory: memory
+        ).remembered()
         #expect(outcome.results.map(\.1).allSatisfy { if case .restored = $0 { true } else { false } })
 
         // Fresh: new weather on purpose, over the block that is there; remembered from now on.
-        outcome = EntryBatch.stamp(
+        outcome = EntryBatch.stampFiles(
             ["a.md"], in: inbox, lines: other, options: StampOptions(maximumSize: 1 << 20, replacing: true),
-            memory: memory)
+            memory: memory
+        ).remembered()
         #expect(outcome.results.map(\.1).allSatisfy { if case .stamped = $0 { true } else { false } })
         #expect(try String(contentsOfFile: inbox + "/a.md", encoding: .utf8).contains("condition: Snow"))
         #expect(try database.memory.remembered("a.md")?.block == other)
@@ -192,8 +196,9 @@ final class StateDatabaseTests {
         // A block edited by hand is what is remembered next.
         let edited = "---\ntitle: Monday\nweather:\n  condition: Fog\n---\nDear diary\n"
         try Data(edited.utf8).write(to: URL(fileURLWithPath: inbox + "/a.md"))
-        outcome = EntryBatch.stamp(
-            ["a.md"], in: inbox, lines: other, options: StampOptions(maximumSize: 1 << 20), memory: memory)
+        outcome = EntryBatch.stampFiles(
+            ["a.md"], in: inbox, lines: other, options: StampOptions(maximumSize: 1 << 20), memory: memory
+        ).remembered()
         #expect(try database.memory.remembered("a.md")?.block == ["weather:", "  condition: Fog"])
     }
 
@@ -240,9 +245,9 @@ final class StateDatabaseTests {
         do {
             let database = try self.open()
             let memory = EntryBatch.Memory(database: database.entries)
-            _ = EntryBatch.stamp(
+            _ = EntryBatch.stampFiles(
                 ["dinner.md"], in: inbox, lines: self.block, options: StampOptions(maximumSize: 1 << 20), memory: memory
-            )
+            ).remembered()
             #expect(try database.entries.entries(EntryQuery()).entries.first?.excerpt == "Prawns.")
             // As an index of the version before: its excerpt raw, migration v7 not yet run.
             try database.pool.write { db in
@@ -322,9 +327,10 @@ final class StateDatabaseTests {
             try FileManager.default.setAttributes([.modificationDate: self.now], ofItemAtPath: inbox + "/" + name)
         }
         let memory = EntryBatch.Memory(database: database)
-        _ = EntryBatch.stamp(
+        _ = EntryBatch.stampFiles(
             files.keys.sorted(), in: inbox, lines: self.block, options: StampOptions(maximumSize: 1 << 20),
-            memory: memory)
+            memory: memory
+        ).remembered()
 
         let index = DiaryIndex(database: database)
         let all = try await index.list(EntryQuery()).entries
@@ -348,8 +354,9 @@ final class StateDatabaseTests {
         // Read again in the same version (a start-up's listing): not parsed again, and still "stamped".
         let versions = database.indexedVersions(["a.md", "2026/b.md"])
         #expect(versions.count == 2)
-        _ = EntryBatch.stamp(
-            ["a.md"], in: inbox, lines: self.block, options: StampOptions(maximumSize: 1 << 20), memory: memory)
+        _ = EntryBatch.stampFiles(
+            ["a.md"], in: inbox, lines: self.block, options: StampOptions(maximumSize: 1 << 20), memory: memory
+        ).remembered()
         #expect(try await index.entry("a.md")?.reason == "stamped")
         #expect(database.indexedVersions(["a.md"]) == ["a.md": versions["a.md"]])
 
@@ -377,9 +384,10 @@ final class StateDatabaseTests {
             "april-2021.md": "---\ndate: 2021-04-30T23:30:00-05:00\n---\nChicago\n",
         ]
         for (name, text) in days { try Data(text.utf8).write(to: URL(fileURLWithPath: inbox + "/" + name)) }
-        _ = EntryBatch.stamp(
+        _ = EntryBatch.stampFiles(
             days.keys.sorted(), in: inbox, lines: self.block, options: StampOptions(maximumSize: 1 << 20),
-            memory: memory)
+            memory: memory
+        ).remembered()
         let mayDay = try #require(MonthDay("05-01"))
         #expect(
             try await index.list(EntryQuery(onThisDay: mayDay)).entries.map(\.path) == ["may-2020.md", "may-2019.md"])

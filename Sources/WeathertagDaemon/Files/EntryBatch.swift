@@ -23,25 +23,39 @@ enum EntryBatch {
         var key: @Sendable (String) -> String? = { $0 }
     }
 
-    /// What a batch did to its files, and what the memory is told of it once they are durable.
+    /// What a batch did to its files, and what the memory it asked is told of it once they are durable.
     struct Done: Sendable {
         var outcome: BatchOutcome
         /// The blocks to remember (`StampMemory.remember`).
         var records: [StampRecord] = []
         /// What the diary index learnt (in the same transaction).
         var index: [DiaryIndexItem] = []
+        /// The memory the batch asked, and tells (nil: none).
+        var memory: Memory?
 
         /// Whether there is anything to tell.
-        var tellsMemory: Bool { !self.records.isEmpty || !self.index.isEmpty }
+        var tellsMemory: Bool { self.memory != nil && (!self.records.isEmpty || !self.index.isEmpty) }
 
-        /// Tells `memory` (nothing to tell: no transaction).
-        func remember(in memory: Memory?) {
+        /// Tells the memory, in one transaction (nothing to tell: none), on the calling thread.
+        func remember() {
             guard let memory, self.tellsMemory else { return }
             memory.database.remember(self.records, index: self.index, at: Date())
         }
+
+        /// Tells the memory (`remember`), then gives the outcome: for a caller whose batches wait for no other
+        /// (`weathertag stamp`, the tests).
+        @discardableResult
+        func remembered() -> BatchOutcome {
+            self.remember()
+            return self.outcome
+        }
     }
 
-    /// Stamps the batch and tells the memory (`stampFiles`, then `Done.remember`), on the calling thread.
+    /// The batch's files, on the calling thread: each entry read and stamped, the folders written in synced, late
+    /// writers' saves put back. The memory is asked (what to restore, what the index holds already) but not told:
+    /// the caller tells it (`Done.remember`, or `remembered` for the outcome after it), before the outcome is
+    /// reported. The daemon does that in its turn among batches (`InboxFiles.stamp`), so that a batch waiting to
+    /// write holds no thread that could read the next one.
     ///
     /// - Parameters:
     ///   - names: paths relative to `folder`, or as they are when `folder` is nil.
@@ -50,27 +64,6 @@ enum EntryBatch {
     ///     transaction after the batch.
     ///   - options: how each entry is stamped (`replacing`: new weather on purpose: the memory is not asked and an
     ///     existing block is replaced); the batch syncs its folders and settles the originals itself.
-    static func stamp(
-        _ names: [String],
-        in folder: String?,
-        lines: [String]?,
-        options: StampOptions,
-        memory: Memory? = nil,
-        progress: StampingProgress? = nil,
-        locks: EditorLockCache? = nil,
-        crashGuard: CrashGuard? = nil
-    ) -> BatchOutcome {
-        let done = Self.stampFiles(
-            names, in: folder, lines: lines, options: options, memory: memory, progress: progress, locks: locks,
-            crashGuard: crashGuard)
-        done.remember(in: memory)
-        return done.outcome
-    }
-
-    /// The batch's files: each entry read and stamped, the folders written in synced, late writers' saves put
-    /// back. The memory is asked (what to restore, what the index holds already) but not told: the caller tells it
-    /// (`Done.remember`), before the outcome is reported. The daemon does that in its turn among batches
-    /// (`InboxFiles.stamp`), so that a batch waiting to write holds no thread that could read the next one.
     static func stampFiles(
         _ names: [String],
         in folder: String?,
@@ -141,7 +134,7 @@ enum EntryBatch {
         }
         note?.reach(nil)
         Self.settle(&outcome, written: written, originals: originals, in: folder)
-        return Done(outcome: outcome, records: records, index: indexItems)
+        return Done(outcome: outcome, records: records, index: indexItems, memory: memory)
     }
 
     /// Durable first, then told: the folders' fsyncs come before the memory and the report. A late writer's save,

@@ -97,11 +97,12 @@ package enum FileStamper {
                     var batchOptions = options
                     batchOptions.backdating = batch.backdating(options.backdating ?? BackdatingPolicy())
                     let outcome = try? await NIOThreadPool.singleton.runIfActive { [batchOptions] in
-                        EntryBatch.stamp(
+                        EntryBatch.stampFiles(
                             batch.names, in: nil, lines: batchLines, options: batchOptions,
                             memory: memory.map { memory in
                                 EntryBatch.Memory(database: memory.database, key: { memory.key($0) })
-                            })
+                            }
+                        ).remembered()
                     }
                     next += machine.receive(.batchFinished(batch, outcome, arrivedMeanwhile: []))
                 case .wakeUp(let deadline):

@@ -75,10 +75,10 @@ struct InboxFiles: Sendable {
         }
         guard let done else { return nil }
         // Told before it is reported, in the batches' turn: one waiting for another's transaction holds no thread.
-        if memory != nil, done.tellsMemory {
+        if done.tellsMemory {
             await self.memoryTurns.inTurn {
                 // (A pool that stops now runs nothing more: the files are stamped, and only the memory misses it.)
-                _ = try? await self.threadPool.runIfActive { done.remember(in: memory) }
+                _ = try? await self.threadPool.runIfActive { done.remember() }
             }
         }
         return done.outcome
