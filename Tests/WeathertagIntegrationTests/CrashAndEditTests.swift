@@ -127,8 +127,8 @@ struct CrashAndEditTests {
                     // start took four seconds of the debug build's time to its first stamps, and the test 358 s
                     // under .ci/run).
                     for entry in entries {
-                        let filed = harness.directory.file("filed/" + entry.name)
-                        #expect(rename(harness.entryPath(entry.name), filed) == 0, "\(entry.name) filed away")
+                        let destination = harness.directory.file("filed/" + entry.name)
+                        #expect(rename(harness.entryPath(entry.name), destination) == 0, "\(entry.name) filed away")
                     }
                     filed += entries.count
                     entries = Self.makeEntries(count: count, generation: generations)
