@@ -26,5 +26,33 @@ struct InboxStateMachineMemoryTests {
         #expect(machine.queue.capacity <= 2048, "\(machine.queue.capacity) places kept")
     }
 
+    /// The heap keeps what a burst freed: once 1,000 entries went through and nothing is held or in flight, the
+    /// shell is told to give it back, once; fewer, or while batches are still out, it is not.
+    @Test func aBurstOverGivesItsMemoryBackOnce() throws {
+        var machine = InboxStateMachine(configuration: .init(), clock: TestClock())
+        _ = machine.receive(.start)
+        _ = machine.receive(.weatherArrived(Fixtures.tag))
+        var given = 0
+        func finish(_ batches: [InboxStateMachine<TestClock>.Batch]) {
+            var inFlight = batches
+            while let batch = inFlight.first {
+                inFlight.removeFirst()
+                let outcome = BatchOutcome(results: batch.names.map { ($0, .stamped(Self.version)) })
+                let actions = machine.receive(.batchFinished(batch, outcome, arrivedMeanwhile: []))
+                if actions.contains(where: { if case .giveBackMemory = $0 { true } else { false } }) {
+                    #expect(machine.isIdle && inFlight.isEmpty, "only once nothing is out")
+                    given += 1
+                }
+                inFlight += actions.batches
+            }
+        }
+        finish(machine.receive(.arrived((0..<600).map { "a-\($0).md" })).batches)
+        #expect(given == 0, "600 entries: not a burst yet")
+        finish(machine.receive(.arrived((0..<600).map { "b-\($0).md" })).batches)
+        #expect(given == 1, "1,200 since the start")
+        finish(machine.receive(.arrived(["c.md"])).batches)
+        #expect(given == 1, "counted anew from there")
+    }
+
     static let version = FileVersion(device: 1, inode: 2, size: 3, modifiedSeconds: 4, modifiedNanoseconds: 5)
 }

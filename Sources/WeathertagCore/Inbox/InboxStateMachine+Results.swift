@@ -35,6 +35,11 @@ extension InboxStateMachine {
             self.update(name) { entry, machine in entry.place = again.map { machine.place(name, again: $0) } }
         }
         actions.append(contentsOf: self.proceed())
+        self.stampedSinceGivenBack += outcome.results.count
+        if let after = self.configuration.givesBackMemoryAfter, self.stampedSinceGivenBack >= after, self.isIdle {
+            self.stampedSinceGivenBack = 0
+            actions.append(.giveBackMemory)
+        }
         return actions
     }
 

@@ -60,6 +60,7 @@ package enum FileStamper {
         policy.waitsForDatedEntries = false
         policy.waitsForWeather = false
         policy.sortsWithoutWeather = true
+        policy.givesBackMemoryAfter = nil
         var machine = Machine(configuration: policy, clock: ContinuousClock())
         var outcomes: [String: Outcome] = [:]
         var wakeUp: ContinuousClock.Instant?
@@ -112,7 +113,7 @@ package enum FileStamper {
                     outcomes[path] = (result, telling.tag)
                 case .report:
                     break
-                case .list, .finish, .startPolling, .notice, .checkIntegrity:
+                case .list, .finish, .startPolling, .notice, .checkIntegrity, .giveBackMemory:
                     break
                 }
             }

@@ -100,6 +100,11 @@ struct InboxFiles: Sendable {
         }
     }
 
+    /// Gives the heap's free pages back to the system, after a burst (`ProcessMemory.trim`; a few milliseconds).
+    func giveBackMemory() async {
+        _ = try? await self.threadPool.runIfActive { ProcessMemory.trim() }
+    }
+
     /// Looks the store over (and replaces it when it is damaged).
     func checkIntegrity() async -> Machine.Input {
         let memory = self.memory

@@ -50,6 +50,7 @@ extension InboxService {
         case .startPolling:
             // Folders inotify cannot watch are found by polling.
             Self.poll(every: InboxConfiguration.fallbackPollInterval, in: &group, events)
+        case .giveBackMemory: group.addTask { await files.giveBackMemory() }
         case .report(let report): files.reporter.record(report)
         case .finish: break
         }
