@@ -48,7 +48,9 @@ struct New: AsyncParsableCommand {
         let configuration = factory.configuration
         let given = self.at.flatMap { EntryTime.given($0) }
         let date = given?.moment ?? Date()
-        let offset = Zone.current.secondsFromGMT(for: date)
+        // On the clock `--at` names (`2019-05-01T01:00:00+09:00` is the first of May where it was written, whatever
+        // this machine's zone); without one, on this machine's, where the entry is being written.
+        let offset = (given?.writtenIn ?? .current).secondsFromGMT(for: date)
         let path =
             configuration.inbox.path + "/" + configuration.inbox.layout.path(for: WallClock(date, utcOffset: offset))
 

@@ -68,6 +68,23 @@ struct NewCommandTests {
         }
     }
 
+    /// `--at` with an offset is the author's clock: the file is named, and its front matter dated, by that clock's
+    /// day and hour, not by this machine's zone (Berlin here, seven hours behind Seoul's first of May).
+    @Test func aTimeGivenWithItsOffsetNamesTheEntryOnThatClock() async throws {
+        try await withHarness { harness in
+            let config = try harness.writeConfig(providers: Self.fixed, extra: Self.history)
+            let made = try await ChildProcess.run(
+                [DaemonProcess.binary, "new", "--at", "2019-05-01T01:00:00+09:00", "--no-edit", "--config", config],
+                environment: ProcessInfo.processInfo.environment.merging(["TZ": "Europe/Berlin"]) { $1 },
+                in: harness.directory)
+            #expect(made.status == 0, "\(made.stdout)\(made.stderr)")
+            let path = harness.inbox + "/2019/05/2019-05-01-0100.md"
+            #expect(made.stdout == path + "\n")
+            let front = Self.front((try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
+            #expect(front.contains("\ndate: 2019-05-01T01:00:00+09:00"), "\(front)")
+        }
+    }
+
     /// On a terminal the entry opens in the editor ($EDITOR: a real vim in tmux) with its weather already there.
     @Test func onATerminalItOpensInTheEditorStamped() async throws {
         guard let vim = which("vim") else { throw TimeoutError(description: "vim is needed (make setup)") }
