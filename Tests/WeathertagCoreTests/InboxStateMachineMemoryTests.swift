@@ -1,6 +1,7 @@
 import Testing
-@testable import WeathertagCore
 import WeathertagTestSupport
+
+@testable import WeathertagCore
 
 /// What the machine keeps once a burst is stamped: its map and its queue give back the room the burst took (a
 /// dictionary and an array keep their capacity as they empty).

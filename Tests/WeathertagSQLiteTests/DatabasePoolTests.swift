@@ -52,6 +52,21 @@ final class DatabasePoolTests {
         #expect(row[5] as Bool == true)
     }
 
+    /// No bytes are an empty blob, not NULL. SQLite binds a null pointer as NULL; a Swift array, empty ones too, gives
+    /// `withUnsafeBytes` an address (the empty-array singleton's), so `csqlite_bind_blob` needs no case of its own.
+    @Test func anEmptyBlobIsABlobNotNull() throws {
+        let pool = try self.open()
+        try pool.write { db in
+            try db.execute(sql: "INSERT INTO value (i, b) VALUES (?, ?)", arguments: [1, Data()])
+            try db.cachedStatement(sql: "INSERT INTO value (i, b) VALUES (?, ?)")
+                .execute(arguments: StatementArguments(values: [.integer(2), .blob([])]))
+        }
+        let kinds = try pool.read { db in try String.fetchAll(db, sql: "SELECT typeof(b) FROM value ORDER BY i") }
+        #expect(kinds == ["blob", "blob"])
+        let row = try #require(try pool.read { db in try Row.fetchOne(db, sql: "SELECT b FROM value WHERE i = 1") })
+        #expect(row["b"] as Data == Data())
+    }
+
     /// A statement made once (`StatementText`) is prepared once per connection and found again by its identity;
     /// values made beforehand (`StatementArguments(values:)`) bind as the literal's do.
     @Test func aStatementTextIsPreparedOnceAndFoundAgain() throws {
