@@ -50,11 +50,10 @@ struct Timeline: AsyncParsableCommand {
         let day = self.onThisDay.flatMap { EntryTime.given($0)?.date } ?? Date()
         let onThisDay = try await source.all(TimelineRendering.onThisDay(day), limit: 20)
         let file = DiarySource.absolute(self.output)
-        let page = TimelineRendering.page(
-            entries, onThisDay: onThisDay, settings: .of(self.connection, title: self.title), generatedAt: Date(),
-            file: file, inbox: source.inbox)
         do {
-            try Data(page.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+            try TimelineRendering.writePage(
+                entries, onThisDay: onThisDay, settings: .of(self.connection, title: self.title), generatedAt: Date(),
+                file: file, inbox: source.inbox)
         } catch {
             printError("cannot write \(self.output): \(error)")
             throw ExitCode(ExitStatus.cannotCreate)

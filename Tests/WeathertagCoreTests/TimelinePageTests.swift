@@ -45,3 +45,30 @@ struct TimelinePageOwnClockTests {
         #expect(breakfastX > aprilX, "\(breakfastX) ≤ \(aprilX)")
     }
 }
+
+/// The page as the daemon and `weathertag timeline` write it: in pieces, never held whole.
+@Suite("the timeline page in pieces")
+struct TimelinePagePiecesTests {
+    /// A page of 3,000 entries (a day each, from 2015) comes in pieces that make, in order, the same page as the one
+    /// made whole: the entries' cards about 64 KiB at a time, the chart in one.
+    @Test func thePiecesAreTheWholePage() {
+        let start = Date(timeIntervalSince1970: 1_420_070_400)
+        let entries = (0..<3000).map { day in
+            let time = Date(timeInterval: Double(day) * 86_400, since: start).iso8601(utcOffset: 3600)
+            return DiaryStatisticsTests.entry(time, ["Clear", "Rain", "Clouds"][day % 3], Double(day % 30))
+        }
+        let page = TimelinePage(
+            title: "Three thousand days", formatting: DiaryFormatting(locale: DateLocale.english, timeZone: .utc),
+            icons: [:], generatedAt: start)
+        var pieces: [String] = []
+        page.render(entries) { pieces.append($0) }
+        let whole = page.render(entries)
+        #expect(pieces.joined() == whole)
+        #expect(pieces.count > 10, "\(pieces.count) pieces of a page of \(whole.utf8.count) bytes")
+        let chart = pieces.firstIndex { $0.hasPrefix("<figure class=\"chart\"") }
+        #expect(chart != nil)
+        for (index, piece) in pieces.enumerated() where index != chart {
+            #expect(piece.utf8.count < 80 << 10, "piece \(index): \(piece.utf8.count) bytes")
+        }
+    }
+}

@@ -41,6 +41,17 @@ package struct TimelinePage: Sendable {
     /// The page: `entries` by month under the chart, and above them `onThisDay` (earlier years' entries of the
     /// day it is made), when there are any.
     package func render(_ entries: [EntryDocument], onThisDay: [EntryDocument] = [], map: String? = nil) -> String {
+        var page = ""
+        self.render(entries, onThisDay: onThisDay, map: map) { page += $0 }
+        return page
+    }
+
+    /// The same page given to `write` in pieces of about 64 KiB, in order: a page of 50,000 entries (68 MiB) is
+    /// never held whole.
+    package func render(
+        _ entries: [EntryDocument], onThisDay: [EntryDocument] = [], map: String? = nil,
+        into write: (String) throws -> Void
+    ) rethrows {
         let dated = entries.compactMap { entry in Date(iso8601WithOffset: entry.time).map { (entry, $0) } }
             .sorted { $0.1 > $1.1 }
         var html = """
@@ -67,8 +78,10 @@ package struct TimelinePage: Sendable {
             html += "<p class=\"summary\">No entries.</p>"
         }
         html += "</header>\n"
-        html += self.chart(dated.map { entry, date in (entry, Self.wallTime(entry, date)) }.sorted { $0.1 < $1.1 })
-        html += self.statistics(DiaryStatistics(entries))
+        // The chart (its curve, a shade and a dot an entry) and the map are each one piece of their own.
+        try write(html)
+        try write(self.chart(dated.map { entry, date in (entry, Self.wallTime(entry, date)) }.sorted { $0.1 < $1.1 }))
+        html = self.statistics(DiaryStatistics(entries))
         if let map { html += "<section class=\"map\"><h2>Where you wrote</h2>\n\(map)</section>\n" }
         html += "<main>\n"
         if !onThisDay.isEmpty {
@@ -89,12 +102,16 @@ package struct TimelinePage: Sendable {
                 month = heading
             }
             html += self.article(entry, anchored: true)
+            if html.utf8.count >= 64 << 10 {
+                try write(html)
+                html = ""
+            }
         }
         if month != nil { html += "</section>\n" }
         html +=
             "</main>\n<footer>Made by weathertag on \(Self.escaped(self.day(self.generatedAt))). "
             + "Everything on this page is in this file.</footer>\n</body>\n</html>\n"
-        return html
+        try write(html)
     }
 
     /// An entry's card; `anchored`, with the `id` the map links to (the month's card, not "On this day"'s copy).

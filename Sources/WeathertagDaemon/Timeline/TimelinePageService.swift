@@ -95,9 +95,8 @@ package final class TimelinePageService: Service, Sendable {
             let (page, map, inbox) = (self.configuration.output, self.configuration.mapOutput, self.inbox)
             try await self.threadPool.runIfActive {
                 if let page {
-                    let html = TimelineRendering.page(
+                    try TimelineRendering.writePage(
                         entries, onThisDay: onThisDay, settings: settings, generatedAt: now, file: page, inbox: inbox)
-                    try FileIO.writeAtomically(Array(html.utf8), to: page)
                 }
                 if let map {
                     let svg = TimelineRendering.map(entries, settings: settings, inbox: inbox, file: map)

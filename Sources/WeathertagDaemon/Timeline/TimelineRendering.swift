@@ -26,12 +26,26 @@ package enum TimelineRendering {
         }
     }
 
-    /// The page's HTML, its map's dots leading to the entries' cards. Written at `file` inside `inbox`, the cards
-    /// show the entries' photos that are there (a photo is never a broken image); elsewhere, none.
-    package static func page(
+    /// The page written at `file` (crash-safely, `FileIO.writeAtomically`) as it is made, never held whole: the
+    /// page of 50,000 entries is 68 MiB, and held whole, then copied to bytes, it took 227 MiB.
+    package static func writePage(
         _ entries: [EntryDocument], onThisDay: [EntryDocument], settings: Settings, generatedAt: Date,
         file: String, inbox: String
-    ) -> String {
+    ) throws {
+        try FileIO.writeAtomically(to: file) { write in
+            try Self.page(
+                entries, onThisDay: onThisDay, settings: settings, generatedAt: generatedAt, file: file, inbox: inbox,
+                into: write)
+        }
+    }
+
+    /// The page's HTML, its map's dots leading to the entries' cards, given to `write` in pieces. Written at `file`
+    /// inside `inbox`, the cards show the entries' photos that are there (a photo is never a broken image);
+    /// elsewhere, none.
+    private static func page(
+        _ entries: [EntryDocument], onThisDay: [EntryDocument], settings: Settings, generatedAt: Date,
+        file: String, inbox: String, into write: (String) throws -> Void
+    ) rethrows {
         let formatting = settings.formatting
         var page = TimelinePage(
             title: settings.title, formatting: formatting,
@@ -46,7 +60,7 @@ package enum TimelineRendering {
         let map = MapRendering.svg(
             entries, files: settings.map, privacy: settings.privacy, formatting: formatting, links: .cards,
             standalone: false)
-        return page.render(entries, onThisDay: onThisDay, map: map)
+        try page.render(entries, onThisDay: onThisDay, map: map, into: write)
     }
 
     /// The map alone (`weathertag map`, `timeline.map_output`), its dots leading to the entries' files.
