@@ -49,7 +49,7 @@ package enum TimelineRendering {
         let formatting = settings.formatting
         var page = TimelinePage(
             title: settings.title, formatting: formatting,
-            icons: Self.icons(for: entries + onThisDay, cache: settings.iconCache), generatedAt: generatedAt)
+            icons: Self.icons(for: [entries, onThisDay].joined(), cache: settings.iconCache), generatedAt: generatedAt)
         page.photoBase = Paths.wayUp(from: file, to: inbox)
         var entries = entries
         var onThisDay = onThisDay
@@ -83,7 +83,9 @@ package enum TimelineRendering {
     }
 
     /// The cached icons' PNGs by code, for the codes `entries` show (`cache`: `cache.directory`/icons).
-    package static func icons(for entries: [EntryDocument], cache: String?) -> [String: [UInt8]] {
+    package static func icons(
+        for entries: some Sequence<EntryDocument>, cache: String?
+    ) -> [String: [UInt8]] {
         guard let cache else { return [:] }
         var icons: [String: [UInt8]] = [:]
         for code in Set(entries.compactMap { $0.weather?.icon }) where code.allSatisfy({ $0.isLetter || $0.isNumber }) {
