@@ -78,6 +78,8 @@ package enum TimelineRendering {
                 var status = stat()
                 return stat(inbox + "/" + photo, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
             }
+            // Written only when one is missing: the first write copies the whole list (50,000 documents, 24 MB).
+            guard found.count != photos.count else { continue }
             entries[index].photos = found.isEmpty ? nil : found
         }
     }
