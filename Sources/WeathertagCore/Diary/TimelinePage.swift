@@ -46,8 +46,8 @@ package struct TimelinePage: Sendable {
         return page
     }
 
-    /// The same page given to `write` in pieces of about 64 KiB, in order: a page of 50,000 entries (68 MiB) is
-    /// never held whole.
+    /// The same page given to `write` in pieces, in order: the head, the chart, then the cards about 64 KiB at a
+    /// time. A page of 50,000 entries (68 MiB) is never held whole.
     package func render(
         _ entries: [EntryDocument], onThisDay: [EntryDocument] = [], map: String? = nil,
         into write: (String) throws -> Void
