@@ -139,9 +139,22 @@ struct CrashAndEditTests {
 
             // A restart stamps the rest and removes the temp files the kills left.
             let daemon = try await harness.startDaemon()
-            try await poll("every entry stamped", timeout: .seconds(120), every: .milliseconds(100)) { () -> Bool? in
-                let done = entries.allSatisfy { harness.read($0.name).contains("\nweather:") }
-                return done && self.temporaries(in: harness).isEmpty ? true : nil
+            do {
+                try await poll("every entry stamped", timeout: .seconds(120), every: .milliseconds(100)) {
+                    () -> Bool? in
+                    let done = entries.allSatisfy { harness.read($0.name).contains("\nweather:") }
+                    return done && self.temporaries(in: harness).isEmpty ? true : nil
+                }
+            } catch {
+                let waiting = entries.filter { !harness.read($0.name).contains("\nweather:") }.map(\.name)
+                let status = (try? daemon.get("/v1/status").body) ?? "no answer"
+                let why = waiting.first.flatMap { try? daemon.get("/v1/entries/" + $0).body } ?? ""
+                let report =
+                    "after \(kills) kills: \(waiting.count) entries unstamped (\(waiting.prefix(5))), "
+                    + "temporaries \(self.temporaries(in: harness))\nwhy: \(why)\nstatus: \(status)\nlog: \(daemon.log)"
+                try? report.write(toFile: "/tmp/weathertag-kill-failure.log", atomically: true, encoding: .utf8)
+                Issue.record("\(error)\n\(report.prefix(6000))")
+                throw error
             }
             block = block ?? Self.learnBlock(entries, in: harness)
             let learned: String = try #require(block)
