@@ -287,14 +287,37 @@ final class EntryFileTests {
         // A PID that is certainly not running: a child that has exited and been reaped.
         let child = try ChildProcess(["/bin/true"], stderrPath: self.directory.file("true.log"))
         try await child.waitForExit()
-        let dead = ".entry.md.\(child.pid).abc\(FileIO.temporarySuffix)"
-        let live = ".entry.md.\(getpid()).def\(FileIO.temporarySuffix)"
+        let parent = getppid()
+        let parentStart = try #require(FileIO.startTime(of: parent))
+        let ownStart = try #require(FileIO.processStart)
+        let dead = ".entry.md.\(child.pid).\(parentStart).abc\(FileIO.temporarySuffix)"
+        let live = ".entry.md.\(getpid()).\(ownStart).def\(FileIO.temporarySuffix)"
+        let otherLive = ".entry.md.\(parent).\(parentStart).jkl\(FileIO.temporarySuffix)"
+        // The PIDs of a killed writer came round to a process (or a thread) that runs now: its start says otherwise.
+        let reused = ".entry.md.\(parent).\(parentStart + 1).mno\(FileIO.temporarySuffix)"
+        let ownReused = ".entry.md.\(getpid()).\(ownStart - 1).pqr\(FileIO.temporarySuffix)"
         let legacy = ".entry.md.ghi\(FileIO.temporarySuffix)"
-        for name in [dead, live, legacy, ".hidden.md"] { try self.directory.write(name, "x") }
+        let legacyWithPID = ".entry.md.\(getpid()).stu\(FileIO.temporarySuffix)"
+        let all = [dead, live, otherLive, reused, ownReused, legacy, legacyWithPID, ".hidden.md"]
+        for name in all { try self.directory.write(name, "x") }
         let names = try FileManager.default.contentsOfDirectory(atPath: self.directory.path)
         let removed = FileIO.removeStaleTemporaries(in: self.directory.path, names: names)
-        #expect(Set(removed) == [dead, legacy])
-        #expect(FileIO.exists(self.directory.file(live)) && FileIO.exists(self.directory.file(".hidden.md")))
+        #expect(Set(removed) == [dead, reused, ownReused, legacy, legacyWithPID])
+        for kept in [live, otherLive, ".hidden.md"] { #expect(FileIO.exists(self.directory.file(kept)), "\(kept)") }
+        // The writer the daemon's own temp files name is itself.
+        let (fd, path) = try FileIO.createTemporary(directory: self.directory.path, name: "entry.md", mode: 0o600)
+        close(fd)
+        let name = String(path.split(separator: "/").last ?? "")
+        #expect(name.hasPrefix(".entry.md.\(getpid()).\(ownStart)."))
+        #expect(!FileIO.isStaleTemporary(name))
+    }
+
+    @Test func aProcessStartIsReadPastACommandWithSpacesAndParentheses() {
+        let stat =
+            "4242 (a) b (c d) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 200 18446744073709551615"
+        #expect(FileIO.startTime(stat: Array(stat.utf8)[...]) == 987_654)
+        #expect(FileIO.startTime(stat: Array("4242 (a) S 1 2".utf8)[...]) == nil)
+        #expect(FileIO.startTime(stat: Array("no command".utf8)[...]) == nil)
     }
 
     @Test func aFileRemovedDuringStampingIsNotRecreated() throws {

@@ -56,18 +56,21 @@ enum FileIO {
 
     /// Asked once: `getpid` and `getrandom` were two system calls per stamped entry.
     static let processID = getpid()
+    /// This process's start (see `startTime(of:)`), read once; nil without /proc.
+    static let processStart = Self.startTime(of: Self.processID)
     private static let temporaryPrefix = String(UInt32.random(in: 0...UInt32.max), radix: 36) + "-"
     private static let temporaryCounter = Atomic<UInt64>(0)
 
-    /// Creates `.{name}.{pid}.{random}.weathertag-tmp` next to the target, exclusively and without following links.
-    /// The PID tells a crashed writer's leftovers from a live one's (see `removeStaleTemporaries`).
+    /// Creates `.{name}.{pid}.{start}.{random}.weathertag-tmp` next to the target, exclusively and without following
+    /// links. The PID and its process's start tell a crashed writer's leftovers from a live one's (see
+    /// `isStaleTemporary`).
     static func createTemporary(directory: String, name: String, mode: mode_t) throws -> (fd: Int32, path: String) {
-        let pid = Self.processID
+        let writer = "\(Self.processID).\(Self.processStart ?? 0)"
         for _ in 0..<8 {
             // Unique within the process by the counter, across a reused PID by the process's random part.
             let suffix =
                 Self.temporaryPrefix + String(Self.temporaryCounter.add(1, ordering: .relaxed).newValue, radix: 36)
-            let path = "\(directory)/.\(name).\(pid).\(suffix)\(Self.temporarySuffix)"
+            let path = "\(directory)/.\(name).\(writer).\(suffix)\(Self.temporarySuffix)"
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             if fd >= 0 { return (fd, path) }
             if errno != EEXIST { throw SystemError("create", path: path) }
@@ -75,14 +78,43 @@ enum FileIO {
         throw SystemError("create", path: "\(directory)/.\(name).*\(Self.temporarySuffix)", code: EEXIST)
     }
 
-    /// Whether `name` is a temp file of ours whose writer is gone: its PID is not a running process. Temp files
-    /// without a readable PID (from older versions) count as stale.
+    /// Whether `name` is a temp file of ours whose writer is gone: no process with its PID started when it did.
+    /// A PID alone was not enough: PIDs come round again (pid_max is 32,768 here, and a test run goes through them
+    /// all), and `kill(pid, 0)` answers for a thread's ID as well, so a killed daemon's temp file stayed for as long
+    /// as any thread on the machine had its number. Temp files without a readable writer (from older versions)
+    /// count as stale.
     static func isStaleTemporary(_ name: String) -> Bool {
         guard name.hasPrefix("."), name.hasSuffix(Self.temporarySuffix) else { return false }
         let parts = name.dropLast(Self.temporarySuffix.count).split(separator: ".")
-        guard parts.count >= 3, let pid = pid_t(parts[parts.count - 2]), pid > 0 else { return true }
-        if pid == Self.processID { return false }
-        return kill(pid, 0) != 0 && errno == ESRCH
+        guard parts.count >= 4, let pid = pid_t(parts[parts.count - 3]), pid > 0,
+            let start = UInt64(parts[parts.count - 2])
+        else { return true }
+        guard Self.processStart != nil else {
+            // No /proc to ask: whether the PID runs is all there is.
+            return pid != Self.processID && kill(pid, 0) != 0 && errno == ESRCH
+        }
+        return Self.startTime(of: pid) != start
+    }
+
+    /// When process `pid` started, in clock ticks after boot (field 22 of /proc/PID/stat); nil when there is no such
+    /// process (or no /proc). With the PID it names one process for as long as the machine runs.
+    static func startTime(of pid: pid_t) -> UInt64? {
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 1024)
+        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        return Self.startTime(stat: bytes[..<count])
+    }
+
+    /// The start time in the text of /proc/PID/stat: the 20th field after the command, which is in parentheses and
+    /// may hold spaces and parentheses of its own (so it ends at the last `)`).
+    static func startTime(stat: ArraySlice<UInt8>) -> UInt64? {
+        guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "), maxSplits: 21)
+        guard fields.count > 19 else { return nil }
+        return UInt64(String(decoding: fields[19], as: UTF8.self))
     }
 
     /// Removes the temp files a crashed writer left in `directory`; returns the names removed.
