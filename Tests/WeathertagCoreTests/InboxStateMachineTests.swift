@@ -629,7 +629,7 @@ struct InboxStateMachineTests {
     // MARK: Rescans and settled entries
 
     @Test func rescansAreCoalescedAndSkipSettledEntriesWhenPolling() throws {
-        var machine = self.machine { $0.remembersSettled = true }
+        var machine = self.machine { $0.pollInterval = .seconds(30) }
         #expect(machine.receive(.start).lists == [[:]])
         #expect(machine.receive(.rescan).isEmpty, "one listing at a time")
         #expect(machine.receive(.rescan).isEmpty)
@@ -649,13 +649,13 @@ struct InboxStateMachineTests {
     /// Out of inotify watches, the shell starts polling once, and settled entries are remembered from then on.
     @Test func exhaustedWatchesStartPollingOnce() throws {
         var machine = self.machine()
-        #expect(machine.receive(.watchesExhausted).contains { if case .startPolling = $0 { true } else { false } })
+        #expect(machine.receive(.watchesExhausted).pollingIntervals == [InboxConfiguration.fallbackPollInterval])
         #expect(machine.receive(.watchesExhausted).isEmpty, "once")
         _ = machine.receive(.arrived(["a.md"]))
         let batch = try #require(machine.receive(.weatherArrived(Fixtures.tag)).batches.first)
         _ = machine.receive(.batchFinished(batch, Self.stamped(batch), arrivedMeanwhile: []))
         #expect(machine.settled == ["a.md": Self.version])
-        var polling = self.machine { $0.remembersSettled = true }
+        var polling = self.machine { $0.pollInterval = .seconds(30) }
         #expect(polling.receive(.watchesExhausted).isEmpty, "the shell polls already")
     }
 
@@ -924,14 +924,18 @@ struct InboxIndexDecisionTests {
     @Test func theDaemonsMachineTakesEveryInputThroughReceive() throws {
         var inbox = InboxConfiguration(path: "/diary")
         inbox.settle = .zero
-        let configuration = Machine.Configuration(inbox: inbox, polls: true, hasStore: true)
-        #expect(configuration.remembersSettled && configuration.checksIntegrity)
+        let configuration = Machine.Configuration(inbox: inbox, pollInterval: .seconds(30), hasStore: true)
+        #expect(configuration.pollInterval == .seconds(30) && configuration.checksIntegrity)
         #expect(configuration.noticeDelay == .seconds(1))
-        let plain = Machine.Configuration(inbox: inbox, polls: false, hasStore: false)
-        #expect(!plain.remembersSettled && !plain.checksIntegrity && plain.noticeDelay == nil)
+        let plain = Machine.Configuration(inbox: inbox, pollInterval: nil, hasStore: false)
+        #expect(plain.pollInterval == nil && !plain.checksIntegrity && plain.noticeDelay == nil)
 
         var machine = Machine(configuration: configuration, clock: self.clock)
-        #expect(machine.receive(.start).checksIntegrity)
+        let start = machine.receive(.start)
+        #expect(start.checksIntegrity)
+        #expect(start.pollingIntervals == [.seconds(30)], "polled from the start, as configured")
+        var unpolled = Machine(configuration: plain, clock: self.clock)
+        #expect(unpolled.receive(.start).pollingIntervals.isEmpty)
         #expect(machine.receive(.integrityChecked).lists.count == 1)
         _ = machine.receive(.listed(candidates: [], present: []))
         #expect(machine.receive(.arrived(["a.md"])).fetches == 1)
@@ -966,6 +970,9 @@ extension Array where Element == InboxStateMachine<TestClock>.Action {
         self.compactMap { if case .notice(let names) = $0 { names } else { nil } }
     }
     var checksIntegrity: Bool { self.contains { if case .checkIntegrity = $0 { true } else { false } } }
+    var pollingIntervals: [Duration] {
+        self.compactMap { if case .startPolling(let interval) = $0 { interval } else { nil } }
+    }
     var batches: [InboxStateMachine<TestClock>.Batch] {
         self.compactMap { if case .stamp(let batch) = $0 { batch } else { nil } }
     }

@@ -112,6 +112,13 @@ extension InboxStateMachine {
 
     // MARK: The map and its orders
 
+    /// Why each of `names` the machine holds is not stamped yet (for the socket's answers about entries).
+    package func waitingReasons(_ names: [String]) -> [String: LaneState] {
+        var reasons: [String: LaneState] = [:]
+        for name in names { reasons[name] = self.waitingReason(name) }
+        return reasons
+    }
+
     /// The names that wait for something besides their turn, once each and in order: what the diary index is told
     /// of (`.notice`), a row each from its name. One the machine has let go of went through a batch, which wrote
     /// its row; one in a batch now will have it from that batch; one queued while stamping goes on is read in its

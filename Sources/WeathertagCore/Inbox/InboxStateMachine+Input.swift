@@ -26,12 +26,12 @@ extension InboxStateMachine {
 }
 
 extension InboxStateMachine.Configuration {
-    /// The daemon's inbox: `inbox`'s settle time; settled entries remembered when it polls (rescans would read
-    /// them all again); with a store, its look-over first and arrivals handed to its diary index a second later.
-    package init(inbox: InboxConfiguration, polls: Bool, hasStore: Bool) {
+    /// The daemon's inbox: `inbox`'s settle time; polled every `pollInterval` if not nil; with a store, its
+    /// look-over first and arrivals handed to its diary index a second later.
+    package init(inbox: InboxConfiguration, pollInterval: Duration?, hasStore: Bool) {
         self.init()
         self.settle = inbox.settle
-        self.remembersSettled = polls
+        self.pollInterval = pollInterval
         self.noticeDelay = hasStore ? .seconds(1) : nil
         self.checksIntegrity = hasStore
         self.sortsWithoutWeather = true

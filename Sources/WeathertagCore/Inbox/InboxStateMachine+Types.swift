@@ -30,9 +30,10 @@ extension InboxStateMachine {
         package var lockGrace: Duration = .seconds(1)
         /// The n-th retry of an entry that changed while being stamped waits this times 2ⁿ.
         package var changedRetryBase: Duration = .milliseconds(100)
-        /// The shell polls: remember settled entries by version so that rescans skip them (otherwise memory does not
-        /// grow with the number of entries the inbox holds).
-        package var remembersSettled = false
+        /// The inbox is polled this often besides its watcher (`inbox.poll_seconds`, or a remote filesystem), from
+        /// the start (`.startPolling`); settled entries are remembered by version so that rescans skip them
+        /// (otherwise memory does not grow with the number of entries the inbox holds). Nil: the watcher sees all.
+        package var pollInterval: Duration?
         /// An entry dated a little ahead of now (today east of here) waits for its time; otherwise it is left alone
         /// with the reason (`weathertag stamp` does not wait a day).
         package var waitsForDatedEntries = true
@@ -106,8 +107,8 @@ extension InboxStateMachine {
         case notice([String])
         /// Look the store over (off the start-up path); answer with `integrityChecked()`.
         case checkIntegrity
-        /// Rescan the inbox periodically from now on (`rescanRequested()` each time).
-        case startPolling
+        /// Rescan the inbox this often from now on (`.rescan` each time); the watcher no longer sees everything.
+        case startPolling(every: Duration)
         /// A burst is over (`Configuration.givesBackMemoryAfter`): give what it freed back to the system. A heap
         /// keeps freed pages resident, and after a 30,000-entry burst 2.8 MiB of them stayed with an idle daemon.
         case giveBackMemory

@@ -47,7 +47,7 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
     package init(configuration: Configuration, clock: C) {
         self.configuration = configuration
         self.clock = clock
-        self.remembersSettled = configuration.remembersSettled
+        self.remembersSettled = configuration.pollInterval != nil
         self.weather = CurrentWeather(backoff: configuration.weatherBackoff)
         self.writes = Writes(backoff: configuration.writeBackoff)
         self.history = HistoryTurns(limit: configuration.historyInFlight)
@@ -138,9 +138,10 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
 
     /// The service starts: list everything (the watch is already in place, so nothing is missed in between).
     mutating func start() -> [Action] {
-        guard self.configuration.checksIntegrity else { return self.rescanRequested() }
+        let polling = self.configuration.pollInterval.map { [Action.startPolling(every: $0)] } ?? []
+        guard self.configuration.checksIntegrity else { return polling + self.rescanRequested() }
         self.lifecycle = .checkingIntegrity
-        return [.checkIntegrity]
+        return polling + [.checkIntegrity]
     }
 
     /// The store was looked over (and replaced if it was damaged): the first listing fills it from the files.
@@ -289,7 +290,7 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
     mutating func watchesExhausted() -> [Action] {
         guard !self.remembersSettled else { return [] }
         self.remembersSettled = true
-        return [.startPolling]
+        return [.startPolling(every: InboxConfiguration.fallbackPollInterval)]
     }
 
 }

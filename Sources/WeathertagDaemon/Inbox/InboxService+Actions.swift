@@ -47,9 +47,11 @@ extension InboxService {
                 guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
                 events.yield(.input(.wokeUp))
             }
-        case .startPolling:
-            // Folders inotify cannot watch are found by polling.
-            Self.poll(every: InboxConfiguration.fallbackPollInterval, in: &group, events)
+        case .startPolling(let interval):
+            // What the watcher cannot see (a remote filesystem, folders past inotify's watches) is found by polling,
+            // and editors' lock files by listing anew.
+            files.editorLocks.stopKeeping()
+            Self.poll(every: interval, in: &group, events)
         case .giveBackMemory: group.addTask { await files.giveBackMemory() }
         case .report(let report): files.reporter.record(report)
         case .finish: break

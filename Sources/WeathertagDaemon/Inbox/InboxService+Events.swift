@@ -27,9 +27,7 @@ extension InboxService {
         case .batchFinished(let batch, let outcome):
             return machine.receive(.batchFinished(batch, outcome, arrivedMeanwhile: arrivals.takeAll()))
         case .inspect(let names, let answer):
-            var reasons: [String: LaneState] = [:]
-            for name in names { reasons[name] = machine.waitingReason(name) }
-            answer.resume(returning: reasons)
+            answer.resume(returning: machine.waitingReasons(names))
             return []
         }
     }

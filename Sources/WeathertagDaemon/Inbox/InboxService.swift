@@ -59,11 +59,9 @@ package final class InboxService: Service {
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)
         self.running.withLock { $0 = continuation }
         let pollInterval = self.files.configuration.pollInterval(isRemote: Filesystem.isRemote(self.inbox))
-        // Polled, the watcher does not see every lock file come and go.
-        if pollInterval != nil { self.files.editorLocks.stopKeeping() }
         let machine = Machine(
             configuration: Machine.Configuration(
-                inbox: self.files.configuration, polls: pollInterval != nil, hasStore: self.files.memory != nil),
+                inbox: self.files.configuration, pollInterval: pollInterval, hasStore: self.files.memory != nil),
             clock: ContinuousClock())
         self.logger.info(
             "watching the inbox",
@@ -71,8 +69,7 @@ package final class InboxService: Service {
         )
 
         do {
-            try await self.runLoop(
-                machine, watcher: watcher, arrivals: arrivals, events: events, continuation, pollInterval: pollInterval)
+            try await self.runLoop(machine, watcher: watcher, arrivals: arrivals, events: events, continuation)
         } catch {
             await self.closeLoop(events, continuation)
             throw error
@@ -91,7 +88,7 @@ package final class InboxService: Service {
     /// The machine's loop: events in, actions out, until a graceful shutdown finishes it.
     private func runLoop(
         _ machine: Machine, watcher: InboxWatcher, arrivals: Arrivals, events: AsyncStream<Event>,
-        _ continuation: AsyncStream<Event>.Continuation, pollInterval: Duration?
+        _ continuation: AsyncStream<Event>.Continuation
     ) async throws {
         var machine = machine
         try await withThrowingDiscardingTaskGroup { group in
@@ -106,7 +103,6 @@ package final class InboxService: Service {
                     continuation.yield(.watcherFailed(error))
                 }
             }
-            if let pollInterval { Self.poll(every: pollInterval, in: &group, continuation) }
             defer {
                 watcher.stop()
                 group.cancelAll()
