@@ -89,11 +89,12 @@ enum FileIO {
         guard parts.count >= 4, let pid = pid_t(parts[parts.count - 3]), pid > 0,
             let start = UInt64(parts[parts.count - 2])
         else { return true }
-        guard Self.processStart != nil else {
-            // No /proc to ask: whether the PID runs is all there is.
+        guard Self.processStart != nil, let started = Self.startTime(of: pid) else {
+            // No /proc to ask, or the process is not shown there (gone, or another user's under `hidepid`): whether
+            // the PID runs is all there is.
             return pid != Self.processID && kill(pid, 0) != 0 && errno == ESRCH
         }
-        return Self.startTime(of: pid) != start
+        return started != start
     }
 
     /// When process `pid` started, in clock ticks after boot (field 22 of /proc/PID/stat); nil when there is no such
