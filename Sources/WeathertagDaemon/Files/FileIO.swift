@@ -58,19 +58,19 @@ enum FileIO {
     static let processID = getpid()
     /// This process's start (see `startTime(of:)`), read once; nil without /proc.
     static let processStart = Self.startTime(of: Self.processID)
-    private static let temporaryPrefix = String(UInt32.random(in: 0...UInt32.max), radix: 36) + "-"
+    /// Who writes this process's temp files: `{pid}.{start}`, and a random part for a PID reused after a reboot.
+    private static let temporaryWriter =
+        "\(processID).\(processStart ?? 0).\(String(UInt32.random(in: 0...UInt32.max), radix: 36))-"
     private static let temporaryCounter = Atomic<UInt64>(0)
 
     /// Creates `.{name}.{pid}.{start}.{random}.weathertag-tmp` next to the target, exclusively and without following
     /// links. The PID and its process's start tell a crashed writer's leftovers from a live one's (see
     /// `isStaleTemporary`).
     static func createTemporary(directory: String, name: String, mode: mode_t) throws -> (fd: Int32, path: String) {
-        let writer = "\(Self.processID).\(Self.processStart ?? 0)"
         for _ in 0..<8 {
             // Unique within the process by the counter, across a reused PID by the process's random part.
-            let suffix =
-                Self.temporaryPrefix + String(Self.temporaryCounter.add(1, ordering: .relaxed).newValue, radix: 36)
-            let path = "\(directory)/.\(name).\(writer).\(suffix)\(Self.temporarySuffix)"
+            let counter = String(Self.temporaryCounter.add(1, ordering: .relaxed).newValue, radix: 36)
+            let path = "\(directory)/.\(name).\(Self.temporaryWriter)\(counter)\(Self.temporarySuffix)"
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             if fd >= 0 { return (fd, path) }
             if errno != EEXIST { throw SystemError("create", path: path) }
