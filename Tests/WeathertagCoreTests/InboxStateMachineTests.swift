@@ -119,6 +119,9 @@ struct InboxStateMachineTests {
         #expect(listed.batches.map(\.names.count) == [512, 512])
         #expect(listed.batches.allSatisfy { $0.tag == nil })
         #expect(machine.waitingReason("a-1100.md") == .queued, "its turn, not the weather (nor told to the index)")
+        // The socket's question: a name asked twice is answered once; one in a batch or unknown, not at all.
+        #expect(
+            machine.waitingReasons(["a-1100.md", "a-1100.md", "a-0.md", "unknown.md"]) == ["a-1100.md": .queued])
         // All but one were stamped before; that one is new and needs the weather being asked for.
         let first = listed.batches[0]
         let results: [(String, EntryResult)] = first.names.map {

@@ -114,9 +114,9 @@ extension InboxStateMachine {
 
     /// Why each of `names` the machine holds is not stamped yet (for the socket's answers about entries).
     package func waitingReasons(_ names: [String]) -> [String: LaneState] {
-        var reasons: [String: LaneState] = [:]
-        for name in names { reasons[name] = self.waitingReason(name) }
-        return reasons
+        Dictionary(
+            names.compactMap { name in self.waitingReason(name).map { (name, $0) } },
+            uniquingKeysWith: { first, _ in first })
     }
 
     /// The names that wait for something besides their turn, once each and in order: what the diary index is told
