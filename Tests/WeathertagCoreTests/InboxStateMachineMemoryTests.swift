@@ -13,7 +13,8 @@ struct InboxStateMachineMemoryTests {
         let names = (0..<20_000).map { "burst-\($0).md" }
         var inFlight = machine.receive(.listed(candidates: names, present: nil)).batches
         inFlight += machine.receive(.weatherArrived(Fixtures.tag)).batches
-        #expect(machine.entries.capacity >= names.count, "the burst is held while it waits")
+        #expect(machine.entries.count == machine.configuration.intakeLimit, "the burst is held up to the limit")
+        #expect(machine.waiting == names.count, "the rest waits as names")
         var stamped = 0
         while let batch = inFlight.first {
             inFlight.removeFirst()

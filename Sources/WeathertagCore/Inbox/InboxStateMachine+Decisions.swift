@@ -4,6 +4,7 @@ extension InboxStateMachine {
     /// Starts what can start now, and asks to be woken for what must wait.
     mutating func proceed() -> [Action] {
         if case .stopping = self.lifecycle { return self.batchesInFlight == 0 ? [.finish] : [] }
+        self.takeInFromIntake()
         var actions = self.stampHistorical()
         actions += self.stampQueued()
         // Entries that wait for current weather ask for it again once its backoff is over.
@@ -114,9 +115,14 @@ extension InboxStateMachine {
 
     /// Why each of `names` the machine holds is not stamped yet (for the socket's answers about entries).
     package func waitingReasons(_ names: [String]) -> [String: LaneState] {
-        Dictionary(
-            names.compactMap { name in self.waitingReason(name).map { (name, $0) } },
-            uniquingKeysWith: { first, _ in first })
+        var reasons: [String: LaneState] = [:]
+        var notHeld: Set<String> = []
+        for name in names where reasons[name] == nil {
+            if let reason = self.heldReason(name) { reasons[name] = reason } else { notHeld.insert(name) }
+        }
+        // The intake walked once for all of them.
+        for name in self.intake.waiting(among: notHeld) { reasons[name] = self.queuedReason }
+        return reasons
     }
 
     /// The names that wait for something besides their turn, once each and in order: what the diary index is told
@@ -128,7 +134,8 @@ extension InboxStateMachine {
     func waitingBesidesTheirTurn(_ names: [String]) -> [String] {
         var seen: Set<String> = []
         return names.filter { name in
-            guard let lane = self.waitingReason(name), lane != .queued else { return false }
+            // (A name in the intake waits for its turn only.)
+            guard let lane = self.heldReason(name), lane != .queued else { return false }
             return seen.insert(name).inserted
         }
     }

@@ -161,17 +161,34 @@ struct HistoryTurns: Sendable {
 /// Names in the order they took a place, each with the ticket of that place: an index over the inbox's map, read
 /// lazily (a name whose state no longer holds the ticket is skipped), so it can never disagree with the map.
 struct TicketOrder: Sendable {
-    private var items: [(name: String, ticket: Int)] = []
+    private var line = Line<(name: String, ticket: Int)>()
+
+    mutating func append(_ name: String, ticket: Int) { self.line.append((name, ticket)) }
+
+    /// The slots it keeps, taken or not.
+    var capacity: Int { self.line.capacity }
+
+    mutating func popFirst() -> (name: String, ticket: Int)? { self.line.popFirst() }
+}
+
+/// Values in the order they came, taken from the front: an array and the index of its first value. Not
+/// swift-collections' `Deque`, which keeps the room of the longest line it ever held: this one gives it back as it
+/// empties (`popFirst`), and a burst's line is the largest thing the machine holds.
+struct Line<Element: Sendable>: Sendable {
+    private var items: [Element] = []
     private var head = 0
 
-    mutating func append(_ name: String, ticket: Int) {
-        self.items.append((name, ticket))
-    }
+    init() {}
+
+    var count: Int { self.items.count - self.head }
+    var isEmpty: Bool { self.head == self.items.count }
 
     /// The slots it keeps, taken or not.
     var capacity: Int { self.items.capacity }
 
-    mutating func popFirst() -> (name: String, ticket: Int)? {
+    mutating func append(_ item: Element) { self.items.append(item) }
+
+    mutating func popFirst() -> Element? {
         guard self.head < self.items.count else { return nil }
         let item = self.items[self.head]
         self.head += 1
@@ -182,6 +199,11 @@ struct TicketOrder: Sendable {
             self.head = 0
         }
         return item
+    }
+
+    /// Whether a value still in line is one `predicate` takes (a walk over the line).
+    func contains(where predicate: (Element) -> Bool) -> Bool {
+        self.items[self.head...].contains(where: predicate)
     }
 }
 

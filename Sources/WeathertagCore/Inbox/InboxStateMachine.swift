@@ -13,6 +13,8 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
 
     /// Every entry the machine holds or remembers something about, by name.
     var entries: [String: EntryState] = [:]
+    /// Names past `intakeLimit`, not in the map yet: they wait for their turn only.
+    var intake = Intake()
     /// The orders of the places that have one; an entry's ticket in its place says it is still there.
     var queue = TicketOrder()
     var weatherOrder = TicketOrder()
@@ -84,15 +86,16 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
 
     // MARK: State read by the shell
 
-    /// Entries seen and not yet done: queued, deferred, held by an editor, in a batch, or waiting for weather.
-    package var waiting: Int { self.counts.held }
+    /// Entries seen and not yet done: queued (or not taken in yet), deferred, held by an editor, in a batch, or
+    /// waiting for weather.
+    package var waiting: Int { self.counts.held + self.intake.count }
 
     /// Back-dated entries waiting for the weather of their time: asked about, answered and not yet stamped, or
     /// held back until history can be asked again (a budget spent, a service failing).
     package var waitingForHistory: Int { self.counts.history }
 
     /// Nothing held and nothing in flight.
-    package var isIdle: Bool { self.counts.held == 0 && self.batchesInFlight == 0 }
+    package var isIdle: Bool { self.counts.held == 0 && self.batchesInFlight == 0 && self.intake.isEmpty }
 
     /// Entries that need nothing until they change (stamped, already stamped, left alone), by version, for rescans
     /// to skip after one `lstat`; kept while polling (`remembersSettled`).
@@ -101,6 +104,11 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
     /// Why an entry the machine holds is not stamped yet, as its lane says it (`why`, `GET /v1/entries`); nil for
     /// one it does not hold (done, in a batch right now, or never seen).
     package func waitingReason(_ name: String) -> LaneState? {
+        self.heldReason(name) ?? (self.intake.waiting(among: [name]).isEmpty ? nil : self.queuedReason)
+    }
+
+    /// Why an entry the map holds is not stamped yet (`waitingReason`, without looking in the intake).
+    func heldReason(_ name: String) -> LaneState? {
         guard let entry = self.entries[name] else { return nil }
         // History's answer for good (no position, a place its clock contradicts): told here, since no batch
         // wrote it to the index, which still says it waits for history.
@@ -123,15 +131,20 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
         case .inBatch:
             return nil
         case .queued:
-            if self.writes.isPaused {
-                return LaneState(.waiting, .diskRefused, detail: self.writes.error.map { "\($0)" })
-            }
-            // (What a long listing found is read before the first weather comes: it waits for its turn only.)
-            if self.weather.isPaused || (self.weather.last == nil && !self.readsBeforeTheFirstWeather) {
-                return LaneState(.waiting, .noWeather, detail: self.weather.error.map { "\($0)" })
-            }
-            return .queued
+            return self.queuedReason
         }
+    }
+
+    /// Why an entry waiting for its turn (queued, or in the intake) waits.
+    var queuedReason: LaneState {
+        if self.writes.isPaused {
+            return LaneState(.waiting, .diskRefused, detail: self.writes.error.map { "\($0)" })
+        }
+        // (What a long listing found is read before the first weather comes: it waits for its turn only.)
+        if self.weather.isPaused || (self.weather.last == nil && !self.readsBeforeTheFirstWeather) {
+            return LaneState(.waiting, .noWeather, detail: self.weather.error.map { "\($0)" })
+        }
+        return .queued
     }
 
     // MARK: Events
@@ -154,32 +167,44 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
     /// Names were written and closed, or moved in, or their editor's lock file went. Their settled versions no
     /// longer hold, and wherever they waited they are read again (written again: not held for weather or history
     /// as they were). With a settle time, each waits until no write has reached it for that long; one an editor had
-    /// open waits at least `lockGrace`.
+    /// open waits at least `lockGrace`. Past `intakeLimit`, a name the map does not hold waits in the intake.
     mutating func namesArrived(_ names: [String]) -> [Action] {
         let now = self.clock.now
-        if let delay = self.configuration.noticeDelay { self.notices.arrived(names, at: now, delay: delay) }
+        var takenIn: [String] = []
+        takenIn.reserveCapacity(names.count)
         for name in names {
-            self.update(name) { entry, machine in
-                entry.settled = nil
-                var wait = machine.configuration.settle
-                if case .locked = entry.place { wait = max(wait, machine.configuration.lockGrace) }
-                let due = now.advanced(by: wait)
-                switch entry.place {
-                case .deferred(let until):
-                    // A deferred entry is looked at when its time comes, not before; a new write moves that time on.
-                    if wait > .zero, until < due { entry.place = .deferred(until: due) }
-                case .inBatch(let again):
-                    // Looked at again once its batch is back: the latest write's settle time, or at once.
-                    entry.place = .inBatch(again: wait > .zero ? .at(max(again?.instant ?? due, due)) : .now)
-                case .queued where wait == .zero:
-                    // Queued already: it keeps its turn.
-                    break
-                default:
-                    entry.place = wait > .zero ? .deferred(until: due) : machine.queued(name)
-                }
+            guard self.takesInArrivals || self.holds(name) else {
+                self.intake.arrived.append(name)
+                continue
+            }
+            self.arrive(name, at: now)
+            takenIn.append(name)
+        }
+        if let delay = self.configuration.noticeDelay { self.notices.arrived(takenIn, at: now, delay: delay) }
+        return []
+    }
+
+    /// One name arrived (`namesArrived`), or is taken in from the intake as it would have been then.
+    mutating func arrive(_ name: String, at now: C.Instant) {
+        self.update(name) { entry, machine in
+            entry.settled = nil
+            var wait = machine.configuration.settle
+            if case .locked = entry.place { wait = max(wait, machine.configuration.lockGrace) }
+            let due = now.advanced(by: wait)
+            switch entry.place {
+            case .deferred(let until):
+                // A deferred entry is looked at when its time comes, not before; a new write moves that time on.
+                if wait > .zero, until < due { entry.place = .deferred(until: due) }
+            case .inBatch(let again):
+                // Looked at again once its batch is back: the latest write's settle time, or at once.
+                entry.place = .inBatch(again: wait > .zero ? .at(max(again?.instant ?? due, due)) : .now)
+            case .queued where wait == .zero:
+                // Queued already: it keeps its turn.
+                break
+            default:
+                entry.place = wait > .zero ? .deferred(until: due) : machine.queued(name)
             }
         }
-        return []
     }
 
     /// Look at everything: at start, on a poll, after a queue overflow, after the folder came back.
@@ -201,20 +226,25 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
 
     /// A listing came back: the names that may need work, and every name present (nil when unknown). A candidate
     /// is looked at unless it already waits for something (a time, weather, history); a locked one too: where
-    /// nothing reports its lock file's going (a network filesystem), the poll is what finds the editor gone.
+    /// nothing reports its lock file's going (a network filesystem), the poll is what finds the editor gone. Past
+    /// `intakeLimit`, the candidates the map does not hold wait in the intake, in place of what the last listing
+    /// left there.
     mutating func listed(candidates: [String], present: Set<String>?) -> [Action] {
         var actions: [Action] = []
         let again = self.listing == .runningAndAskedAgain
         self.listing = .idle
         let queuedBefore = self.counts.queued
+        let limit = self.configuration.intakeLimit
+        var takenIn: [String] = []
+        takenIn.reserveCapacity(min(candidates.count, limit))
+        self.intake.listed = Line()
         for name in candidates {
-            self.update(name) { entry, machine in
-                switch entry.place {
-                case nil, .locked: entry.place = machine.queued(name)
-                case .inBatch: entry.place = .inBatch(again: .now)
-                case .queued, .deferred, .awaitingWeather, .awaitingHistory, .historical: break
-                }
+            guard self.counts.held < limit || self.holds(name) else {
+                self.intake.listed.append(name)
+                continue
             }
+            self.list(name)
+            takenIn.append(name)
         }
         let queued = self.counts.queued - queuedBefore
         if self.weather.last == nil, queued >= self.configuration.longQueueBatchSize {
@@ -231,10 +261,21 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
         // those that wait for something besides their turn then (`wokeUp`): the rest have, or will have, their rows
         // from their batches.
         if let delay = self.configuration.noticeDelay, self.lifecycle != .stopping {
-            self.notices.arrived(candidates, at: self.clock.now, delay: delay)
+            self.notices.arrived(takenIn, at: self.clock.now, delay: delay)
         }
         if again { actions += self.rescanRequested() }
         return actions + self.proceed()
+    }
+
+    /// One candidate of a listing (`listed`), or taken in from the intake as it would have been then.
+    mutating func list(_ name: String) {
+        self.update(name) { entry, machine in
+            switch entry.place {
+            case nil, .locked: entry.place = machine.queued(name)
+            case .inBatch: entry.place = .inBatch(again: .now)
+            case .queued, .deferred, .awaitingWeather, .awaitingHistory, .historical: break
+            }
+        }
     }
 
     /// The weather service answered: what waited for it goes on, in the order it came.

@@ -1,0 +1,115 @@
+import Testing
+import WeathertagTestSupport
+
+@testable import WeathertagCore
+
+/// The machine's intake: past `intakeLimit` entries held, names wait as names alone, in order, and are taken in as
+/// the held ones are done, each as it would have been when it came.
+@Suite("inbox state machine's intake")
+struct InboxStateMachineIntakeTests {
+    typealias Machine = InboxStateMachine<TestClock>
+
+    let clock = TestClock()
+
+    func machine(limit: Int, _ adjust: (inout Machine.Configuration) -> Void = { _ in }) -> Machine {
+        var configuration = Machine.Configuration()
+        configuration.intakeLimit = limit
+        configuration.batchesInFlight = 2
+        adjust(&configuration)
+        return Machine(configuration: configuration, clock: self.clock)
+    }
+
+    static let version = FileVersion(device: 1, inode: 2, size: 3, modifiedSeconds: 4, modifiedNanoseconds: 5)
+
+    static func names(_ count: Int, _ prefix: String = "entry") -> [String] {
+        (0..<count).map { "\(prefix)-\($0).md" }
+    }
+
+    /// Answers every batch as stamped until nothing is out, checking after each event that the map holds no more
+    /// than the limit; the names in the order they were stamped.
+    static func stampAll(_ machine: inout Machine, _ first: [Machine.Batch], limit: Int) -> [String] {
+        var inFlight = first
+        var stamped: [String] = []
+        while !inFlight.isEmpty {
+            let batch = inFlight.removeFirst()
+            stamped += batch.names
+            let outcome = BatchOutcome(results: batch.names.map { ($0, .stamped(Self.version)) })
+            inFlight += machine.receive(.batchFinished(batch, outcome, arrivedMeanwhile: [])).batches
+            #expect(machine.entries.count <= limit, "\(machine.entries.count) entries held")
+        }
+        return stamped
+    }
+
+    /// A burst of 1,000 with room for 100: the map never holds more than 100, the rest wait as names and count as
+    /// waiting, and every entry is stamped once, in the order it came.
+    @Test func aBurstPastTheLimitWaitsAsNamesAndIsStampedInOrder() throws {
+        var machine = self.machine(limit: 100)
+        _ = machine.receive(.start)
+        _ = machine.receive(.weatherArrived(Fixtures.tag))
+        let names = Self.names(1000)
+        let first = machine.receive(.arrived(names)).batches
+        #expect(machine.entries.count == 100)
+        #expect(machine.intake.count == 900)
+        #expect(machine.waiting == 1000)
+        #expect(machine.waitingReason("entry-999.md") == .queued, "a name in the intake waits for its turn")
+        #expect(machine.waitingReasons(["entry-0.md", "entry-500.md", "nowhere.md"]) == ["entry-500.md": .queued])
+        let stamped = Self.stampAll(&machine, first, limit: 100)
+        #expect(stamped == names)
+        #expect(machine.isIdle && machine.entries.isEmpty && machine.intake.isEmpty)
+    }
+
+    /// Names the map holds are taken in whatever the limit: an entry written again while queued keeps its turn,
+    /// and one written again while in its batch is read once more after it, not put in the intake.
+    @Test func newsOfAnEntryHeldIsTakenInAtTheLimit() throws {
+        var machine = self.machine(limit: 3) { $0.batchSize = 2 }
+        _ = machine.receive(.start)
+        _ = machine.receive(.weatherArrived(Fixtures.tag))
+        let batches = machine.receive(.arrived(["a.md", "b.md", "c.md", "d.md"])).batches
+        #expect(batches.map(\.names) == [["a.md", "b.md"], ["c.md"]])
+        #expect(machine.intake.count == 1)
+        _ = machine.receive(.arrived(["a.md", "c.md"]))
+        #expect(machine.intake.count == 1, "written again while held: no second name in the intake")
+        let stamped = Self.stampAll(&machine, batches, limit: 3)
+        #expect(stamped.sorted() == ["a.md", "a.md", "b.md", "c.md", "c.md", "d.md"])
+        #expect(machine.isIdle)
+    }
+
+    /// A listing past the limit leaves the rest in the intake; the next listing takes its place there (it sees
+    /// everything the first found that still needs work), so polls over a long queue do not pile names up.
+    @Test func aListingReplacesWhatTheLastOneLeftInTheIntake() throws {
+        var machine = self.machine(limit: 100)
+        _ = machine.receive(.start)
+        let names = Self.names(500)
+        let first = machine.receive(.listed(candidates: names, present: nil)).batches
+        #expect(machine.entries.count == 100 && machine.intake.listed.count == 400)
+        _ = machine.receive(.rescan)
+        _ = machine.receive(.listed(candidates: names, present: nil))
+        #expect(machine.intake.listed.count == 400, "the second listing's rest replaces the first's")
+        #expect(machine.waiting == 500)
+        let inFlight = first + machine.receive(.weatherArrived(Fixtures.tag)).batches
+        let stamped = Self.stampAll(&machine, inFlight, limit: 100)
+        #expect(Set(stamped) == Set(names))
+        #expect(machine.isIdle && machine.intake.isEmpty)
+    }
+
+    /// An arrival taken in from the intake settles as it would have when it came: it is not stamped at once.
+    @Test func anArrivalTakenInLaterStillSettles() throws {
+        var machine = self.machine(limit: 1) {
+            $0.settle = .seconds(2)
+            $0.tagReuse = .seconds(3600)
+        }
+        _ = machine.receive(.start)
+        _ = machine.receive(.weatherArrived(Fixtures.tag))
+        #expect(machine.receive(.arrived(["a.md", "b.md"])).batches.isEmpty)
+        #expect(machine.intake.arrived.count == 1)
+        self.clock.advance(by: .seconds(2))
+        let first = machine.receive(.wokeUp).batches
+        #expect(first.map(\.names) == [["a.md"]])
+        let outcome = BatchOutcome(results: [("a.md", .stamped(Self.version))])
+        let after = machine.receive(.batchFinished(first[0], outcome, arrivedMeanwhile: []))
+        #expect(after.batches.isEmpty, "b.md settles first")
+        #expect(machine.intake.isEmpty && machine.waitingReason("b.md") == LaneState(.waiting, .settling))
+        self.clock.advance(by: .seconds(2))
+        #expect(machine.receive(.wokeUp).batches.map(\.names) == [["b.md"]])
+    }
+}
