@@ -44,6 +44,11 @@ package final class DaemonStatistics: Sendable {
         self.counters.withLock { body(&$0) }
     }
 
+    /// The inbox's entries waiting, and of those the ones waiting for history (after each event of its loop).
+    package func inboxWaiting(_ waiting: Int, forHistory: Int) {
+        self.counters.withLock { ($0.entriesWaiting, $0.entriesWaitingForHistory) = (waiting, forHistory) }
+    }
+
     /// One call to `source`'s service, counted in all and for today (free plans' limits are per day).
     package func recordCall(source: String, now: Date = Date()) {
         let day = Self.day(now)

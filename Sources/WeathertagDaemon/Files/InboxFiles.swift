@@ -36,6 +36,27 @@ struct InboxFiles: Sendable {
             logger: logger)
     }
 
+    /// Runs `watcher` on a thread of its own until it stops: the names it sees go to `arrivals`, its events to
+    /// `events`, and what it sees of entries' paths (moved, removed) to the memory.
+    func watch(
+        _ watcher: InboxWatcher, into arrivals: Arrivals, _ events: @escaping @Sendable (InboxEvent) -> Void
+    ) async throws {
+        let memory = self.memory
+        try await onThread("weathertag-inotify") {
+            try watcher.run(into: arrivals, changed: { memory?.apply($0, at: Date()) }, events)
+        }
+    }
+
+    /// The inbox's machine, as its settings make it: polled every `poll_seconds` or on a remote filesystem, and with
+    /// a store, its look-over first and its arrivals handed to the diary index.
+    func machine() -> Machine {
+        let pollInterval = self.configuration.pollInterval(isRemote: Filesystem.isRemote(self.inbox))
+        return Machine(
+            configuration: Machine.Configuration(
+                inbox: self.configuration, pollInterval: pollInterval, hasStore: self.memory != nil),
+            clock: ContinuousClock())
+    }
+
     /// A listing (`InboxListing`), as the machine takes it; nothing listed when the inbox cannot be read.
     func list(skipping unchanged: [String: FileVersion]) async -> Machine.Input {
         let (inbox, tree, memory, logger) = (self.inbox, self.configuration.tree, self.memory, self.reporter.logger)

@@ -51,19 +51,12 @@ extension InboxService {
             // What the watcher cannot see (a remote filesystem, folders past inotify's watches) is found by polling,
             // and editors' lock files by listing anew.
             files.editorLocks.stopKeeping()
-            Self.poll(every: interval, in: &group, events)
+            group.addTask {
+                while (try? await Task.sleep(for: interval)) != nil { events.yield(.input(.rescan)) }
+            }
         case .giveBackMemory: group.addTask { await files.giveBackMemory() }
         case .report(let report): files.reporter.record(report)
         case .finish: break
-        }
-    }
-
-    static func poll(
-        every interval: Duration, in group: inout ThrowingDiscardingTaskGroup<any Error>,
-        _ events: AsyncStream<Event>.Continuation
-    ) {
-        group.addTask {
-            while (try? await Task.sleep(for: interval)) != nil { events.yield(.input(.rescan)) }
         }
     }
 }

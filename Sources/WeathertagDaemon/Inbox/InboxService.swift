@@ -58,11 +58,8 @@ package final class InboxService: Service {
         let arrivals = Arrivals()
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)
         self.running.withLock { $0 = continuation }
-        let pollInterval = self.files.configuration.pollInterval(isRemote: Filesystem.isRemote(self.inbox))
-        let machine = Machine(
-            configuration: Machine.Configuration(
-                inbox: self.files.configuration, pollInterval: pollInterval, hasStore: self.files.memory != nil),
-            clock: ContinuousClock())
+        let machine = self.files.machine()
+        let pollInterval = machine.configuration.pollInterval
         self.logger.info(
             "watching the inbox",
             metadata: ["inbox": "\(self.inbox)", "poll_seconds": "\(pollInterval.map { "\($0.seconds)" } ?? "off")"]
@@ -94,11 +91,7 @@ package final class InboxService: Service {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask {
                 do {
-                    try await onThread("weathertag-inotify") {
-                        try watcher.run(into: arrivals, changed: { self.files.memory?.apply($0, at: Date()) }) {
-                            continuation.yield(.watcher($0))
-                        }
-                    }
+                    try await self.files.watch(watcher, into: arrivals) { continuation.yield(.watcher($0)) }
                 } catch {
                     continuation.yield(.watcherFailed(error))
                 }
@@ -117,11 +110,7 @@ package final class InboxService: Service {
                     }
                     guard let event = await iterator.next() else { return }
                     actions = try self.handle(event, &machine, arrivals: arrivals)
-                    let (waiting, history) = (machine.waiting, machine.waitingForHistory)
-                    self.statistics.update {
-                        $0.entriesWaiting = waiting
-                        $0.entriesWaitingForHistory = history
-                    }
+                    self.statistics.inboxWaiting(machine.waiting, forHistory: machine.waitingForHistory)
                 }
             } onGracefulShutdown: {
                 continuation.yield(.input(.stop))
