@@ -112,4 +112,27 @@ struct InboxStateMachineIntakeTests {
         self.clock.advance(by: .seconds(2))
         #expect(machine.receive(.wokeUp).batches.map(\.names) == [["b.md"]])
     }
+
+    /// The intake's names as bytes: given back as they went in (UTF-8, long, short), in order, and once taken not
+    /// walked over again; the bytes taken are dropped as the line empties.
+    @Test func aNameLineGivesBackEachNameInOrderAndItsRoom() throws {
+        var line = NameLine()
+        let names = ["a.md", "2026/11/Abendspaziergang am Fluss, mit Regen.md", "日記/雨.md", "e000001.md"]
+        for name in names { line.append(name) }
+        #expect(line.count == 4)
+        #expect(line.popFirst() == "a.md")
+        var rest: [String] = []
+        line.forEach { rest.append($0) }
+        #expect(rest == Array(names.dropFirst()))
+        let popped = [line.popFirst(), line.popFirst(), line.popFirst(), line.popFirst()]
+        #expect(popped == Array(names.dropFirst()) + [nil])
+        #expect(line.isEmpty)
+        let many = (0..<20_000).map { "entry-\($0).md" }
+        for name in many { line.append(name) }
+        let full = line.capacity
+        var taken: [String] = []
+        while let name = line.popFirst() { taken.append(name) }
+        #expect(taken == many)
+        #expect(line.capacity < full / 2, "\(line.capacity) of \(full) bytes kept")
+    }
 }

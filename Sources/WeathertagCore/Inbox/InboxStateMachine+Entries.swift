@@ -161,34 +161,17 @@ struct HistoryTurns: Sendable {
 /// Names in the order they took a place, each with the ticket of that place: an index over the inbox's map, read
 /// lazily (a name whose state no longer holds the ticket is skipped), so it can never disagree with the map.
 struct TicketOrder: Sendable {
-    private var line = Line<(name: String, ticket: Int)>()
-
-    mutating func append(_ name: String, ticket: Int) { self.line.append((name, ticket)) }
-
-    /// The slots it keeps, taken or not.
-    var capacity: Int { self.line.capacity }
-
-    mutating func popFirst() -> (name: String, ticket: Int)? { self.line.popFirst() }
-}
-
-/// Values in the order they came, taken from the front: an array and the index of its first value. Not
-/// swift-collections' `Deque`, which keeps the room of the longest line it ever held: this one gives it back as it
-/// empties (`popFirst`), and a burst's line is the largest thing the machine holds.
-struct Line<Element: Sendable>: Sendable {
-    private var items: [Element] = []
+    private var items: [(name: String, ticket: Int)] = []
     private var head = 0
 
-    init() {}
-
-    var count: Int { self.items.count - self.head }
-    var isEmpty: Bool { self.head == self.items.count }
+    mutating func append(_ name: String, ticket: Int) {
+        self.items.append((name, ticket))
+    }
 
     /// The slots it keeps, taken or not.
     var capacity: Int { self.items.capacity }
 
-    mutating func append(_ item: Element) { self.items.append(item) }
-
-    mutating func popFirst() -> Element? {
+    mutating func popFirst() -> (name: String, ticket: Int)? {
         guard self.head < self.items.count else { return nil }
         let item = self.items[self.head]
         self.head += 1
@@ -200,10 +183,55 @@ struct Line<Element: Sendable>: Sendable {
         }
         return item
     }
+}
 
-    /// Whether a value still in line is one `predicate` takes (a walk over the line).
-    func contains(where predicate: (Element) -> Bool) -> Bool {
-        self.items[self.head...].contains(where: predicate)
+/// Names in the order they came, taken from the front, kept as their bytes one after another, each ended by a NUL
+/// (no path holds one): a name of 10 bytes costs 11, where a `String` costs 16 inline, and a name longer than 15
+/// bytes (`2026/11/evening walk.md`) 16 and an allocation of 48 to 64 more. The intake holds a burst's names this way.
+struct NameLine: Sendable {
+    private var bytes: [UInt8] = []
+    private var head = 0
+    private(set) var count = 0
+
+    init() {}
+
+    var isEmpty: Bool { self.count == 0 }
+
+    /// The bytes it keeps, taken or not.
+    var capacity: Int { self.bytes.capacity }
+
+    mutating func append(_ name: String) {
+        self.bytes.append(contentsOf: name.utf8)
+        self.bytes.append(0)
+        self.count += 1
+    }
+
+    mutating func popFirst() -> String? {
+        guard let (name, end) = self.name(at: self.head) else { return nil }
+        self.head = end
+        self.count -= 1
+        // What was taken is dropped once it is half, as `TicketOrder` does.
+        if self.head > 16_384 && self.head * 2 > self.bytes.count {
+            self.bytes = Array(self.bytes[self.head...])
+            self.head = 0
+        }
+        return name
+    }
+
+    /// Each name still in line, in order.
+    func forEach(_ body: (String) -> Void) {
+        var start = self.head
+        while let (name, end) = self.name(at: start) {
+            body(name)
+            start = end
+        }
+    }
+
+    /// The name starting at `start`, and where the next one starts.
+    private func name(at start: Int) -> (String, next: Int)? {
+        guard start < self.bytes.count else { return nil }
+        let end = self.bytes[start...].firstIndex(of: 0) ?? self.bytes.count
+        return (String(decoding: self.bytes[start..<end], as: UTF8.self), end + 1)
     }
 }
 

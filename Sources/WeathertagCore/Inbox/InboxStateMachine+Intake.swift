@@ -1,8 +1,9 @@
 extension InboxStateMachine {
     /// Names not taken into the map yet, in order. The map holds at most `Configuration.intakeLimit` entries that
-    /// wait; what arrives or a listing finds past that waits here as a name alone, 16 bytes where an entry held costs
-    /// about 130 (its slot in the map, its ticket in the queue, its notice), and is taken in as those held are stamped
-    /// (`takeInFromIntake`). Held whole, a burst of 50,000 took 6.6 MiB (docs/PERFORMANCE.md).
+    /// wait; what arrives or a listing finds past that waits here as a name alone, its bytes and one more
+    /// (`NameLine`) where an entry held costs about 130 (its slot in the map, its ticket in the queue, its notice),
+    /// and is taken in as those held are stamped (`takeInFromIntake`). Held whole, a burst of 50,000 took 6.6 MiB
+    /// (docs/PERFORMANCE.md).
     ///
     /// A name here is in no place: it waits for its turn only (`waitingReason` says `queued`), and nothing is decided
     /// about it until it is taken in, as it would have been when it came.
@@ -10,10 +11,10 @@ extension InboxStateMachine {
         /// Written and closed, moved in, or their editor's lock went: taken in as arrivals (with their settle time).
         /// A name written again while it waits here is here twice, and the second time it is taken in it is already
         /// held (or stamped, and read once more).
-        var arrived = Line<String>()
+        var arrived = NameLine()
         /// What the last listing found past the limit, in its order: taken in as it found them. Each listing
         /// replaces it, as it sees everything the previous one found that still needs work.
-        var listed = Line<String>()
+        var listed = NameLine()
 
         var count: Int { self.arrived.count + self.listed.count }
         var isEmpty: Bool { self.arrived.isEmpty && self.listed.isEmpty }
@@ -23,10 +24,7 @@ extension InboxStateMachine {
             guard !self.isEmpty, !names.isEmpty else { return [] }
             var found: Set<String> = []
             for line in [self.arrived, self.listed] {
-                _ = line.contains { name in
-                    if names.contains(name) { found.insert(name) }
-                    return found.count == names.count
-                }
+                line.forEach { name in if names.contains(name) { found.insert(name) } }
             }
             return found
         }

@@ -171,7 +171,7 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
     mutating func namesArrived(_ names: [String]) -> [Action] {
         let now = self.clock.now
         var takenIn: [String] = []
-        takenIn.reserveCapacity(names.count)
+        takenIn.reserveCapacity(min(names.count, self.configuration.intakeLimit))
         for name in names {
             guard self.takesInArrivals || self.holds(name) else {
                 self.intake.arrived.append(name)
@@ -237,7 +237,7 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
         let limit = self.configuration.intakeLimit
         var takenIn: [String] = []
         takenIn.reserveCapacity(min(candidates.count, limit))
-        self.intake.listed = Line()
+        self.intake.listed = NameLine()
         for name in candidates {
             guard self.counts.held < limit || self.holds(name) else {
                 self.intake.listed.append(name)
