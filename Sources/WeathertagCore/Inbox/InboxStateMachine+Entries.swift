@@ -218,6 +218,18 @@ struct NameLine: Sendable {
         return name
     }
 
+    /// The names of two lines in name order, each once: both are in name order, as a listing's rest is.
+    static func merging(_ first: NameLine, _ second: NameLine) -> NameLine {
+        var (first, second, merged) = (first, second, NameLine())
+        var (a, b) = (first.popFirst(), second.popFirst())
+        while let next = [a, b].compactMap({ $0 }).min() {
+            merged.append(next)
+            if a == next { a = first.popFirst() }
+            if b == next { b = second.popFirst() }
+        }
+        return merged
+    }
+
     /// Each name still in line, in order.
     func forEach(_ body: (String) -> Void) {
         var start = self.head

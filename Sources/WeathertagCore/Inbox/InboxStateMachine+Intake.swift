@@ -12,8 +12,9 @@ extension InboxStateMachine {
         /// A name written again while it waits here is here twice, and the second time it is taken in it is already
         /// held (or stamped, and read once more).
         var arrived = NameLine()
-        /// What the last listing found past the limit, in its order: taken in as it found them. Each listing
-        /// replaces it, as it sees everything the previous one found that still needs work.
+        /// What listings found past the limit, in name order: taken in as they found them. Each listing's rest is
+        /// merged in, each name once, so that polls over a long queue do not pile names up, and a listing that could
+        /// not read a folder does not drop what an earlier one found there.
         var listed = NameLine()
 
         var count: Int { self.arrived.count + self.listed.count }

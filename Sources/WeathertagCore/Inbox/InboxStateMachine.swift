@@ -227,7 +227,7 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
     /// A listing came back: the names that may need work, and every name present (nil when unknown). A candidate
     /// is looked at unless it already waits for something (a time, weather, history); a locked one too: where
     /// nothing reports its lock file's going (a network filesystem), the poll is what finds the editor gone. Past
-    /// `intakeLimit`, the candidates the map does not hold wait in the intake, in place of what the last listing
+    /// `intakeLimit`, the candidates the map does not hold wait in the intake, each once with what the last listing
     /// left there.
     mutating func listed(candidates: [String], present: Set<String>?) -> [Action] {
         var actions: [Action] = []
@@ -237,15 +237,17 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
         let limit = self.configuration.intakeLimit
         var takenIn: [String] = []
         takenIn.reserveCapacity(min(candidates.count, limit))
-        self.intake.listed = NameLine()
+        var rest = NameLine()
         for name in candidates {
             guard self.counts.held < limit || self.holds(name) else {
-                self.intake.listed.append(name)
+                rest.append(name)
                 continue
             }
             self.list(name)
             takenIn.append(name)
         }
+        // What the last listing left is kept with it, once: a folder this one could not read keeps its entries.
+        self.intake.listed = self.intake.listed.isEmpty ? rest : NameLine.merging(self.intake.listed, rest)
         let queued = self.counts.queued - queuedBefore
         if self.weather.last == nil, queued >= self.configuration.longQueueBatchSize {
             self.listedBeforeWeather += queued
