@@ -320,6 +320,29 @@ final class EntryFileTests {
         #expect(FileIO.startTime(stat: Array("no command".utf8)[...]) == nil)
     }
 
+    /// A directory record is only as long as its name: one that ends where readable memory ends (a guard page
+    /// after it, as glibc's buffer may end) is read without touching a byte past it. Copying `d_name` whole read
+    /// 256 bytes and crashed the daemon in the kill test.
+    @Test func aDirectoryRecordIsReadNoFurtherThanItsName() throws {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let memory = try #require(
+            mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0).flatMap {
+                $0 == MAP_FAILED ? nil : $0
+            })
+        defer { munmap(memory, 2 * page) }
+        #expect(mprotect(memory + page, page, PROT_NONE) == 0)
+        let offset = try #require(MemoryLayout<dirent>.offset(of: \dirent.d_name))
+        let lengthOffset = try #require(MemoryLayout<dirent>.offset(of: \dirent.d_reclen))
+        let length = (offset + 8 + 7) & ~7  // the record of "a.md\0" as the kernel pads it, 8-byte aligned
+        let record = memory + page - length
+        memset(record, 0, length)
+        let name = Array("a.md".utf8)
+        (record + offset).copyMemory(from: name, byteCount: name.count)
+        record.storeBytes(of: UInt16(length), toByteOffset: lengthOffset, as: UInt16.self)
+        let entry = record.assumingMemoryBound(to: dirent.self)
+        #expect(String(decoding: FileIO.name(of: entry), as: UTF8.self) == "a.md")
+    }
+
     @Test func aFileRemovedDuringStampingIsNotRecreated() throws {
         try self.directory.write("entry.md", "gone soon\n")
         let path = self.directory.file("entry.md")

@@ -39,7 +39,7 @@ final class CrashGuard: Sendable {
             changed = true
         }
         var suspects: [String] = []
-        for note in Self.names(in: self.directory) where note.hasPrefix(Self.notePrefix) {
+        for note in FileIO.names(in: self.directory) where note.hasPrefix(Self.notePrefix) {
             let path = self.directory + "/" + note
             let marker = Self.read(path).flatMap(BatchMarker.init)
             unlink(path)
@@ -139,19 +139,6 @@ final class CrashGuard: Sendable {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         return try? FileIO.readAll(fd, path: path, limit: 1 << 20)
-    }
-
-    private static func names(in directory: String) -> [String] {
-        guard let stream = opendir(directory) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
     }
 
     /// This boot's id: a note from another boot names no culprit (the machine stopped, not the daemon).

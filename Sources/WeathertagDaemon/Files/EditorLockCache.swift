@@ -55,16 +55,6 @@ final class EditorLockCache: Sendable {
     var isKeeping: Bool { self.keeping.load(ordering: .relaxed) }
 
     private static func list(_ directory: String) -> Set<String> {
-        var names: Set<String> = []
-        guard let folder = opendir(directory) else { return names }
-        defer { closedir(folder) }
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes -> String? in
-                guard bytes.first == UInt8(ascii: ".") else { return nil }
-                return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if let name { names.insert(name) }
-        }
-        return names
+        Set(FileIO.names(in: directory) { $0.first == UInt8(ascii: ".") })
     }
 }

@@ -3,6 +3,34 @@ import Synchronization
 
 /// Small blocking POSIX helpers. Callers run them on a thread pool, never on Swift's cooperative pool.
 enum FileIO {
+    /// The names in `directory` (`.` and `..` left out) that `keep` takes, by their bytes before a `String` is made;
+    /// empty when it cannot be read.
+    static func names(in directory: String, _ keep: (UnsafeBufferPointer<UInt8>) -> Bool = { _ in true }) -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = Self.name(of: entry)
+            guard !(name.count == 1 && name[0] == 0x2E), !(name.count == 2 && name[0] == 0x2E && name[1] == 0x2E),
+                keep(name)
+            else { continue }
+            names.append(String(decoding: name, as: UTF8.self))
+        }
+        return names
+    }
+
+    /// The name of an entry `readdir` gave, read where it lies. The record is only as long as its name (`d_reclen`):
+    /// a copy of `d_name` (256 bytes, as `withUnsafeBytes(of: entry.pointee.d_name)` makes) reads past it, and past
+    /// the end of glibc's buffer when it is the buffer's last record, which crashed the daemon in the kill test.
+    static func name(of entry: UnsafePointer<dirent>) -> UnsafeBufferPointer<UInt8> {
+        let start = UnsafeRawPointer(entry) + Self.nameOffset
+        return UnsafeBufferPointer(
+            start: start.assumingMemoryBound(to: UInt8.self), count: strlen(start.assumingMemoryBound(to: CChar.self)))
+    }
+
+    /// Where `d_name` starts in a `dirent` (a stored field: `offset(of:)` has it; 19 on Linux).
+    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
+
     /// Reads the whole file behind `fd`, refusing more than `limit` bytes. `expected` (the size `fstat` gave) sizes
     /// the first read one byte larger, so that a file that did not grow takes one `read`: a short read of a regular
     /// file is its end.

@@ -51,9 +51,7 @@ enum InboxWalk {
         defer { closedir(directory) }
         var folder = Folder()
         while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
-            }
+            let name = String(decoding: FileIO.name(of: entry), as: UTF8.self)
             if name == "." || name == ".." { continue }
             var isFolder = entry.pointee.d_type == UInt8(DT_DIR)
             if entry.pointee.d_type == UInt8(DT_UNKNOWN) {
