@@ -75,6 +75,10 @@ struct CrashAndEditTests {
         }
     }
 
+    /// The machine holds 500 entries, not 4,096: each start's listing of the burst, and the burst itself, go
+    /// mostly through its intake (names waiting to be taken in), which the kills must not lose either.
+    static let smallIntake = ["WEATHERTAG_TEST_INTAKE_LIMIT": "500"]
+
     @Test func killNineAtRandomMomentsLosesNothing() async throws {
         let environment = ProcessInfo.processInfo.environment
         let seed = environment["WEATHERTAG_FAULT_SEED"].flatMap(UInt64.init) ?? 20_261_122
@@ -95,7 +99,7 @@ struct CrashAndEditTests {
             var temporariesFound = 0
             var block: String?
             for _ in 0..<rounds {
-                let daemon = try await harness.startDaemon()
+                let daemon = try await harness.startDaemon(environment: Self.smallIntake)
                 // Kill once this run has stamped a seeded number of entries: the moment varies with timing, the
                 // sequence of targets does not. The targets add up to at most half the burst.
                 let target = Int.random(in: 1...max(1, count / (rounds * 2)), using: &random)
@@ -138,7 +142,7 @@ struct CrashAndEditTests {
             }
 
             // A restart stamps the rest and removes the temp files the kills left.
-            let daemon = try await harness.startDaemon()
+            let daemon = try await harness.startDaemon(environment: Self.smallIntake)
             do {
                 try await poll("every entry stamped", timeout: .seconds(120), every: .milliseconds(100)) {
                     () -> Bool? in
@@ -174,7 +178,8 @@ struct CrashAndEditTests {
     @Test func editsRenamesAndDeletesDuringABurstAreNeverOverwritten() async throws {
         try await withHarness { harness in
             try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 46.2, "longitude": 6.15}]"#)
-            let daemon = try await harness.startDaemon()
+            // Its machine holds 100 entries: the rest of the burst waits in its intake, in the order it came.
+            let daemon = try await harness.startDaemon(environment: ["WEATHERTAG_TEST_INTAKE_LIMIT": "100"])
             let count = 400
             var appended: [String: [String]] = [:]
             var random = SeededRandom(seed: 7)

@@ -16,8 +16,8 @@ extension InboxStateMachine {
         package var batchesInFlight = 3
         /// Entries the machine holds that wait (queued, deferred, locked, in a batch, waiting for weather or history)
         /// at most: past this, what arrives or a listing finds waits as a name alone (`Intake`) until some of them
-        /// are done, so that a burst of any size, or a start-up listing of a large diary, costs 16 bytes a name and
-        /// not a held entry's 130. Well above the batches in flight (3 of 512), so that the queue stays long enough
+        /// are done, so that a burst of any size, or a start-up listing of a large diary, costs a name's bytes and
+        /// one more, not a held entry's 130. Well above the batches in flight (3 of 512), so that the queue stays long enough
         /// for full batches.
         package var intakeLimit = 4096
         /// Back-dated entries asked about at the same time; the rest wait their turn. History answers a place and

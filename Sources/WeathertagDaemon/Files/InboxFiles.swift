@@ -51,10 +51,16 @@ struct InboxFiles: Sendable {
     /// a store, its look-over first and its arrivals handed to the diary index.
     func machine() -> Machine {
         let pollInterval = self.configuration.pollInterval(isRemote: Filesystem.isRemote(self.inbox))
-        return Machine(
-            configuration: Machine.Configuration(
-                inbox: self.configuration, pollInterval: pollInterval, hasStore: self.memory != nil),
-            clock: ContinuousClock())
+        var configuration = Machine.Configuration(
+            inbox: self.configuration, pollInterval: pollInterval, hasStore: self.memory != nil)
+        #if DEBUG
+            // The crash tests' burst of 3,000 goes through the intake (`WEATHERTAG_TEST_INTAKE_LIMIT`); the release
+            // binary has no such knob.
+            if let limit = ProcessInfo.processInfo.environment["WEATHERTAG_TEST_INTAKE_LIMIT"].flatMap(Int.init) {
+                configuration.intakeLimit = limit
+            }
+        #endif
+        return Machine(configuration: configuration, clock: ContinuousClock())
     }
 
     /// A listing (`InboxListing`), as the machine takes it; nothing listed when the inbox cannot be read.
