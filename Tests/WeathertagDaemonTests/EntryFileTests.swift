@@ -341,6 +341,7 @@ final class EntryFileTests {
         record.storeBytes(of: UInt16(length), toByteOffset: lengthOffset, as: UInt16.self)
         let entry = record.assumingMemoryBound(to: dirent.self)
         #expect(String(decoding: FileIO.name(of: entry), as: UTF8.self) == "a.md")
+        #expect(entry.pointee.d_type == 0, "the type read alone (InboxWalk), not the record copied")
     }
 
     @Test func aFileRemovedDuringStampingIsNotRecreated() throws {
