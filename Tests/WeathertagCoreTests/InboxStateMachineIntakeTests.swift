@@ -5,24 +5,12 @@ import WeathertagTestSupport
 
 /// The machine's intake: past `intakeLimit` entries held, names wait as names alone, in order, and are taken in as
 /// the held ones are done, each as it would have been when it came.
-@Suite("inbox state machine's intake")
-struct InboxStateMachineIntakeTests {
-    typealias Machine = InboxStateMachine<TestClock>
-
-    let clock = TestClock()
-
+extension InboxStateMachineTests {
     func machine(limit: Int, _ adjust: (inout Machine.Configuration) -> Void = { _ in }) -> Machine {
-        var configuration = Machine.Configuration()
-        configuration.intakeLimit = limit
-        configuration.batchesInFlight = 2
-        adjust(&configuration)
-        return Machine(configuration: configuration, clock: self.clock)
-    }
-
-    static let version = FileVersion(device: 1, inode: 2, size: 3, modifiedSeconds: 4, modifiedNanoseconds: 5)
-
-    static func names(_ count: Int, _ prefix: String = "entry") -> [String] {
-        (0..<count).map { "\(prefix)-\($0).md" }
+        self.machine { configuration in
+            configuration.intakeLimit = limit
+            adjust(&configuration)
+        }
     }
 
     /// Answers every batch as stamped until nothing is out, checking after each event that the map holds no more
