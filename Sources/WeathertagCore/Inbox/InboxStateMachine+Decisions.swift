@@ -115,14 +115,11 @@ extension InboxStateMachine {
 
     /// Why each of `names` the machine holds is not stamped yet (for the socket's answers about entries).
     package func waitingReasons(_ names: [String]) -> [String: LaneState] {
-        var reasons: [String: LaneState] = [:]
-        var notHeld: Set<String> = []
-        for name in names where reasons[name] == nil {
-            if let reason = self.heldReason(name) { reasons[name] = reason } else { notHeld.insert(name) }
-        }
-        // The intake walked once for all of them.
-        for name in self.intake.waiting(among: notHeld) { reasons[name] = self.queuedReason }
-        return reasons
+        let held = names.compactMap { name in self.heldReason(name).map { (name, $0) } }
+        // The intake walked once for all the others.
+        let others = Set(names).subtracting(held.map(\.0))
+        let queued = self.intake.waiting(among: others).map { ($0, self.queuedReason) }
+        return Dictionary(held + queued, uniquingKeysWith: { first, _ in first })
     }
 
     /// The names that wait for something besides their turn, once each and in order: what the diary index is told
