@@ -84,6 +84,31 @@ extension InboxStateMachineTests {
         #expect(machine.isIdle && machine.intake.isEmpty)
     }
 
+    /// Entries parked for the world do not fill the map's room: with current weather down, four of today's entries
+    /// are read and wait for it, and a back-dated one dropped after them still asks history at once (history never
+    /// waits on the present, whatever the limit).
+    @Test func entriesWaitingOnTheWorldLeaveTheirRoom() throws {
+        var machine = self.machine(limit: 2) { $0.sortsWithoutWeather = true }
+        _ = machine.receive(.start)
+        _ = machine.receive(.listed(candidates: [], present: nil))
+        var batches = machine.receive(.arrived(["a.md", "b.md", "c.md", "d.md"])).batches
+        batches += machine.receive(.weatherFailed(Failure(description: "HTTP 500"), retryAfter: nil)).batches
+        while !batches.isEmpty {
+            let batch = batches.removeFirst()
+            let outcome = BatchOutcome(results: batch.names.map { ($0, .needsWeather) })
+            batches += machine.receive(.batchFinished(batch, outcome, arrivedMeanwhile: [])).batches
+        }
+        #expect(machine.intake.isEmpty, "all four read, and waiting for weather")
+        let old = try #require(machine.receive(.arrived(["old.md"])).batches.first)
+        #expect(old.names == ["old.md"] && old.tag == nil)
+        let time = try #require(EntryTime.given("2024-01-01", timeZone: .utc))
+        let outcome = BatchOutcome(results: [("old.md", .wantsHistory(HistoryRequest(time: time, position: nil)))])
+        let asked = machine.receive(.batchFinished(old, outcome, arrivedMeanwhile: [])).histories.map(\.0)
+        #expect(asked == ["old.md"], "the back-dated entry asked history behind four that wait for weather")
+        #expect(machine.waiting == 5 && machine.intake.isEmpty)
+        #expect(machine.counts.moving == 0 && machine.counts.awaitingWeather == 4)
+    }
+
     /// An arrival taken in from the intake settles as it would have when it came: it is not stamped at once.
     @Test func anArrivalTakenInLaterStillSettles() throws {
         var machine = self.machine(limit: 1) {

@@ -102,6 +102,10 @@ extension InboxStateMachine {
     /// event cost nothing).
     struct Counts {
         var held = 0
+        /// Held and on their way (queued, settling, in a batch, answered by history), not waiting on the world
+        /// (weather, history, an editor, their day): what `intakeLimit` bounds, so that nothing waits in the intake
+        /// behind an outage or a diary's history.
+        var moving = 0
         var queued = 0
         var deferred = 0
         var deferredForHistory = 0
@@ -116,16 +120,24 @@ extension InboxStateMachine {
             guard let place = entry.place else { return }
             self.held += change
             switch place {
-            case .queued: self.queued += change
+            case .queued:
+                self.queued += change
+                self.moving += change
             case .deferred:
                 self.deferred += change
                 if entry.historyFailure != nil {
                     self.deferredForHistory += change
                     self.history += change
+                } else if entry.datedAhead == nil {
+                    self.moving += change
                 }
             case .awaitingWeather: self.awaitingWeather += change
-            case .awaitingHistory, .historical: self.history += change
-            case .locked, .inBatch: break
+            case .awaitingHistory: self.history += change
+            case .historical:
+                self.history += change
+                self.moving += change
+            case .inBatch: self.moving += change
+            case .locked: break
             }
         }
     }

@@ -1,6 +1,6 @@
 extension InboxStateMachine {
-    /// Names not taken into the map yet, in order. The map holds at most `Configuration.intakeLimit` entries that
-    /// wait; what arrives or a listing finds past that waits here as a name alone, its bytes and one more
+    /// Names not taken into the map yet, in order. The map holds at most `Configuration.intakeLimit` entries on their
+    /// way (`Counts.moving`: those parked for weather, history, an editor or their day do not count); what arrives or a listing finds past that waits here as a name alone, its bytes and one more
     /// (`NameLine`) where an entry held costs about 130 (its slot in the map, its ticket in the queue, its notice),
     /// and is taken in as those held are stamped (`takeInFromIntake`). Held whole, a burst of 50,000 took 6.6 MiB
     /// (docs/PERFORMANCE.md).
@@ -33,7 +33,7 @@ extension InboxStateMachine {
 
     /// Whether a name the map does not hold is taken in now: the map has room, and no arrival waits before it.
     var takesInArrivals: Bool {
-        self.intake.arrived.isEmpty && self.counts.held < self.configuration.intakeLimit
+        self.intake.arrived.isEmpty && self.counts.moving < self.configuration.intakeLimit
     }
 
     /// Whether the map holds `name` somewhere (not only remembers it): its news is taken in whatever the limit.
@@ -46,13 +46,13 @@ extension InboxStateMachine {
         let limit = self.configuration.intakeLimit
         let now = self.clock.now
         var arrived: [String] = []
-        while self.counts.held < limit, let name = self.intake.arrived.popFirst() {
+        while self.counts.moving < limit, let name = self.intake.arrived.popFirst() {
             self.arrive(name, at: now)
             arrived.append(name)
         }
         if let delay = self.configuration.noticeDelay { self.notices.arrived(arrived, at: now, delay: delay) }
         var listed: [String] = []
-        while self.counts.held < limit, let name = self.intake.listed.popFirst() {
+        while self.counts.moving < limit, let name = self.intake.listed.popFirst() {
             self.list(name)
             listed.append(name)
         }

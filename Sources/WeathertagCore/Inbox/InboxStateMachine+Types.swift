@@ -14,11 +14,12 @@ extension InboxStateMachine {
         /// threads (one of them waits its turn to write without holding a thread: `InboxFiles.stamp`). With two, a
         /// 50,000-entry rebuild left a core idle for a quarter of its time (docs/PERFORMANCE.md).
         package var batchesInFlight = 3
-        /// Entries the machine holds that wait (queued, deferred, locked, in a batch, waiting for weather or history)
-        /// at most: past this, what arrives or a listing finds waits as a name alone (`Intake`) until some of them
-        /// are done, so that a burst of any size, or a start-up listing of a large diary, costs a name's bytes and
-        /// one more, not a held entry's 130. Well above the batches in flight (3 of 512), so that the queue stays long enough
-        /// for full batches.
+        /// Entries the machine holds on their way (queued, settling, in a batch, answered by history) at most: past
+        /// this, what arrives or a listing finds waits as a name alone (`Intake`) until some of them are done, so that
+        /// a burst of any size, or the start-up listing of a large diary, costs a name's bytes and one more, not a
+        /// held entry's 130. Entries parked for weather, history, an editor or their day do not count: nothing waits
+        /// behind an outage or a diary's history (those are held as before, each read once). Well above the batches
+        /// in flight (3 of 512), so that the queue stays long enough for full batches.
         package var intakeLimit = 4096
         /// Back-dated entries asked about at the same time; the rest wait their turn. History answers a place and
         /// year in one request, so more at once would only hold more tasks waiting for the same one.

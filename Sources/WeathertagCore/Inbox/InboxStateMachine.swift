@@ -239,7 +239,7 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
         takenIn.reserveCapacity(min(candidates.count, limit))
         var rest = NameLine()
         for name in candidates {
-            guard self.counts.held < limit || self.holds(name) else {
+            guard self.counts.moving < limit || self.holds(name) else {
                 rest.append(name)
                 continue
             }
