@@ -1,9 +1,9 @@
 extension InboxStateMachine {
     /// Names not taken into the map yet, in order. The map holds at most `Configuration.intakeLimit` entries on their
-    /// way (`Counts.moving`: those parked for weather, history, an editor or their day do not count); what arrives or a listing finds past that waits here as a name alone, its bytes and one more
-    /// (`NameLine`) where an entry held costs about 130 (its slot in the map, its ticket in the queue, its notice),
-    /// and is taken in as those held are stamped (`takeInFromIntake`). Held whole, a burst of 50,000 took 6.6 MiB
-    /// (docs/PERFORMANCE.md).
+    /// way (`Counts.moving`: those parked for weather, history, an editor or their day do not count). What arrives or
+    /// a listing finds past that waits here as a name alone, its bytes and one more (`NameLine`), where an entry held
+    /// costs about 130 (its slot in the map, its ticket in the queue, its notice); it is taken in as those on their
+    /// way are done (`takeInFromIntake`). Held whole, a burst of 50,000 took 6.6 MiB (docs/PERFORMANCE.md).
     ///
     /// A name here is in no place: it waits for its turn only (`waitingReason` says `queued`), and nothing is decided
     /// about it until it is taken in, as it would have been when it came.
