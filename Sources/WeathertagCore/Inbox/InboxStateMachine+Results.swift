@@ -49,7 +49,7 @@ extension InboxStateMachine {
         guard case .awaitingHistory = self.entries[name]?.place else { return self.askHistory() + self.proceed() }
         self.update(name) { entry, machine in
             entry.historyFailure = nil
-            entry.place = .historical(tag, ticket: machine.ticket(for: name, in: \.historicalOrder))
+            entry.place = .historical(tag, ticket: machine.ticket(for: name, in: .historical))
         }
         // History answers again: what waits for it after an outage is looked at now, not at its backoff's end.
         if self.counts.deferredForHistory > 0 {
@@ -132,7 +132,7 @@ extension InboxStateMachine {
                 return (self.queued(name), nil)
             }
             if self.configuration.waitsForWeather {
-                return (.awaitingWeather(ticket: self.ticket(for: name, in: \.weatherOrder)), nil)
+                return (.awaitingWeather(ticket: self.ticket(for: name, in: .weather)), nil)
             }
             let error = self.weather.error ?? WeatherError(kind: .unreachable, message: "no current weather")
             return (nil, .entry(name, .noWeather(error), Telling()))

@@ -15,7 +15,7 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
     var entries: [String: EntryState] = [:]
     /// Names past `intakeLimit`, not in the map yet: they wait for their turn only.
     var intake = Intake()
-    /// The orders of the places that have one; an entry's ticket in its place says it is still there.
+    /// The orders of the places that have one (`Line`); an entry's ticket in its place says it is still there.
     var queue = TicketOrder()
     var weatherOrder = TicketOrder()
     var historicalOrder = TicketOrder()
@@ -283,7 +283,7 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
     /// The weather service answered: what waited for it goes on, in the order it came.
     mutating func weatherArrived(_ tag: WeatherTag) -> [Action] {
         self.weather.arrived(tag, at: self.clock.now)
-        for name in self.drain(\.weatherOrder, { if case .awaitingWeather($0) = $1 { true } else { false } }) {
+        for name in self.drain(.weather, { if case .awaitingWeather($0) = $1 { true } else { false } }) {
             self.update(name) { entry, machine in entry.place = machine.queued(name) }
         }
         return self.proceed()
@@ -296,7 +296,7 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
         guard self.configuration.waitsForWeather else {
             // Nothing waits (`weathertag stamp`): what needs weather is reported, the rest is sorted without it.
             var reports: [Action] = []
-            for name in self.drain(\.weatherOrder, { if case .awaitingWeather($0) = $1 { true } else { false } }) {
+            for name in self.drain(.weather, { if case .awaitingWeather($0) = $1 { true } else { false } }) {
                 self.update(name) { entry, _ in entry.place = nil }
                 reports.append(.report(.entry(name, .noWeather(error), Telling())))
             }
