@@ -76,7 +76,7 @@ enum EntryBatch {
     ) -> Done {
         // Noted before the first file is read: should one of them kill the process, the next start sets it aside.
         let note = crashGuard?.begin(names)
-        defer { note?.end() }
+        defer { if let crashGuard, let note { crashGuard.end(note) } }
         var outcome = BatchOutcome()
         var records: [StampRecord] = []
         var indexItems: [DiaryIndexItem] = []

@@ -72,6 +72,21 @@ enum FileIO {
         }
     }
 
+    /// Writes all of `bytes` at `offset` (`pwrite`: the file's position is neither used nor moved).
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int, path: String) throws {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes {
+                pwrite(fd, $0.baseAddress, $0.count, off_t(offset + written))
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("pwrite", path: path)
+            }
+            written += count
+        }
+    }
+
     /// Makes a rename in `directory` durable.
     static func fsyncDirectory(_ directory: String) throws {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
