@@ -354,6 +354,13 @@ final class StateDatabaseTests {
         // Read again in the same version (a start-up's listing): not parsed again, and still "stamped".
         let versions = database.indexedVersions(["a.md", "2026/b.md"])
         #expect(versions.count == 2)
+        // Asked in one look, as a batch asks: the same answers; no blocks for a batch that replaces them.
+        let recalled = database.recall(["a.md", "2026/b.md"], restoring: true, now: self.now)
+        #expect(recalled.indexed == versions)
+        #expect(
+            !recalled.blocks.isEmpty
+                && recalled.blocks == database.blocksToRestore(["a.md", "2026/b.md"], now: self.now))
+        #expect(database.recall(["a.md"], restoring: false, now: self.now).blocks.isEmpty)
         _ = EntryBatch.stampFiles(
             ["a.md"], in: inbox, lines: self.block, options: StampOptions(maximumSize: 1 << 20), memory: memory
         ).remembered()

@@ -7,7 +7,7 @@ import WeathertagDaemon
 /// The memory of stamps and the diary index in the process: the same rules as the state database (`RestorePolicy`,
 /// the lanes' updates, `DiaryOrder` keys, renames and removals, search by word prefixes and phrases), a real
 /// implementation for tests. `StampMemoryTests` and `DiaryStoreTests` run both against one contract.
-package final class InMemoryEntryStore: StampMemory, DiaryStore {
+package final class InMemoryEntryStore: EntryStore {
     package let policy: RestorePolicy
 
     private struct Remembered {

@@ -82,11 +82,11 @@ enum EntryBatch {
         var indexItems: [DiaryIndexItem] = []
         var written: Set<String> = []
         var originals: [(index: Int, original: EntryFile.SwappedOriginal)] = []
-        // What the memory holds for the batch's entries, asked once (used for those that turn out to have no block).
+        // What the memory holds for the batch's entries, asked once: the blocks for those that turn out to have none,
+        // and the versions the index has read (a file it has read in this version is not read for it again).
         let keys = memory.map { names.compactMap($0.key) } ?? []
-        let remembered = options.replacing ? [:] : memory?.database.blocksToRestore(keys, now: Date()) ?? [:]
-        // What the index holds already: a file it has read in this version is not read for it again.
-        let indexed = memory?.database.indexedVersions(keys) ?? [:]
+        let recalled = memory?.database.recall(keys, restoring: !options.replacing, now: Date()) ?? EntryRecall()
+        let (remembered, indexed) = (recalled.blocks, recalled.indexed)
         // Without the watcher's cache, this batch's own listings.
         let locks = locks.flatMap { $0.isKeeping ? $0 : nil } ?? EditorLockCache(keeping: false)
         var held = 0

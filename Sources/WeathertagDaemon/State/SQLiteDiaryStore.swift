@@ -10,15 +10,17 @@ package struct SQLiteDiaryStore: DiaryStore {
 
     /// The versions indexed for `paths` (a batch asks once, and does not read again what has not changed).
     package func indexedVersions(_ paths: [String]) -> [String: String] {
+        (try? self.database.pool.read { db in try self.indexedVersions(db, paths) }) ?? [:]
+    }
+
+    /// The same, in a transaction of the caller's.
+    func indexedVersions(_ db: Database, _ paths: [String]) throws -> [String: String] {
         guard !paths.isEmpty else { return [:] }
-        let rows =
-            (try? self.database.pool.read { db in
-                try Row.fetchAll(
-                    db.cachedStatement(
-                        sql: "SELECT path, version FROM diary WHERE version IS NOT NULL AND path IN "
-                            + "(\(Array(repeating: "?", count: paths.count).joined(separator: ",")))"),
-                    arguments: StatementArguments(paths))
-            }) ?? []
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT path, version FROM diary WHERE version IS NOT NULL AND path IN "
+                    + "(\(Array(repeating: "?", count: paths.count).joined(separator: ",")))"),
+            arguments: StatementArguments(paths))
         return Dictionary(rows.map { ($0["path"], $0["version"]) }, uniquingKeysWith: { first, _ in first })
     }
 

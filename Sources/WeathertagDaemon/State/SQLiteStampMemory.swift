@@ -23,27 +23,31 @@ package struct SQLiteStampMemory: StampMemory {
     package func blocksToRestore(_ paths: [String], now: Date = Date()) -> [String: [String]] {
         guard !paths.isEmpty else { return [:] }
         do {
-            let rows = try self.database.pool.read { db in
-                // One statement per batch size, prepared once.
-                try Row.fetchAll(
-                    db.cachedStatement(
-                        sql: "SELECT path, block, removed_at FROM entry WHERE path IN "
-                            + "(\(Array(repeating: "?", count: paths.count).joined(separator: ",")))"),
-                    arguments: StatementArguments(paths))
-            }
-            var blocks: [String: [String]] = [:]
-            for row in rows {
-                let removedAt: Double? = row["removed_at"]
-                let remembered = RememberedStamp(
-                    block: Self.lines(row["block"]), removedAt: removedAt.map(Date.init(timeIntervalSince1970:)))
-                if let block = self.database.policy.block(for: remembered, now: now) { blocks[row["path"]] = block }
-            }
-            return blocks
+            return try self.database.pool.read { db in try self.blocksToRestore(db, paths, now: now) }
         } catch {
             self.database.logger.warning(
                 "cannot read the state database; entries get new weather", metadata: ["error": "\(error)"])
             return [:]
         }
+    }
+
+    /// The same, in a transaction of the caller's.
+    func blocksToRestore(_ db: Database, _ paths: [String], now: Date) throws -> [String: [String]] {
+        guard !paths.isEmpty else { return [:] }
+        // One statement per batch size, prepared once.
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT path, block, removed_at FROM entry WHERE path IN "
+                    + "(\(Array(repeating: "?", count: paths.count).joined(separator: ",")))"),
+            arguments: StatementArguments(paths))
+        var blocks: [String: [String]] = [:]
+        for row in rows {
+            let removedAt: Double? = row["removed_at"]
+            let remembered = RememberedStamp(
+                block: Self.lines(row["block"]), removedAt: removedAt.map(Date.init(timeIntervalSince1970:)))
+            if let block = self.database.policy.block(for: remembered, now: now) { blocks[row["path"]] = block }
+        }
+        return blocks
     }
 
     private static func lines(_ block: String) -> [String] {

@@ -50,7 +50,31 @@ package protocol StampMemory: Sendable {
 }
 
 /// What a batch reads and writes: the memory of stamps and the diary index, written in one transaction.
-package typealias EntryStore = StampMemory & DiaryStore
+package protocol EntryStore: StampMemory, DiaryStore {
+    /// What a batch asks before it reads its files, in one look: the blocks to give back (`restoring`:
+    /// `blocksToRestore`; none when the batch replaces on purpose) and the versions indexed (`indexedVersions`).
+    func recall(_ paths: [String], restoring: Bool, now: Date) -> EntryRecall
+}
+
+/// What the memory holds for a batch's entries before they are read.
+package struct EntryRecall: Sendable {
+    /// The blocks to write back into entries that turn out to have none.
+    package var blocks: [String: [String]] = [:]
+    /// The versions the diary index has read.
+    package var indexed: [String: String] = [:]
+
+    package init(blocks: [String: [String]] = [:], indexed: [String: String] = [:]) {
+        (self.blocks, self.indexed) = (blocks, indexed)
+    }
+}
+
+extension EntryStore {
+    /// The two questions one after the other (a store in memory).
+    package func recall(_ paths: [String], restoring: Bool, now: Date) -> EntryRecall {
+        EntryRecall(
+            blocks: restoring ? self.blocksToRestore(paths, now: now) : [:], indexed: self.indexedVersions(paths))
+    }
+}
 
 extension StampMemory {
     /// Nothing to look over (a store in memory).
