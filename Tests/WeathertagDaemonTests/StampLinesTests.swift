@@ -1,0 +1,22 @@
+import Testing
+import WeathertagCore
+import WeathertagTestSupport
+
+@testable import WeathertagDaemon
+
+@Suite("The stamp's lines, made once a tag")
+struct StampLinesTests {
+    @Test func theSameTagGivesItsLinesAndAnotherTagOrOtherFieldsNewOnes() {
+        let stampLines = StampLines()
+        let fields = StampField.allCases
+        let tag = Fixtures.tag
+        #expect(stampLines.lines(for: tag, fields: fields) == tag.stampLines(fields: fields))
+        #expect(stampLines.lines(for: tag, fields: fields) == tag.stampLines(fields: fields))
+        var warmer = tag
+        warmer.weather.temperature += 3
+        #expect(stampLines.lines(for: warmer, fields: fields) == warmer.stampLines(fields: fields))
+        #expect(stampLines.lines(for: warmer, fields: fields) != tag.stampLines(fields: fields))
+        let fewer: [StampField] = [.condition, .temperature]
+        #expect(stampLines.lines(for: warmer, fields: fewer) == warmer.stampLines(fields: fewer))
+    }
+}
