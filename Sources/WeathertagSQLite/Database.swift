@@ -156,12 +156,14 @@ package struct StatementArguments: Sendable, ExpressibleByArrayLiteral, Expressi
         self.values = elements.map { $0?.databaseValue ?? .null }
     }
 
+    // Closures, not `map(\.databaseValue)`: a key path in a generic function is made anew at each call
+    // (`swift_getKeyPath`), a sixth of a lone entry's look into the memory before its stamp (`perf record`).
     package init(_ values: some Sequence<any DatabaseValueConvertible>) {
-        self.values = values.map(\.databaseValue)
+        self.values = values.map { $0.databaseValue }
     }
 
     package init<S: Sequence>(_ values: S) where S.Element: DatabaseValueConvertible {
-        self.values = values.map(\.databaseValue)
+        self.values = values.map { $0.databaseValue }
     }
 
     package var isEmpty: Bool { self.values.isEmpty }
