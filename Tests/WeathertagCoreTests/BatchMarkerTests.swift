@@ -32,6 +32,17 @@ import Testing
         #expect(BatchMarker(Array("something else".utf8)) == nil)
     }
 
+    @Test func aNoteWrittenOverALongerOneReadsAsItselfAlone() throws {
+        let longer = BatchMarker(boot: "boot-1", names: ["a-long-name.md", "b.md", "c.md"], reached: 2).bytes
+        let shorter = BatchMarker(boot: "boot-1", names: ["d.md"], reached: 0)
+        var bytes = longer
+        bytes.replaceSubrange(0..<shorter.bytes.count, with: shorter.bytes)
+        #expect(bytes.count == longer.count)
+        #expect(BatchMarker(bytes) == shorter)
+        // A note of an earlier version, without the NUL at the end, reads as it did.
+        #expect(BatchMarker(Array(shorter.bytes.dropLast())) == shorter)
+    }
+
     @Test func setAsideUntilTheEntryChanges() {
         var entries = SetAsideEntries()
         entries.setAside("poison.md", Self.version)

@@ -29,6 +29,14 @@ struct CrashGuardTests {
         return try FileIO.readAll(fd, path: path, limit: 1 << 20)
     }
 
+    /// This boot's id, as the guard reads it.
+    static let boot: String = {
+        let fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC)
+        defer { close(fd) }
+        let bytes = (try? FileIO.readAll(fd, path: "boot_id", limit: 4096)) ?? []
+        return String(decoding: bytes, as: UTF8.self).trimmingWhitespaceAndNewlines()
+    }()
+
     func inode(_ note: String) -> ino_t {
         var info = stat()
         return stat(self.state + "/" + note, &info) == 0 ? info.st_ino : 0
@@ -45,18 +53,20 @@ struct CrashGuardTests {
         let written = try #require(BatchMarker(try self.bytes(name)))
         #expect(written.names == first && written.reached == 1 && !written.crashed)
 
-        // Done: the same file stays, empty, naming nothing.
+        // Done: the same file stays, naming no entry.
         crashGuard.end(note)
         #expect(self.notes == [name])
-        #expect(try self.bytes(name).isEmpty)
+        #expect(try BatchMarker(try self.bytes(name))?.stopped(currentBoot: Self.boot) == nil)
 
-        // The next batch is noted in that file (no file made), with nothing of the longer note before it.
-        let inode = self.inode(name)
+        // The next batch is noted in that file (no file made, nothing truncated), with nothing of the longer note
+        // before it.
+        let (inode, size) = (self.inode(name), try self.bytes(name).count)
         let next = try #require(crashGuard.begin(["c.md"]))
         next.reach(0)
-        #expect(self.notes == [name] && self.inode(name) == inode)
+        let sizeNow = try self.bytes(name).count
+        #expect(self.notes == [name] && self.inode(name) == inode && sizeNow == size)
         let rewritten = try #require(BatchMarker(try self.bytes(name)))
-        #expect(rewritten.names == ["c.md"] && rewritten.reached == 0)
+        #expect(rewritten.names == ["c.md"] && rewritten.stopped(currentBoot: Self.boot) == "c.md")
 
         // Two batches at once: a note each.
         let other = try #require(crashGuard.begin(["d.md"]))
@@ -66,7 +76,7 @@ struct CrashGuardTests {
                 == [["c.md"], ["d.md"]])
         crashGuard.end(next)
         crashGuard.end(other)
-        #expect(try self.notes.allSatisfy { try self.bytes($0).isEmpty })
+        #expect(try self.notes.allSatisfy { BatchMarker(try self.bytes($0))?.reached == nil })
     }
 
     @Test func aStartRemovesEmptyNotesAndAGuardThatGoesRemovesOnlyItsOwn() throws {
@@ -76,7 +86,7 @@ struct CrashGuardTests {
         earlier?.end(note)
         #expect(self.notes.count == 1)
 
-        // As after a `kill -9` between batches: an empty note is nobody's crash, and goes.
+        // As after a `kill -9` between batches: a note that names no entry is nobody's crash, and goes.
         let later = CrashGuard(directory: self.state)
         #expect(later.recover(inbox: self.directory.path, logger: Logger(label: "test")).isEmpty)
         #expect(self.notes.isEmpty)

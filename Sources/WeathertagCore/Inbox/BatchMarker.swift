@@ -11,7 +11,10 @@
 /// machine stopped), it blames nothing: that death was not the file's doing.
 ///
 /// The file's layout: `weathertag-batch`, the boot's id, the reached field and the crash field on lines of their
-/// own, then the batch's names, each ended by a NUL (a name can hold a newline; it cannot hold a NUL).
+/// own, then the batch's names, each ended by a NUL (a name can hold a newline; it cannot hold a NUL), and one NUL
+/// more. The daemon writes each batch's note over the last one's, in the same file, without truncating it: what
+/// follows the second NUL is what is left of a longer note, and is not read. A done batch's note has its reached
+/// field blank, and names no entry.
 package struct BatchMarker: Sendable, Equatable {
     package var boot: String
     package var names: [String]
@@ -37,7 +40,7 @@ package struct BatchMarker: Sendable, Equatable {
             Array("\(Self.magic)\n\(self.boot)\n".utf8) + Self.field(self.reached) + [0x0A]
             + [self.crashed ? Self.crashFlag : 0x20, 0x0A]
         for name in self.names { bytes += Array(name.utf8) + [0] }
-        return bytes
+        return bytes + [0]
     }
 
     /// Where the reached field stands in `bytes`, to write `field(index)` over it.
@@ -64,9 +67,9 @@ package struct BatchMarker: Sendable, Equatable {
         let blank = field.allSatisfy { $0 == " " }
         let reached = blank ? nil : Int(field)
         guard reached != nil || blank else { return nil }
-        let names = lines.removeLast().split(separator: 0, omittingEmptySubsequences: true).map {
-            String(decoding: $0, as: UTF8.self)
-        }
+        // Up to the first empty name: the end of this note (or of the file, for a note written without it).
+        let names = lines.removeLast().split(separator: 0, omittingEmptySubsequences: false)
+            .prefix { !$0.isEmpty }.map { String(decoding: $0, as: UTF8.self) }
         self.init(
             boot: String(decoding: lines[1], as: UTF8.self), names: names, reached: reached,
             crashed: lines[3].first == Self.crashFlag)

@@ -9,19 +9,21 @@ import WeathertagCore
 /// one the daemon was stamping when it crashed, is set aside until it changes (`SetAsideEntries`), left alone with
 /// the reason. Blocking: called on the thread pool.
 ///
-/// The cost: per batch, one `pwrite` of the note and one `ftruncate` when it is done; per entry, an 8-byte copy into
-/// the mapped page (no system call: a process that dies leaves its shared pages to the kernel, which writes them to
-/// the file as it would a `pwrite`; an 8-byte `pwrite` an entry where the file cannot be mapped). The note files are
-/// kept open and mapped between batches, one for each batch in flight, and emptied when their batch is done: made
-/// and removed for each batch, they were 6 system calls of a lone entry's 27 before its stamp, and their `openat`
-/// with `O_CREAT` alone 50 µs on a journaled ext4 (`perf trace`, entries dropped one at a time). An empty note names
-/// nothing: the start after a crash removes it as it removes any other.
+/// The cost: per batch, one `pwrite` of the note; per entry, an 8-byte copy into the mapped page (no system call: a
+/// process that dies leaves its shared pages to the kernel, which writes them to the file as it would a `pwrite`; an
+/// 8-byte `pwrite` an entry where the file cannot be mapped). The note files are kept open and mapped between
+/// batches, one for each batch in flight, each batch's note written over the last one's (`BatchMarker`: what a
+/// longer note leaves after the end is not read), and a done batch's reached field made blank. Made and removed for
+/// each batch, they were 6 system calls of a lone entry's 27 before its stamp, their `openat` with `O_CREAT` alone
+/// 50 µs on a journaled ext4 (`perf trace`, entries dropped one at a time); emptied with `ftruncate` instead, each
+/// note's block was freed and allocated again, which the next stamp's `fsync` had to write in its journal commit. A
+/// note that names no entry is removed at the next start, as any other.
 final class CrashGuard: Sendable {
     /// The folder the notes and the list live in (the state database's).
     let directory: String
     private let boot: String
     private let setAside = Mutex(SetAsideEntries())
-    /// The notes between batches, open, mapped and empty.
+    /// The notes between batches, open and mapped, naming no entry.
     private let idle = Mutex<[Note]>([])
     /// The notes' numbers, for the whole process: a reload's guard makes no name an earlier guard's files have.
     private static let numbers = Atomic<Int>(0)
@@ -90,7 +92,7 @@ final class CrashGuard: Sendable {
     func begin(_ names: [String]) -> Note? {
         let marker = BatchMarker(boot: self.boot, names: names)
         guard let note = self.idle.withLock({ $0.popLast() }) ?? self.newNote(marker) else { return nil }
-        // Into an empty file, from its start: the mapped field is inside what this writes.
+        // From the file's start, over the last batch's note: the mapped field is inside what this writes.
         guard (try? FileIO.writeAll(note.fd, marker.bytes, at: 0, path: note.path)) != nil else {
             note.remove()
             return nil
@@ -100,14 +102,15 @@ final class CrashGuard: Sendable {
         return note
     }
 
-    /// The batch is done (or failed as a batch, not as a process): its note is emptied, and kept for the next.
+    /// The batch is done (or failed as a batch, not as a process): its note names no entry any more, and is kept
+    /// for the next batch.
     func end(_ note: Note) {
         clinux_crash_note(-1, 0)
-        guard ftruncate(note.fd, 0) == 0 else { return note.remove() }
+        note.reach(nil)
         self.idle.withLock { $0.append(note) }
     }
 
-    /// A new note file, open and mapped, empty.
+    /// A new note file, open and mapped, empty until `begin` writes it.
     private func newNote(_ marker: BatchMarker) -> Note? {
         let number = Self.numbers.add(1, ordering: .relaxed).newValue
         let path = self.directory + "/" + Self.notePrefix + String(getpid()) + "-" + String(number)
@@ -143,7 +146,7 @@ final class CrashGuard: Sendable {
             }
         }
 
-        /// Closed and removed: a note that cannot be written or emptied, and the guard's own when it goes.
+        /// Closed and removed: a note that cannot be written, and the guard's own when it goes.
         fileprivate func remove() {
             if let mapping = self.mapping { munmap(mapping.address, mapping.length) }
             close(self.fd)
