@@ -261,6 +261,21 @@ final class DatabasePoolTests {
             try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM page") } == written + again)
     }
 
+    /// Checkpoints run on a thread of their own, not on the thread pool the database was given (whose threads read
+    /// a rebuild's files meanwhile): with that pool stopped, the WAL is still copied beside the writer.
+    @Test func checkpointsTakeNoThreadOfThePool() throws {
+        let threads = NIOThreadPool(numberOfThreads: 1)
+        threads.start()
+        try threads.syncShutdownGracefully()
+        let pool = try DatabasePool(path: self.folder + "/own-thread.sqlite", threadPool: threads, checkpointPages: 40)
+        try pool.write { db in try db.execute(sql: "CREATE TABLE page (b BLOB)") }
+        let before = try self.fileSize(pool)
+        try self.writePages(pool, 45)
+        pool.waitForCheckpoints()
+        let copied = try self.fileSize(pool)
+        #expect(copied >= before + 40 * 4_096, "\(copied) bytes after the checkpoint, \(before) before")
+    }
+
     /// A checkpoint the pool drops (it is stopping) is handed off again at the next commit.
     @Test func aDroppedCheckpointIsHandedOffAgain() throws {
         let (pool, held) = try self.openWithHeldCheckpoints("dropped.sqlite", pages: 40)
