@@ -207,6 +207,15 @@ extension Row {
         try Self.fetchAll(db.makeStatement(sql: sql), arguments: arguments)
     }
 
+    /// The rows of `select` followed by ` IN (?, …)`, one `?` for each of `values`: its statement is prepared once
+    /// for each count of values (a batch's size).
+    package static func fetchAll(_ db: Database, select: String, in values: [String]) throws -> [Row] {
+        try Self.fetchAll(
+            db.cachedStatement(
+                sql: select + " IN (" + Array(repeating: "?", count: values.count).joined(separator: ",") + ")"),
+            arguments: StatementArguments(values))
+    }
+
     package static func fetchAll(_ statement: Statement, arguments: StatementArguments = []) throws -> [Row] {
         var rows: [Row] = []
         var names: [String]?

@@ -17,10 +17,7 @@ package struct SQLiteDiaryStore: DiaryStore {
     func indexedVersions(_ db: Database, _ paths: [String]) throws -> [String: String] {
         guard !paths.isEmpty else { return [:] }
         let rows = try Row.fetchAll(
-            db.cachedStatement(
-                sql: "SELECT path, version FROM diary WHERE version IS NOT NULL AND path IN "
-                    + "(\(Array(repeating: "?", count: paths.count).joined(separator: ",")))"),
-            arguments: StatementArguments(paths))
+            db, select: "SELECT path, version FROM diary WHERE version IS NOT NULL AND path", in: paths)
         return Dictionary(rows.map { ($0["path"], $0["version"]) }, uniquingKeysWith: { first, _ in first })
     }
 

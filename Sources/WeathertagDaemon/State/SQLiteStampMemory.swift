@@ -34,12 +34,7 @@ package struct SQLiteStampMemory: StampMemory {
     /// The same, in a transaction of the caller's.
     func blocksToRestore(_ db: Database, _ paths: [String], now: Date) throws -> [String: [String]] {
         guard !paths.isEmpty else { return [:] }
-        // One statement per batch size, prepared once.
-        let rows = try Row.fetchAll(
-            db.cachedStatement(
-                sql: "SELECT path, block, removed_at FROM entry WHERE path IN "
-                    + "(\(Array(repeating: "?", count: paths.count).joined(separator: ",")))"),
-            arguments: StatementArguments(paths))
+        let rows = try Row.fetchAll(db, select: "SELECT path, block, removed_at FROM entry WHERE path", in: paths)
         var blocks: [String: [String]] = [:]
         for row in rows {
             let removedAt: Double? = row["removed_at"]
