@@ -149,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WeathertagSQLiteTests",
-            dependencies: ["WeathertagSQLite", .product(name: "NIOPosix", package: "swift-nio")],
+            dependencies: ["WeathertagSQLite", "CSQLite", .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -8,6 +8,7 @@ package final class Database {
     private var cacheByText: [ObjectIdentifier: Statement] = [:]
 
     init(path: String, readOnly: Bool, busyTimeout: Duration) throws {
+        _ = Self.libraryConfigured
         var handle: OpaquePointer?
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
@@ -24,6 +25,11 @@ package final class Database {
         let microseconds = Int(max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
         sqlite3_busy_handler(handle, busyHandler, UnsafeMutableRawPointer(bitPattern: microseconds))
     }
+
+    /// The library's process-wide settings, made once before its first connection opens it
+    /// (`csqlite_config_without_memory_statistics`): nothing here reads SQLite's memory figures or sets its heap
+    /// limits, which are all those statistics are for.
+    package static let libraryConfigured: Bool = csqlite_config_without_memory_statistics() == SQLITE_OK
 
     private var closed = false
 

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Glibc
 import NIOPosix
@@ -259,6 +260,18 @@ final class DatabasePoolTests {
         held.run()
         #expect(
             try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM page") } == written + again)
+    }
+
+    /// SQLite counts no memory: its statistics are turned off before its first connection, as with them every
+    /// allocation of every connection takes one process-wide mutex (a rebuild's threads slept on it).
+    @Test func theLibraryKeepsNoMemoryStatistics() throws {
+        let pool = try self.open()
+        try pool.write { db in
+            try db.execute(sql: "INSERT INTO value (t) VALUES (?)", arguments: [String(repeating: "x", count: 100_000)])
+        }
+        #expect(Database.libraryConfigured)
+        #expect(sqlite3_memory_used() == 0)
+        #expect(sqlite3_memory_highwater(0) == 0)
     }
 
     /// Checkpoints run on a thread of their own, not on the thread pool the database was given (whose threads read
