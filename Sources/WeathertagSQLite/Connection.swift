@@ -93,6 +93,9 @@ package final class Database {
     /// The rowid of the last row inserted on this connection.
     package var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(self.handle) }
 
+    /// The rows this connection has inserted, updated or deleted since it opened (`sqlite3_total_changes`).
+    package var totalChanges: Int { Int(sqlite3_total_changes(self.handle)) }
+
     func error(_ status: Int32, sql: String?) -> DatabaseError {
         DatabaseError(
             resultCode: .init(rawValue: status), message: String(cString: sqlite3_errmsg(self.handle)), sql: sql)

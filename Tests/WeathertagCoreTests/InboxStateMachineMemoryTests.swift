@@ -56,5 +56,35 @@ struct InboxStateMachineMemoryTests {
         #expect(given == 1, "counted anew from there")
     }
 
+    /// The index's text is merged once 16 batches went through and nothing is held or in flight, not in a batch's
+    /// transaction: a burst asks once at its end, whatever its size; entries dropped one at a time ask every 16th.
+    @Test func theIndexIsMergedWhenBatchesAreOverNotBetweenThem() throws {
+        var machine = InboxStateMachine(configuration: .init(), clock: TestClock())
+        _ = machine.receive(.start)
+        _ = machine.receive(.weatherArrived(Fixtures.tag))
+        var merges = 0
+        var batches = 0
+        func finish(_ first: [InboxStateMachine<TestClock>.Batch]) {
+            var inFlight = first
+            while let batch = inFlight.first {
+                inFlight.removeFirst()
+                batches += 1
+                let outcome = BatchOutcome(results: batch.names.map { ($0, .stamped(Self.version)) })
+                let actions = machine.receive(.batchFinished(batch, outcome, arrivedMeanwhile: []))
+                if actions.contains(where: { if case .mergeIndex = $0 { true } else { false } }) {
+                    #expect(machine.isIdle && inFlight.isEmpty, "only once nothing is out")
+                    merges += 1
+                }
+                inFlight += actions.batches
+            }
+        }
+        finish(machine.receive(.arrived((0..<2_000).map { "burst-\($0).md" })).batches)
+        #expect(batches >= 16 && merges == 1, "\(batches) batches, one merge at the end")
+        for index in 0..<15 { finish(machine.receive(.arrived(["lone-\(index).md"])).batches) }
+        #expect(merges == 1, "15 lone entries since")
+        finish(machine.receive(.arrived(["lone-15.md"])).batches)
+        #expect(merges == 2, "the 16th")
+    }
+
     static let version = FileVersion(device: 1, inode: 2, size: 3, modifiedSeconds: 4, modifiedNanoseconds: 5)
 }

@@ -105,7 +105,9 @@ final class StateDatabaseTests {
         let database = try self.open(inbox: "/diary/inbox")
         #expect(try database.memory.count() == 3)
         #expect(try database.memory.remembered("e000001.md")?.block.first == "weather:")
-        #expect(try Self.textAutomerge(database) == 16, "the text index of an older database merges less often too")
+        #expect(
+            try Self.textSettings(database) == ["automerge": 0, "usermerge": 16, "crisismerge": 256],
+            "the text index of an older database is merged when idle too")
         #expect(database.checkIntegrity())
         #expect(
             !(try FileManager.default.contentsOfDirectory(atPath: self.stateDirectory)).contains {
@@ -113,16 +115,59 @@ final class StateDatabaseTests {
             })
     }
 
-    /// FTS5 merges a level of the text index at 16 segments, not its default 4: a rebuild's text took a quarter
-    /// less CPU (`DiaryTables.textAutomerge`).
-    @Test func theTextIndexMergesAtSixteenSegments() throws {
-        #expect(try Self.textAutomerge(try self.open()) == 16)
+    /// The text index merges nothing in a batch's transaction (FTS5's `automerge` 0), but when the inbox is idle
+    /// (`mergeText`, a step at a time): 20 batches leave 20 segments, the idle merge leaves one, and searches find
+    /// what they found before, with FTS5's own check content.
+    @Test func theTextIndexIsMergedWhenIdleNotInTheBatches() async throws {
+        let database = try self.open()
+        #expect(try Self.textSettings(database) == ["automerge": 0, "usermerge": 16, "crisismerge": 256])
+        let entries = database.entries
+        for batch in 0..<20 {
+            let items = (0..<5).map { index in
+                self.indexItem(
+                    "\(batch)-\(index).md", "2020-01-\(10 + batch)T1\(index):00:00Z", "word\(batch) common")
+            }
+            entries.remember([], index: items, at: self.now)
+        }
+        #expect(try Self.segments(database) == 20, "one a batch, none merged in their commits")
+        var steps = 0
+        while entries.mergeText() { steps += 1 }
+        #expect(steps >= 1)
+        #expect(try Self.segments(database) == 1)
+        #expect(!entries.mergeText(), "nothing left to merge")
+        let index = DiaryIndex(database: entries)
+        #expect(try await index.list(EntryQuery(text: "common", limit: 1000)).entries.count == 100)
+        #expect(
+            try await index.list(EntryQuery(text: "word7")).entries.map(\.path).sorted() == (0..<5).map { "7-\($0).md" }
+        )
+        try await database.pool.write { db in
+            try db.execute(sql: "INSERT INTO diary_text (diary_text, rank) VALUES ('integrity-check', 1)")
+        }
     }
 
-    static func textAutomerge(_ database: StateDatabase) throws -> Int? {
+    static func textSettings(_ database: StateDatabase) throws -> [String: Int] {
         try database.pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT v FROM diary_text_config WHERE k = 'automerge'")
+            try ["automerge", "usermerge", "crisismerge"].reduce(into: [:]) { settings, key in
+                settings[key] = try Int.fetchOne(
+                    db, sql: "SELECT v FROM diary_text_config WHERE k = ?", arguments: [key])
+            }
         }
+    }
+
+    /// The text index's segments: each has its rows in `diary_text_idx`.
+    static func segments(_ database: StateDatabase) throws -> Int? {
+        try database.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(DISTINCT segid) FROM diary_text_idx") }
+    }
+
+    func indexItem(_ path: String, _ date: String, _ words: String) -> DiaryIndexItem {
+        let text = "---\ndate: \(date)\n---\n\(words)\n"
+        let entry = DiaryEntry.read(Array(text.utf8), fileName: path, modified: self.now, timeZone: .utc)
+        return DiaryIndexItem(
+            path: path,
+            version: FileVersion(
+                device: 1, inode: 7, size: Int64(text.utf8.count), modifiedSeconds: 0,
+                modifiedNanoseconds: 0),
+            entry: entry, lane: LaneState(.stamped, .stamped), placeholderTime: entry.time)
     }
 
     /// Damage past the header is found by the deep check the daemon runs after start-up.

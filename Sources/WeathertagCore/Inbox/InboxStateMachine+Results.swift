@@ -40,6 +40,11 @@ extension InboxStateMachine {
             self.stampedSinceGivenBack = 0
             actions.append(.giveBackMemory)
         }
+        self.batchesSinceMerged += 1
+        if let after = self.configuration.mergesIndexAfter, self.batchesSinceMerged >= after, self.isIdle {
+            self.batchesSinceMerged = 0
+            actions.append(.mergeIndex)
+        }
         return actions
     }
 

@@ -66,6 +66,10 @@ extension InboxStateMachine {
         /// Once this many entries went through batches and nothing is held or in flight any more, the shell gives
         /// the memory the burst freed back to the system (`.giveBackMemory`); nil: never (`weathertag stamp` ends).
         package var givesBackMemoryAfter: Int? = 1000
+        /// Once this many batches went through and nothing is held or in flight any more, the shell merges the
+        /// diary index's text (`.mergeIndex`), which the batches' transactions leave unmerged: a batch's text is a
+        /// segment, and 16 is where FTS5 merged a level in the commits before. Nil: never (`weathertag stamp`).
+        package var mergesIndexAfter: Int? = 16
 
         package init() {}
     }
@@ -119,6 +123,9 @@ extension InboxStateMachine {
         /// A burst is over (`Configuration.givesBackMemoryAfter`): give what it freed back to the system. A heap
         /// keeps freed pages resident, and after a 30,000-entry burst 2.8 MiB of them stayed with an idle daemon.
         case giveBackMemory
+        /// Batches went through and the inbox is idle (`Configuration.mergesIndexAfter`): merge the diary index's
+        /// text, a step at a time. Nothing answers.
+        case mergeIndex
         /// Count and log.
         case report(Report)
         /// Nothing is in flight after `stop()`: the shell may return.

@@ -28,6 +28,8 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
     var batchesInFlight = 0
     /// Entries through batches since the memory was last given back (`.giveBackMemory`).
     var stampedSinceGivenBack = 0
+    /// Batches through since the index's text was last merged (`.mergeIndex`).
+    var batchesSinceMerged = 0
     /// Names a long listing queued before any weather came, not yet sent in a batch: they may be read without
     /// waiting for the first weather (`readsBeforeTheFirstWeather`). An allowance, not a place: arrivals never add
     /// to it, and it ends with the first weather.

@@ -61,6 +61,7 @@ package enum FileStamper {
         policy.waitsForWeather = false
         policy.sortsWithoutWeather = true
         policy.givesBackMemoryAfter = nil
+        policy.mergesIndexAfter = nil
         var machine = Machine(configuration: policy, clock: ContinuousClock())
         var outcomes: [String: Outcome] = [:]
         var wakeUp: ContinuousClock.Instant?
@@ -113,7 +114,7 @@ package enum FileStamper {
                     outcomes[path] = (result, telling.tag)
                 case .report:
                     break
-                case .list, .finish, .startPolling, .notice, .checkIntegrity, .giveBackMemory:
+                case .list, .finish, .startPolling, .notice, .checkIntegrity, .giveBackMemory, .mergeIndex:
                     break
                 }
             }

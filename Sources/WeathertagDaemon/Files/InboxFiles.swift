@@ -135,6 +135,15 @@ struct InboxFiles: Sendable {
         _ = try? await self.threadPool.runIfActive { ProcessMemory.trim() }
     }
 
+    /// Merges the diary index's text (`.mergeIndex`) a step at a time, each step in the batches' turn: a batch that
+    /// comes meanwhile writes after one step (`DiaryTables.textMergeStep`), not after the whole merge.
+    func mergeIndex() async {
+        guard let memory = self.memory else { return }
+        while await self.memoryTurns.inTurn({
+            (try? await self.threadPool.runIfActive { memory.mergeText() }) ?? false
+        }) {}
+    }
+
     /// Looks the store over (and replaces it when it is damaged).
     func checkIntegrity() async -> Machine.Input {
         let memory = self.memory

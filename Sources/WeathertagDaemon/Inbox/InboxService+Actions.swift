@@ -55,6 +55,7 @@ extension InboxService {
                 while (try? await Task.sleep(for: interval)) != nil { events.yield(.input(.rescan)) }
             }
         case .giveBackMemory: group.addTask { await files.giveBackMemory() }
+        case .mergeIndex: group.addTask { await files.mergeIndex() }
         case .report(let report): files.reporter.record(report)
         case .finish: break
         }

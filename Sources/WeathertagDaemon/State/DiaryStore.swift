@@ -81,6 +81,14 @@ package protocol DiaryStore: Sendable {
     func entry(_ path: String) throws -> IndexedEntry?
     /// How many entries each lane holds.
     func laneCounts() throws -> [Lane: Int]
+    /// One step of merging the text index, when the inbox is idle (`.mergeIndex`): whether it merged anything (then
+    /// another step may).
+    func mergeText() -> Bool
+}
+
+extension DiaryStore {
+    /// Nothing to merge (a store in memory).
+    package func mergeText() -> Bool { false }
 }
 
 extension FileVersion {

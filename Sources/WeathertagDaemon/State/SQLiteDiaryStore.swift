@@ -52,6 +52,13 @@ package struct SQLiteDiaryStore: DiaryStore {
         }
     }
 
+    /// One step of the text index's merge (`DiaryTables.mergeText`), in a write transaction of its own.
+    package func mergeText() -> Bool {
+        var merged = false
+        self.database.write("merge the text index") { db in merged = try DiaryTables.mergeText(db) }
+        return merged
+    }
+
     /// A page of entries, newest first, and the cursor of the next page (nil on the last). Rows are keyed by time
     /// (`DiaryOrder`): a page is a walk down the key, and a search lets FTS5 walk its matches the same way, so
     /// either stops after `limit` rows however many match.

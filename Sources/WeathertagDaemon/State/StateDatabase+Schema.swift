@@ -58,6 +58,9 @@ extension StateDatabase {
         }
         migrator.registerMigration("v8: where each entry was written") { db in try DiaryTables.addLocation(db) }
         migrator.registerMigration("v9: the text index merged less often") { db in try DiaryTables.tuneTextMerges(db) }
+        migrator.registerMigration("v10: the text index merged when the inbox is idle") { db in
+            try DiaryTables.mergeTextWhenIdle(db)
+        }
         return migrator
     }
 

@@ -179,6 +179,7 @@ package struct SQLiteEntryStore: EntryStore {
     package func reconcile(present: Set<String>, at now: Date) { self.memory.reconcile(present: present, at: now) }
     package func remembered(_ path: String) throws -> RememberedStamp? { try self.memory.remembered(path) }
     package func indexedVersions(_ paths: [String]) -> [String: String] { self.diary.indexedVersions(paths) }
+    package func mergeText() -> Bool { self.diary.mergeText() }
     /// Both in one read transaction: for an entry dropped alone, each transaction is its locks and page reads
     /// (4–5 system calls) on the way to its stamp.
     package func recall(_ paths: [String], restoring: Bool, now: Date) -> EntryRecall {
