@@ -53,12 +53,15 @@ struct DaemonTests {
             #expect(harness.read("renamed-2.md").hasPrefix("---\ntitle: \"Second\"  # keep me\nweather:\n"))
             #expect(harness.read("inplace-1.md").hasSuffix("    source: gpsd\r\n---\r\nIn place one\r\nwith CRLF\r\n"))
 
-            // Six entries and the status query: one OpenWeather call, one icon download.
-            let status = try daemon.get("/v1/status").json
+            // Six entries and the status query: one OpenWeather call, one icon download. A stamp is in its file
+            // before it is remembered and counted (durable first, then told): the count is waited for.
+            try await poll("six entries counted as stamped") { () -> Bool? in
+                let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
+                return entries?["stamped"] as? Int == 6 ? true : nil
+            }
             #expect(try harness.standIn.calls("weather") == 1)
             #expect(try harness.standIn.calls("icon") == 1)
             #expect(!daemon.log.contains(WeatherStandIn.apiKey), "the key must never be logged")
-            #expect((status["entries"] as? [String: Any])?["stamped"] as? Int == 6)
             #expect(try await daemon.stop() == 0)
             #expect(!FileManager.default.fileExists(atPath: harness.socketPath), "socket removed at exit")
             #expect(daemon.notifications.contains { $0.contains("STOPPING=1") })

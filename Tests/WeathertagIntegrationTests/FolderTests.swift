@@ -65,10 +65,13 @@ struct FolderTests {
             for entry in untouched {
                 #expect(!harness.read(entry).contains("weather:"), "\(entry) was stamped")
             }
-            // Logs and the socket name entries by their path in the inbox.
+            // Logs and the socket name entries by their path in the inbox. A stamp is in its file before it is
+            // counted and logged (durable first, then told): the count is waited for.
+            try await poll("seven entries counted as stamped") { () -> Bool? in
+                let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
+                return entries?["stamped"] as? Int == 7 ? true : nil
+            }
             #expect(daemon.log.contains("entry=2026/11/23.md"))
-            let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
-            #expect(entries?["stamped"] as? Int == 7)
             #expect(try await daemon.stop() == 0)
         }
     }
