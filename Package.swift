@@ -139,7 +139,8 @@ let package = Package(
         .testTarget(
             name: "WeathertagDaemonTests",
             dependencies: [
-                "WeathertagDaemon", "WeathertagCore", "WeathertagFuzzing", "WeathertagSQLite", "WeathertagTestSupport",
+                "WeathertagDaemon", "WeathertagCore", "WeathertagFuzzing", "WeathertagHTTP", "WeathertagSQLite",
+                "WeathertagTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -4,28 +4,57 @@ import NIOPosix
 import Synchronization
 import WeathertagCore
 
-/// HTTP GET over libcurl. `curl_easy_perform` blocks, so every transfer runs on the given `NIOThreadPool`, never on
-/// Swift's cooperative pool. Easy handles are reused serially (one transfer per handle at a time) so connections
-/// stay alive between calls.
+/// HTTP GET over libcurl. `curl_easy_perform` blocks, so every transfer runs on threads of the client's own
+/// (`TransferThreads`), never on Swift's cooperative pool nor on the process's thread pool: a transfer holds its
+/// thread for as long as the service takes to answer (its timeout, when it never does), and on the process's pool
+/// that was one of the two threads that stamp entries, read the index and answer the socket's pages. Two asks to
+/// a service that does not answer held both until their timeout (`CurlHTTPClientTests`); in a 50,000-entry rebuild
+/// on loopback, the start's asks held one for 94 ms (`perf record` of `sched_switch`). Easy handles are reused
+/// serially (one transfer per handle at a time) so connections stay alive between calls.
 package final class CurlHTTPClient: HTTPClient {
     /// Bodies larger than this are cut off: no answer weathertag asks for comes near it.
     package static let maximumBodySize = 4 << 20
+    /// Transfers at the same time; more wait for a thread. The daemon asks for current weather, a place's name and
+    /// its air together, and up to eight histories (`InboxStateMachine.Configuration.historyInFlight`), which
+    /// answer a place and year each.
+    package static let transferThreads = 4
 
-    private let threadPool: NIOThreadPool
+    private let transfers: TransferThreads
     private let userAgent: String
     private let idleHandles = Mutex<[EasyHandle]>([])
 
-    package init(threadPool: NIOThreadPool, userAgent: String = "weathertag") {
-        self.threadPool = threadPool
+    package init(userAgent: String = "weathertag", threads: Int = CurlHTTPClient.transferThreads) {
+        self.transfers = TransferThreads(count: threads)
         self.userAgent = userAgent
     }
 
     package func get(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await self.threadPool.runIfActive {
+        try await self.transfers.run {
             let handle = self.idleHandles.withLock { $0.popLast() } ?? EasyHandle()
             defer { self.idleHandles.withLock { $0.append(handle) } }
             return try handle.perform(request, userAgent: self.userAgent)
         }
+    }
+}
+
+/// The client's threads, started at its first transfer: a command that never asks the network makes none.
+private final class TransferThreads: Sendable {
+    private let count: Int
+    private let pool = Mutex<NIOThreadPool?>(nil)
+
+    init(count: Int) { self.count = count }
+
+    deinit { self.pool.withLock { $0 }?.shutdownGracefully { _ in } }
+
+    func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let pool = self.pool.withLock { pool in
+            if let pool { return pool }
+            let started = NIOThreadPool(numberOfThreads: self.count)
+            started.start()
+            pool = started
+            return started
+        }
+        return try await pool.runIfActive(body)
     }
 }
 

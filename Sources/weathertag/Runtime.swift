@@ -6,7 +6,7 @@ import WeathertagCore
 import WeathertagDaemon
 import WeathertagHTTP
 
-/// What every command sets up once: the environment, logging, libcurl and a thread pool for blocking calls.
+/// What every command sets up once: the environment, logging, libcurl and a thread pool for blocking file work.
 struct Runtime {
     /// The process's environment, with `WEATHERTAG_TOWNS` (the offline towns index, `tools/towns.py`) and
     /// `WEATHERTAG_MAP` (the map's shorelines, `tools/coastlines.py`) set to the folders shipped beside this
@@ -34,9 +34,10 @@ struct Runtime {
             StderrLogHandler(label: label, level: logLevel, environment: environment, journalSocket: journalSocket)
         }
         self.logger = Logger(label: "weathertag")
-        // The process-wide pool: blocking curl transfers and file work, off Swift's cooperative pool.
+        // The process-wide pool: file work and SQLite, off Swift's cooperative pool. Transfers wait on the HTTP
+        // client's own threads (`CurlHTTPClient`).
         self.threadPool = NIOThreadPool.singleton
-        self.http = CurlHTTPClient(threadPool: self.threadPool)
+        self.http = CurlHTTPClient()
     }
 
     /// One per process for the commands that only read (`entries`, `why`, `timeline`): logging is bootstrapped
@@ -88,7 +89,7 @@ struct Runtime {
     /// Just the HTTP client, for commands that only talk to the daemon (no logging set-up).
     static func client() -> CurlHTTPClient {
         signal(SIGPIPE, SIG_IGN)
-        return CurlHTTPClient(threadPool: .singleton)
+        return CurlHTTPClient()
     }
 }
 
