@@ -36,17 +36,7 @@ struct InboxStateMachineMemoryTests {
         _ = machine.receive(.weatherArrived(Fixtures.tag))
         var given = 0
         func finish(_ batches: [InboxStateMachine<TestClock>.Batch]) {
-            var inFlight = batches
-            while let batch = inFlight.first {
-                inFlight.removeFirst()
-                let outcome = BatchOutcome(results: batch.names.map { ($0, .stamped(Self.version)) })
-                let actions = machine.receive(.batchFinished(batch, outcome, arrivedMeanwhile: []))
-                if actions.contains(where: { if case .giveBackMemory = $0 { true } else { false } }) {
-                    #expect(machine.isIdle && inFlight.isEmpty, "only once nothing is out")
-                    given += 1
-                }
-                inFlight += actions.batches
-            }
+            given += Self.finishAll(batches, of: &machine) { if case .giveBackMemory = $0 { true } else { false } }
         }
         finish(machine.receive(.arrived((0..<600).map { "a-\($0).md" })).batches)
         #expect(given == 0, "600 entries: not a burst yet")
@@ -65,17 +55,8 @@ struct InboxStateMachineMemoryTests {
         var merges = 0
         var batches = 0
         func finish(_ first: [InboxStateMachine<TestClock>.Batch]) {
-            var inFlight = first
-            while let batch = inFlight.first {
-                inFlight.removeFirst()
-                batches += 1
-                let outcome = BatchOutcome(results: batch.names.map { ($0, .stamped(Self.version)) })
-                let actions = machine.receive(.batchFinished(batch, outcome, arrivedMeanwhile: []))
-                if actions.contains(where: { if case .mergeIndex = $0 { true } else { false } }) {
-                    #expect(machine.isIdle && inFlight.isEmpty, "only once nothing is out")
-                    merges += 1
-                }
-                inFlight += actions.batches
+            merges += Self.finishAll(first, of: &machine, counting: &batches) {
+                if case .mergeIndex = $0 { true } else { false }
             }
         }
         finish(machine.receive(.arrived((0..<2_000).map { "burst-\($0).md" })).batches)
@@ -84,6 +65,36 @@ struct InboxStateMachineMemoryTests {
         #expect(merges == 1, "15 lone entries since")
         finish(machine.receive(.arrived(["lone-15.md"])).batches)
         #expect(merges == 2, "the 16th")
+    }
+
+    /// Finishes `batches` and those their ends start, each stamped, until none is out: how many asked for `action`,
+    /// each only once nothing was out.
+    static func finishAll(
+        _ batches: [InboxStateMachine<TestClock>.Batch], of machine: inout InboxStateMachine<TestClock>,
+        counting finished: inout Int, action: (InboxStateMachine<TestClock>.Action) -> Bool
+    ) -> Int {
+        var asked = 0
+        var inFlight = batches
+        while let batch = inFlight.first {
+            inFlight.removeFirst()
+            finished += 1
+            let outcome = BatchOutcome(results: batch.names.map { ($0, .stamped(Self.version)) })
+            let actions = machine.receive(.batchFinished(batch, outcome, arrivedMeanwhile: []))
+            if actions.contains(where: action) {
+                #expect(machine.isIdle && inFlight.isEmpty, "only once nothing is out")
+                asked += 1
+            }
+            inFlight += actions.batches
+        }
+        return asked
+    }
+
+    static func finishAll(
+        _ batches: [InboxStateMachine<TestClock>.Batch], of machine: inout InboxStateMachine<TestClock>,
+        action: (InboxStateMachine<TestClock>.Action) -> Bool
+    ) -> Int {
+        var finished = 0
+        return Self.finishAll(batches, of: &machine, counting: &finished, action: action)
     }
 
     static let version = FileVersion(device: 1, inode: 2, size: 3, modifiedSeconds: 4, modifiedNanoseconds: 5)

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 import WeathertagCore
 import WeathertagHTTP
+import WeathertagTestSupport
 
 /// libcurl's transfers block a thread while they wait for the network. They wait on the client's own threads: a
 /// service that answers slowly, or never, holds none of the process's thread pool, which stamps entries, reads the
@@ -24,7 +25,7 @@ struct CurlHTTPClientTests {
         let request = HTTPRequest(url: "http://127.0.0.1:\(server.port)/data/2.5/weather", timeout: .seconds(60))
         let transfers = (0..<threads).map { _ in Task { try? await client.get(request) } }
         // Each transfer connected (and sent its request, which nobody reads); they end when their connections close.
-        let connections = try server.accept(threads)
+        let connections = try await server.accept(threads)
         let closing = Closing(connections)
         let watchdog = Task {
             guard (try? await Task.sleep(for: .seconds(10))) != nil else { return }
@@ -70,7 +71,8 @@ private struct SilentServer {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && listen(descriptor, 16) == 0
+                fcntl(descriptor, F_SETFL, O_NONBLOCK) == 0 && bind(descriptor, pointer, length) == 0
+                    && listen(descriptor, 16) == 0
                     && getsockname(descriptor, pointer, &length) == 0
             }
         }
@@ -82,13 +84,19 @@ private struct SilentServer {
         self.port = Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// Waits for `count` connections; their descriptors.
-    func accept(_ count: Int) throws -> [Int32] {
-        try (0..<count).map { _ in
-            let connection = Glibc.accept(self.descriptor, nil, nil)
-            guard connection >= 0 else { throw POSIXError(.ECONNABORTED) }
-            return connection
+    /// Waits for `count` connections; their descriptors. Polled, never blocking a thread of Swift's cooperative
+    /// pool: the transfers that connect start on it, and a blocking `accept` on both its threads (two cores, the
+    /// suite's other tests beside) waited for them forever.
+    func accept(_ count: Int) async throws -> [Int32] {
+        var connections: [Int32] = []
+        while connections.count < count {
+            connections.append(
+                try await poll("a connection") { () -> Int32? in
+                    let connection = Glibc.accept(self.descriptor, nil, nil)
+                    return connection >= 0 ? connection : nil
+                })
         }
+        return connections
     }
 
     func close() { Glibc.close(self.descriptor) }
