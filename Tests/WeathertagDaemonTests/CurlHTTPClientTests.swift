@@ -15,20 +15,21 @@ import WeathertagTestSupport
 struct CurlHTTPClientTests {
     /// As many transfers as the process's pool has threads, to a server that takes each connection and never
     /// answers: work given to the pool meanwhile runs while they wait. (On the pool, it waited until they ended: here,
-    /// until a watchdog closed their connections after 10 s.)
+    /// until a watchdog closed their connections after 60 s.) The bounds are long: with the rest of the suite beside
+    /// it, the tasks that start the transfers waited 20 s and more for a cooperative thread.
     @Test func aServiceThatNeverAnswersHoldsNoThreadOfTheProcesssPool() async throws {
         let server = try SilentServer()
         defer { server.close() }
         // NIOThreadPool.singleton's threads, as the daemon runs it; the client given as many.
         let threads = NIOSingletons.blockingPoolThreadCountSuggestion
         let client = CurlHTTPClient(threads: threads)
-        let request = HTTPRequest(url: "http://127.0.0.1:\(server.port)/data/2.5/weather", timeout: .seconds(60))
+        let request = HTTPRequest(url: "http://127.0.0.1:\(server.port)/data/2.5/weather", timeout: .seconds(300))
         let transfers = (0..<threads).map { _ in Task { try? await client.get(request) } }
         // Each transfer connected (and sent its request, which nobody reads); they end when their connections close.
         let connections = try await server.accept(threads)
         let closing = Closing(connections)
         let watchdog = Task {
-            guard (try? await Task.sleep(for: .seconds(10))) != nil else { return }
+            guard (try? await Task.sleep(for: .seconds(60))) != nil else { return }
             closing.close(byWatchdog: true)
         }
         let ranWhileTheyWaited = try await NIOThreadPool.singleton.runIfActive { !closing.byWatchdog }
@@ -91,7 +92,7 @@ private struct SilentServer {
         var connections: [Int32] = []
         while connections.count < count {
             connections.append(
-                try await poll("a connection") { () -> Int32? in
+                try await poll("a connection", timeout: .seconds(120)) { () -> Int32? in
                     let connection = Glibc.accept(self.descriptor, nil, nil)
                     return connection >= 0 ? connection : nil
                 })
