@@ -14,10 +14,16 @@ struct SocketAbuseTests {
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 
-    /// One normal query; its latency in milliseconds.
-    static func query(_ daemon: DaemonProcess) throws -> Double {
+    /// One normal query; its latency in milliseconds. A failure names the abuse it came during (a CI run once had a
+    /// normal query closed unanswered, and which abuse was running was not said).
+    static func query(_ daemon: DaemonProcess, during abuse: String) throws -> Double {
         let start = ContinuousClock.now
-        let response = try daemon.get("/v1/status")
+        let response: RawHTTP.Response
+        do {
+            response = try daemon.get("/v1/status")
+        } catch {
+            throw QueryFailed(abuse: abuse, error: error)
+        }
         let elapsed = ContinuousClock.now - start
         #expect(response.status == 200)
         return elapsed.seconds * 1000
@@ -53,7 +59,7 @@ struct SocketAbuseTests {
                 defer { close(fd) }
                 RawHTTP.sendAll(fd, request)
                 try await poll("the abuser closed") { RawHTTP.peerClosed(fd) ? true : nil }
-                latencies.append(try Self.query(daemon))
+                latencies.append(try Self.query(daemon, during: "junk"))
             }
 
             // Odd query strings (`?=` once trapped in the router; found by `make fuzz`).
@@ -75,7 +81,7 @@ struct SocketAbuseTests {
             #expect(!sentOK, "the daemon stopped reading the body")
             #expect(sent < 1 << 20, "closed after \(sent) bytes of body")
             close(bodyFD)
-            latencies.append(try Self.query(daemon))
+            latencies.append(try Self.query(daemon, during: "a huge body"))
 
             // Slowloris: a header byte every 100 ms; closed once the idle timeout (1 s) passes without a full head.
             let slowFD = try RawHTTP.connect(socket)
@@ -85,7 +91,7 @@ struct SocketAbuseTests {
             try await poll("the slow client closed", timeout: .seconds(10), every: .milliseconds(100)) { () -> Bool? in
                 if RawHTTP.peerClosed(slowFD) { return true }
                 RawHTTP.sendAll(slowFD, Array("X".utf8))
-                latencies.append(try Self.query(daemon))
+                latencies.append(try Self.query(daemon, during: "slowloris"))
                 return nil
             }
             let slowLasted = ContinuousClock.now - slowStart
@@ -94,7 +100,7 @@ struct SocketAbuseTests {
             // Hundreds of idle connections: the limit is 32, yet a normal client always gets in.
             var idle: [Int32] = []
             for _ in 0..<300 { idle.append(try RawHTTP.connect(socket)) }
-            for _ in 0..<20 { latencies.append(try Self.query(daemon)) }
+            for _ in 0..<20 { latencies.append(try Self.query(daemon, during: "300 idle connections")) }
             try await poll("idle connections closed", timeout: .seconds(10)) {
                 idle.allSatisfy(RawHTTP.peerClosed) ? true : nil
             }
@@ -110,7 +116,7 @@ struct SocketAbuseTests {
                 }
                 close(fd)
             }
-            for _ in 0..<20 { latencies.append(try Self.query(daemon)) }
+            for _ in 0..<20 { latencies.append(try Self.query(daemon, during: "vanishing clients")) }
 
             let after = Self.residentKiB(daemon.child.pid)
             #expect(after - baseline < 24 << 10, "RSS grew from \(baseline) KiB to \(after) KiB")
@@ -126,4 +132,11 @@ struct SocketAbuseTests {
             #expect(try await daemon.stop() == 0)
         }
     }
+}
+
+/// A normal query that failed, and the abuse it came during.
+struct QueryFailed: Error, CustomStringConvertible {
+    var abuse: String
+    var error: any Error
+    var description: String { "a normal query during \(self.abuse) failed: \(self.error)" }
 }

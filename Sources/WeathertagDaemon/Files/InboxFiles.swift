@@ -136,12 +136,13 @@ struct InboxFiles: Sendable {
     }
 
     /// Merges the diary index's text (`.mergeIndex`) a step at a time, each step in the batches' turn: a batch that
-    /// comes meanwhile writes after one step (`DiaryTables.textMergeStep`), not after the whole merge.
+    /// comes meanwhile writes after one step (`DiaryTables.textMergeStep`), not after the whole merge. A stop (the
+    /// loop's tasks cancelled, the pool shut down) ends it after the step that runs; the next idle merge goes on.
     func mergeIndex() async {
         guard let memory = self.memory else { return }
-        while await self.memoryTurns.inTurn({
-            (try? await self.threadPool.runIfActive { memory.mergeText() }) ?? false
-        }) {}
+        while !Task.isCancelled,
+            await self.memoryTurns.inTurn({ (try? await self.threadPool.runIfActive { memory.mergeText() }) ?? false })
+        {}
     }
 
     /// Looks the store over (and replaces it when it is damaged).
