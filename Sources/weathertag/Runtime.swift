@@ -86,11 +86,15 @@ struct Runtime {
             configuration: configuration, http: self.http, threadPool: self.threadPool, logger: self.logger)
     }
 
-    /// Just the HTTP client, for commands that only talk to the daemon (no logging set-up).
+    /// Just the HTTP client, for commands that only talk to the daemon (no logging set-up): one for the process,
+    /// with one thread, as such a command asks one thing at a time (a client made for each request started four
+    /// threads for it, and each status bar's poll is such a command).
     static func client() -> CurlHTTPClient {
         signal(SIGPIPE, SIG_IGN)
-        return CurlHTTPClient()
+        return Self.daemonClient
     }
+
+    private static let daemonClient = CurlHTTPClient(threads: 1)
 }
 
 /// The exit codes of sysexits.h that systemd and scripts understand.
