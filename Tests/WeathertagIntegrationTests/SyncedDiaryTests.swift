@@ -111,10 +111,12 @@ struct SyncedDiaryTests {
             #expect(!remembered.contains { $0.contains("temperature: 12.3") })
             // No second stamp: the entry is as the author left it, found stamped.
             #expect(harness.read("merge.md") == merged)
-            let counts = try daemon.get("/v1/status").json["entries"] as? [String: Any]
-            #expect(
-                counts?["stamped"] as? Int == 1 && counts?["already_stamped"] as? Int == 1,
-                "\(String(describing: counts))")
+            // Counted once its batch is reported, which comes after the memory is told: waited for.
+            let counts = try await poll("the merged entry counted as found stamped") { () -> [String: Any]? in
+                let counts = try daemon.get("/v1/status").json["entries"] as? [String: Any]
+                return counts?["already_stamped"] as? Int == 1 ? counts : nil
+            }
+            #expect(counts["stamped"] as? Int == 1, "\(counts)")
             #expect(try await daemon.stop() == 0)
         }
     }
