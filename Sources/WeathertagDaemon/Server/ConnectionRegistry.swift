@@ -36,12 +36,42 @@ package final class ConnectionRegistry: Sendable {
 
     var count: Int { self.entries.withLock { $0.count } }
 
-    /// Registers `channel` (once; again gives the same registration).
+    /// Admits `channel`, accepted just now, within `limit` connections: at the limit the connection idle the longest
+    /// makes way (closed here); if none is idle, `channel` is refused and false returned, for the caller to close it.
+    ///
+    /// Called on the server channel's loop, in the order the connections were accepted (`Admission`), so a new
+    /// connection is idle since its accept and is never taken for older ones accepted before it. Admitted when each
+    /// child loop ran its initializer, a lagging loop registered connections accepted earlier after a new one, and at
+    /// the limit each of them could evict the new one before its request was read.
+    func admit(_ channel: any Channel, limit: Int, now: NIODeadline = .now()) -> Bool {
+        let admitted: (any Channel)?? = self.entries.withLock { entries in
+            var evicted: (any Channel)?
+            if entries.count >= limit {
+                guard let oldest = Self.longestIdle(in: entries) else { return .none }
+                evicted = entries.removeValue(forKey: oldest)?.channel
+            }
+            let connection = Connection(channel)
+            connection.markIdle(now: now)
+            entries[ObjectIdentifier(channel)] = connection
+            return .some(evicted)
+        }
+        guard case .some(let evicted) = admitted else { return false }
+        evicted?.close(promise: nil)
+        // However it ends (a close of its own, an eviction, a failed registration on its loop), it leaves the count.
+        channel.closeFuture.whenComplete { _ in self.remove(channel) }
+        return true
+    }
+
+    /// The registration `admit` made for `channel`; nil once it was evicted or closed.
+    func connection(for channel: any Channel) -> Connection? {
+        self.entries.withLock { $0[ObjectIdentifier(channel)] }
+    }
+
+    /// Registers `channel` (once; again gives the same registration), with no limit: for pipelines built without a
+    /// server (the fuzzer's).
     package func add(_ channel: any Channel) -> Connection {
         self.entries.withLock { entries in
             if let known = entries[ObjectIdentifier(channel)] { return known }
-            // Idle from the start: a connection registered but not yet active must be as evictable as any idle one
-            // (counted as busy, a burst of new connections left an answering client the only one to evict).
             let connection = Connection(channel)
             connection.markIdle()
             entries[ObjectIdentifier(channel)] = connection
@@ -62,17 +92,13 @@ package final class ConnectionRegistry: Sendable {
         for channel in channels { channel.close(promise: nil) }
     }
 
-    /// Removes and returns the connection idle the longest, if any is idle.
-    func takeLongestIdle() -> (any Channel)? {
-        self.entries.withLock { entries in
-            var oldest: (key: ObjectIdentifier, since: NIODeadline, channel: any Channel)?
-            for (key, connection) in entries {
-                guard let since = connection.idleSince, since < (oldest?.since ?? .distantFuture) else { continue }
-                oldest = (key, since, connection.channel)
-            }
-            guard let oldest else { return nil }
-            entries.removeValue(forKey: oldest.key)
-            return oldest.channel
+    /// The key of the connection idle the longest, if any is idle.
+    private static func longestIdle(in entries: [ObjectIdentifier: Connection]) -> ObjectIdentifier? {
+        var oldest: (key: ObjectIdentifier, since: NIODeadline)?
+        for (key, connection) in entries {
+            guard let since = connection.idleSince, since < (oldest?.since ?? .distantFuture) else { continue }
+            oldest = (key, since)
         }
+        return oldest?.key
     }
 }

@@ -56,15 +56,19 @@ package final class SocketServer: Service {
         let maximumConnections = self.configuration.maximumConnections
         let bootstrap = ServerBootstrap(group: self.eventLoopGroup)
             .serverChannelOption(.backlog, value: 256)
+            .serverChannelInitializer { server in
+                server.eventLoop.makeCompletedFuture {
+                    try server.pipeline.syncOperations.addHandler(
+                        Admission(registry: registry, maximumConnections: maximumConnections)
+                    )
+                }
+            }
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    // At the limit, the longest-idle connection makes way; if none is idle, this one goes.
-                    if registry.count >= maximumConnections {
-                        guard let idle = registry.takeLongestIdle() else {
-                            channel.close(promise: nil)
-                            return
-                        }
-                        idle.close(promise: nil)
+                    // Evicted (or closed) between its admission and now: nothing to build.
+                    guard let connection = registry.connection(for: channel) else {
+                        channel.close(promise: nil)
+                        return
                     }
                     // Protocol errors are answered by `APIHandler` (400), not by NIO's handler for them: that one sits
                     // on the outbound path of every answer too, and each handler an answer passes costs.
@@ -73,7 +77,6 @@ package final class SocketServer: Service {
                         withEncoderConfiguration: .init(),
                         withDecoderLimitConfiguration: Self.decoderLimits
                     )
-                    let connection = registry.add(channel)
                     try channel.pipeline.syncOperations.addHandler(
                         RequestGuardHandler(idleTimeout: idleTimeout, connection: connection, registry: registry)
                     )
@@ -133,5 +136,32 @@ package struct SocketInUseError: Error, Sendable, CustomStringConvertible {
 
     package var description: String {
         "another weathertag is already listening on \(self.path); stop it first, or give this one another socket.path"
+    }
+}
+
+extension SocketServer {
+    /// The server channel's first handler: each accepted connection is admitted here, on the server's loop and in the
+    /// order of accepting, before NIO hands it to a child loop (`ConnectionRegistry.admit`). At the limit, the
+    /// longest-idle connection makes way; if none is idle, the new one is closed and goes no further.
+    final class Admission: ChannelInboundHandler {
+        typealias InboundIn = any Channel
+        typealias InboundOut = any Channel
+
+        private let registry: ConnectionRegistry
+        private let maximumConnections: Int
+
+        init(registry: ConnectionRegistry, maximumConnections: Int) {
+            self.registry = registry
+            self.maximumConnections = maximumConnections
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let channel = self.unwrapInboundIn(data)
+            guard self.registry.admit(channel, limit: self.maximumConnections) else {
+                channel.close(promise: nil)
+                return
+            }
+            context.fireChannelRead(data)
+        }
     }
 }
