@@ -26,14 +26,14 @@ struct InboxReporter: Sendable {
         }
     }
 
-    /// One entry's result: counted, and logged the first time it is told.
+    /// One entry's result: logged the first time it is told, then counted. In that order, so that whoever sees a
+    /// count in `/v1/status` finds the result's line in the log already (tests poll the count, then read the log).
     private func record(
         _ name: String, _ result: EntryResult, _ telling: InboxStateMachine<ContinuousClock>.Telling
     ) {
         switch result {
         case .stamped:
             guard let tag = telling.tag else { return }
-            self.statistics.update { $0.entriesStamped += 1 }
             self.logger.info(
                 tag.kind == .historical ? "stamped with the weather of its time" : "stamped",
                 metadata: [
@@ -41,19 +41,21 @@ struct InboxReporter: Sendable {
                     "stale": "\(tag.stale)",
                 ]
             )
+            self.statistics.update { $0.entriesStamped += 1 }
         case .restored:
-            self.statistics.update { $0.entriesRestored += 1 }
             self.logger.info("restored its weather block", metadata: ["entry": "\(name)"])
+            self.statistics.update { $0.entriesRestored += 1 }
         case .alreadyStamped:
             self.statistics.update { $0.entriesAlreadyStamped += 1 }
         case .leftAlone(let reason, _):
+            if telling.firstTime {
+                self.logger.notice("entry left as it is", metadata: ["entry": "\(name)", "reason": "\(reason)"])
+            }
             if case .backdated = reason {
                 self.statistics.update { $0.entriesBackdated += 1 }
             } else {
                 self.statistics.update { $0.entriesSkipped += 1 }
             }
-            guard telling.firstTime else { return }
-            self.logger.notice("entry left as it is", metadata: ["entry": "\(name)", "reason": "\(reason)"])
         case .locked(let lock):
             guard telling.firstTime else { return }
             self.logger.info(
@@ -77,7 +79,6 @@ struct InboxReporter: Sendable {
                 ])
         case .failed(let error):
             guard telling.firstTime else { return }
-            self.statistics.recordError("\(error)")
             self.logger.error(
                 "cannot stamp entries, they wait untouched",
                 metadata: [
@@ -85,6 +86,7 @@ struct InboxReporter: Sendable {
                     "retry_in": "\(telling.retryIn.map { "\($0)" } ?? "never")",
                 ]
             )
+            self.statistics.recordError("\(error)")
         case .vanished, .noWeather, .wantsHistory, .needsWeather:
             break
         }
