@@ -53,6 +53,28 @@ struct TextLinesTests {
         }
     }
 
+    /// `collapses(to:)` agrees with making the collapsed string and comparing it, for each text against its own
+    /// collapse, that collapse changed at each place, and the other texts.
+    @Test func aTextCollapsesToWhatItsWordsJoinedAre() {
+        for text in Self.texts + ["  Title  ", "Title\t\tof\u{00A0}it", "a \u{0301}b", "Ti tle", "Tit"] {
+            let collapsed = text.collapsingWhitespace()
+            var others = Self.texts + ["", " ", collapsed + " ", " " + collapsed, collapsed + "x"]
+            for place in collapsed.indices {
+                var changed = collapsed
+                changed.replaceSubrange(place...place, with: collapsed[place] == "x" ? "y" : "x")
+                others.append(changed)
+                others.append(String(collapsed[..<place]))
+            }
+            #expect(text.collapses(to: collapsed), "\(text.debugDescription)")
+            #expect(text[...].collapses(to: collapsed), "\(text.debugDescription)")
+            for other in others {
+                #expect(
+                    text[...].collapses(to: other) == (collapsed == other),
+                    "\(text.debugDescription) against \(other.debugDescription)")
+            }
+        }
+    }
+
     @Test func prefixesAndCountsAreCharacters() {
         for text in Self.texts + ["a\r\nb\r\nc", "abc\r", String(repeating: "word ", count: 300)] {
             for count in [0, 1, 2, 3, 5, 200, 800, 2000] {

@@ -146,7 +146,7 @@ package struct DiaryEntry: Sendable, Equatable {
         var markdown = MarkdownText()
         for line in lines {
             let bounded = line.prefix(characters: 4 * Self.excerptLength)
-            if !skipped, Self.heading(bounded) == title || Self.oneLine(bounded) == title {
+            if !skipped, let title, Self.heading(bounded) == title || bounded.collapses(to: title) {
                 skipped = true
                 _ = markdown.plain(bounded)
                 continue

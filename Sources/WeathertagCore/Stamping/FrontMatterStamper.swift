@@ -133,7 +133,6 @@ package enum FrontMatterStamper {
 
         let firstLine = Self.line(in: original, from: bodyStart)
         let eol: [UInt8] = firstLine.hasCRLF ? [0x0D, 0x0A] : [0x0A]
-        let block = Self.bytes(of: lines, eol: eol)
         let firstText = Self.trimmed(original[firstLine.content])
 
         if Self.isMarker(firstText, of: "+") { return (.skipped(.tomlFrontMatter), nil) }
@@ -141,6 +140,7 @@ package enum FrontMatterStamper {
         guard Self.isMarker(firstText, of: "-") else {
             // No front matter: a new block on top, then every original byte.
             let opening = Array("---".utf8) + eol
+            let block = Self.bytes(of: lines, eol: eol)
             return (.stamped(Self.joined([original[..<bodyStart], opening[...], block[...], opening[...], body])), nil)
         }
         guard firstLine.next < original.count else { return (.skipped(.unterminatedFrontMatter), nil) }
@@ -183,6 +183,8 @@ package enum FrontMatterStamper {
             }
             insertion = line
         }
+        // The block's bytes made only now: an entry stamped already (every one of an index rebuild) needs none.
+        let block = Self.bytes(of: lines, eol: eol)
         let stamped = Self.joined([original[..<insertion.lowerBound], block[...], original[insertion.upperBound...]])
         // Never write YAML that does not read back with the weather mapping in it.
         let stampedYAML = String(

@@ -194,6 +194,36 @@ extension StringProtocol {
         if let collapsed = collapsed ?? nil { return collapsed }
         return self.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
+
+    /// Whether `collapsingWhitespace()` gives `other`, by bytes when the text is ASCII and without making the string:
+    /// an excerpt asks it of each line it reads until it passes the title, and most lines differ at once.
+    package func collapses(to other: String) -> Bool {
+        var other = other
+        let same = other.withUTF8 { expected in
+            self.utf8.withContiguousStorageIfAvailable { source -> Bool? in
+                var matched = 0
+                var pendingSpace = false
+                for byte in source {
+                    guard byte < 0x80 else { return nil }
+                    // ASCII's whitespace as `Character.isWhitespace` has it: tab, LF, VT, FF, CR, space.
+                    if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
+                        pendingSpace = matched > 0
+                        continue
+                    }
+                    if pendingSpace {
+                        guard matched < expected.count, expected[matched] == 0x20 else { return false }
+                        matched += 1
+                        pendingSpace = false
+                    }
+                    guard matched < expected.count, expected[matched] == byte else { return false }
+                    matched += 1
+                }
+                return matched == expected.count
+            }
+        }
+        if let same = same ?? nil { return same }
+        return self.collapsingWhitespace() == other
+    }
 }
 
 extension Array where Element == String {
