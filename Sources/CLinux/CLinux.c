@@ -58,6 +58,14 @@ long clinux_filesystem_type(const char *path) {
     return (long)(unsigned int)info.f_type;
 }
 
+long clinux_filesystem_type_of(int fd) {
+    struct statfs info;
+    if (fstatfs(fd, &info) != 0) {
+        return -1;
+    }
+    return (long)(unsigned int)info.f_type;
+}
+
 void clinux_name_thread(const char *name) {
     char kept[16];
     strncpy(kept, name, sizeof kept - 1);

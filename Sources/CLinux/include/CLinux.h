@@ -25,6 +25,9 @@ void clinux_release_lease(int fd);
 /// The `statfs` magic number of the filesystem `path` is on, or -1 and errno.
 long clinux_filesystem_type(const char *path);
 
+/// The `statfs` magic number of the filesystem the open `fd` is on (`fstatfs`), or -1 and errno.
+long clinux_filesystem_type_of(int fd);
+
 /// Names the calling thread (`pthread_setname_np`, GNU-only; at most 15 bytes are kept), as `top -H` shows it.
 void clinux_name_thread(const char *name);
 

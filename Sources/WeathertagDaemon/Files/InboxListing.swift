@@ -23,15 +23,16 @@ enum InboxListing {
         _ inbox: String, tree: InboxTree, skipping unchanged: [String: FileVersion], memory: (any EntryStore)?,
         failed: (String, any Error) -> Void
     ) throws -> Result {
-        _ = try InboxWalk.read(inbox)
+        try InboxWalk.open(inbox)
         var candidates: [String] = []
         var present: Set<String> = []
         var entries: Set<String> = []
         var removed: [String] = []
         var conflicts: [String: SyncConflict] = [:]
         var complete = true
+        // Unsorted: the candidates are sorted once, at the end.
         InboxWalk.walk(
-            inbox: inbox, tree: tree,
+            inbox: inbox, tree: tree, reading: .unsorted,
             visit: { folder, contents in
                 removed += FileIO.removeStaleTemporaries(in: InboxWalk.path(inbox, folder), names: contents.files)
                 for name in contents.files {

@@ -1,4 +1,5 @@
 import CLinux
+import Glibc
 
 /// Facts about the filesystem a folder is on.
 enum Filesystem {
@@ -10,5 +11,18 @@ enum Filesystem {
 
     static func isRemote(_ path: String) -> Bool {
         Self.remoteTypes.contains(clinux_filesystem_type(path))
+    }
+
+    /// `statfs` magic numbers of filesystems that keep a folder's link count exactly (2, plus one for each folder
+    /// in it): ext4 (and ext2, ext3), XFS, tmpfs. btrfs says 1 for every folder; network filesystems say what they
+    /// like.
+    private static let exactLinkCountTypes: Set<Int> = [0xEF53, 0x5846_5342, 0x0102_1994]
+
+    /// Whether the folder open as `fd` holds no folder, known from its link count without reading it, where the
+    /// filesystem keeps that count exactly (GNU find's leaf optimization); false where it cannot be known so.
+    static func holdsNoFolder(_ fd: Int32) -> Bool {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_nlink == 2 else { return false }
+        return Self.exactLinkCountTypes.contains(clinux_filesystem_type_of(fd))
     }
 }

@@ -66,15 +66,16 @@ final class InboxWatcher: Sendable {
     private func watchInbox() throws(SystemError) {
         let watch = try self.inotify.addWatch(self.path, mask: Self.mask).get()
         self.folders.withLock { $0.byWatch = [watch: ""] }
-        _ = self.watch(subtree: "")
+        // The entries already there are the first listing's to find (`InboxListing`): only the folders are read.
+        _ = self.watch(subtree: "", collecting: false)
     }
 
     /// Watches the folders from `folder` down (`folder` itself unless it is the inbox) and returns the entries
-    /// they hold.
-    private func watch(subtree folder: String) -> [String] {
+    /// they hold (none unless `collecting`).
+    private func watch(subtree folder: String, collecting: Bool = true) -> [String] {
         var entries: [String] = []
         InboxWalk.walk(
-            inbox: self.path, from: folder, tree: self.tree,
+            inbox: self.path, from: folder, tree: self.tree, reading: collecting ? .sorted : .foldersOnly,
             // Watched before it is read: a file made in between (`mkdir -p a/b && echo > a/b/c.md`) is either in the
             // listing or heard by the watch, never neither.
             entering: { folder in if !folder.isEmpty { self.addWatch(folder) } },
