@@ -44,18 +44,24 @@ package final class ConnectionRegistry: Sendable {
     /// child loop ran its initializer, a lagging loop registered connections accepted earlier after a new one, and at
     /// the limit each of them could evict the new one before its request was read.
     func admit(_ channel: any Channel, limit: Int, now: NIODeadline = .now()) -> Bool {
-        let admitted: (any Channel)?? = self.entries.withLock { entries in
+        enum Admission {
+            case admitted(evicting: (any Channel)?)
+            case refused
+        }
+        let admission = self.entries.withLock { entries -> Admission in
             var evicted: (any Channel)?
             if entries.count >= limit {
-                guard let oldest = Self.longestIdle(in: entries) else { return .none }
+                guard let oldest = Self.longestIdle(in: entries) else { return .refused }
                 evicted = entries.removeValue(forKey: oldest)?.channel
             }
+            // Idle from its accept: a connection not yet active must be as evictable as any idle one (counted as
+            // busy, a burst of new connections left an answering client the only one to evict).
             let connection = Connection(channel)
             connection.markIdle(now: now)
             entries[ObjectIdentifier(channel)] = connection
-            return .some(evicted)
+            return .admitted(evicting: evicted)
         }
-        guard case .some(let evicted) = admitted else { return false }
+        guard case .admitted(let evicted) = admission else { return false }
         evicted?.close(promise: nil)
         // However it ends (a close of its own, an eviction, a failed registration on its loop), it leaves the count.
         channel.closeFuture.whenComplete { _ in self.remove(channel) }
