@@ -14,8 +14,8 @@ enum InboxWalk {
     enum Reading {
         /// Its files' and subfolders' names, each sorted.
         case sorted
-        /// The same, in the folder's own order: for a caller that sorts what it keeps (sorting the 50,000 names of
-        /// a diary folder by folder, then the candidates again, was a tenth of a start's listing).
+        /// The same, in the folder's own order: for a caller that sorts what it keeps (the start's listing sorted
+        /// a diary's 50,000 names folder by folder, then its candidates again).
         case unsorted
         /// Its subfolders' names only, unsorted; `files` stays empty and no file's name is made into a string: for
         /// the watcher, which only needs the folders to watch.
