@@ -4,8 +4,9 @@ import Logging
 
 /// One line per event on stderr. When `$JOURNAL_STREAM` says stderr is the journal, entries go to journald's native
 /// socket instead, with the priority, the message and each metadata item as a field of its own
-/// (`WEATHERTAG_ENTRY=…`); should that socket refuse one, the line goes to stderr starting with the syslog priority
-/// (`<3>`…`<7>`) journald understands and without a timestamp (journald adds its own).
+/// (`WEATHERTAG_ENTRY=…`); should that socket have no room for one (`JournalSocket.patience`), the line goes to
+/// stderr starting with the syslog priority (`<3>`…`<7>`) journald understands and without a timestamp (journald
+/// adds its own).
 package struct StderrLogHandler: LogHandler {
     package var logLevel: Logger.Level
     package var metadata: Logger.Metadata = [:]

@@ -40,6 +40,17 @@ package final class DatagramSocket: @unchecked Sendable {
         close(self.fd)
     }
 
+    /// Reads what is queued now, without waiting: a hung reader (`reading: false`) that comes back.
+    package func drain() -> [String] {
+        var drained: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(self.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            guard count >= 0 else { return drained }
+            drained.append(String(decoding: buffer[0..<count], as: UTF8.self))
+        }
+    }
+
     /// Every datagram received so far, in order.
     package func received() -> [String] {
         self.lock.withLock { self.datagrams }

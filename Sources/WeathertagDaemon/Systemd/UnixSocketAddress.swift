@@ -18,11 +18,13 @@ struct UnixSocketAddress {
         self.length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
     }
 
-    /// Sends one datagram here from `fd`; the bytes sent, or -1. Never waits: a reader that stopped reading
-    /// (its queue holds only `net.unix.max_dgram_qlen` datagrams) would otherwise block the sender, and with it
-    /// the daemon's shutdown. systemd and journald read all the time; a datagram they cannot take is dropped.
-    func sendDatagram(_ bytes: UnsafeRawBufferPointer, from fd: Int32) -> Int {
-        self.withSockaddr { sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0, $1) }
+    /// Sends one datagram here from `fd`; the bytes sent, or -1. Never waits unless `waiting`: a reader that stopped
+    /// reading (its queue holds only `net.unix.max_dgram_qlen` datagrams) would otherwise block the sender, and with
+    /// it the daemon's shutdown. systemd and journald read all the time; a datagram they cannot take is dropped.
+    /// `waiting` waits for room as long as `fd`'s `SO_SNDTIMEO` allows (`JournalSocket`, once per outage).
+    func sendDatagram(_ bytes: UnsafeRawBufferPointer, from fd: Int32, waiting: Bool = false) -> Int {
+        let flags = MSG_NOSIGNAL | (waiting ? 0 : MSG_DONTWAIT)
+        return self.withSockaddr { sendto(fd, bytes.baseAddress, bytes.count, Int32(flags), $0, $1) }
     }
 
     func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
