@@ -105,13 +105,23 @@ final class TrackProviderTests {
             text += "<trkpt lat=\"\(Double(step % 1000) / 100)\" lon=\"20\"><time>\(time)</time></trkpt>\n"
         }
         try self.directory.write("tracks/year.gpx", text + "</trkseg></trk></gpx>\n")
-        let provider = try self.provider(tracks)
+        // The indexing thread waits after its first part is written until the stop has reached it: polled from
+        // here, a loaded machine read the whole file before the stop came.
+        let written = Latch()
+        let stopped = DispatchSemaphore(value: 0)
+        let provider = TrackLocationProvider(
+            files: try TrackFiles(tracks), maximumGap: .seconds(600), maximumFixAge: .seconds(300),
+            timeout: .seconds(2), stateDirectory: self.directory.file("state"), logger: Logger(label: "test"),
+            now: { Date() },
+            afterWrite: {
+                written.open()
+                stopped.wait()
+            })
         let running = Task { try await provider.run() }
         let index = try TrackIndex.open(directory: self.directory.file("state"))
-        try await poll("the first points written") { () -> Bool? in
-            (try index.files().first?.points ?? 0) > 0 ? true : nil
-        }
+        try await written.wait()
         running.cancel()
+        stopped.signal()
         _ = try? await running.value
         let halfway = try #require(try index.files().first)
         #expect(halfway.points < count, "stopped at the next chunk, not at the end of the file")

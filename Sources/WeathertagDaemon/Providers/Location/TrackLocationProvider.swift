@@ -25,6 +25,8 @@ package final class TrackLocationProvider: LocationProvider {
     private let stateDirectory: String
     private let logger: Logger
     private let now: @Sendable () -> Date
+    /// Called on the indexing thread after each part of a file is written to the index: where tests stop it.
+    private let afterWrite: @Sendable () -> Void
     private let state = Mutex(State())
     private let indexed = Latch()
 
@@ -44,7 +46,8 @@ package final class TrackLocationProvider: LocationProvider {
         timeout: Duration,
         stateDirectory: String,
         logger: Logger,
-        now: @escaping @Sendable () -> Date
+        now: @escaping @Sendable () -> Date,
+        afterWrite: @escaping @Sendable () -> Void = {}
     ) {
         self.files = files
         self.maximumGap = maximumGap
@@ -53,6 +56,7 @@ package final class TrackLocationProvider: LocationProvider {
         self.stateDirectory = stateDirectory
         self.logger = logger
         self.now = now
+        self.afterWrite = afterWrite
     }
 
     package var details: [String: String] {
@@ -244,6 +248,7 @@ package final class TrackLocationProvider: LocationProvider {
                 try index.add(points, to: &file, problems: reader.problems.count - reported)
                 reported = reader.problems.count
                 points.removeAll(keepingCapacity: true)
+                self.afterWrite()
                 if stopped() { return }
             }
         }
