@@ -420,6 +420,69 @@ final class EntryFileTests {
         #expect(try self.temporaries().isEmpty)
     }
 
+    /// A batch writes the copies of up to `EntryBatch.writtenTogether` entries before it syncs and exchanges the
+    /// first: their blocks then go to the disk in one journal commit, not one each. Each copy is still synced before
+    /// its exchange, and what a chunk held is told in the order of the names.
+    @Test func aBatchWritesItsCopiesTogetherBeforeItExchangesTheFirst() throws {
+        let count = EntryBatch.writtenTogether + 3
+        let names = (0..<count).map { String(format: "together-%02d.md", $0) }
+        for _ in 0..<100 {
+            for name in names { try self.directory.write(name, "Entry \(name)\n") }
+            // At each last look before an exchange: the copies beside the entries not exchanged yet.
+            var seen: [Int] = []
+            var hooks = EntryFile.Hooks()
+            hooks.beforeRename = { seen.append((try? self.temporaries().count) ?? -1) }
+            let outcome = EntryBatch.stampFiles(
+                names, in: self.directory.path, lines: self.lines, options: StampOptions(), hooks: hooks
+            ).remembered()
+            if outcome.results.contains(where: { $0.1 == .inUse }) { continue }
+            let chunk = EntryBatch.writtenTogether
+            #expect(seen == Array((1...chunk).reversed()) + [3, 2, 1])
+            #expect(outcome.results.map(\.0) == names)
+            #expect(outcome.results.allSatisfy { if case .stamped = $0.1 { true } else { false } })
+            for name in names { #expect(try self.contents(name).hasSuffix("---\nEntry \(name)\n")) }
+            #expect(try self.temporaries().isEmpty)
+            return
+        }
+        Issue.record("each try found an entry open for writing")
+    }
+
+    /// A write that fails in the middle of a chunk (the disk is full) stops the batch there: the copies written
+    /// before it are synced and exchanged, the failed entry and those after it are as they were, and no copy is left.
+    @Test(.enabled(if: geteuid() == 0, "mounting a tmpfs takes root"))
+    func aFullDiskInTheMiddleOfAChunkStampsTheCopiesWrittenBeforeIt() throws {
+        let folder = try self.directory.makeDirectory("small")
+        try #require(mount("tmpfs", folder, "tmpfs", 0, "size=256k,mode=0755") == 0)
+        defer { umount2(folder, Int32(MNT_DETACH)) }
+        let text = String(repeating: "A page of text.\n", count: 256)  // 4 KiB, a page each
+        let names = (0..<8).map { "full-\($0).md" }
+        for name in names { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+        // Room for three copies, each two pages (the entry and its block): six pages.
+        let filler = folder + "/.filler"
+        let fd = open(filler, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        let page = [UInt8](repeating: 0x41, count: 4096)
+        while page.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) > 0 {}
+        close(fd)
+        var info = stat()
+        #expect(stat(filler, &info) == 0 && truncate(filler, info.st_size - 6 * 4096) == 0)
+
+        let outcome = EntryBatch.stampFiles(names, in: folder, lines: self.lines, options: StampOptions())
+            .remembered()
+        #expect(outcome.results.map(\.0) == Array(names.prefix(3)))
+        #expect(outcome.results.allSatisfy { if case .stamped = $0.1 { true } else { false } })
+        #expect(outcome.failure?.0 == names[3])
+        #expect((outcome.failure?.1 as? SystemError)?.code == ENOSPC)
+        #expect(outcome.unprocessed == Array(names.suffix(4)))
+        for name in names.prefix(3) {
+            #expect(try String(contentsOfFile: folder + "/" + name, encoding: .utf8).hasSuffix("---\n" + text))
+        }
+        for name in names.suffix(5) {
+            #expect(try String(contentsOfFile: folder + "/" + name, encoding: .utf8) == text)
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(left.allSatisfy { !$0.hasSuffix("weathertag-tmp") }, "\(left)")
+    }
+
     /// A batch that has read its budget of bytes stops there: the names it did not reach come back untouched, with
     /// no failure, for the queue (`EntryBatch.textBudget`).
     @Test func aBatchStopsAtItsBudgetOfBytes() throws {

@@ -28,6 +28,10 @@ long clinux_filesystem_type(const char *path);
 /// The `statfs` magic number of the filesystem the open `fd` is on (`fstatfs`), or -1 and errno.
 long clinux_filesystem_type_of(int fd);
 
+/// Starts writing the open file's dirty pages to the disk without waiting for them
+/// (`sync_file_range(SYNC_FILE_RANGE_WRITE)`); 0, or -1 and errno.
+int clinux_start_writeback(int fd);
+
 /// Names the calling thread (`pthread_setname_np`, GNU-only; at most 15 bytes are kept), as `top -H` shows it.
 void clinux_name_thread(const char *name);
 

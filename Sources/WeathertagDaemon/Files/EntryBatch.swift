@@ -16,6 +16,15 @@ enum EntryBatch {
     /// entry. Entries of a few KiB, as diaries' are, fill a batch of 512 (about 1 MiB) long before this.
     static let textBudget = 4 << 20
 
+    /// The entries whose copies are written before the first of them is synced. Each copy's writeback starts as it
+    /// is written (`StampOptions.startsWriteback`), so its blocks are allocated in the journal's running transaction;
+    /// the first copy's fsync commits that transaction, and each later copy's finds its own data written and its
+    /// transaction committed. Synced one by one as they were written, each copy's fsync waited for a commit of its
+    /// own: 2,246–2,365 files a second on a fresh journaled ext4, 5,224–5,444 written together in 32s (a Python
+    /// loop of the same calls, 2,000 files; CPU 102–109 → 88 µs a file). Each copy is still on the disk before its
+    /// name points at it; a chunk holds two descriptors an entry until its exchanges.
+    static let writtenTogether = 32
+
     /// The memory a batch consults and tells: the state database, and each file's path in it (relative to the
     /// inbox; nil for a file outside it, which is not remembered).
     struct Memory: Sendable {
@@ -64,6 +73,7 @@ enum EntryBatch {
     ///     transaction after the batch.
     ///   - options: how each entry is stamped (`replacing`: new weather on purpose: the memory is not asked and an
     ///     existing block is replaced); the batch syncs its folders and settles the originals itself.
+    ///   - hooks: where tests act, for each entry written.
     static func stampFiles(
         _ names: [String],
         in folder: String?,
@@ -72,7 +82,8 @@ enum EntryBatch {
         memory: Memory? = nil,
         progress: StampingProgress? = nil,
         locks: EditorLockCache? = nil,
-        crashGuard: CrashGuard? = nil
+        crashGuard: CrashGuard? = nil,
+        hooks: EntryFile.Hooks = EntryFile.Hooks()
     ) -> Done {
         // Noted before the first file is read: should one of them kill the process, the next start sets it aside.
         let note = crashGuard?.begin(names)
@@ -89,49 +100,93 @@ enum EntryBatch {
         let (remembered, indexed) = (recalled.blocks, recalled.indexed)
         // Without the watcher's cache, this batch's own listings.
         let locks = locks.flatMap { $0.isKeeping ? $0 : nil } ?? EditorLockCache(keeping: false)
-        var held = 0
-        for (index, name) in names.enumerated() {
-            note?.reach(index)
+        var options = options
+        options.syncsFolder = false
+        options.handsBackOriginal = true
+        options.startsWriteback = names.count > 1
+        // One entry's stamp, told in the order of the names.
+        func record(_ name: String, _ stamped: EntryFile.Stamped) {
             let key = memory?.key(name)
-            do {
-                let path = Self.path(name, in: folder)
-                var options = options
-                options.syncsFolder = false
-                options.handsBackOriginal = true
+            let (result, read, block) = (stamped.result, stamped.read, stamped.block)
+            if let original = stamped.original { originals.append((outcome.results.count, original)) }
+            outcome.results.append((name, result))
+            if let key, let lane = LaneState.of(result) {
+                var frontMatter = stamped.frontMatter
+                if frontMatter == nil, case .stamped = result, let lines {
+                    // The front matter of an entry stamped without one, the same for each (composed once; used by
+                    // the reader only when the file's front matter is this text).
+                    frontMatter = ComposedFrontMatter.block(lines)
+                }
+                indexItems.append(
+                    Self.indexItem(key, lane: lane, read: read, frontMatter: frontMatter, indexed: indexed[key]))
+            }
+            // Written (stamped or restored): its folder is synced once the batch is done.
+            if let origin = Self.origin(of: result), origin != .found {
+                written.insert(FileIO.split(Self.path(name, in: folder)).0)
+            }
+            if let key, let block, let origin = Self.origin(of: result) {
+                records.append(StampRecord(path: key, block: block, origin: origin))
+            }
+            progress?.advance()
+        }
+        var held = 0
+        var next = 0
+        var stopped = false
+        while next < names.count, !stopped {
+            // A chunk's copies are all written before the first is synced (`writtenTogether`).
+            var chunk: [(index: Int, stamp: EntryFile.Preparation)] = []
+            while next < names.count, chunk.count < Self.writtenTogether, !stopped {
+                let (index, name) = (next, names[next])
+                next += 1
+                note?.reach(index)
+                let key = memory?.key(name)
                 let known = EntryFile.Known(
                     remembered: { key.flatMap { remembered[$0] } }, setAside: { crashGuard?.holds(name, $0) ?? false },
                     locks: locks)
-                let stamped = try EntryFile.stamp(path: path, lines: lines, options: options, known: known)
-                let (result, read, block) = (stamped.result, stamped.read, stamped.block)
-                if let original = stamped.original { originals.append((outcome.results.count, original)) }
-                outcome.results.append((name, result))
-                if let key, let lane = LaneState.of(result) {
-                    var frontMatter = stamped.frontMatter
-                    if frontMatter == nil, case .stamped = result, let lines {
-                        // The front matter of an entry stamped without one, the same for each (composed once; used
-                        // by the reader only when the file's front matter is this text).
-                        frontMatter = ComposedFrontMatter.block(lines)
+                do {
+                    switch try EntryFile.prepare(
+                        path: Self.path(name, in: folder), lines: lines, options: options, known: known)
+                    {
+                    case .done(let stamped):
+                        chunk.append((index, .done(stamped)))
+                        held += stamped.read?.content.count ?? 0
+                    case .written(let prepared):
+                        chunk.append((index, .written(prepared)))
+                        held += prepared.content.count
                     }
-                    indexItems.append(
-                        Self.indexItem(key, lane: lane, read: read, frontMatter: frontMatter, indexed: indexed[key]))
+                } catch {
+                    outcome.failure = (name, error)
+                    stopped = true
                 }
-                // Written (stamped or restored): its folder is synced once the batch is done.
-                if let origin = Self.origin(of: result), origin != .found { written.insert(FileIO.split(path).0) }
-                if let key, let block, let origin = Self.origin(of: result) {
-                    records.append(StampRecord(path: key, block: block, origin: origin))
+                if !stopped, held >= options.textBudget, next < names.count { stopped = true }
+            }
+            // The copies synced and exchanged, and every entry told in order; after a failed one, the rest of the
+            // chunk's copies are dropped and their entries wait as they were.
+            var failed = false
+            for (index, stamp) in chunk {
+                switch stamp {
+                case .done(let stamped): record(names[index], stamped)
+                case .written(let prepared) where failed:
+                    EntryFile.abandon(prepared)
+                    outcome.unprocessed.append(names[index])
+                case .written(let prepared):
+                    note?.reach(index)
+                    do {
+                        record(names[index], try EntryFile.finish(prepared, options: options, hooks: hooks))
+                    } catch {
+                        failed = true
+                        stopped = true
+                        if outcome.failure == nil {
+                            outcome.failure = (names[index], error)
+                        } else {
+                            outcome.unprocessed.append(names[index])
+                        }
+                    }
                 }
-                progress?.advance()
-                held += read?.content.count ?? 0
-                if held >= options.textBudget, index + 1 < names.count {
-                    outcome.unprocessed = Array(names[(index + 1)...])
-                    break
-                }
-            } catch {
-                outcome.failure = (name, error)
-                outcome.unprocessed = Array(names[(index + 1)...])
-                break
             }
         }
+        // What the batch did not reach waits in the queue (after a failure, the failed entry is not among them).
+        outcome.unprocessed += names[next...]
         note?.reach(nil)
         Self.settle(&outcome, written: written, originals: originals, in: folder)
         return Done(outcome: outcome, records: records, index: indexItems, memory: memory)

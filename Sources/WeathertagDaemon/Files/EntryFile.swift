@@ -72,13 +72,43 @@ enum EntryFile {
         path: String, lines: [String]?, options: StampOptions = StampOptions(), known: Known = Known(),
         hooks: Hooks = Hooks()
     ) throws -> Stamped {
+        switch try Self.prepare(path: path, lines: lines, options: options, known: known) {
+        case .done(let stamped): return stamped
+        case .written(let prepared): return try Self.finish(prepared, options: options, hooks: hooks)
+        }
+    }
+
+    /// An entry read, and its stamped copy written beside it but not synced yet: `finish` makes it the stamp, or
+    /// `abandon` drops it. Owns the entry's descriptor and the copy's.
+    struct Prepared {
+        var path: String
+        var opened: Opened
+        var temporary: Temporary
+        var content: [UInt8]
+        var block: [String]
+        var restoring: Bool
+        var modified: Date
+        var frontMatter: ComposedFrontMatter?
+    }
+
+    enum Preparation {
+        /// Nothing to write (or nothing may be): the entry's result.
+        case done(Stamped)
+        case written(Prepared)
+    }
+
+    /// Steps 1 to 3 but the copy's fsync: the entry opened, leased and read, the decision taken, the copy written
+    /// (its writeback started, with `options.startsWriteback`).
+    static func prepare(
+        path: String, lines: [String]?, options: StampOptions = StampOptions(), known: Known = Known()
+    ) throws -> Preparation {
         let (directory, name) = FileIO.split(path)
         let opened: Opened
         switch try Self.open(path, directory: directory, name: name, options: options, known: known) {
         case .opened(let file): opened = file
-        case .refused(let result): return Stamped(result)
+        case .refused(let result): return .done(Stamped(result))
         }
-        // Closed when this returns, unless it is handed on with the swapped-out original (which then closes it).
+        // Closed when this returns, unless it is handed on with the copy.
         var ownsDescriptor = true
         defer { if ownsDescriptor { close(opened.fd) } }
         let info = opened.info
@@ -87,10 +117,10 @@ enum EntryFile {
             original = try FileIO.readAll(
                 opened.fd, path: path, limit: options.maximumSize, expected: Int(info.st_size))
         } catch let error as SystemError where error.code == EFBIG {
-            return Stamped(.changedWhileStamping)
+            return .done(Stamped(.changedWhileStamping))
         }
         // (A change during the read is caught by the last look below, before anything is written over.)
-        guard original.count == Int(info.st_size) else { return Stamped(.changedWhileStamping) }
+        guard original.count == Int(info.st_size) else { return .done(Stamped(.changedWhileStamping)) }
         #if DEBUG
             TestFaults.crashIfAsked(original)
         #endif
@@ -107,19 +137,32 @@ enum EntryFile {
         switch decision {
         case .write(let bytes, let written, let restored): (content, block, restoring) = (bytes, written, restored)
         case .alreadyStamped(let block):
-            return Stamped(.alreadyStamped(opened.before), read: read, block: block, frontMatter: frontMatter)
-        case .leftAlone(let reason): return Stamped(.leftAlone(reason, opened.before), read: read)
-        case .wantsHistory(let request): return Stamped(.wantsHistory(request), read: read)
-        case .datedAhead(let time, let wait): return Stamped(.datedAhead(time, wait: wait), read: read)
-        case .needsWeather: return Stamped(.needsWeather, read: read)
+            return .done(Stamped(.alreadyStamped(opened.before), read: read, block: block, frontMatter: frontMatter))
+        case .leftAlone(let reason): return .done(Stamped(.leftAlone(reason, opened.before), read: read))
+        case .wantsHistory(let request): return .done(Stamped(.wantsHistory(request), read: read))
+        case .datedAhead(let time, let wait): return .done(Stamped(.datedAhead(time, wait: wait), read: read))
+        case .needsWeather: return .done(Stamped(.needsWeather, read: read))
         }
 
-        var temporary: Temporary
         switch try Self.writeTemporary(content, like: info, directory: directory, name: name, options: options) {
-        case .written(let file): temporary = file
-        case .refused(let reason): return Stamped(.leftAlone(reason, opened.before))
+        case .written(let temporary):
+            ownsDescriptor = false
+            return .written(
+                Prepared(
+                    path: path, opened: opened, temporary: temporary, content: content, block: block,
+                    restoring: restoring, modified: modified, frontMatter: frontMatter))
+        case .refused(let reason): return .done(Stamped(.leftAlone(reason, opened.before)))
         }
-        var swapped: SwappedOriginal?
+    }
+
+    /// Steps 3 (the copy's fsync) to 6: the prepared copy synced and exchanged with the entry.
+    static func finish(_ prepared: Prepared, options: StampOptions, hooks: Hooks = Hooks()) throws -> Stamped {
+        let (path, opened) = (prepared.path, prepared.opened)
+        // Closed when this returns, unless it is handed on with the swapped-out original (which then closes it).
+        var ownsDescriptor = true
+        defer { if ownsDescriptor { close(opened.fd) } }
+        var temporary = prepared.temporary
+        try temporary.sync()
         if let result = try Self.exchange(&temporary, with: path, opened: opened, hooks: hooks) {
             return Stamped(result)
         }
@@ -127,19 +170,30 @@ enum EntryFile {
         // waits on our lease, and what it writes would go to a file without a name. The lease is kept, and the
         // original with it, until the folder's fsync has given such a writer time to arrive: `settle` then lets it
         // finish and puts its save back under the entry's name.
+        var swapped: SwappedOriginal?
         if opened.leased, temporary.exchanged {
             ownsDescriptor = false
             swapped = SwappedOriginal(
-                fd: opened.fd, path: path, mode: info.st_mode & 0o7777, stamped: temporary.version)
+                fd: opened.fd, path: path, mode: opened.info.st_mode & 0o7777, stamped: temporary.version)
         }
-        if options.syncsFolder { try FileIO.fsyncDirectory(directory) }
+        if options.syncsFolder { try FileIO.fsyncDirectory(FileIO.split(path).0) }
         if let swapped, !options.handsBackOriginal, try swapped.settle() {
             return Stamped(.changedWhileStamping)
         }
-        let now = (content, options.keepModificationTime ? modified : Date(), temporary.version)
+        let now = (
+            prepared.content, options.keepModificationTime ? prepared.modified : Date(), temporary.version
+        )
         return Stamped(
-            restoring ? .restored(temporary.version) : .stamped(temporary.version), read: now, block: block,
-            original: options.handsBackOriginal ? swapped : nil, frontMatter: frontMatter)
+            prepared.restoring ? .restored(temporary.version) : .stamped(temporary.version), read: now,
+            block: prepared.block, original: options.handsBackOriginal ? swapped : nil,
+            frontMatter: prepared.frontMatter)
+    }
+
+    /// Drops a prepared copy that will not be finished (its batch stopped): the copy goes, the entry is as it was.
+    static func abandon(_ prepared: Prepared) {
+        close(prepared.temporary.fd)
+        unlink(prepared.temporary.path)
+        close(prepared.opened.fd)
     }
 
     /// The entry, open and leased, and what it was when opened.
@@ -216,14 +270,29 @@ enum EntryFile {
         return .refused(refusal ?? .inUse)
     }
 
-    /// The stamped copy, written and synced beside the entry.
+    /// The stamped copy, written beside the entry, and open until it is synced (`sync`).
     struct Temporary {
         var path: String
+        /// Open for `sync`, which closes it.
+        var fd: Int32
         /// The copy's version (mode and owner changes leave the size and modification time as they are).
         var version: FileVersion
         /// Whether the copy and the entry were exchanged (the original then sits under the temp name until
         /// unlinked) rather than renamed over.
         var exchanged = false
+
+        /// On the disk before any name points at it, and closed: before the exchange, since closed after it our
+        /// descriptor would report `IN_CLOSE_WRITE` under the entry's name and bring the entry we just stamped back
+        /// to be read again. Removed when it cannot be synced.
+        mutating func sync() throws {
+            let failure = fsync(self.fd) == 0 ? nil : SystemError("fsync", path: self.path)
+            close(self.fd)
+            self.fd = -1
+            if let failure {
+                unlink(self.path)
+                throw failure
+            }
+        }
     }
 
     enum Writing {
@@ -232,16 +301,13 @@ enum EntryFile {
     }
 
     /// Step 3: `content` in a temp file beside the entry, with the entry's mode, owner (when we may set it) and
-    /// times, synced. Refused when the owner would lose access to the entry.
+    /// times; left open for its fsync (`Temporary.sync`). Refused when the owner would lose access to the entry.
     private static func writeTemporary(
         _ content: [UInt8], like info: stat, directory: String, name: String, options: StampOptions
     ) throws -> Writing {
         let mode = info.st_mode & 0o7777
         let temporary = try FileIO.createTemporary(directory: directory, name: name, mode: mode)
         do {
-            // Closed before the exchange: closed after it, our descriptor would report `IN_CLOSE_WRITE` under the
-            // entry's name and bring the entry we just stamped back to be read again.
-            defer { close(temporary.fd) }
             try FileIO.writeAll(temporary.fd, content, path: temporary.path)
             // The umask may have narrowed the mode; the owner should not change either (when we may set it).
             var created = stat()
@@ -250,6 +316,7 @@ enum EntryFile {
             if Self.effectiveUserID == 0, created.st_uid != info.st_uid || created.st_gid != info.st_gid {
                 _ = fchown(temporary.fd, info.st_uid, info.st_gid)
             } else if let lockout = Self.wouldLockOutItsOwner(original: info, replacement: created) {
+                close(temporary.fd)
                 unlink(temporary.path)
                 return .refused(.ownerWouldLoseAccess(lockout))
             }
@@ -260,9 +327,13 @@ enum EntryFile {
                 guard futimens(temporary.fd, &times) == 0 else { throw SystemError("futimens", path: temporary.path) }
                 created.st_mtim = info.st_mtim
             }
-            guard fsync(temporary.fd) == 0 else { throw SystemError("fsync", path: temporary.path) }
-            return .written(Temporary(path: temporary.path, version: FileVersion(created)))
+            // The copy's blocks go to the disk now, beside the batch's other copies, and their allocations join one
+            // journal transaction: the first copy's fsync commits it and the others' find it committed
+            // (`EntryBatch`). Only a hint: a failure here is the fsync's to report.
+            if options.startsWriteback { _ = clinux_start_writeback(temporary.fd) }
+            return .written(Temporary(path: temporary.path, fd: temporary.fd, version: FileVersion(created)))
         } catch {
+            close(temporary.fd)
             unlink(temporary.path)
             throw error
         }

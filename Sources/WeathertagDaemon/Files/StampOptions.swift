@@ -17,6 +17,9 @@ package struct StampOptions: Sendable {
     /// The swapped-out original comes back with the stamp, for the caller to `settle()` after the folder's fsync
     /// (a batch); without it the original is settled by the stamp.
     var handsBackOriginal = false
+    /// Each copy's writeback starts as soon as it is written, before its fsync: a batch writes several copies
+    /// before it syncs the first (`EntryBatch`).
+    var startsWriteback = false
     /// A batch ends once the entries it read hold this many bytes (`EntryBatch.textBudget`); the rest wait.
     var textBudget = EntryBatch.textBudget
 
