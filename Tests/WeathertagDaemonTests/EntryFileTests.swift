@@ -433,7 +433,8 @@ final class EntryFileTests {
             var hooks = EntryFile.Hooks()
             hooks.beforeRename = { seen.append((try? self.temporaries().count) ?? -1) }
             let outcome = EntryBatch.stampFiles(
-                names, in: self.directory.path, lines: self.lines, options: StampOptions(), hooks: hooks
+                names, in: self.directory.path, lines: self.lines, options: StampOptions(),
+                context: EntryBatch.Context(hooks: hooks)
             ).remembered()
             if outcome.results.contains(where: { $0.1 == .inUse }) { continue }
             let chunk = EntryBatch.writtenTogether

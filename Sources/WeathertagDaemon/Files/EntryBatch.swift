@@ -60,6 +60,18 @@ enum EntryBatch {
         }
     }
 
+    /// What the daemon lends a batch besides its names and memory: none of it changes what is written.
+    struct Context {
+        /// Counts each entry done, for the watchdog's look at a long batch.
+        var progress: StampingProgress?
+        /// The watcher's listings of editors' lock files (nil, or not keeping: the batch lists each folder itself).
+        var locks: EditorLockCache?
+        /// Notes the entry being stamped, so that one that kills the process is set aside at the next start.
+        var crashGuard: CrashGuard?
+        /// Where tests act, for each entry written.
+        var hooks = EntryFile.Hooks()
+    }
+
     /// The batch's files, on the calling thread: each entry read and stamped, the folders written in synced, late
     /// writers' saves put back. The memory is asked (what to restore, what the index holds already) but not told:
     /// the caller tells it (`Done.remember`, or `remembered` for the outcome after it), before the outcome is
@@ -73,123 +85,157 @@ enum EntryBatch {
     ///     transaction after the batch.
     ///   - options: how each entry is stamped (`replacing`: new weather on purpose: the memory is not asked and an
     ///     existing block is replaced); the batch syncs its folders and settles the originals itself.
-    ///   - hooks: where tests act, for each entry written.
     static func stampFiles(
         _ names: [String],
         in folder: String?,
         lines: [String]?,
         options: StampOptions,
         memory: Memory? = nil,
-        progress: StampingProgress? = nil,
-        locks: EditorLockCache? = nil,
-        crashGuard: CrashGuard? = nil,
-        hooks: EntryFile.Hooks = EntryFile.Hooks()
+        context: Context = Context()
     ) -> Done {
         // Noted before the first file is read: should one of them kill the process, the next start sets it aside.
-        let note = crashGuard?.begin(names)
-        defer { if let crashGuard, let note { crashGuard.end(note) } }
-        var outcome = BatchOutcome()
-        var records: [StampRecord] = []
-        var indexItems: [DiaryIndexItem] = []
-        var written: Set<String> = []
-        var originals: [(index: Int, original: EntryFile.SwappedOriginal)] = []
+        let note = context.crashGuard?.begin(names)
+        defer { if let crashGuard = context.crashGuard, let note { crashGuard.end(note) } }
         // What the memory holds for the batch's entries, asked once: the blocks for those that turn out to have none,
         // and the versions the index has read (a file it has read in this version is not read for it again).
         let keys = memory.map { names.compactMap($0.key) } ?? []
         let recalled = memory?.database.recall(keys, restoring: !options.replacing, now: Date()) ?? EntryRecall()
-        let (remembered, indexed) = (recalled.blocks, recalled.indexed)
-        // Without the watcher's cache, this batch's own listings.
-        let locks = locks.flatMap { $0.isKeeping ? $0 : nil } ?? EditorLockCache(keeping: false)
         var options = options
         options.syncsFolder = false
         options.handsBackOriginal = true
         options.startsWriteback = names.count > 1
-        // One entry's stamp, told in the order of the names.
-        func record(_ name: String, _ stamped: EntryFile.Stamped) {
-            let key = memory?.key(name)
-            let (result, read, block) = (stamped.result, stamped.read, stamped.block)
-            if let original = stamped.original { originals.append((outcome.results.count, original)) }
-            outcome.results.append((name, result))
-            if let key, let lane = LaneState.of(result) {
-                var frontMatter = stamped.frontMatter
-                if frontMatter == nil, case .stamped = result, let lines {
-                    // The front matter of an entry stamped without one, the same for each (composed once; used by
-                    // the reader only when the file's front matter is this text).
-                    frontMatter = ComposedFrontMatter.block(lines)
-                }
-                indexItems.append(
-                    Self.indexItem(key, lane: lane, read: read, frontMatter: frontMatter, indexed: indexed[key]))
-            }
-            // Written (stamped or restored): its folder is synced once the batch is done.
-            if let origin = Self.origin(of: result), origin != .found {
-                written.insert(FileIO.split(Self.path(name, in: folder)).0)
-            }
-            if let key, let block, let origin = Self.origin(of: result) {
-                records.append(StampRecord(path: key, block: block, origin: origin))
-            }
-            progress?.advance()
+        var run = Run(
+            names: names, folder: folder, lines: lines, options: options, memory: memory, recalled: recalled,
+            context: context, note: note)
+        while !run.stopped, run.next < names.count {
+            run.finish(run.prepareChunk())
         }
-        var held = 0
+        // What the batch did not reach waits in the queue (after a failure, the failed entry is not among them).
+        run.outcome.unprocessed += names[run.next...]
+        note?.reach(nil)
+        Self.settle(&run.outcome, written: run.written, originals: run.originals, in: folder)
+        return Done(outcome: run.outcome, records: run.records, index: run.index, memory: memory)
+    }
+
+    /// A batch on its way: what it stamps with, how far it got, and what it has to tell so far.
+    private struct Run {
+        let names: [String]
+        let folder: String?
+        let lines: [String]?
+        let options: StampOptions
+        let memory: Memory?
+        let recalled: EntryRecall
+        let context: Context
+        let note: CrashGuard.Note?
+        /// The watcher's listings of editors' lock files, or this batch's own.
+        let locks: EditorLockCache
+        /// The first name not prepared yet.
         var next = 0
+        /// The bytes read so far (`textBudget`).
+        var held = 0
+        /// A write failed, or the budget is spent: no more is prepared.
         var stopped = false
-        while next < names.count, !stopped {
-            // A chunk's copies are all written before the first is synced (`writtenTogether`).
+        var outcome = BatchOutcome()
+        var records: [StampRecord] = []
+        var index: [DiaryIndexItem] = []
+        /// The folders written in, each synced once the batch is done.
+        var written: Set<String> = []
+        var originals: [(index: Int, original: EntryFile.SwappedOriginal)] = []
+
+        init(
+            names: [String], folder: String?, lines: [String]?, options: StampOptions, memory: Memory?,
+            recalled: EntryRecall, context: Context, note: CrashGuard.Note?
+        ) {
+            (self.names, self.folder, self.lines, self.options) = (names, folder, lines, options)
+            (self.memory, self.recalled, self.context, self.note) = (memory, recalled, context, note)
+            // Without the watcher's cache, this batch's own listings.
+            self.locks = context.locks.flatMap { $0.isKeeping ? $0 : nil } ?? EditorLockCache(keeping: false)
+        }
+
+        /// The next names, up to `writtenTogether`, prepared: each copy written, none synced yet.
+        mutating func prepareChunk() -> [(index: Int, stamp: EntryFile.Preparation)] {
             var chunk: [(index: Int, stamp: EntryFile.Preparation)] = []
-            while next < names.count, chunk.count < Self.writtenTogether, !stopped {
-                let (index, name) = (next, names[next])
-                next += 1
-                note?.reach(index)
-                let key = memory?.key(name)
+            while self.next < self.names.count, chunk.count < EntryBatch.writtenTogether, !self.stopped {
+                let (index, name) = (self.next, self.names[self.next])
+                self.next += 1
+                self.note?.reach(index)
+                let key = self.memory?.key(name)
+                let (blocks, crashGuard) = (self.recalled.blocks, self.context.crashGuard)
                 let known = EntryFile.Known(
-                    remembered: { key.flatMap { remembered[$0] } }, setAside: { crashGuard?.holds(name, $0) ?? false },
-                    locks: locks)
+                    remembered: { key.flatMap { blocks[$0] } }, setAside: { crashGuard?.holds(name, $0) ?? false },
+                    locks: self.locks)
                 do {
-                    switch try EntryFile.prepare(
-                        path: Self.path(name, in: folder), lines: lines, options: options, known: known)
-                    {
-                    case .done(let stamped):
-                        chunk.append((index, .done(stamped)))
-                        held += stamped.read?.content.count ?? 0
-                    case .written(let prepared):
-                        chunk.append((index, .written(prepared)))
-                        held += prepared.content.count
+                    let stamp = try EntryFile.prepare(
+                        path: EntryBatch.path(name, in: self.folder), lines: self.lines, options: self.options,
+                        known: known)
+                    chunk.append((index, stamp))
+                    switch stamp {
+                    case .done(let stamped): self.held += stamped.read?.content.count ?? 0
+                    case .written(let prepared): self.held += prepared.content.count
                     }
+                    if self.held >= self.options.textBudget, self.next < self.names.count { self.stopped = true }
                 } catch {
-                    outcome.failure = (name, error)
-                    stopped = true
+                    self.outcome.failure = (name, error)
+                    self.stopped = true
                 }
-                if !stopped, held >= options.textBudget, next < names.count { stopped = true }
             }
-            // The copies synced and exchanged, and every entry told in order; after a failed one, the rest of the
-            // chunk's copies are dropped and their entries wait as they were.
+            return chunk
+        }
+
+        /// The chunk's copies synced and exchanged, and every entry told in the order of the names; after a failed
+        /// one, the rest of the chunk's copies are dropped and their entries wait as they were.
+        mutating func finish(_ chunk: [(index: Int, stamp: EntryFile.Preparation)]) {
             var failed = false
             for (index, stamp) in chunk {
+                let name = self.names[index]
                 switch stamp {
-                case .done(let stamped): record(names[index], stamped)
+                case .done(let stamped): self.record(name, stamped)
                 case .written(let prepared) where failed:
                     EntryFile.abandon(prepared)
-                    outcome.unprocessed.append(names[index])
+                    self.outcome.unprocessed.append(name)
                 case .written(let prepared):
-                    note?.reach(index)
+                    self.note?.reach(index)
                     do {
-                        record(names[index], try EntryFile.finish(prepared, options: options, hooks: hooks))
+                        self.record(
+                            name, try EntryFile.finish(prepared, options: self.options, hooks: self.context.hooks))
                     } catch {
-                        failed = true
-                        stopped = true
-                        if outcome.failure == nil {
-                            outcome.failure = (names[index], error)
+                        (failed, self.stopped) = (true, true)
+                        if self.outcome.failure == nil {
+                            self.outcome.failure = (name, error)
                         } else {
-                            outcome.unprocessed.append(names[index])
+                            self.outcome.unprocessed.append(name)
                         }
                     }
                 }
             }
         }
-        // What the batch did not reach waits in the queue (after a failure, the failed entry is not among them).
-        outcome.unprocessed += names[next...]
-        note?.reach(nil)
-        Self.settle(&outcome, written: written, originals: originals, in: folder)
-        return Done(outcome: outcome, records: records, index: indexItems, memory: memory)
+
+        /// One entry's stamp: its result, what the index learns, the block to remember, the folder to sync.
+        private mutating func record(_ name: String, _ stamped: EntryFile.Stamped) {
+            let key = self.memory?.key(name)
+            let (result, read, block) = (stamped.result, stamped.read, stamped.block)
+            if let original = stamped.original { self.originals.append((self.outcome.results.count, original)) }
+            self.outcome.results.append((name, result))
+            if let key, let lane = LaneState.of(result) {
+                var frontMatter = stamped.frontMatter
+                if frontMatter == nil, case .stamped = result, let lines = self.lines {
+                    // The front matter of an entry stamped without one, the same for each (composed once; used by
+                    // the reader only when the file's front matter is this text).
+                    frontMatter = ComposedFrontMatter.block(lines)
+                }
+                self.index.append(
+                    EntryBatch.indexItem(
+                        key, lane: lane, read: read, frontMatter: frontMatter, indexed: self.recalled.indexed[key]))
+            }
+            // Written (stamped or restored): its folder is synced once the batch is done.
+            if let origin = EntryBatch.origin(of: result), origin != .found {
+                self.written.insert(FileIO.split(EntryBatch.path(name, in: self.folder)).0)
+            }
+            if let key, let block, let origin = EntryBatch.origin(of: result) {
+                self.records.append(StampRecord(path: key, block: block, origin: origin))
+            }
+            self.context.progress?.advance()
+        }
     }
 
     /// Durable first, then told: the folders' fsyncs come before the memory and the report. A late writer's save,
@@ -212,7 +258,7 @@ enum EntryBatch {
     }
 
     /// What the index learns of one entry: its lane, and what it holds when it was read in a version not indexed yet.
-    private static func indexItem(
+    fileprivate static func indexItem(
         _ key: String, lane: LaneState, read: (content: [UInt8], modified: Date, version: FileVersion)?,
         frontMatter: ComposedFrontMatter?, indexed: String?
     ) -> DiaryIndexItem {
@@ -230,11 +276,11 @@ enum EntryBatch {
                 fields: [:], fileName: fileName, modified: read?.modified ?? Date(), timeZone: .current))
     }
 
-    private static func path(_ name: String, in folder: String?) -> String {
+    fileprivate static func path(_ name: String, in folder: String?) -> String {
         folder.map { $0 + "/" + name } ?? name
     }
 
-    private static func origin(of result: EntryResult) -> StampRecord.Origin? {
+    fileprivate static func origin(of result: EntryResult) -> StampRecord.Origin? {
         switch result {
         case .stamped: return .stamped
         case .restored: return .restored

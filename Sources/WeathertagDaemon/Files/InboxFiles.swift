@@ -100,8 +100,8 @@ struct InboxFiles: Sendable {
         defer { progress.end() }
         let done = try? await self.threadPool.runIfActive {
             EntryBatch.stampFiles(
-                batch.names, in: inbox, lines: lines, options: options, memory: memory, progress: progress,
-                locks: locks, crashGuard: crashGuard)
+                batch.names, in: inbox, lines: lines, options: options, memory: memory,
+                context: EntryBatch.Context(progress: progress, locks: locks, crashGuard: crashGuard))
         }
         guard let done else { return nil }
         // Told before it is reported, in the batches' turn: one waiting for another's transaction holds no thread.
