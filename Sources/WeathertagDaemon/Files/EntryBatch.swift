@@ -175,38 +175,82 @@ enum EntryBatch {
                     }
                     if self.held >= self.options.textBudget, self.next < self.names.count { self.stopped = true }
                 } catch {
-                    self.outcome.failure = (name, error)
-                    self.stopped = true
+                    self.fail(name, error)
                 }
             }
             return chunk
         }
 
-        /// The chunk's copies synced and exchanged, and every entry told in the order of the names; after a failed
-        /// one, the rest of the chunk's copies are dropped and their entries wait as they were.
-        mutating func finish(_ chunk: [(index: Int, stamp: EntryFile.Preparation)]) {
+        /// The chunk's copies synced, then exchanged, and every entry told in the order of the names. After a
+        /// failed one, the copies not exchanged yet are dropped and their entries wait as they were.
+        ///
+        /// All the copies are synced before the first is exchanged: an exchange changes the copy's inode, and on an
+        /// ext4 without a journal each fsync after one wrote the inode table's block again (the chunk's inodes share
+        /// it) and waited for it, three waits a copy where one is left (the device's flush).
+        mutating func finish(_ prepared: [(index: Int, stamp: EntryFile.Preparation)]) {
+            var chunk = prepared.map { (index: $0.index, step: Step($0.stamp)) }
+            for position in chunk.indices {
+                guard case .written(var copy) = chunk[position].step else { continue }
+                self.note?.reach(chunk[position].index)
+                do {
+                    try copy.sync()
+                    chunk[position].step = .written(copy)
+                } catch {
+                    self.fail(self.names[chunk[position].index], error)
+                    EntryFile.abandon(copy)
+                    chunk[position].step = .dropped
+                    for later in chunk.indices.dropFirst(position + 1) {
+                        guard case .written(let copy) = chunk[later].step else { continue }
+                        EntryFile.abandon(copy)
+                        self.outcome.unprocessed.append(self.names[chunk[later].index])
+                        chunk[later].step = .dropped
+                    }
+                    break
+                }
+            }
             var failed = false
-            for (index, stamp) in chunk {
+            for (index, step) in chunk {
                 let name = self.names[index]
-                switch stamp {
+                switch step {
                 case .done(let stamped): self.record(name, stamped)
-                case .written(let prepared) where failed:
-                    EntryFile.abandon(prepared)
+                case .dropped: continue
+                case .written(let copy) where failed:
+                    EntryFile.abandon(copy)
                     self.outcome.unprocessed.append(name)
-                case .written(let prepared):
+                case .written(let copy):
                     self.note?.reach(index)
                     do {
-                        self.record(
-                            name, try EntryFile.finish(prepared, options: self.options, hooks: self.context.hooks))
+                        self.record(name, try EntryFile.finish(copy, options: self.options, hooks: self.context.hooks))
                     } catch {
-                        (failed, self.stopped) = (true, true)
-                        if self.outcome.failure == nil {
-                            self.outcome.failure = (name, error)
-                        } else {
-                            self.outcome.unprocessed.append(name)
-                        }
+                        failed = true
+                        self.fail(name, error)
                     }
                 }
+            }
+        }
+
+        /// Where an entry of a chunk is.
+        private enum Step {
+            case done(EntryFile.Stamped)
+            case written(EntryFile.Prepared)
+            /// Its copy was removed (its sync failed, or one before it did); told already.
+            case dropped
+
+            init(_ preparation: EntryFile.Preparation) {
+                switch preparation {
+                case .done(let stamped): self = .done(stamped)
+                case .written(let prepared): self = .written(prepared)
+                }
+            }
+        }
+
+        /// A write failed: no more is prepared; the first failure is the batch's, later ones wait in the queue.
+        private mutating func fail(_ name: String, _ error: any Error) {
+            self.stopped = true
+            if self.outcome.failure == nil {
+                self.outcome.failure = (name, error)
+            } else {
+                self.outcome.unprocessed.append(name)
             }
         }
 

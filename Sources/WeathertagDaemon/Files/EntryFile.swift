@@ -89,6 +89,10 @@ enum EntryFile {
         var restoring: Bool
         var modified: Date
         var frontMatter: ComposedFrontMatter?
+
+        /// The copy on the disk and closed (`Temporary.sync`), ahead of `finish`: a batch syncs its chunk's copies
+        /// before it exchanges the first.
+        mutating func sync() throws { try self.temporary.sync() }
     }
 
     enum Preparation {
@@ -162,7 +166,7 @@ enum EntryFile {
         var ownsDescriptor = true
         defer { if ownsDescriptor { close(opened.fd) } }
         var temporary = prepared.temporary
-        try temporary.sync()
+        try temporary.sync()  // (synced already by a batch: nothing more)
         if let result = try Self.exchange(&temporary, with: path, opened: opened, hooks: hooks) {
             return Stamped(result)
         }
@@ -191,7 +195,7 @@ enum EntryFile {
 
     /// Drops a prepared copy that will not be finished (its batch stopped): the copy goes, the entry is as it was.
     static func abandon(_ prepared: Prepared) {
-        close(prepared.temporary.fd)
+        if prepared.temporary.fd >= 0 { close(prepared.temporary.fd) }
         unlink(prepared.temporary.path)
         close(prepared.opened.fd)
     }
@@ -283,8 +287,9 @@ enum EntryFile {
 
         /// On the disk before any name points at it, and closed: before the exchange, since closed after it our
         /// descriptor would report `IN_CLOSE_WRITE` under the entry's name and bring the entry we just stamped back
-        /// to be read again. Removed when it cannot be synced.
+        /// to be read again. Removed when it cannot be synced; once synced, nothing more.
         mutating func sync() throws {
+            guard self.fd >= 0 else { return }
             let failure = fsync(self.fd) == 0 ? nil : SystemError("fsync", path: self.path)
             close(self.fd)
             self.fd = -1
