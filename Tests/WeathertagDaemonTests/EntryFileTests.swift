@@ -428,10 +428,15 @@ final class EntryFileTests {
         let names = (0..<count).map { String(format: "together-%02d.md", $0) }
         for _ in 0..<100 {
             for name in names { try self.directory.write(name, "Entry \(name)\n") }
-            // At each last look before an exchange: the copies beside the entries not exchanged yet.
+            // At each last look before an exchange: the copies beside the entries not exchanged yet, and how many of
+            // them are still open (a copy is closed once synced, and all are synced before the first exchange).
             var seen: [Int] = []
+            var open: [Int] = []
             var hooks = EntryFile.Hooks()
-            hooks.beforeRename = { seen.append((try? self.temporaries().count) ?? -1) }
+            hooks.beforeRename = {
+                seen.append((try? self.temporaries().count) ?? -1)
+                open.append(self.openTemporaries())
+            }
             let outcome = EntryBatch.stampFiles(
                 names, in: self.directory.path, lines: self.lines, options: StampOptions(),
                 context: EntryBatch.Context(hooks: hooks)
@@ -439,6 +444,7 @@ final class EntryFileTests {
             if outcome.results.contains(where: { $0.1 == .inUse }) { continue }
             let chunk = EntryBatch.writtenTogether
             #expect(seen == Array((1...chunk).reversed()) + [3, 2, 1])
+            #expect(open.allSatisfy { $0 == 0 }, "copies open at a last look: \(open)")
             #expect(outcome.results.map(\.0) == names)
             #expect(outcome.results.allSatisfy { if case .stamped = $0.1 { true } else { false } })
             for name in names { #expect(try self.contents(name).hasSuffix("---\nEntry \(name)\n")) }
@@ -446,6 +452,17 @@ final class EntryFileTests {
             return
         }
         Issue.record("each try found an entry open for writing")
+    }
+
+    /// This process's descriptors open on a copy in this test's folder (`/proc/self/fd`; other tests run beside it).
+    func openTemporaries() -> Int {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.filter { descriptor in
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink("/proc/self/fd/" + descriptor, &target, target.count - 1)
+            let path = length > 0 ? String(cString: target) : ""
+            return path.hasPrefix(self.directory.path + "/") && path.hasSuffix("weathertag-tmp")
+        }.count
     }
 
     /// A write that fails in the middle of a chunk (the disk is full) stops the batch there: the copies written

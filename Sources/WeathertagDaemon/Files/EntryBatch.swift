@@ -188,35 +188,31 @@ enum EntryBatch {
         /// ext4 without a journal each fsync after one wrote the inode table's block again (the chunk's inodes share
         /// it) and waited for it, three waits a copy where one is left (the device's flush).
         mutating func finish(_ prepared: [(index: Int, stamp: EntryFile.Preparation)]) {
-            var chunk = prepared.map { (index: $0.index, step: Step($0.stamp)) }
+            var chunk = prepared
+            // The copy whose sync failed (its failure told): it and every copy after it are dropped.
+            var failedSync: Int?
             for position in chunk.indices {
-                guard case .written(var copy) = chunk[position].step else { continue }
+                guard case .written(var copy) = chunk[position].stamp else { continue }
                 self.note?.reach(chunk[position].index)
                 do {
                     try copy.sync()
-                    chunk[position].step = .written(copy)
                 } catch {
                     self.fail(self.names[chunk[position].index], error)
-                    EntryFile.abandon(copy)
-                    chunk[position].step = .dropped
-                    for later in chunk.indices.dropFirst(position + 1) {
-                        guard case .written(let copy) = chunk[later].step else { continue }
-                        EntryFile.abandon(copy)
-                        self.outcome.unprocessed.append(self.names[chunk[later].index])
-                        chunk[later].step = .dropped
-                    }
-                    break
+                    failedSync = position
                 }
+                // (Closed either way: `abandon` must not close its descriptor again.)
+                chunk[position].stamp = .written(copy)
+                if failedSync != nil { break }
             }
             var failed = false
-            for (index, step) in chunk {
+            for (position, (index, stamp)) in chunk.enumerated() {
                 let name = self.names[index]
-                switch step {
+                if position == failedSync { failed = true }
+                switch stamp {
                 case .done(let stamped): self.record(name, stamped)
-                case .dropped: continue
                 case .written(let copy) where failed:
                     EntryFile.abandon(copy)
-                    self.outcome.unprocessed.append(name)
+                    if position != failedSync { self.outcome.unprocessed.append(name) }
                 case .written(let copy):
                     self.note?.reach(index)
                     do {
@@ -225,21 +221,6 @@ enum EntryBatch {
                         failed = true
                         self.fail(name, error)
                     }
-                }
-            }
-        }
-
-        /// Where an entry of a chunk is.
-        private enum Step {
-            case done(EntryFile.Stamped)
-            case written(EntryFile.Prepared)
-            /// Its copy was removed (its sync failed, or one before it did); told already.
-            case dropped
-
-            init(_ preparation: EntryFile.Preparation) {
-                switch preparation {
-                case .done(let stamped): self = .done(stamped)
-                case .written(let prepared): self = .written(prepared)
                 }
             }
         }
