@@ -460,7 +460,7 @@ final class EntryFileTests {
         return descriptors.filter { descriptor in
             var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let length = readlink("/proc/self/fd/" + descriptor, &target, target.count - 1)
-            let path = length > 0 ? String(cString: target) : ""
+            let path = String(decoding: target.prefix(max(length, 0)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return path.hasPrefix(self.directory.path + "/") && path.hasSuffix("weathertag-tmp")
         }.count
     }
