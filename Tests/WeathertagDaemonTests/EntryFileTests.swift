@@ -501,6 +501,41 @@ final class EntryFileTests {
         #expect(left.allSatisfy { !$0.hasSuffix("weathertag-tmp") }, "\(left)")
     }
 
+    /// A copy whose fsync fails in the middle of a chunk (an I/O error) stops the batch there: the copies synced
+    /// before it are exchanged, its entry and those after it are as they were (their copies written, never synced,
+    /// removed), and no copy is left open or on the disk.
+    @Test func aSyncThatFailsInTheMiddleOfAChunkStampsTheCopiesSyncedBeforeIt() throws {
+        let names = (0..<8).map { "unsynced-\($0).md" }
+        for _ in 0..<100 {
+            for name in names { try self.directory.write(name, "Entry \(name)\n") }
+            var syncs = 0
+            var hooks = EntryFile.Hooks()
+            hooks.sync = { fd in
+                syncs += 1
+                guard syncs == 4 else { return fsync(fd) }
+                errno = EIO
+                return -1
+            }
+            let outcome = EntryBatch.stampFiles(
+                names, in: self.directory.path, lines: self.lines, options: StampOptions(),
+                context: EntryBatch.Context(hooks: hooks)
+            ).remembered()
+            if outcome.results.contains(where: { $0.1 == .inUse }) { continue }
+            #expect(syncs == 4, "no copy synced after the failed one")
+            #expect(outcome.results.map(\.0) == Array(names.prefix(3)))
+            #expect(outcome.results.allSatisfy { if case .stamped = $0.1 { true } else { false } })
+            #expect(outcome.failure?.0 == names[3])
+            #expect((outcome.failure?.1 as? SystemError)?.code == EIO)
+            #expect(outcome.unprocessed == Array(names.suffix(4)))
+            for name in names.prefix(3) { #expect(try self.contents(name).hasSuffix("---\nEntry \(name)\n")) }
+            for name in names.suffix(5) { #expect(try self.contents(name) == "Entry \(name)\n") }
+            #expect(try self.temporaries().isEmpty)
+            #expect(self.openTemporaries() == 0)
+            return
+        }
+        Issue.record("each try found an entry open for writing")
+    }
+
     /// A batch that has read its budget of bytes stops there: the names it did not reach come back untouched, with
     /// no failure, for the queue (`EntryBatch.textBudget`).
     @Test func aBatchStopsAtItsBudgetOfBytes() throws {

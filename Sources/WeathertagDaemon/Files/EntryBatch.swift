@@ -195,7 +195,7 @@ enum EntryBatch {
                 guard case .written(var copy) = chunk[position].stamp else { continue }
                 self.note?.reach(chunk[position].index)
                 do {
-                    try copy.sync()
+                    try copy.sync(self.context.hooks)
                 } catch {
                     self.fail(self.names[chunk[position].index], error)
                     failedSync = position

@@ -38,6 +38,9 @@ enum EntryFile {
         var beforeExchange: () -> Void = {}
         /// Right after the exchange, before the look that may undo it.
         var afterExchange: () -> Void = {}
+        /// The copy's fsync (`fsync(2)`'s answer, errno set): tests make it fail, which no filesystem here can be
+        /// made to do on purpose for one file of many.
+        var sync: (Int32) -> Int32 = { fsync($0) }
     }
 
     /// A stamp's result, and what it learned on the way.
@@ -92,7 +95,7 @@ enum EntryFile {
 
         /// The copy on the disk and closed (`Temporary.sync`), ahead of `finish`: a batch syncs its chunk's copies
         /// before it exchanges the first.
-        mutating func sync() throws { try self.temporary.sync() }
+        mutating func sync(_ hooks: Hooks = Hooks()) throws { try self.temporary.sync(hooks.sync) }
     }
 
     enum Preparation {
@@ -166,7 +169,7 @@ enum EntryFile {
         var ownsDescriptor = true
         defer { if ownsDescriptor { close(opened.fd) } }
         var temporary = prepared.temporary
-        try temporary.sync()  // (synced already by a batch: nothing more)
+        try temporary.sync(hooks.sync)  // (synced already by a batch: nothing more)
         if let result = try Self.exchange(&temporary, with: path, opened: opened, hooks: hooks) {
             return Stamped(result)
         }
@@ -288,7 +291,7 @@ enum EntryFile {
         /// On the disk before any name points at it, and closed: before the exchange, since closed after it our
         /// descriptor would report `IN_CLOSE_WRITE` under the entry's name and bring the entry we just stamped back
         /// to be read again. Removed when it cannot be synced; once synced, nothing more.
-        mutating func sync() throws {
+        mutating func sync(_ fsync: (Int32) -> Int32 = { Glibc.fsync($0) }) throws {
             guard self.fd >= 0 else { return }
             let failure = fsync(self.fd) == 0 ? nil : SystemError("fsync", path: self.path)
             close(self.fd)
