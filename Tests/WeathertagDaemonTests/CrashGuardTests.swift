@@ -56,7 +56,7 @@ struct CrashGuardTests {
         // Done: the same file stays, naming no entry.
         crashGuard.end(note)
         #expect(self.notes == [name])
-        #expect(try BatchMarker(try self.bytes(name))?.stopped(currentBoot: Self.boot) == nil)
+        #expect(BatchMarker(try self.bytes(name))?.stopped(currentBoot: Self.boot) == nil)
 
         // The next batch is noted in that file (no file made, nothing truncated), with nothing of the longer note
         // before it.
