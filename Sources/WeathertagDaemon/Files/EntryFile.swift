@@ -95,7 +95,7 @@ enum EntryFile {
 
         /// The copy on the disk and closed (`Temporary.sync`), ahead of `finish`: a batch syncs its chunk's copies
         /// before it exchanges the first.
-        mutating func sync(_ hooks: Hooks = Hooks()) throws { try self.temporary.sync(hooks.sync) }
+        mutating func sync(_ hooks: Hooks) throws { try self.temporary.sync(hooks.sync) }
     }
 
     enum Preparation {
@@ -291,7 +291,7 @@ enum EntryFile {
         /// On the disk before any name points at it, and closed: before the exchange, since closed after it our
         /// descriptor would report `IN_CLOSE_WRITE` under the entry's name and bring the entry we just stamped back
         /// to be read again. Removed when it cannot be synced; once synced, nothing more.
-        mutating func sync(_ fsync: (Int32) -> Int32 = { Glibc.fsync($0) }) throws {
+        mutating func sync(_ fsync: (Int32) -> Int32) throws {
             guard self.fd >= 0 else { return }
             let failure = fsync(self.fd) == 0 ? nil : SystemError("fsync", path: self.path)
             close(self.fd)
