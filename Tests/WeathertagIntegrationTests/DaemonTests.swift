@@ -109,6 +109,42 @@ struct DaemonTests {
         }
     }
 
+    /// A burst under systemd's default open-file limit (1,024 soft, a larger hard one): the daemon raises its soft
+    /// limit to what its batches hold (each exchanged entry stays open until its folder is synced), so the burst is
+    /// stamped without "too many open files". Before, its long batches ran out of descriptors: a batch failed, was
+    /// logged as an error, and paused the writes for a backoff.
+    @Test func aBurstUnderSystemdsDefaultOpenFileLimitRunsOutOfNothing() async throws {
+        guard let prlimit = which("prlimit") else { throw TimeoutError(description: "prlimit (util-linux) is needed") }
+        try await withHarness { harness in
+            try harness.writeConfig(providers: #"[{"type": "fixed", "latitude": 1, "longitude": 2}]"#)
+            // (The hard limit as it is: raising it takes a privilege.)
+            let daemon = try await harness.startDaemon(launcher: [prlimit, "--nofile=1024:"])
+            let limits = try String(contentsOfFile: "/proc/\(daemon.child.pid)/limits", encoding: .utf8)
+            let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+            let fields = line.split(separator: " ").dropFirst(3).prefix(2).compactMap {
+                $0 == "unlimited" ? Int.max : Int($0)
+            }
+            try #require(fields.count == 2, "\(line)")
+            #expect(fields[1] <= 1024 || fields[0] > 1024, "the soft limit raised: \(line)")
+            // Staged beside the inbox and renamed in at once, as a diary moved in: the queue is long, and the
+            // batches are the long queue's size.
+            let count = 5_000
+            let staging = try harness.directory.makeDirectory("staging")
+            let names = (0..<count).map { String(format: "moved-%04d.md", $0) }
+            for name in names { try Data("Entry \(name)\n".utf8).write(to: URL(fileURLWithPath: staging + "/" + name)) }
+            for name in names { rename(staging + "/" + name, harness.entryPath(name)) }
+            try await poll("the burst stamped", timeout: .seconds(120)) {
+                let entries = try daemon.get("/v1/status").json["entries"] as? [String: Any]
+                return entries?["stamped"] as? Int == count ? true : nil
+            }
+            #expect(!daemon.log.contains("Too many open files"))
+            for name in [names[0], names[count / 2], names[count - 1]] {
+                #expect(harness.read(name).hasSuffix("---\nEntry \(name)\n"))
+            }
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
     @Test func fallsBackFromGPSDToIPToFixed() async throws {
         try await withHarness { harness in
             let deadGPSD = RawHTTP.freePort()

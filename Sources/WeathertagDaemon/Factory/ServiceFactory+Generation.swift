@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import Logging
 import ServiceLifecycle
 import WeathertagCore
@@ -13,6 +14,50 @@ struct Generation {
 }
 
 extension ServiceFactory {
+    /// The open files the inbox's batches may hold (`DescriptorBudget`): the process's soft limit is raised towards
+    /// what they and the socket's connections need, within the hard limit, and a limit short of that makes the
+    /// long queue's batches smaller. A limit too low even for short batches is said once a generation. (Programs
+    /// the daemon starts, the `command` plugins, inherit the raised soft limit, as systemd's services inherit its.)
+    func descriptorBudget() -> DescriptorBudget {
+        let policy = InboxFiles.Machine.Configuration()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        var limit = rlimit(rlim_cur: .max, rlim_max: .max)
+        _ = getrlimit(resource, &limit)
+        func budget(soft: rlim_t, hard: rlim_t) -> DescriptorBudget {
+            DescriptorBudget(
+                soft: UInt64(soft), hard: UInt64(hard),
+                connections: self.configuration.socket.maximumConnections, batchesInFlight: policy.batchesInFlight,
+                batchSize: policy.batchSize, longQueueBatchSize: policy.longQueueBatchSize,
+                writtenTogether: EntryBatch.writtenTogether)
+        }
+        var decided = budget(soft: limit.rlim_cur, hard: limit.rlim_max)
+        if let raise = decided.raiseTo {
+            var raised = limit
+            raised.rlim_cur = rlim_t(raise)
+            if setrlimit(resource, &raised) != 0 {
+                // What fits within the limit as it is: smaller long batches, said as a warning only when even the
+                // short ones may not fit (below).
+                let error = SystemError("setrlimit", path: "RLIMIT_NOFILE")
+                decided = budget(soft: limit.rlim_cur, hard: limit.rlim_cur)
+                self.logger.info(
+                    "cannot raise the open-file limit; long batches made smaller",
+                    metadata: [
+                        "limit": "\(limit.rlim_cur)", "wanted": "\(raise)", "error": "\(error)",
+                        "batch": "\(decided.longQueueBatchSize)",
+                    ])
+            }
+        }
+        if decided.isShort {
+            self.logger.warning(
+                "the open-file limit is low: a long burst may wait for descriptors; raise LimitNOFILE",
+                metadata: [
+                    "limit": "\(decided.raiseTo ?? UInt64(limit.rlim_cur))", "needed": "\(decided.needed)",
+                    "batch": "\(decided.longQueueBatchSize)",
+                ])
+        }
+        return decided
+    }
+
     /// Builds a generation's services in start order (a graceful shutdown goes in reverse).
     func generation(progress: StampingProgress) async -> Generation {
         let configuration = self.configuration
@@ -25,7 +70,7 @@ extension ServiceFactory {
             asksHistory: history != nil, threadPool: self.threadPool, progress: progress,
             reporter: InboxReporter(statistics: self.statistics, logger: self.logger),
             conflicts: SyncConflictRegistry(tree: configuration.inbox.tree, logger: self.logger),
-            crashGuard: CrashGuard(directory: configuration.state.directory))
+            crashGuard: CrashGuard(directory: configuration.state.directory), descriptors: self.descriptorBudget())
         let page = self.timelinePage(memory: memory)
         let inbox = InboxService(
             files: files, weather: weather, history: history, maximumAge: configuration.stamp.maximumAge,
