@@ -21,6 +21,7 @@ struct DescriptorBudgetTests {
         #expect(budget.raiseTo == self.needed)
         #expect(budget.needed == self.needed)
         #expect(budget.longQueueBatchSize == 512)
+        #expect(budget.batchesInFlight == 3)
         #expect(!budget.isShort)
     }
 
@@ -47,14 +48,27 @@ struct DescriptorBudgetTests {
         #expect(!budget.isShort)
     }
 
-    /// A limit too low even for short batches: the long ones are the short size, and the budget says it is short.
-    @Test func aLimitTooLowForShortBatchesIsSaid() {
+    /// A limit that holds fewer than three short batches: fewer at once, each as large as then fits (one batch of
+    /// 64 within 256: 96 for the rest, 64 + 32 for the batch and its chunk).
+    @Test func aLowLimitMeansFewerBatchesAtOnce() {
         let budget = self.budget(soft: 256, hard: 256)
         #expect(budget.raiseTo == nil)
+        #expect(budget.batchesInFlight == 1)
+        #expect(budget.longQueueBatchSize == 256 - 64 - DescriptorBudget.reserve - 32)
+        #expect(!budget.isShort)
+        #expect(self.budget(soft: 320, hard: 320).batchesInFlight == 2)
+        #expect(self.budget(soft: 1024, hard: 1024).batchesInFlight == 3)
+    }
+
+    /// A limit too low even for one short batch: one, of the short size, and the budget says it is short.
+    @Test func aLimitTooLowForOneShortBatchIsSaid() {
+        let budget = self.budget(soft: 128, hard: 128)
+        #expect(budget.raiseTo == nil)
+        #expect(budget.batchesInFlight == 1)
         #expect(budget.longQueueBatchSize == 32)
         #expect(budget.isShort)
         // The same with the connections taking the limit whole.
-        #expect(self.budget(soft: 64, hard: 64, connections: 100).isShort)
+        #expect(self.budget(soft: 1024, hard: 1024, connections: 1000).isShort)
     }
 
     /// More connections (`socket.max_connections`) ask for more descriptors, not for smaller batches.

@@ -14,10 +14,11 @@ struct Generation {
 }
 
 extension ServiceFactory {
-    /// The open files the inbox's batches may hold (`DescriptorBudget`): the process's soft limit is raised towards
-    /// what they and the socket's connections need, within the hard limit, and a limit short of that makes the
-    /// long queue's batches smaller. A limit too low even for short batches is said once a generation. (Programs
-    /// the daemon starts, the `command` plugins, inherit the raised soft limit, as systemd's services inherit its.)
+    /// The open files the inbox's batches may hold (`DescriptorBudget`). The process's soft limit is raised towards
+    /// what they and the socket's connections need, within the hard limit. A limit short of that makes the long
+    /// queue's batches smaller, and fewer at once where short ones do not fit three times (said at info); a limit
+    /// too low for even one is a warning, once a generation. (Programs the daemon starts, the `command` plugins,
+    /// inherit the raised soft limit, as systemd's services inherit its.)
     func descriptorBudget() -> DescriptorBudget {
         let policy = InboxFiles.Machine.Configuration()
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
@@ -31,29 +32,27 @@ extension ServiceFactory {
                 writtenTogether: EntryBatch.writtenTogether)
         }
         var decided = budget(soft: limit.rlim_cur, hard: limit.rlim_max)
+        var metadata: Logger.Metadata = [:]
         if let raise = decided.raiseTo {
             var raised = limit
             raised.rlim_cur = rlim_t(raise)
             if setrlimit(resource, &raised) != 0 {
-                // What fits within the limit as it is: smaller long batches, said as a warning only when even the
-                // short ones may not fit (below).
-                let error = SystemError("setrlimit", path: "RLIMIT_NOFILE")
-                decided = budget(soft: limit.rlim_cur, hard: limit.rlim_cur)
-                self.logger.info(
-                    "cannot raise the open-file limit; long batches made smaller",
-                    metadata: [
-                        "limit": "\(limit.rlim_cur)", "wanted": "\(raise)", "error": "\(error)",
-                        "batch": "\(decided.longQueueBatchSize)",
-                    ])
+                metadata["error"] = "\(SystemError("setrlimit", path: "RLIMIT_NOFILE"))"
+                decided = budget(soft: limit.rlim_cur, hard: limit.rlim_cur)  // what fits as it is
             }
         }
+        metadata["limit"] = "\(decided.raiseTo ?? UInt64(limit.rlim_cur))"
+        metadata["needed"] = "\(decided.needed)"
+        metadata["batches"] = "\(decided.batchesInFlight)"
+        metadata["batch"] = "\(decided.longQueueBatchSize)"
         if decided.isShort {
             self.logger.warning(
                 "the open-file limit is low: a long burst may wait for descriptors; raise LimitNOFILE",
-                metadata: [
-                    "limit": "\(decided.raiseTo ?? UInt64(limit.rlim_cur))", "needed": "\(decided.needed)",
-                    "batch": "\(decided.longQueueBatchSize)",
-                ])
+                metadata: metadata)
+        } else if decided.batchesInFlight < policy.batchesInFlight
+            || decided.longQueueBatchSize < policy.longQueueBatchSize
+        {
+            self.logger.info("the open-file limit holds smaller batches", metadata: metadata)
         }
         return decided
     }
