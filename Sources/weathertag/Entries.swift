@@ -72,7 +72,7 @@ struct Entries: AsyncParsableCommand {
         let formatting = DiaryFormatting(
             locale: DiaryFormatting.locale(environment: ProcessInfo.processInfo.environment))
         if self.json {
-            let body = try JSONValueEncoder().encode(EntryListDocument(entries: entries, nextCursor: nil)).serialized
+            let body = try JSONTextEncoder().encode(EntryListDocument(entries: entries, nextCursor: nil))
             print(body)
         } else if let format = self.format {
             for entry in entries { print(formatting.line(format, entry)) }

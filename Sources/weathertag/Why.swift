@@ -54,7 +54,7 @@ struct Why: AsyncParsableCommand {
             throw ExitCode(ExitStatus.noInput)
         }
         if self.json {
-            print(try JSONValueEncoder().encode(entry).serialized)
+            print(try JSONTextEncoder().encode(entry))
             return
         }
         let formatting = DiaryFormatting(

@@ -258,6 +258,13 @@ package struct StatusDocument: Codable, Sendable, Equatable {
             case bySource = "by_source"
         }
 
+        private struct SourceKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
         /// `by_source` only where there is one: `openweather` is written as it always was.
         package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -266,8 +273,14 @@ package struct StatusDocument: Codable, Sendable, Equatable {
             try container.encode(self.iconDownloads, forKey: .iconDownloads)
             try container.encode(self.lastError, forKey: .lastError)
             try container.encode(self.nextAttemptAt, forKey: .nextAttemptAt)
-            // (Our encoder writes a nil optional as null: the key is left out by hand.)
-            if let bySource = self.bySource { try container.encode(bySource, forKey: .bySource) }
+            // (Our encoder writes a nil optional as null: the key is left out by hand.) The sources in the order of
+            // their names: a dictionary writes its keys in hash order, which changes from run to run.
+            if let bySource = self.bySource {
+                var sources = container.nestedContainer(keyedBy: SourceKey.self, forKey: .bySource)
+                for (source, calls) in bySource.sorted(by: { $0.key < $1.key }) {
+                    try sources.encode(calls, forKey: SourceKey(stringValue: source))
+                }
+            }
         }
 
         package init(

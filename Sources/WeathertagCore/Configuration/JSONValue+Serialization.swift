@@ -15,12 +15,7 @@ extension JSONValue {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-        case .number(let value):
-            if value == value.rounded(), abs(value) < 1e15 {
-                out.append(contentsOf: String(Int64(value)).utf8)
-            } else {
-                out.append(contentsOf: "\(value)".utf8)
-            }
+        case .number(let value): Self.appendNumber(value, to: &out)
         case .string(let value): YAMLScalar.appendQuoted(value, to: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
@@ -38,6 +33,16 @@ extension JSONValue {
                 member.value.write(to: &out)
             }
             out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// A number as `serialized` writes it: a whole one below 10¹⁵ without a fraction, any other as Swift prints a
+    /// `Double`.
+    package static func appendNumber(_ value: Double, to out: inout [UInt8]) {
+        if value == value.rounded(), abs(value) < 1e15 {
+            out.append(contentsOf: String(Int64(value)).utf8)
+        } else {
+            out.append(contentsOf: "\(value)".utf8)
         }
     }
 

@@ -73,6 +73,12 @@ package enum YAMLScalar {
         var start = 0
         var index = 0
         while index < bytes.count {
+            // Most bytes are printable ASCII other than a quote or a backslash, which no escape starts with.
+            let byte = bytes[index]
+            if byte >= 0x20, byte < 0x7F, byte != 0x22, byte != 0x5C {
+                index += 1
+                continue
+            }
             guard let (escaped, width) = Self.escape(bytes, at: index) else {
                 index += 1
                 continue

@@ -10,7 +10,7 @@ package struct APIResponse: Sendable, Equatable {
     /// One of the API's documents (`APIDocuments.swift`) as compact JSON, keys in their declared order.
     package static func json(_ status: Int, _ document: some Encodable) -> APIResponse {
         do {
-            let body = try JSONValueEncoder().encode(document).serialized
+            let body = try JSONTextEncoder().encode(document)
             return APIResponse(status: status, contentType: "application/json", body: body + "\n")
         } catch {
             return APIResponse(status: 500, contentType: "text/plain; charset=utf-8", body: "\(error)\n")
