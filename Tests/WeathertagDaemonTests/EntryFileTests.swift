@@ -454,14 +454,50 @@ final class EntryFileTests {
         Issue.record("each try found an entry open for writing")
     }
 
+    /// A batch settles each chunk before it reads the next: the chunk's folder synced, its swapped-out originals
+    /// closed. So it holds two descriptors an entry of one chunk at most (the entry and its copy), whatever its size:
+    /// three batches in flight stay well within systemd's 1,024 (`DescriptorBudget`). Before, each original stayed
+    /// open until the batch's end, and a batch of 512 held 512.
+    @Test func aBatchHoldsOneChunksEntriesOpenAtMost() throws {
+        let chunk = EntryBatch.writtenTogether
+        let names = (0..<(3 * chunk + 5)).map { String(format: "held-%03d.md", $0) }
+        for _ in 0..<100 {
+            for name in names { try self.directory.write(name, "Entry \(name)\n") }
+            var open: [Int] = []
+            var hooks = EntryFile.Hooks()
+            hooks.beforeRename = { open.append(self.openInFolder()) }
+            let outcome = EntryBatch.stampFiles(
+                names, in: self.directory.path, lines: self.lines, options: StampOptions(),
+                context: EntryBatch.Context(hooks: hooks)
+            ).remembered()
+            if outcome.results.contains(where: { $0.1 == .inUse }) { continue }
+            #expect(outcome.results.allSatisfy { if case .stamped = $0.1 { true } else { false } })
+            #expect(open.count == names.count)
+            #expect(open.max() ?? 0 <= 2 * chunk, "descriptors open in the folder at each last look: \(open)")
+            #expect(self.openInFolder() == 0)
+            return
+        }
+        Issue.record("each try found an entry open for writing")
+    }
+
+    /// This process's descriptors open on anything in this test's folder, a deleted original included.
+    func openInFolder() -> Int {
+        self.descriptors { $0.hasPrefix(self.directory.path + "/") }
+    }
+
     /// This process's descriptors open on a copy in this test's folder (`/proc/self/fd`; other tests run beside it).
     func openTemporaries() -> Int {
+        self.descriptors { $0.hasPrefix(self.directory.path + "/") && $0.hasSuffix("weathertag-tmp") }
+    }
+
+    /// This process's descriptors whose target matches `matching` (`/proc/self/fd`).
+    func descriptors(_ matching: (String) -> Bool) -> Int {
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         return descriptors.filter { descriptor in
             var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let length = readlink("/proc/self/fd/" + descriptor, &target, target.count - 1)
             let path = String(decoding: target.prefix(max(length, 0)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return path.hasPrefix(self.directory.path + "/") && path.hasSuffix("weathertag-tmp")
+            return matching(path)
         }.count
     }
 

@@ -15,10 +15,10 @@ struct Generation {
 
 extension ServiceFactory {
     /// The open files the inbox's batches may hold (`DescriptorBudget`). The process's soft limit is raised towards
-    /// what they and the socket's connections need, within the hard limit. A limit short of that makes the long
-    /// queue's batches smaller, and fewer at once where short ones do not fit three times (said at info); a limit
-    /// too low for even one is a warning, once a generation. (Programs the daemon starts, the `command` plugins,
-    /// inherit the raised soft limit, as systemd's services inherit its.)
+    /// what they and the socket's connections need, within the hard limit (with the defaults, 352 need no raise). A
+    /// limit short of that runs fewer batches at once (said at info); a limit too low for even one is a warning, once
+    /// a generation. (Programs the daemon starts, the `command` plugins, inherit a raised soft limit, as systemd's
+    /// services inherit its.)
     func descriptorBudget() -> DescriptorBudget {
         let policy = InboxFiles.Machine.Configuration()
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
@@ -28,7 +28,6 @@ extension ServiceFactory {
             DescriptorBudget(
                 soft: UInt64(soft), hard: UInt64(hard),
                 connections: self.configuration.socket.maximumConnections, batchesInFlight: policy.batchesInFlight,
-                batchSize: policy.batchSize, longQueueBatchSize: policy.longQueueBatchSize,
                 writtenTogether: EntryBatch.writtenTogether)
         }
         var decided = budget(soft: limit.rlim_cur, hard: limit.rlim_max)
@@ -44,15 +43,12 @@ extension ServiceFactory {
         metadata["limit"] = "\(decided.raiseTo ?? UInt64(limit.rlim_cur))"
         metadata["needed"] = "\(decided.needed)"
         metadata["batches"] = "\(decided.batchesInFlight)"
-        metadata["batch"] = "\(decided.longQueueBatchSize)"
         if decided.isShort {
             self.logger.warning(
                 "the open-file limit is low: a long burst may wait for descriptors; raise LimitNOFILE",
                 metadata: metadata)
-        } else if decided.batchesInFlight < policy.batchesInFlight
-            || decided.longQueueBatchSize < policy.longQueueBatchSize
-        {
-            self.logger.info("the open-file limit holds smaller batches", metadata: metadata)
+        } else if decided.batchesInFlight < policy.batchesInFlight {
+            self.logger.info("the open-file limit holds fewer batches at once", metadata: metadata)
         }
         return decided
     }

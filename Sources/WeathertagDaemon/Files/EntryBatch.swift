@@ -5,10 +5,20 @@ import WeathertagCore
 /// Stamps a batch of entries on the calling thread (a pool thread in the daemon), stopping at the first failed
 /// write: the disk is full or the folder read-only, and the rest would fail the same way.
 ///
-/// Each folder the batch wrote in is fsynced once, after its last exchange and before anything is reported or
-/// remembered: one journal commit for the batch's renames rather than one per entry (on ext4 the burst went from
-/// 78–84 % to 79–86 % of the filesystem limit, which fsyncs per file). A crash before that fsync leaves each entry
-/// as it was or stamped, never in between (the journal keeps the renames in order), and nothing was reported yet.
+/// The entries go a chunk at a time (`writtenTogether`): their copies written and synced, then exchanged, then
+/// each folder the chunk wrote in fsynced once and the swapped-out originals settled and closed, all before anything
+/// is reported or remembered: one journal commit for the chunk's renames rather than one per entry. A crash before
+/// that fsync leaves each entry as it was or stamped, never in between (the journal keeps the renames in order), and
+/// nothing was reported yet.
+///
+/// Why a chunk and not the batch: a batch of 512 held its originals open until its one folder fsync at the end, 512
+/// descriptors a batch and 1,630 for three batches in flight, more than systemd's soft limit of 1,024. And the
+/// inodes those originals freed at once were reused only as later copies were made: on an ext4 without a journal
+/// each new inode skips every inode freed in an earlier second (`recently_deleted`), so whatever was freed and not yet
+/// reused when a second turned was passed over by every copy after it. The daemon's CPU an entry in 5,000-entry
+/// bursts there (`bench/run.py`'s, five runs each, the binaries alternated): 148–256 µs, median 206, before; 142–146,
+/// median 146, settled chunk by chunk. Journaled 144–152 before, 148–156 after; tmpfs 78–84 before, 76–78 after. The
+/// descriptors a 5,000-entry burst held at most (sampled): 1,059 before, 159 after.
 enum EntryBatch {
     /// The bytes of entries a batch reads before it stops, the rest of its names handed back (`unprocessed`) to
     /// wait in the queue: a batch holds the text of what it read until its transaction, and 512 entries of the
@@ -22,7 +32,7 @@ enum EntryBatch {
     /// transaction committed. Synced one by one as they were written, each copy's fsync waited for a commit of its
     /// own: 2,246–2,365 files a second on a fresh journaled ext4, 5,224–5,444 written together in 32s (a Python
     /// loop of the same calls, 2,000 files; CPU 102–109 → 88 µs a file). Each copy is still on the disk before its
-    /// name points at it; a chunk holds two descriptors an entry until its exchanges.
+    /// name points at it; a chunk holds two descriptors an entry (the original and its copy) until it is settled.
     static let writtenTogether = 32
 
     /// The memory a batch consults and tells: the state database, and each file's path in it (relative to the
@@ -113,7 +123,6 @@ enum EntryBatch {
         // What the batch did not reach waits in the queue (after a failure, the failed entry is not among them).
         run.outcome.unprocessed += names[run.next...]
         note?.reach(nil)
-        Self.settle(&run.outcome, written: run.written, originals: run.originals, in: folder)
         return Done(outcome: run.outcome, records: run.records, index: run.index, memory: memory)
     }
 
@@ -138,8 +147,9 @@ enum EntryBatch {
         var outcome = BatchOutcome()
         var records: [StampRecord] = []
         var index: [DiaryIndexItem] = []
-        /// The folders written in, each synced once the batch is done.
+        /// The folders the chunk wrote in, each synced once its exchanges are done (`settle`).
         var written: Set<String> = []
+        /// The chunk's swapped-out originals, open until their folders are synced (`settle`).
         var originals: [(index: Int, original: EntryFile.SwappedOriginal)] = []
 
         init(
@@ -181,8 +191,8 @@ enum EntryBatch {
             return chunk
         }
 
-        /// The chunk's copies synced, then exchanged, and every entry told in the order of the names. After a
-        /// failed one, the copies not exchanged yet are dropped and their entries wait as they were.
+        /// The chunk's copies synced, then exchanged, every entry told in the order of the names, and the chunk
+        /// settled. After a failed one, the copies not exchanged yet are dropped and their entries wait as they were.
         ///
         /// All the copies are synced before the first is exchanged: an exchange changes the copy's inode, and on an
         /// ext4 without a journal each fsync after one wrote the inode table's block again (the chunk's inodes share
@@ -223,6 +233,34 @@ enum EntryBatch {
                     }
                 }
             }
+            self.settle()
+        }
+
+        /// Durable first, then told: the folders the chunk wrote in are fsynced before the memory and the report
+        /// (which come after the whole batch). Then the originals are settled and closed: a late writer's save, put
+        /// back under its entry's name, makes that entry's result `.changedWhileStamping` (it is stamped again). A
+        /// folder that cannot be synced is the batch's failure, and it stops.
+        private mutating func settle() {
+            // Past its entries: a crash from here on sets none of them aside.
+            self.note?.reach(nil)
+            for directory in self.written.sorted() {
+                do {
+                    try FileIO.fsyncDirectory(directory)
+                } catch {
+                    self.stopped = true
+                    guard self.outcome.failure == nil else { continue }
+                    let folder = self.folder
+                    let name = self.outcome.results.last {
+                        FileIO.split(EntryBatch.path($0.0, in: folder)).0 == directory
+                    }?.0
+                    self.outcome.failure = (name ?? directory, error)
+                }
+            }
+            for (index, original) in self.originals where (try? original.settle()) != false {
+                self.outcome.results[index].1 = .changedWhileStamping
+            }
+            self.written = []
+            self.originals = []
         }
 
         /// A write failed: no more is prepared; the first failure is the batch's, later ones wait in the queue.
@@ -252,7 +290,7 @@ enum EntryBatch {
                     EntryBatch.indexItem(
                         key, lane: lane, read: read, frontMatter: frontMatter, indexed: self.recalled.indexed[key]))
             }
-            // Written (stamped or restored): its folder is synced once the batch is done.
+            // Written (stamped or restored): its folder is synced once the chunk is done.
             if let origin = EntryBatch.origin(of: result), origin != .found {
                 self.written.insert(FileIO.split(EntryBatch.path(name, in: self.folder)).0)
             }
@@ -260,25 +298,6 @@ enum EntryBatch {
                 self.records.append(StampRecord(path: key, block: block, origin: origin))
             }
             self.context.progress?.advance()
-        }
-    }
-
-    /// Durable first, then told: the folders' fsyncs come before the memory and the report. A late writer's save,
-    /// put back under its entry's name, makes that entry's result `.changedWhileStamping` (it is stamped again).
-    private static func settle(
-        _ outcome: inout BatchOutcome, written: Set<String>,
-        originals: [(index: Int, original: EntryFile.SwappedOriginal)], in folder: String?
-    ) {
-        for directory in written.sorted() {
-            do {
-                try FileIO.fsyncDirectory(directory)
-            } catch  where outcome.failure == nil {
-                let name = outcome.results.last { FileIO.split(Self.path($0.0, in: folder)).0 == directory }?.0
-                outcome.failure = (name ?? directory, error)
-            } catch {}
-        }
-        for (index, original) in originals where (try? original.settle()) != false {
-            outcome.results[index].1 = .changedWhileStamping
         }
     }
 

@@ -23,8 +23,7 @@ struct InboxFiles: Sendable {
     let conflicts: SyncConflictRegistry
     /// The entries that stopped the daemon while they were stamped, set aside until they change.
     let crashGuard: CrashGuard
-    /// The open files its batches may hold: how many batches at once, and the long queue's batch size, within the
-    /// process's limit.
+    /// The open files its batches may hold: how many batches at once, within the process's limit.
     let descriptors: DescriptorBudget
     /// The editors' lock files of the inbox's folders, kept while the watcher sees them all (`EditorLockCache`).
     let editorLocks = EditorLockCache(keeping: true)
@@ -60,7 +59,6 @@ struct InboxFiles: Sendable {
         var configuration = Machine.Configuration(
             inbox: self.configuration, pollInterval: pollInterval, hasStore: self.memory != nil)
         configuration.batchesInFlight = self.descriptors.batchesInFlight
-        configuration.longQueueBatchSize = self.descriptors.longQueueBatchSize
         #if DEBUG
             // The crash tests' burst of 3,000 goes through the intake (`WEATHERTAG_TEST_INTAKE_LIMIT`); the release
             // binary has no such knob.
