@@ -148,3 +148,5 @@ void clinux_tune_malloc(int arenas, int map_threshold, int trim_threshold) {
 }
 
 void clinux_trim_malloc(void) { malloc_trim(0); }
+
+int clinux_no_access_time_flag(void) { return O_NOATIME; }

@@ -105,6 +105,26 @@ final class EntryFileTests {
         #expect(try self.stamp("entry.md") == .alreadyStamped(version))
     }
 
+    /// The daemon's reads are not the author's: an entry it reads and leaves (stamped already, here) keeps its
+    /// access time. (Under `relatime`, which this filesystem has, a read of a file whose access time is older than its
+    /// modification updates it; `O_NOATIME` asks that it not.)
+    @Test func anEntryReadAndLeftKeepsItsAccessTime() throws {
+        try self.directory.write("entry.md", "Dear diary\n")
+        guard case .stamped = try self.stamp("entry.md") else {
+            Issue.record("not stamped")
+            return
+        }
+        let path = self.directory.file("entry.md")
+        // An access time long before its modification, as a file read once years ago and written since.
+        var info = stat()
+        #expect(stat(path, &info) == 0)
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), info.st_mtim]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        #expect(try self.stamp("entry.md") == .alreadyStamped(FileVersion.current(path)!))
+        #expect(stat(path, &info) == 0)
+        #expect(info.st_atim.tv_sec == 1_000_000_000, "the access time changed: \(info.st_atim.tv_sec)")
+    }
+
     @Test func anEditDuringStampingIsNeverOverwritten() throws {
         try self.directory.write("entry.md", "first draft\n")
         let path = self.directory.file("entry.md")

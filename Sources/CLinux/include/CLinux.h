@@ -22,6 +22,9 @@ int clinux_read_lease_intact(int fd);
 /// Gives the lease up (lets a waiting writer in).
 void clinux_release_lease(int fd);
 
+/// `O_NOATIME` (GNU-only in <fcntl.h>): reads through the descriptor leave the file's access time as it was.
+int clinux_no_access_time_flag(void);
+
 /// The `statfs` magic number of the filesystem `path` is on, or -1 and errno.
 long clinux_filesystem_type(const char *path);
 

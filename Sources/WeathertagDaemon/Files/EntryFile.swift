@@ -235,8 +235,8 @@ enum EntryFile {
         {
             return .refused(.locked(lock))
         }
-        // O_NOFOLLOW: never stamp through a symlink. O_NONBLOCK: opening a FIFO must not hang.
-        let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        // Never through a symlink; a FIFO does not hang; the access time left as it was (`FileIO.openToRead`).
+        let fd = FileIO.openToRead(path)
         if fd < 0 {
             switch errno {
             case ENOENT: return .refused(.vanished)

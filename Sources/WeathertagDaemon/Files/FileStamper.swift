@@ -165,7 +165,7 @@ package enum FileStamper {
         lines: [String],
         maximumSize: Int = InboxConfiguration.defaultMaximumBytes
     ) -> Preview {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let fd = FileIO.openToRead(path)
         guard fd >= 0 else {
             return .nothingToWrite(errno == ENOENT ? .vanished : .failed(SystemError("open", path: path)))
         }
