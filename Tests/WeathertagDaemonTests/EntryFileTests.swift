@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 import WeathertagCore
 import WeathertagTestSupport
@@ -254,17 +255,96 @@ final class EntryFileTests {
                 return
             }
             let original = try #require(stamped.original)
+            // The writer on a thread of its own, as an editor is: its open waits on our lease (on this thread, it
+            // waited the kernel's lease-break time out, 45 s) until `settle` lets it in.
+            let saved = DispatchSemaphore(value: 0)
+            let opened = Mutex<Int32?>(nil)
             if late {
-                let writer = open("/proc/self/fd/\(found)", O_WRONLY | O_TRUNC | O_CLOEXEC)
-                #expect(writer >= 0, "reopening the original: errno \(errno)")
-                _ = "second draft\n".withCString { write(writer, $0, strlen($0)) }
-                close(writer)
+                var info = stat()
+                #expect(fstat(found, &info) == 0)
+                Thread {
+                    let writer = open("/proc/self/fd/\(found)", O_WRONLY | O_TRUNC | O_CLOEXEC)
+                    opened.withLock { $0 = writer >= 0 ? writer : -errno }
+                    _ = "second draft\n".withCString { write(writer, $0, strlen($0)) }
+                    close(writer)
+                    saved.signal()
+                }.start()
+                while !Self.leaseBreaking(inode: info.st_ino), opened.withLock({ $0 }) == nil { sched_yield() }
             }
             #expect(try original.settle() == late)
+            if late {
+                saved.wait()
+                #expect((opened.withLock { $0 } ?? -1) >= 0, "reopening the original: \(opened.withLock { $0 } ?? 0)")
+            }
             let body = try self.contents("entry.md")
             #expect(late ? body == "second draft\n" : body.hasSuffix("---\nfirst draft\n"), "\(body)")
             #expect(try self.temporaries().isEmpty)
         }
+    }
+
+    /// In a batch, a late writer's save is put back when its chunk is settled, before the next chunk is read: the
+    /// fourth entry's original is reopened for writing right after its exchange (as above, by another thread, whose
+    /// open waits on the lease as an editor's would), and by the first last look of the second chunk its save is
+    /// under its name. The batch goes on; every other entry is stamped.
+    @Test func aLateWritersSaveIsPutBackBeforeTheNextChunk() throws {
+        let chunk = EntryBatch.writtenTogether
+        let names = (0..<(chunk + 8)).map { String(format: "late-%02d.md", $0) }
+        let late = names[3]
+        for _ in 0..<100 {
+            for name in names { try self.directory.write(name, "Entry \(name)\n") }
+            let found = open(self.directory.file(late), O_RDONLY | O_CLOEXEC)
+            #expect(found >= 0)
+            defer { close(found) }
+            var (exchanges, looks) = (0, 0)
+            var atTheNextChunk: String?
+            var hooks = EntryFile.Hooks()
+            var info = stat()
+            #expect(fstat(found, &info) == 0)
+            let saved = DispatchSemaphore(value: 0)
+            let written = Mutex(false)
+            hooks.afterExchange = {
+                exchanges += 1
+                guard exchanges == 4 else { return }
+                Thread {
+                    let writer = open("/proc/self/fd/\(found)", O_WRONLY | O_TRUNC | O_CLOEXEC)
+                    _ = "second draft\n".withCString { write(writer, $0, strlen($0)) }
+                    close(writer)
+                    written.withLock { $0 = true }
+                    saved.signal()
+                }.start()
+                // On its way once its open waits on the lease: the kernel lists the lease as breaking. (Or done
+                // already, where no lease was taken: the look after the exchange is then all there is.)
+                while !Self.leaseBreaking(inode: info.st_ino), !written.withLock({ $0 }) { sched_yield() }
+            }
+            hooks.beforeRename = {
+                looks += 1
+                if looks == chunk + 1 { atTheNextChunk = try? self.contents(late) }
+            }
+            let outcome = EntryBatch.stampFiles(
+                names, in: self.directory.path, lines: self.lines, options: StampOptions(),
+                context: EntryBatch.Context(hooks: hooks)
+            ).remembered()
+            if exchanges >= 4 { saved.wait() }
+            if outcome.results.contains(where: { $0.1 == .inUse }) { continue }
+            #expect(atTheNextChunk == "second draft\n", "\(atTheNextChunk ?? "nil")")
+            #expect(try self.contents(late) == "second draft\n")
+            for (name, result) in outcome.results {
+                if name == late {
+                    #expect(result == .changedWhileStamping)
+                } else {
+                    #expect({ if case .stamped = result { true } else { false } }(), "\(name): \(result)")
+                }
+            }
+            #expect(try self.temporaries().isEmpty)
+            return
+        }
+        Issue.record("each try found an entry open for writing")
+    }
+
+    /// Whether `/proc/locks` lists a lease on `inode` that a writer is breaking.
+    static func leaseBreaking(inode: ino_t) -> Bool {
+        let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+        return locks.split(separator: "\n").contains { $0.contains("BREAKING") && $0.contains(":\(inode) ") }
     }
 
     /// The stamped file keeps the author's modification time (2019-05-01 here); asked not to, it gets the stamp's.
