@@ -11,8 +11,9 @@ package struct StampOptions: Sendable {
     package var backdating: BackdatingPolicy?
     /// New weather on purpose: the memory is not asked and an existing block is replaced (`stamp --fresh`).
     package var replacing: Bool
-    /// The folder is fsynced before a stamp returns. A batch fsyncs each of its folders once, after its last
-    /// exchange and before it reports or remembers anything: one journal commit for the batch's renames.
+    /// The folder is fsynced before a stamp returns. A batch fsyncs each folder a chunk wrote in once, after the
+    /// chunk's last exchange and long before it reports or remembers anything: one journal commit for the chunk's
+    /// renames (`EntryBatch`).
     var syncsFolder = true
     /// The swapped-out original comes back with the stamp, for the caller to `settle()` after the folder's fsync
     /// (a batch); without it the original is settled by the stamp.
