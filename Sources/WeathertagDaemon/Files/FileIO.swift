@@ -110,16 +110,17 @@ enum FileIO {
     /// Opens an entry to read it (`O_NOFOLLOW`: never through a link; `O_NONBLOCK`: a FIFO does not hang), with
     /// `O_NOATIME`: the daemon's reads are not the author's, and leave the entry's access time as it was. (A read of
     /// a new file changes it under `relatime`, and on a journaled ext4 that is one more metadata write an entry: 0.8 %
-    /// of a burst's samples.) Only the file's owner, or root, may ask that: the first refusal (`EPERM`) makes the
-    /// process open without it from then on, so that a daemon reading other people's entries pays one `open` once.
+    /// of a burst's samples.) Only the file's owner, or root, may ask that: the first time `EPERM` turns out to be the
+    /// flag's (the open without it succeeds), the process opens without it from then on, so that a daemon reading
+    /// other people's entries pays one more `open` once, not for each.
     static func openToRead(_ path: String) -> Int32 {
         let flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
-        if !Self.noAccessTimeRefused.load(ordering: .relaxed) {
-            let fd = open(path, flags | Self.noAccessTime)
-            guard fd < 0, errno == EPERM else { return fd }
-            Self.noAccessTimeRefused.store(true, ordering: .relaxed)
-        }
-        return open(path, flags)
+        guard !Self.noAccessTimeRefused.load(ordering: .relaxed) else { return open(path, flags) }
+        let fd = open(path, flags | Self.noAccessTime)
+        guard fd < 0, errno == EPERM else { return fd }
+        let plain = open(path, flags)
+        if plain >= 0 { Self.noAccessTimeRefused.store(true, ordering: .relaxed) }
+        return plain
     }
 
     private static let noAccessTimeRefused = Atomic<Bool>(false)
