@@ -107,20 +107,8 @@ struct Status: AsyncParsableCommand {
     private static func laneLines(_ status: StatusDocument) -> [(String, String)] {
         var lines: [(String, String)] = []
         if let lanes = status.lanes {
-            let all: [(String, LanesDocument.Lane)] = [
-                ("waiting", lanes.waiting), ("stamped", lanes.stamped), ("back-dated", lanes.backdated),
-                ("left alone", lanes.leftAlone),
-            ]
-            lines.append(("lanes", all.map { "\($1.count) \($0)" }.joined(separator: " · ")))
-            for (name, lane) in all where !lane.latest.isEmpty {
-                lines.append(
-                    (
-                        "",
-                        "latest \(name): "
-                            + lane.latest.map { "\($0.path) (\($0.reason.replacing("_", with: " ")))" }
-                            .joined(separator: " · ")
-                    ))
-            }
+            // In the words every view has for them (`LanesDocument.lines`).
+            for (index, line) in lanes.lines.enumerated() { lines.append((index == 0 ? "lanes" : "", line)) }
         }
         if let conflicts = status.conflicts, !conflicts.isEmpty {
             let count = conflicts.count

@@ -59,8 +59,7 @@ struct Why: AsyncParsableCommand {
         }
         let formatting = DiaryFormatting(
             locale: DiaryFormatting.locale(environment: ProcessInfo.processInfo.environment))
-        var lines = ["\(entry.path) (\(entry.lane)): \(entry.why)"]
-        if let remedy = entry.remedy { lines.append(remedy) }
+        var lines = entry.explanation
         var facts = ["written \(formatting.date(entry)) (by \(DiaryFormatting.timeSource(entry.timeSource)))"]
         if let weather = entry.weather {
             let words = [

@@ -268,15 +268,18 @@ struct InboxStateMachineTests {
         var command = self.machine { $0.waitsForDatedEntries = false }
         let once = try #require(
             (command.receive(.arrived(["ahead.md"])) + command.receive(.weatherArrived(Fixtures.tag))).batches.first)
-        let reports = command.receive(
+        let told = command.receive(
             .batchFinished(
                 once, BatchOutcome(results: [("ahead.md", .datedAhead(time, wait: .seconds(3600)))]),
                 arrivedMeanwhile: [])
-        ).reports
+        )
+        let reports = told.reports
         guard case .entry("ahead.md", .leftAlone(.future(time, withinADay: true), _), _)? = reports.first else {
             Issue.record("\(reports)")
             return
         }
+        // Its batch indexed it as dated ahead; the index learns it is left alone.
+        #expect(told.contains { if case .index("ahead.md", let lane) = $0 { lane.reason == .future } else { false } })
         #expect(command.isIdle)
     }
 
@@ -442,6 +445,8 @@ struct InboxStateMachineTests {
             Issue.record("\(last)")
             return
         }
+        #expect(
+            last.contains { if case .index("busy.md", let lane) = $0 { lane.reason == .keepsChanging } else { false } })
         #expect(last.wakeUps.isEmpty)
         #expect(machine.waiting == 0)
     }
@@ -753,6 +758,15 @@ struct InboxStateMachineTests {
                     false
                 }
             })
+        // The index, which its batch told it waits for history, learns the answer: every view reads the index.
+        #expect(
+            alone.contains {
+                if case .index("none.md", let lane) = $0 {
+                    lane.lane == .backdated && lane.reason == .noPosition
+                } else {
+                    false
+                }
+            }, "\(alone)")
         #expect(machine.waiting == 1, "older.md waits for its retry")
         #expect(machine.waitingForHistory == 1, "and it is history it waits for")
         #expect(machine.waitingReason("older.md")?.reason == .waitingForHistory)

@@ -21,8 +21,13 @@ struct BorrowedPlaceTests {
 
     @Test func anEntryWhoseClockContradictsThePlaceIsLeftAloneAndExplained() async throws {
         try await withHarness { harness in
-            try harness.writeConfig(providers: Self.seoul, key: "", extra: Self.history)
-            let daemon = try await harness.startDaemon(environment: ["OPENWEATHER_API_KEY": "", "TZ": "UTC"])
+            let page = harness.directory.file("site/diary.html")
+            _ = try harness.directory.makeDirectory("site")
+            try harness.writeConfig(
+                providers: Self.seoul, key: "",
+                extra: Self.history + #", "timeline": {"output": "site/diary.html"}"#)
+            let daemon = try await harness.startDaemon(
+                environment: ["OPENWEATHER_API_KEY": "", "TZ": "UTC", "WEATHERTAG_TEST_PAGE_INTERVAL": "1"])
             for (name, text) in Self.entries { try harness.dropByRename(name, text) }
             for name in ["seoul.md", "utc.md", "note.md"] {
                 let block = try await harness.waitForStamp(name)
@@ -45,7 +50,30 @@ struct BorrowedPlaceTests {
             // `weathertag why` says the same.
             let told = try await DiaryTests.cli(["why", harness.entryPath("berlin.md")], harness)
             #expect(told.stdout.contains("neither this machine's (UTC) nor Seoul's (+09:00)"), "\(told.stdout)")
+            let remedy = try #require(berlin["remedy"] as? String)
+            #expect(told.stdout.contains(remedy))
+
+            // And so does every other view: the index learnt history's answer, not only the running inbox.
+            let listed = try #require(try DiaryTests.entries(daemon).first { $0["path"] as? String == "berlin.md" })
+            #expect(listed["why"] as? String == why && listed["remedy"] as? String == remedy, "\(listed)")
+            let status = try await DiaryTests.cli(["status"], harness)
+            #expect(status.stdout.contains("latest back-dated: berlin.md: \(why)"), "\(status.stdout)")
+            #expect(!status.stdout.contains("waiting for history"), "\(status.stdout)")
+            let entries = try await DiaryTests.cli(["entries", "--lane", "backdated"], harness)
+            #expect(entries.stdout.contains("    \(why)\n"), "\(entries.stdout)")
+            let card = try await poll("the page's card says why", timeout: .seconds(30)) { () -> String? in
+                guard let html = try? String(contentsOfFile: page, encoding: .utf8),
+                    let card = html.components(separatedBy: "<article").first(where: { $0.contains("By the Spree") }),
+                    card.contains("left without weather")
+                else { return nil }
+                return card
+            }
+            #expect(!card.contains("waits for the weather of its time"), "\(card)")
             #expect(try await daemon.stop() == 0)
+
+            // Without the daemon, from the database: the same words.
+            let stopped = try await DiaryTests.cli(["why", harness.entryPath("berlin.md")], harness)
+            #expect(stopped.stdout.contains("neither this machine's (UTC) nor Seoul's (+09:00)"), "\(stopped.stdout)")
         }
     }
 

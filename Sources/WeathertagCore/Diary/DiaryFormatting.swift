@@ -37,6 +37,7 @@ package struct DiaryFormatting: Sendable {
         "lane": "waiting, stamped, backdated or left_alone",
         "reason": "why it is in its lane (a code)",
         "why": "the lane and reason in a sentence",
+        "remedy": "what would change its lane",
         "excerpt": "the first lines",
     ]
 
@@ -107,6 +108,7 @@ package struct DiaryFormatting: Sendable {
         case "lane": return entry.lane
         case "reason": return entry.reason
         case "why": return entry.why
+        case "remedy": return entry.remedy ?? ""
         case "excerpt": return entry.excerpt
         default: return nil
         }
@@ -143,6 +145,8 @@ package struct DiaryFormatting: Sendable {
     }
 
     /// A table: date, icon, temperature, place, title; a lane column when `lanes` (entries of several lanes).
+    /// An entry that says why it is where it is (`EntryDocument.saysWhy`) has its `why` on a line of its own under
+    /// its row, in `why`'s words.
     package func table(_ entries: [EntryDocument], lanes: Bool = false) -> String {
         let rows = entries.map { entry in
             [
@@ -155,11 +159,11 @@ package struct DiaryFormatting: Sendable {
         for row in rows {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], Self.width(cell)) }
         }
-        return rows.map { row in
+        return zip(rows, entries).map { row, entry in
             row.enumerated().map { index, cell in
                 index == row.count - 1
                     ? cell : cell + String(repeating: " ", count: widths[index] - Self.width(cell))
-            }.joined(separator: "  ") + "\n"
+            }.joined(separator: "  ") + "\n" + (entry.saysWhy ? "    \(entry.why)\n" : "")
         }.joined()
     }
 

@@ -53,6 +53,20 @@ package enum LaneReason: String, Sendable, Equatable, CaseIterable, Codable {
     case unreadableTime = "unreadable_time"
     case future
 
+    /// The lane this reason is a reason of.
+    package var lane: Lane {
+        switch self {
+        case .noWeather, .editor, .syncing, .inUse, .settling, .changing, .diskRefused, .queued, .stamping, .datedAhead,
+            .notRunning:
+            return .waiting
+        case .stamped, .restored, .found: return .stamped
+        case .waitingForHistory, .historyDisabled, .noPosition, .historyRefused, .elsewhere: return .backdated
+        case .notRegularFile, .permissionDenied, .hardLinks, .readOnly, .noReadPermission, .tooLarge, .empty,
+            .overLimit, .content, .ownerWouldLoseAccess, .keepsChanging, .stoppedTheDaemon, .unreadableTime, .future:
+            return .leftAlone
+        }
+    }
+
     /// The reason an index row names by `code`; a code this version does not know (an index a newer one wrote)
     /// reads as its lane's most general reason.
     package static func indexed(_ code: String, in lane: Lane) -> LaneReason {

@@ -147,8 +147,12 @@ package struct TimelinePage: Sendable {
         html += "<div class=\"text\"><h3>\(Self.escaped(entry.title))</h3>"
         let place = [weather?.place, weather?.description].compactMap { $0 }.filter { !$0.isEmpty }
         if !place.isEmpty { html += "<p class=\"place\">\(Self.escaped(place.joined(separator: " · ")))</p>" }
-        if entry.lane != "stamped" {
+        if entry.saysWhy {
+            // What `weathertag why` says, and what would change it.
             html += "<p class=\"lane\">\(Self.escaped(entry.why))</p>"
+            if let remedy = entry.remedy, entry.lane != Lane.stamped.rawValue {
+                html += "<p class=\"remedy\">\(Self.escaped(remedy))</p>"
+            }
         }
         if !entry.excerpt.isEmpty { html += "<p class=\"excerpt\">\(Self.escaped(entry.excerpt))</p>" }
         html += self.photos(entry)
@@ -520,6 +524,7 @@ package struct TimelinePage: Sendable {
         .text h3 { margin: 0; font-size: 1.05rem; }
         .place, .lane { margin: 0; color: var(--soft); font-size: 0.9rem; }
         .lane { font-style: italic; }
+        .remedy { margin: 0; color: var(--soft); font-size: 0.8rem; }
         .excerpt { margin: 0.3rem 0 0; }
         footer { margin-top: 2rem; color: var(--soft); font-size: 0.8rem; }
         @media (max-width: 40rem) { .entry { grid-template-columns: 1fr; } }

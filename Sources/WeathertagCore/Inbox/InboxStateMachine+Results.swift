@@ -82,7 +82,9 @@ extension InboxStateMachine {
                 entry.place = nil
                 told = machine.leftAlone(&entry, name, .backdated(request.time, why))
             }
-            return (told.map { [.report($0)] } ?? []) + self.askHistory() + self.proceed()
+            // The index has it waiting for history (its batch said so): it learns the answer.
+            return [.index(name, .of(.backdated(request.time, why)))] + (told.map { [.report($0)] } ?? [])
+                + self.askHistory() + self.proceed()
         case .later(let delay, let error):
             let kind = FailureKind(error)
             var firstTime = false
@@ -108,7 +110,14 @@ extension InboxStateMachine {
             (place, told) = machine.place(name, &entry, after: result, tag: tag)
             entry.place = machine.merge(name, place, again)
         }
-        if let told { actions.append(.report(told)) }
+        if let told {
+            // Left alone by the machine after a result that said otherwise (dated ahead, changing): the index has
+            // what the batch wrote, and learns what holds.
+            if case .entry(_, .leftAlone(let reason, _), _) = told, LaneState.of(result) != .of(reason) {
+                actions.append(.index(name, .of(reason)))
+            }
+            actions.append(.report(told))
+        }
         actions.append(contentsOf: self.askHistory())
     }
 

@@ -116,6 +116,10 @@ extension InboxStateMachine {
         case wakeUp(at: C.Instant)
         /// Hand these names (as they arrived: entries or not) to the diary index; nothing answers.
         case notice([String])
+        /// Tell the diary index an entry's lane that no batch wrote: what the machine settled for it after its batch
+        /// (history's answer for good, an entry dated ahead or changing under every stamp, left alone). Every view
+        /// reads the index; without this it would still say what the batch said. Nothing answers.
+        case index(String, LaneState)
         /// Look the store over (off the start-up path); answer with `integrityChecked()`.
         case checkIntegrity
         /// Rescan the inbox this often from now on (`.rescan` each time); the watcher no longer sees everything.

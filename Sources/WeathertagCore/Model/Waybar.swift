@@ -53,7 +53,8 @@ package enum Waybar {
     /// Seoul · fixed (37.5665, 126.9780)
     /// fetched 4 min ago
     /// ```
-    /// `2019 · ☔ 12°C Seoul · the market`: the year, the weather its block holds, the place and the title.
+    /// `2019 · ☔ 12°C Seoul · the market`: the year, the weather its block holds, the place and the title; an entry
+    /// that says why it is where it is (`EntryDocument.saysWhy`: one without weather) ends with its `why`.
     package static func onThisDayLine(_ entry: EntryDocument) -> String {
         var weather: [String] = []
         if let icon = entry.weather?.icon { weather.append(TagFormatter.emoji(forIcon: icon)) }
@@ -62,8 +63,10 @@ package enum Waybar {
             weather.append("\(Int(temperature.rounded()))\(unit.temperatureSymbol.trimmingWhitespace())")
         }
         if let place = entry.weather?.place, !place.isEmpty { weather.append(place) }
-        return [String(entry.time.prefix(4)), weather.joined(separator: " "), entry.title]
-            .filter { !$0.isEmpty }.joined(separator: " · ")
+        return [
+            String(entry.time.prefix(4)), weather.joined(separator: " "), entry.title,
+            entry.saysWhy ? entry.why : "",
+        ].filter { !$0.isEmpty }.joined(separator: " · ")
     }
 
     /// Pango markup's special characters as entities.

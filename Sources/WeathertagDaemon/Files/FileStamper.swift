@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Glibc
 import NIOPosix
 import WeathertagCore
@@ -114,6 +115,14 @@ package enum FileStamper {
                     outcomes[path] = (result, telling.tag)
                 case .report:
                     break
+                case .index(let name, let lane):
+                    // What the machine settled after the batch (history's answer for good): the index learns it.
+                    if let memory, let key = memory.key(name) {
+                        let item = DiaryIndexItem.lane(key, lane, at: Date())
+                        _ = try? await NIOThreadPool.singleton.runIfActive {
+                            memory.database.remember([], index: [item], at: Date())
+                        }
+                    }
                 case .list, .finish, .startPolling, .notice, .checkIntegrity, .giveBackMemory, .mergeIndex:
                     break
                 }

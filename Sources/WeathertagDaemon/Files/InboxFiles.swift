@@ -133,6 +133,15 @@ struct InboxFiles: Sendable {
         }
     }
 
+    /// Writes a lane the machine settled for an entry after its batch (`.index`) to its row, in the batches' turn.
+    func index(_ name: String, _ lane: LaneState) async {
+        guard let memory = self.memory, self.configuration.tree.isEntry(name) else { return }
+        let item = DiaryIndexItem.lane(name, lane, at: Date())
+        await self.memoryTurns.inTurn {
+            _ = try? await self.threadPool.runIfActive { memory.remember([], index: [item], at: Date()) }
+        }
+    }
+
     /// Gives the heap's free pages back to the system, after a burst (`ProcessMemory.trim`; a few milliseconds).
     func giveBackMemory() async {
         _ = try? await self.threadPool.runIfActive { ProcessMemory.trim() }

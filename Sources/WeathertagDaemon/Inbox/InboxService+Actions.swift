@@ -26,6 +26,11 @@ extension InboxService {
                 await files.notice(names)
                 listener?(.changed)
             }
+        case .index(let name, let lane):
+            group.addTask {
+                await files.index(name, lane)
+                listener?(.changed)
+            }
         case .checkIntegrity: group.addTask { events.yield(.input(await files.checkIntegrity())) }
         case .fetchWeather:
             group.addTask {

@@ -69,10 +69,14 @@ package struct DiaryIndex: Sendable {
             }
             return (counts, newest)
         }
+        // The latest are shown as every view shows them: with the running inbox's word on those that wait.
+        let shown = await self.lanes(of: newest.values.flatMap { $0 })
         func lane(_ lane: Lane) -> LanesDocument.Lane {
             LanesDocument.Lane(
                 count: counts[lane] ?? 0,
-                latest: (newest[lane] ?? []).map { self.document($0, lane: $0.lane, detailed: false) })
+                latest: (newest[lane] ?? []).map {
+                    self.document($0, lane: shown[$0.path] ?? $0.lane, detailed: false)
+                })
         }
         return LanesDocument(
             waiting: lane(.waiting), stamped: lane(.stamped), backdated: lane(.backdated),
@@ -112,7 +116,7 @@ package struct DiaryIndex: Sendable {
             weather: entry.weather,
             mood: entry.mood,
             block: detailed ? entry.block : nil,
-            remedy: detailed ? lane.remedy : nil,
+            remedy: lane.remedy,
             history: detailed
                 ? EntryHistoryDocument(
                     stampedAt: entry.stampedAt.map(Self.time), restoredAt: entry.restoredAt.map(Self.time),

@@ -23,6 +23,17 @@ package struct DiaryIndexItem: Sendable {
     }
 }
 
+extension DiaryIndexItem {
+    /// Only a lane, for the row `path` has (a batch wrote it): one the inbox's machine settled after the batch
+    /// (`InboxStateMachine.Action.index`). (A path without a row gets one from its name, as `notice` makes them.)
+    package static func lane(_ path: String, _ lane: LaneState, at now: Date) -> DiaryIndexItem {
+        DiaryIndexItem(
+            path: path, version: nil, entry: nil, lane: lane,
+            placeholderTime: EntryTime.of(
+                fields: [:], fileName: Paths.fileName(path), modified: now, timeZone: .current))
+    }
+}
+
 /// One row of the index.
 package struct IndexedEntry: Sendable, Equatable {
     package var id: Int64
