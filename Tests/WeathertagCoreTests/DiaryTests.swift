@@ -136,7 +136,7 @@ struct EntryQueryTests {
         #expect(
             EntryQuery.searchExpression("NEAR(a b) -c ^d col:e")
                 == #""NEAR"* AND "a"* AND "b"* AND "c"* AND "d"* AND "col"* AND "e"*"#)
-        #expect(EntryQuery.searchExpression("한강을") == #""한강을"*"#)
+        #expect(EntryQuery.searchExpression("한강을") == #""한강 강을""#)
         #expect(EntryQuery.searchExpression("\" * ") == nil)
     }
 

@@ -185,6 +185,27 @@ struct DiaryTests {
         }
     }
 
+    /// `weathertag entries 寿司`: words inside Japanese and Chinese sentences, found through the daemon and, with it
+    /// stopped, in its database; nothing found across a sentence's end.
+    @Test func wordsInsideJapaneseAndChineseSentencesAreFound() async throws {
+        try await withHarness { harness in
+            try harness.writeConfig(providers: Self.fixed)
+            try harness.directory.write("inbox/tokyo.md", "---\ntitle: 東京\n---\n今日は東京で寿司を食べた。美味しかった。\n")
+            try harness.directory.write("inbox/beijing.md", "---\ntitle: 北京\n---\n我们在北京吃了烤鸭，天气很冷。\n")
+            let daemon = try await harness.startDaemon()
+            for name in ["tokyo.md", "beijing.md"] { _ = try await harness.waitForStamp(name) }
+            try await poll("both indexed", timeout: .seconds(20)) { try Self.paths(daemon).count == 2 ? true : nil }
+            for (word, title) in [("寿司", "東京"), ("美味", "東京"), ("烤鸭", "北京"), ("鸭", "北京")] {
+                let found = try await Self.cli(["entries", word, "--format", "{title}"], harness)
+                #expect(found.stdout == title + "\n", "\(word): \(found.stdout) \(found.stderr)")
+            }
+            #expect(try await Self.cli(["entries", "た美"], harness).stderr.contains("no entries match"))
+            #expect(try await daemon.stop() == 0)
+            let stopped = try await Self.cli(["entries", "北京", "--format", "{path}"], harness)
+            #expect(stopped.stdout == "beijing.md\n", "\(stopped.stdout)")
+        }
+    }
+
     @Test func anEntryThatWaitsSaysWhy() async throws {
         try await withHarness { harness in
             try harness.writeConfig(providers: Self.fixed)

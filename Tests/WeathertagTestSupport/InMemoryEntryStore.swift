@@ -250,31 +250,36 @@ package final class InMemoryEntryStore: EntryStore {
         }
     }
 
-    /// Letters and digits, folded as FTS5's `unicode61 remove_diacritics 2` folds them.
+    /// Letters and digits, as the index holds them (`SearchText.indexed`), folded as FTS5's
+    /// `unicode61 remove_diacritics 2` folds them.
     private static func words(_ text: String) -> [String] {
-        foldedForSearch(text)
+        foldedForSearch(SearchText.indexed(text))
             .split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 
-    /// A search's terms: each word a prefix, a quoted phrase its words in a row.
-    private static func terms(_ text: String) -> [(words: [String], phrase: Bool)] {
-        var terms: [(words: [String], phrase: Bool)] = []
-        for (index, piece) in text.split(separator: "\"", omittingEmptySubsequences: false).enumerated() {
-            let words = Self.words(String(piece))
-            if index % 2 == 1 {
-                if !words.isEmpty { terms.append((words, true)) }
-            } else {
-                terms += words.map { ([$0], false) }
+    /// A search's terms (`SearchText.terms`), folded as FTS5 folds the query.
+    private static func terms(_ text: String) -> [SearchText.Term] {
+        SearchText.terms(text).map { term in
+            switch term {
+            case .prefix(let word): return .prefix(foldedForSearch(word))
+            case .phrase(let tokens, let lastIsPrefix):
+                return .phrase(tokens.map(foldedForSearch), lastIsPrefix: lastIsPrefix)
             }
         }
-        return terms
     }
 
-    private static func matches(_ term: (words: [String], phrase: Bool), _ words: [String]) -> Bool {
-        guard term.phrase else { return words.contains { $0.hasPrefix(term.words[0]) } }
-        guard words.count >= term.words.count else { return false }
-        return (0...(words.count - term.words.count)).contains { start in
-            term.words.indices.allSatisfy { words[start + $0] == term.words[$0] }
+    private static func matches(_ term: SearchText.Term, _ words: [String]) -> Bool {
+        switch term {
+        case .prefix(let word): return words.contains { $0.hasPrefix(word) }
+        case .phrase(let tokens, let lastIsPrefix):
+            guard words.count >= tokens.count else { return false }
+            return (0...(words.count - tokens.count)).contains { start in
+                tokens.indices.allSatisfy { index in
+                    let word = words[start + index]
+                    return lastIsPrefix && index == tokens.count - 1
+                        ? word.hasPrefix(tokens[index]) : word == tokens[index]
+                }
+            }
         }
     }
 }

@@ -214,26 +214,18 @@ package struct EntryQuery: Sendable, Equatable {
         return given.dayOnly && endOfDay ? given.date.addingTimeInterval(86_400 - 0.001) : given.date
     }
 
-    /// The FTS5 expression for `text`: each word a prefix match, quoted phrases kept, all of them required; nil when
-    /// there is no word in it.
+    /// The FTS5 expression for `text` (`SearchText.terms`): each word a prefix match, a Han, Kana or Hangul run of
+    /// three letters or more the phrase of its pairs, quoted phrases kept, all of them required; nil when there is
+    /// no word in it. Letters and digits only: FTS5's own syntax (`NEAR`, `-`, `:`, `^`) cannot be injected.
     package static func searchExpression(_ text: String) -> String? {
-        var terms: [String] = []
-        var phrase = false
-        for piece in text.split(separator: "\"", omittingEmptySubsequences: false) {
-            defer { phrase.toggle() }
-            if phrase {
-                let words = Self.words(piece)
-                if !words.isEmpty { terms.append("\"" + words.joined(separator: " ") + "\"") }
-            } else {
-                terms += Self.words(piece).map { "\"\($0)\"*" }
+        let terms = SearchText.terms(text).map { term in
+            switch term {
+            case .prefix(let word): return "\"\(word)\"*"
+            case .phrase(let tokens, let lastIsPrefix):
+                return "\"" + tokens.joined(separator: " ") + "\"" + (lastIsPrefix ? "*" : "")
             }
         }
         return terms.isEmpty ? nil : terms.joined(separator: " AND ")
-    }
-
-    /// Letters and digits only: FTS5's own syntax (`NEAR`, `-`, `:`, `^`) cannot be injected.
-    private static func words(_ text: Substring) -> [String] {
-        text.split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 }
 

@@ -31,7 +31,8 @@ enum DiaryTables {
                 );
                 CREATE INDEX diary_by_lane ON diary (lane, id);
                 -- Title, text and place, by the diary row's id: FTS5 walks its matches newest first and stops at
-                -- a page. unicode61 folds case and (with 2) diacritics.
+                -- a page. unicode61 folds case and (with 2) diacritics; Han, Kana and Hangul are written as pairs
+                -- of letters (SearchText.indexed).
                 CREATE VIRTUAL TABLE diary_text USING fts5 (
                     title, body, place, tokenize = 'unicode61 remove_diacritics 2'
                 );
@@ -175,8 +176,10 @@ enum DiaryTables {
             self.inserted.removeAll { $0.id == id }
         }
 
+        /// The text as the index searches it: Han, Kana and Hangul as pairs of letters (`SearchText`).
         mutating func insert(_ id: Int64, title: String, body: String, place: String) {
-            self.inserted.append((id, title, body, place))
+            self.inserted.append(
+                (id, SearchText.indexed(title), SearchText.indexed(body), SearchText.indexed(place)))
         }
 
         func write(_ db: Database) throws {

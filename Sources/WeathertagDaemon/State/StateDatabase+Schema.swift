@@ -61,6 +61,8 @@ extension StateDatabase {
         migrator.registerMigration("v10: the text index merged when the inbox is idle") { db in
             try DiaryTables.mergeTextWhenIdle(db)
         }
+        // Han, Kana and Hangul indexed as pairs of letters (`SearchText`): the diary's text is read again.
+        migrator.registerMigration("v11: words found in every script") { db in try DiaryTables.clearIndex(db) }
         return migrator
     }
 

@@ -1,0 +1,107 @@
+import Foundation
+import Glibc
+import Logging
+import Testing
+import WeathertagCore
+import WeathertagTestSupport
+
+@testable import WeathertagDaemon
+
+/// Words found in every script: a word inside a Japanese or Chinese sentence, a Korean word with its particle, a
+/// Latin word without its accents, each found in the state database's FTS5 index and in the in-memory double alike,
+/// and nothing found that is not there.
+@Suite("words found in every script")
+final class SearchInEveryScriptTests {
+    let directory: TemporaryDirectory
+    let now = Date(timeIntervalSince1970: 1_795_431_600)
+
+    init() throws {
+        self.directory = try TemporaryDirectory()
+    }
+
+    deinit {
+        self.directory.remove()
+    }
+
+    static let entries = [
+        "tokyo.md": "---\ntitle: 東京の夜\n---\n今日は東京で寿司を食べた。とても美味しかった。\n",
+        "beijing.md": "---\ntitle: 北京\n---\n我们在北京吃了烤鸭，天气很冷。\n",
+        "seoul.md": "---\ntitle: 산책\n---\n아침에 한강을 따라 걸었다. 서울에서 제일 좋아하는 길.\n",
+        "paris.md": "---\ntitle: Café crème\n---\nA crêpe at the Café de Flore, then Tokyoで a walk.\n",
+        "kyoto.md": "---\ntitle: 京都\n---\n雨。でも楽しい。ラーメンを食べた。\n",
+    ]
+
+    /// Each query, and the entries it finds.
+    static let searches: [(String, Set<String>)] = [
+        // Japanese and Chinese words inside sentences, of two letters and more.
+        ("寿司", ["tokyo.md"]), ("烤鸭", ["beijing.md"]), ("美味", ["tokyo.md"]), ("北京", ["beijing.md"]),
+        ("東京で寿司", ["tokyo.md"]), ("天气很冷", ["beijing.md"]), ("ラーメン", ["kyoto.md"]),
+        // One letter: wherever it is in its run, the last letter too.
+        ("鸭", ["beijing.md"]), ("冷", ["beijing.md"]), ("雨", ["kyoto.md"]),
+        ("京", ["tokyo.md", "beijing.md", "kyoto.md"]),
+        // Korean words with and without their particles; a word inside a longer one.
+        ("한강", ["seoul.md"]), ("한강을", ["seoul.md"]), ("서울", ["seoul.md"]), ("서울에서", ["seoul.md"]),
+        ("산책", ["seoul.md"]),
+        // Latin, with diacritics folded either way; a word joined to Kana.
+        ("cafe", ["paris.md"]), ("CRÊPE", ["paris.md"]), ("creme", ["paris.md"]), ("tokyo", ["paris.md"]),
+        // Phrases across scripts and in a run.
+        ("\"Tokyoで a walk\"", ["paris.md"]), ("\"東京で\"", ["tokyo.md"]), ("\"寿\"", ["tokyo.md"]),
+        // Nothing where it is not: a pair across a sentence's end, or across scripts, a word in another order.
+        ("雨で", []), ("京寿", []), ("oで", []), ("司寿", []), ("北京烤鸭", []), ("东京", []), ("강한", []),
+        ("\"東京 寿司\"", []),
+        // Every word required, across scripts.
+        ("寿司 cafe", []), ("寿司 東京", ["tokyo.md"]),
+    ]
+
+    func stores() throws -> [(String, any EntryStore)] {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let database = try StateDatabase.open(
+            directory: self.directory.file("state"), inbox: "/diary", policy: RestorePolicy(), logger: logger)
+        return [("SQLite", database.entries), ("in memory", InMemoryEntryStore())]
+    }
+
+    func index(_ store: any EntryStore) {
+        let items = Self.entries.map { name, text in
+            let entry = DiaryEntry.read(Array(text.utf8), fileName: name, modified: self.now, composed: nil)
+            return DiaryIndexItem(
+                path: name,
+                version: FileVersion(
+                    device: 1, inode: 2, size: Int64(text.utf8.count), modifiedSeconds: 0, modifiedNanoseconds: 0),
+                entry: entry, lane: LaneState(.stamped, .stamped), placeholderTime: entry.time)
+        }
+        store.remember([], index: items, at: self.now)
+    }
+
+    @Test func wordsInsideSentencesAreFoundInEveryScriptAndNothingElse() async throws {
+        for (name, store) in try self.stores() {
+            self.index(store)
+            let index = DiaryIndex(database: store)
+            for (query, expected) in Self.searches {
+                let found = try await index.list(EntryQuery(text: query)).entries.map(\.path)
+                #expect(Set(found) == expected, "\(name): \(query)")
+            }
+        }
+    }
+
+    @Test func theIndexHoldsPairsOfLettersAndEveryOtherScriptAsItWas() {
+        #expect(SearchText.indexed("今日は東京で寿司。") == " 今日 日は は東 東京 京で で寿 寿司 司 。")
+        #expect(SearchText.indexed("Tokyoで a walk") == "Tokyo で  a walk")
+        #expect(SearchText.indexed("서울에서 걸었다") == " 서울 울에 에서 서   걸었 었다 다 ")
+        let latin = "Café — “crème” 🌧️ naïve"
+        #expect(SearchText.indexed(latin) == latin)
+        #expect(!SearchText.mayHoldCJK(latin))
+        #expect(SearchText.mayHoldCJK("𠀋") && SearchText.mayHoldCJK("ｶ") && SearchText.mayHoldCJK("ᄀ"))
+    }
+
+    @Test func queriesAreCutAsTheIndexIs() {
+        #expect(SearchText.terms("寿司") == [.prefix("寿司")])
+        #expect(SearchText.terms("寿") == [.prefix("寿")])
+        #expect(SearchText.terms("東京で") == [.phrase(["東京", "京で"], lastIsPrefix: false)])
+        #expect(SearchText.terms("tokyo東京") == [.prefix("tokyo"), .prefix("東京")])
+        #expect(SearchText.terms("\"東京 tower\"") == [.phrase(["東京", "京", "tower"], lastIsPrefix: false)])
+        #expect(SearchText.terms("\"tower 東\"") == [.phrase(["tower", "東"], lastIsPrefix: true)])
+        #expect(EntryQuery.searchExpression("한강을") == #""한강 강을""#)
+        #expect(EntryQuery.searchExpression("\"寿司\" x") == #""寿司"* AND "x"*"#)
+    }
+}
