@@ -157,7 +157,9 @@ let package = Package(
         .testTarget(
             name: "WeathertagIntegrationTests",
             // "weathertag" is imported by no file: it is there so that `swift test` builds the binary these tests run.
-            dependencies: ["weathertag", "WeathertagTestSupport", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "weathertag", "WeathertagCore", "WeathertagTestSupport", .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strictSettings
         ),
     ]

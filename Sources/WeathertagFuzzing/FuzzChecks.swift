@@ -61,6 +61,30 @@ package enum FuzzChecks {
             text.contains(Self.lines.joined(separator: "\n") + "\n")
                 || text.contains(Self.lines.joined(separator: "\r\n") + "\r\n"), "the block is written whole")
         precondition(FrontMatterStamper.stamp(output, lines: Self.lines) == .alreadyStamped, "stamping is idempotent")
+        Self.stamperWithProperties(bytes)
+    }
+
+    static let properties = ["weather_condition: Clouds", "weather_temperature: 12.3", "weather_daylight: true"]
+
+    /// The stamp as Obsidian's properties (`stamp.format: properties`): the front matter handed on is what its text
+    /// composes to, every property is written, the stamp is known as one (in either form), and the block's
+    /// memory reads the properties back.
+    static func stamperWithProperties(_ bytes: [UInt8]) {
+        let (outcome, frontMatter) = FrontMatterStamper.stampComposing(bytes, lines: Self.properties)
+        if let frontMatter {
+            let composed = (try? YAMLNode.compose(frontMatter.yaml)) ?? nil
+            precondition(composed == .mapping(frontMatter.mapping), "the front matter handed on is what it composes to")
+        }
+        guard case .stamped(let output) = outcome else { return }
+        let text = String(decoding: output, as: UTF8.self)
+        for line in Self.properties {
+            precondition(text.contains(line + "\n") || text.contains(line + "\r\n"), "every property is written")
+        }
+        precondition(
+            FrontMatterStamper.stamp(output, lines: Self.properties) == .alreadyStamped, "stamping is idempotent")
+        precondition(FrontMatterStamper.stamp(output, lines: Self.lines) == .alreadyStamped, "either form is a stamp")
+        let remembered = FrontMatterStamper.weatherBlock(output, checked: true) ?? []
+        precondition(Set(Self.properties).isSubset(of: remembered), "the properties are remembered")
     }
 
     /// Front matter from anyone's files: the YAML composer keeps its bounds (what it reads nests at most

@@ -134,6 +134,7 @@ struct Import: AsyncParsableCommand {
         let plan = importer.plan(entries)
         let privacy = configuration?.privacy ?? PrivacyPolicy()
         let fields = configuration?.stamp.fields ?? StampField.all
+        let format = configuration?.stamp.format ?? .block
         let units = configuration?.weather.units ?? .metric
         let history = factory?.historyService(store: nil)
         if options.dryRun {
@@ -152,7 +153,7 @@ struct Import: AsyncParsableCommand {
         let staging: DiaryImporter.Staging
         do {
             staging = try importer.stage(plan, exportFolder: exportFolder) { entry, links in
-                entry.markdown(privacy: privacy, fields: fields, units: units, links: links)
+                entry.markdown(privacy: privacy, fields: fields, format: format, units: units, links: links)
             }
         } catch {
             printError("cannot write into \(into): \(error); nothing was imported")

@@ -63,6 +63,7 @@ struct Stamp: AsyncParsableCommand {
         let configuration = factory?.configuration
         // The block the daemon would write: the configuration's fields.
         let fields = configuration?.stamp.fields ?? StampField.all
+        let format = configuration?.stamp.format ?? .block
         // Asked once, and only when a file needs current weather: back-dated files ask history alone.
         let current = CurrentWeather(
             socketPath: try? self.connection.socketPath(ProcessInfo.processInfo.environment), loaded: loaded,
@@ -76,7 +77,7 @@ struct Stamp: AsyncParsableCommand {
         }
         if self.dryRun {
             let (tag, _) = try await current.get().get()
-            let lines = tag.stampLines(fields: fields)
+            let lines = tag.stampLines(fields: fields, format: format)
             for file in self.files {
                 print("== \(file)")
                 switch FileStamper.preview(file, lines: lines) {

@@ -128,7 +128,7 @@ extension Configuration {
 
 extension CommonSection {
     static let stamp = CommonSection(
-        "stamp", keys: ["max_age_seconds", "keep_mtime", "backdated_after_seconds", "fields"])
+        "stamp", keys: ["max_age_seconds", "keep_mtime", "backdated_after_seconds", "fields", "format"])
 }
 
 extension Configuration {
@@ -160,6 +160,9 @@ extension Configuration {
         }
         if let after = try object?.seconds("backdated_after_seconds", maximum: 10 * 365 * 86_400) {
             stamp.backdatedAfter = after
+        }
+        if let format = try object?.choice("format", ["block": StampFormat.block, "properties": .properties]) {
+            stamp.format = format
         }
         guard stamp.maximumAge >= cache.ttl else {
             throw ConfigurationError(

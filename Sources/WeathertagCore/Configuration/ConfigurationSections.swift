@@ -157,6 +157,8 @@ package struct StampConfiguration: Sendable {
     package var keepModificationTime = true
     /// The block's fields, in order (`stamp.fields`); the whole block by default.
     package var fields = StampField.all
+    /// How the stamp is written (`stamp.format`): one `weather:` mapping, or Obsidian's typed properties.
+    package var format = StampFormat.block
 
     package init() {}
 }

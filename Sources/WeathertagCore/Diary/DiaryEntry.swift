@@ -57,17 +57,21 @@ package struct DiaryEntry: Sendable, Equatable {
             let mapping = composed.flatMap({ $0.yaml == frontMatter ? $0.mapping : nil })
                 ?? (try? YAMLNode.compose(frontMatter))??.mapping
         {
-            location = EntryLocation.read(frontMatter: mapping)
+            var block: YAMLNode.Mapping?
             for (key, value) in mapping {
                 guard let key = key.string else { continue }
                 if let scalar = value.scalar { fields[key] = scalar.string }
                 switch key {
                 case "title": title = value.scalar.map { Self.oneLine($0.string) }.flatMap { $0.isEmpty ? nil : $0 }
-                case "weather": weather = value.mapping.map(DiaryWeather.init(mapping:))
+                case "weather": block = value.mapping
                 case "mood": mood = value.scalar.flatMap { DiaryMood.value($0.string) }
                 default: break
                 }
             }
+            // The stamp as a block, or as Obsidian's properties (`stamp.format: properties`) read as one.
+            if block == nil { block = StampProperties.weatherMapping(in: mapping) }
+            weather = block.map(DiaryWeather.init(mapping:))
+            location = EntryLocation.read(frontMatter: mapping, weather: block)
         }
         let heading = lines.lazy.compactMap(Self.heading).first
         // The text's own title, when the front matter gives none (only then: a rebuild of the index read every

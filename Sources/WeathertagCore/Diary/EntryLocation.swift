@@ -20,13 +20,14 @@ package struct EntryLocation: Codable, Sendable, Equatable {
         return GeoPoint(latitude: latitude, longitude: longitude)
     }
 
-    /// The location a front matter gives: its own position (what the writer or an import says), else its weather
-    /// block's `location` (where weathertag placed it). Nil when neither says anything.
-    static func read(frontMatter mapping: YAMLNode.Mapping) -> EntryLocation? {
+    /// The location a front matter gives: its own position (what the writer or an import says), else its stamp's
+    /// `location` (where weathertag placed it; `weather`: the block, or what the properties say as one). Nil when
+    /// neither says anything.
+    static func read(frontMatter mapping: YAMLNode.Mapping, weather: YAMLNode.Mapping?) -> EntryLocation? {
         if let position = FrontMatterStamper.position(in: mapping) {
             return EntryLocation(latitude: position.latitude, longitude: position.longitude)
         }
-        if let block = mapping["weather"]?.mapping?["location"]?.mapping {
+        if let block = weather?["location"]?.mapping {
             let name = block["name"]?.scalar?.string.trimmingWhitespace()
             if let position = FrontMatterStamper.position(in: block) {
                 return EntryLocation(latitude: position.latitude, longitude: position.longitude, name: name)

@@ -167,7 +167,8 @@ package struct ImportedEntry: Sendable, Equatable {
     /// The whole file: front matter (title, date, tags, starred, location, the app's id, and the app's weather when
     /// it kept one) and the text. `links` maps an attachment's identifier to the path its link is rewritten to.
     package func markdown(
-        privacy: PrivacyPolicy, fields: [StampField], units: Units, links: [String: String] = [:]
+        privacy: PrivacyPolicy, fields: [StampField], format: StampFormat = .block, units: Units,
+        links: [String: String] = [:]
     ) -> String {
         var lines = ["---"]
         if let title, !title.isEmpty { lines.append("title: \(YAMLScalar.string(title))") }
@@ -181,7 +182,17 @@ package struct ImportedEntry: Sendable, Equatable {
                     }.joined(separator: ", ") + "]")
         }
         lines.append("starred: \(self.starred)")
-        if let place = self.shownPlace(privacy: privacy) {
+        if format == .properties {
+            // No mapping for Obsidian: the place as Map View writes it (`location: [lat, lon]`, read back as the
+            // entry's own), its name as text.
+            let place = self.shownPlace(privacy: privacy)
+            if let place, !place.withheld {
+                lines.append(
+                    "location: [\(YAMLScalar.number(place.latitude, places: 6)), "
+                        + "\(YAMLScalar.number(place.longitude, places: 6))]")
+            }
+            if let name = place?.name ?? self.place?.line { lines.append("location_name: \(YAMLScalar.string(name))") }
+        } else if let place = self.shownPlace(privacy: privacy) {
             lines.append("location:")
             if let name = place.name { lines.append("  name: \(YAMLScalar.string(name))") }
             if !place.withheld {
@@ -194,7 +205,7 @@ package struct ImportedEntry: Sendable, Equatable {
         }
         lines.append("\(self.origin.idKey): \(YAMLScalar.string(self.id))")
         if let tag = self.weatherTag(privacy: privacy, units: units) {
-            lines += tag.stampLines(fields: fields)
+            lines += tag.stampLines(fields: fields, format: format)
         }
         lines.append("---")
         var text = DayOneText.rewritingLinks(self.body, links)

@@ -60,11 +60,15 @@ struct ComposedBlock: Sendable {
         return block
     }
 
-    /// Its one pair, when it is a `weather` key holding a mapping (what the stamper writes): nil otherwise.
-    var weatherPair: (key: YAMLNode, value: YAMLNode)? {
+    /// Its pairs, when they are a stamp: one `weather` key holding a mapping, or the stamp's properties (what the
+    /// stamper writes); nil otherwise.
+    var stampPairs: [(key: YAMLNode, value: YAMLNode)]? {
         let pairs = self.frontMatter.mapping.pairs
-        guard pairs.count == 1, pairs[0].key.string == "weather", pairs[0].value.mapping != nil else { return nil }
-        return pairs[0]
+        if pairs.count == 1, pairs[0].key.string == "weather", pairs[0].value.mapping != nil { return pairs }
+        guard !pairs.isEmpty,
+            pairs.allSatisfy({ $0.key.string.map(StampProperties.isProperty) == true && $0.value.scalar != nil })
+        else { return nil }
+        return pairs
     }
 }
 
@@ -169,40 +173,83 @@ package enum FrontMatterStamper {
         case .success(let found): (weather, mapping, composed) = found
         }
 
-        // Where the block goes: in place of an empty `weather:` line, else before the closing line.
-        var insertion = closingStart..<closingStart
+        // Where the stamp goes: in place of an empty `weather:` line (or of a template's empty properties), in place
+        // of the stamp it replaces, else before the closing line. `removed`: what goes, in order.
+        let writesBlock = lines.first == "weather:"
+        var insertion = closingStart
+        var removed: [Range<Int>] = []
         switch weather {
-        case .mapping:
-            guard replacing, let existing = Self.weatherBlock(in: original, from: firstLine.next, to: closingStart)
-            else { return (.alreadyStamped, mapping.map { ComposedFrontMatter(yaml: yaml, mapping: $0) }) }
-            insertion = existing
+        case .mapping, .properties:
+            let existing =
+                weather == .mapping
+                ? Self.weatherBlock(in: original, from: firstLine.next, to: closingStart).map { [$0] } ?? []
+                : Self.propertyLines(in: original, from: firstLine.next, to: closingStart)
+            guard replacing, let first = existing.first else {
+                return (.alreadyStamped, mapping.map { ComposedFrontMatter(yaml: yaml, mapping: $0) })
+            }
+            (insertion, removed) = (first.lowerBound, existing)
         case .absent: break
-        case .empty:
+        case .empty where writesBlock:
             guard let line = Self.emptyWeatherLine(in: original, from: firstLine.next, to: closingStart) else {
                 return (.skipped(.weatherNotMapping), nil)
             }
-            insertion = line
+            (insertion, removed) = (line.lowerBound, [line])
+        case .emptyProperties where !writesBlock:
+            // A template's `weather_temperature:` and the like, with nothing after them: the properties go there.
+            let empty = Self.propertyLines(in: original, from: firstLine.next, to: closingStart)
+            if let first = empty.first { (insertion, removed) = (first.lowerBound, empty) }
+        case .other where writesBlock: return (.skipped(.weatherNotMapping), nil)
+        case .empty, .emptyProperties, .other:
+            // The other form's empty places, or an author's own `weather:` beside properties: left as they are.
+            break
         }
         // The block's bytes made only now: an entry stamped already (every one of an index rebuild) needs none.
         let block = Self.bytes(of: lines, eol: eol)
-        let stamped = Self.joined([original[..<insertion.lowerBound], block[...], original[insertion.upperBound...]])
-        // Never write YAML that does not read back with the weather mapping in it.
+        let stamped = Self.spliced(original, 0..<original.count, block, at: insertion, removing: removed)
+        // Never write YAML that does not read back with the stamp in it.
         let stampedYAML = String(
-            decoding: Self.joined([
-                original[firstLine.next..<insertion.lowerBound], block[...],
-                original[insertion.upperBound..<closingStart],
-            ]),
+            decoding: Self.spliced(original, firstLine.next..<closingStart, block, at: insertion, removing: removed),
             as: UTF8.self)
         if weather == .absent, eol == [0x0A], let mapping,
             let appended = Self.appended(lines, to: mapping, composed, giving: stampedYAML)
         {
             return (.stamped(stamped), appended)
         }
-        guard case .success((.mapping, let stampedMapping?, _)) = Self.weatherKey(in: stampedYAML, firstLine: 2)
+        guard case .success((let kind, let stampedMapping?, _)) = Self.weatherKey(in: stampedYAML, firstLine: 2),
+            kind == (writesBlock ? .mapping : .properties)
         else {
             return (.skipped(.cannotAppend), nil)
         }
+        // Lines taken out (a stamp replaced, a template's empty places) held only the stamp: the author's pairs read
+        // as they did, in order. (A line that only looks like a property, inside a flow collection, fails this.)
+        if !removed.isEmpty, let mapping {
+            let authors = { (mapping: YAMLNode.Mapping) in
+                mapping.pairs.filter { pair in
+                    guard let key = pair.key.string else { return true }
+                    return key != "weather" && !StampProperties.isProperty(key)
+                }
+            }
+            guard
+                authors(mapping).elementsEqual(
+                    authors(stampedMapping), by: { $0.key == $1.key && $0.value == $1.value })
+            else { return (.skipped(.cannotAppend), nil) }
+        }
         return (.stamped(stamped), ComposedFrontMatter(yaml: stampedYAML, mapping: stampedMapping))
+    }
+
+    /// The bytes of `original` in `range`, with `block` at `insertion` and the ranges `removed` (in order, inside
+    /// `range`, `insertion` at or before the first) left out.
+    private static func spliced(
+        _ original: [UInt8], _ range: Range<Int>, _ block: [UInt8], at insertion: Int, removing removed: [Range<Int>]
+    ) -> [UInt8] {
+        var parts: [ArraySlice<UInt8>] = [original[range.lowerBound..<insertion], block[...]]
+        var cursor = insertion
+        for gone in removed {
+            parts.append(original[cursor..<gone.lowerBound])
+            cursor = gone.upperBound
+        }
+        parts.append(original[cursor..<range.upperBound])
+        return Self.joined(parts)
     }
 
     /// The front matter `stampedYAML` composes to, known without composing it, where it is `mapping`'s text
@@ -215,12 +262,12 @@ package enum FrontMatterStamper {
         _ lines: [String], to mapping: YAMLNode.Mapping, _ composed: YAMLNode.Composed, giving stampedYAML: String
     ) -> ComposedFrontMatter? {
         guard composed.takesKeysAfterIt, mapping["weather"] == nil, let block = ComposedBlock.of(lines),
-            let weather = block.weatherPair,
+            let stamp = block.stampPairs,
             // The block's own root is the front matter's: counted once.
             composed.nodes + block.nodes - 1 <= YAMLLimit.maximumNodes,
             stampedYAML.utf8.count <= YAMLLimit.maximumBytes
         else { return nil }
-        return ComposedFrontMatter(yaml: stampedYAML, mapping: YAMLNode.Mapping(mapping.pairs + [weather]))
+        return ComposedFrontMatter(yaml: stampedYAML, mapping: YAMLNode.Mapping(mapping.pairs + stamp))
     }
 
     /// The lines of the front matter's `weather:` block as they stand in the file (without line ends), from its
@@ -229,24 +276,51 @@ package enum FrontMatterStamper {
     ///
     /// - Parameter checked: the front matter is known to hold a `weather` mapping (`stamp` said
     ///   `.alreadyStamped`): it is not composed again.
+    ///
+    /// An entry stamped with properties (`StampProperties`) gives their lines, in the order they stand (an editor
+    /// that writes the front matter again may have moved them apart).
     package static func weatherBlock(_ original: [UInt8], checked: Bool = false) -> [String]? {
-        guard let yaml = Self.yamlRange(original),
-            let range = Self.weatherBlock(in: original, from: yaml.lowerBound, to: yaml.upperBound)
-        else { return nil }
-        if !checked {
+        guard let yaml = Self.yamlRange(original) else { return nil }
+        let block = Self.weatherBlock(in: original, from: yaml.lowerBound, to: yaml.upperBound)
+        let kind: WeatherKey
+        if checked {
+            // Stamped: by its block, unless `weather:` holds a word beside the properties.
+            kind = block.map { Self.holdsMapping(original, $0) } == true ? .mapping : .properties
+        } else {
             guard
-                case .success((.mapping, _, _)) = Self.weatherKey(
+                case .success((let found, _, _)) = Self.weatherKey(
                     in: String(decoding: original[yaml], as: UTF8.self), firstLine: 2)
             else { return nil }
+            kind = found
         }
+        let ranges: [Range<Int>]
+        switch kind {
+        case .mapping: ranges = block.map { [$0] } ?? []
+        case .properties: ranges = Self.propertyLines(in: original, from: yaml.lowerBound, to: yaml.upperBound)
+        case .absent, .empty, .emptyProperties, .other: return nil
+        }
+        guard !ranges.isEmpty else { return nil }
         var lines: [String] = []
-        var position = range.lowerBound
-        while position < range.upperBound {
-            let line = Self.line(in: original, from: position)
-            lines.append(String(decoding: original[line.content], as: UTF8.self))
-            position = line.next
+        for range in ranges {
+            var position = range.lowerBound
+            while position < range.upperBound {
+                let line = Self.line(in: original, from: position)
+                lines.append(String(decoding: original[line.content], as: UTF8.self))
+                position = line.next
+            }
         }
         return lines
+    }
+
+    /// Whether the `weather:` block at `range` is a mapping: lines indented under it (nothing after `weather:` but
+    /// a comment, an anchor or a tag), or a flow mapping (`{…}`) on its line. A `weather:` alone is a template's
+    /// empty line, beside properties.
+    private static func holdsMapping(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        let line = Self.line(in: bytes, from: range.lowerBound)
+        let value = bytes[line.content].dropFirst("weather:".utf8.count).drop { $0 == 0x20 || $0 == 0x09 }
+        if value.first == UInt8(ascii: "{") { return true }
+        guard line.next < range.upperBound else { return false }
+        return value.first.map { [UInt8(ascii: "#"), UInt8(ascii: "&"), UInt8(ascii: "!")].contains($0) } ?? true
     }
 
     /// Where a front matter's YAML lies: from the line after the opening `---` (after a byte-order mark) to the start
@@ -370,13 +444,68 @@ package enum FrontMatterStamper {
         return fields
     }
 
-    /// What the front matter holds under `weather`.
+    /// What the front matter holds of a stamp.
     private enum WeatherKey {
-        /// No `weather` key (or no front matter content at all).
+        /// No `weather` key and none of the stamp's properties (or no front matter content at all).
         case absent
         /// `weather:` with no value, `~` or `null`: a template's place for the block.
         case empty
+        /// A `weather` mapping: the block.
         case mapping
+        /// The stamp's properties (`StampProperties`), one of them at least with a value.
+        case properties
+        /// The stamp's properties, none with a value: a template's places for them.
+        case emptyProperties
+        /// `weather` holding something else (a word, a list): the author's own, where properties are written.
+        case other
+    }
+
+    /// The stamp's properties in `mapping`: some with a value, all without, or none there.
+    private static func properties(in mapping: YAMLNode.Mapping) -> WeatherKey {
+        var found = WeatherKey.absent
+        for (key, value) in mapping {
+            guard let name = key.string, StampProperties.isProperty(name) else { continue }
+            guard let scalar = value.scalar, StampProperties.isNull(scalar) else { return .properties }
+            found = .emptyProperties
+        }
+        return found
+    }
+
+    /// The lines (with their line ends) of the stamp's top-level properties and the indented lines under each,
+    /// between `start` and `end`, in order; blank lines and comments after a property's last line are not its.
+    private static func propertyLines(in bytes: [UInt8], from start: Int, to end: Int) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var cursor = start
+        while cursor < end {
+            let line = Self.line(in: bytes, from: cursor)
+            cursor = line.next
+            let content = bytes[line.content]
+            // A top-level key, as written or quoted (an editor may quote it).
+            guard let first = content.first, first != 0x20, first != 0x09,
+                let colon = content.firstIndex(of: UInt8(ascii: ":"))
+            else { continue }
+            var key = content[content.startIndex..<colon]
+            if let quote = key.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'"), key.last == quote,
+                key.count >= 2
+            {
+                key = key.dropFirst().dropLast()
+            }
+            guard StampProperties.isProperty(String(decoding: key, as: UTF8.self)) else { continue }
+            var propertyEnd = line.next
+            while cursor < end {
+                let child = Self.line(in: bytes, from: cursor)
+                guard let first = bytes[child.content].first else {
+                    cursor = child.next
+                    continue
+                }
+                guard first == 0x20 || first == 0x09 else { break }
+                let text = bytes[child.content].drop { $0 == 0x20 || $0 == 0x09 }
+                if !text.isEmpty && text.first != UInt8(ascii: "#") { propertyEnd = child.next }
+                cursor = child.next
+            }
+            ranges.append(line.content.lowerBound..<propertyEnd)
+        }
+        return ranges
     }
 
     /// The whole line (with its line end) of a top-level `weather:` without a value, `~` or `null` (a comment may
@@ -426,9 +555,11 @@ package enum FrontMatterStamper {
             if Self.isNull(node) { return .success((.absent, nil, composed)) }
             return .failure(.frontMatterNotMapping)
         }
-        guard let weather = mapping["weather"] else { return .success((.absent, mapping, composed)) }
+        let properties = Self.properties(in: mapping)
+        guard let weather = mapping["weather"] else { return .success((properties, mapping, composed)) }
         if weather.mapping != nil { return .success((.mapping, mapping, composed)) }
-        return Self.isNull(weather) ? .success((.empty, mapping, composed)) : .failure(.weatherNotMapping)
+        if properties == .properties { return .success((.properties, mapping, composed)) }
+        return .success((Self.isNull(weather) ? .empty : .other, mapping, composed))
     }
 
     private static func isNull(_ node: YAMLNode) -> Bool {

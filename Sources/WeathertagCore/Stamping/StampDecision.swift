@@ -22,24 +22,27 @@ package enum StampDecision: Sendable, Equatable {
     case needsWeather
 
     /// What the stamper is asked with when there is no current weather, to learn what the entry needs: never
-    /// written.
-    static let placeholder = ["weather:", "  pending: true"]
+    /// written. In the form stamps are written in (an author's own `weather: sunny` stops a block, not properties).
+    static func placeholder(_ format: StampFormat) -> [String] {
+        format == .block ? ["weather:", "  pending: true"] : ["weather_kind: pending"]
+    }
 
     /// - Parameters:
     ///   - original: the entry's bytes, as read.
     ///   - name: its file name (a date in it dates the entry).
     ///   - modified: its modification time (the last word on its date).
     ///   - lines: the block of current weather; nil while none can be had.
+    ///   - format: the form stamps are written in (`stamp.format`), for an entry asked about without weather.
     ///   - replacing: an existing block is replaced by `lines` (`stamp --fresh`).
     ///   - backdating: an entry written before what current weather can speak for is not given it.
     ///   - remembered: the block remembered for the entry, asked only when it has none.
     package static func decide(
-        _ original: [UInt8], name: String, modified: Date, lines: [String]?, replacing: Bool = false,
-        backdating: BackdatingPolicy? = nil, remembered: () -> [String]? = { nil }
+        _ original: [UInt8], name: String, modified: Date, lines: [String]?, format: StampFormat = .block,
+        replacing: Bool = false, backdating: BackdatingPolicy? = nil, remembered: () -> [String]? = { nil }
     ) -> StampDecision {
         Self.decideComposing(
-            original, name: name, modified: modified, lines: lines, replacing: replacing, backdating: backdating,
-            remembered: remembered
+            original, name: name, modified: modified, lines: lines, format: format, replacing: replacing,
+            backdating: backdating, remembered: remembered
         ).decision
     }
 
@@ -47,11 +50,12 @@ package enum StampDecision: Sendable, Equatable {
     /// or the original when it is stamped already; `FrontMatterStamper.stampComposing`): for the index, which reads
     /// the same bytes. Nil where nothing is written or none was composed.
     package static func decideComposing(
-        _ original: [UInt8], name: String, modified: Date, lines: [String]?, replacing: Bool = false,
-        backdating: BackdatingPolicy? = nil, remembered: () -> [String]? = { nil }
+        _ original: [UInt8], name: String, modified: Date, lines: [String]?, format: StampFormat = .block,
+        replacing: Bool = false, backdating: BackdatingPolicy? = nil, remembered: () -> [String]? = { nil }
     ) -> (decision: StampDecision, frontMatter: ComposedFrontMatter?) {
         let content: [UInt8]
-        let first = FrontMatterStamper.stampComposing(original, lines: lines ?? Self.placeholder, replacing: replacing)
+        let first = FrontMatterStamper.stampComposing(
+            original, lines: lines ?? Self.placeholder(format), replacing: replacing)
         switch first.outcome {
         case .stamped(let stamped): content = stamped
         case .alreadyStamped:

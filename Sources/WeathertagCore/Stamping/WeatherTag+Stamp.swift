@@ -37,6 +37,29 @@ extension WeatherTag {
         ["weather:"] + fields.flatMap { self.lines(for: $0) }
     }
 
+    /// The stamp with `fields`, in that order, as `format` writes it: the `weather:` mapping, or Obsidian's typed
+    /// properties (`StampProperties`), where `observed_at` and `local_time` are one Date & time at the place, with its
+    /// offset and zone beside it.
+    package func stampLines(fields: [StampField], format: StampFormat) -> [String] {
+        guard format == .properties else { return self.stampLines(fields: fields) }
+        var lines: [String] = []
+        var timeWritten = false
+        for field in fields {
+            var field = field
+            if field == .observedAt || field == .localTime {
+                guard !timeWritten else { continue }
+                (field, timeWritten) = (.localTime, true)
+            }
+            var block = self.lines(for: field)
+            if field == .localTime, block.isEmpty {
+                // No offset known for the place: its instant on UTC's clock, said as such (`+00:00`, no zone).
+                block = ["  local_time: " + self.weather.observedAt.iso8601(utcOffset: 0)]
+            }
+            lines += StampProperties.lines(ofBlock: block, zone: self.weather.zone)
+        }
+        return lines
+    }
+
     private func lines(for field: StampField) -> [String] {
         let weather = self.weather
         let value: String?

@@ -136,8 +136,9 @@ enum EntryFile {
             timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
         let read = (original, modified, opened.before)
         let (decision, frontMatter) = StampDecision.decideComposing(
-            original, name: name, modified: modified, lines: lines, replacing: options.replacing,
-            backdating: options.backdating, remembered: options.replacing ? { nil } : known.remembered)
+            original, name: name, modified: modified, lines: lines, format: options.format,
+            replacing: options.replacing, backdating: options.backdating,
+            remembered: options.replacing ? { nil } : known.remembered)
         let content: [UInt8]
         let block: [String]
         let restoring: Bool

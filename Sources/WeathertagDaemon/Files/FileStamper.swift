@@ -96,7 +96,7 @@ package enum FileStamper {
                     // A back-dated file's batch carries the weather of its time. On the thread pool, as the
                     // daemon's batches: the file work and the memory's SQLite block, and the cooperative pool must
                     // not.
-                    let batchLines = batch.tag?.stampLines(fields: fields)
+                    let batchLines = batch.tag?.stampLines(fields: fields, format: options.format)
                     var batchOptions = options
                     batchOptions.backdating = batch.backdating(options.backdating ?? BackdatingPolicy())
                     let outcome = try? await NIOThreadPool.singleton.runIfActive { [batchOptions] in

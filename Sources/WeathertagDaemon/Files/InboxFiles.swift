@@ -93,11 +93,14 @@ struct InboxFiles: Sendable {
         let (inbox, maximumSize, progress, locks, crashGuard) = (
             self.inbox, self.configuration.maximumBytes, self.progress, self.editorLocks, self.crashGuard
         )
-        let lines = batch.tag.map { self.stampLines.lines(for: $0, fields: self.stamp.fields) }
+        let lines = batch.tag.map {
+            self.stampLines.lines(for: $0, fields: self.stamp.fields, format: self.stamp.format)
+        }
         let options = StampOptions(
             maximumSize: maximumSize, keepModificationTime: self.stamp.keepModificationTime,
             backdating: batch.backdating(
-                BackdatingPolicy(threshold: self.stamp.backdatedAfter, asksHistory: self.asksHistory)))
+                BackdatingPolicy(threshold: self.stamp.backdatedAfter, asksHistory: self.asksHistory)),
+            format: self.stamp.format)
         let memory = self.memory.map { EntryBatch.Memory(database: $0) }
         progress.begin()
         defer { progress.end() }
@@ -170,12 +173,14 @@ struct InboxFiles: Sendable {
 /// (dates and numbers printed, scalars checked) were 4 % of the inbox loop's time for entries dropped one at a time
 /// (`perf record`).
 final class StampLines: Sendable {
-    private let last = Mutex<(tag: WeatherTag, fields: [StampField], lines: [String])?>(nil)
+    private let last = Mutex<(tag: WeatherTag, fields: [StampField], format: StampFormat, lines: [String])?>(nil)
 
-    func lines(for tag: WeatherTag, fields: [StampField]) -> [String] {
-        if let last = self.last.withLock({ $0 }), last.tag == tag, last.fields == fields { return last.lines }
-        let lines = tag.stampLines(fields: fields)
-        self.last.withLock { $0 = (tag, fields, lines) }
+    func lines(for tag: WeatherTag, fields: [StampField], format: StampFormat) -> [String] {
+        if let last = self.last.withLock({ $0 }), last.tag == tag, last.fields == fields, last.format == format {
+            return last.lines
+        }
+        let lines = tag.stampLines(fields: fields, format: format)
+        self.last.withLock { $0 = (tag, fields, format, lines) }
         return lines
     }
 }

@@ -11,6 +11,8 @@ package struct StampOptions: Sendable {
     package var backdating: BackdatingPolicy?
     /// New weather on purpose: the memory is not asked and an existing block is replaced (`stamp --fresh`).
     package var replacing: Bool
+    /// How the stamp is written (`stamp.format`): what an entry is asked with while there is no weather to write.
+    package var format: StampFormat
     /// The folder is fsynced before a stamp returns. A batch fsyncs each folder a chunk wrote in once, after the
     /// chunk's last exchange and long before it reports or remembers anything: one journal commit for the chunk's
     /// renames (`EntryBatch`).
@@ -26,8 +28,9 @@ package struct StampOptions: Sendable {
 
     package init(
         maximumSize: Int = InboxConfiguration.defaultMaximumBytes, keepModificationTime: Bool = true,
-        backdating: BackdatingPolicy? = nil, replacing: Bool = false
+        backdating: BackdatingPolicy? = nil, replacing: Bool = false, format: StampFormat = .block
     ) {
+        self.format = format
         self.maximumSize = maximumSize
         self.keepModificationTime = keepModificationTime
         self.backdating = backdating
@@ -40,6 +43,6 @@ package struct StampOptions: Sendable {
         self.init(
             maximumSize: configuration?.inbox.maximumBytes ?? InboxConfiguration.defaultMaximumBytes,
             keepModificationTime: configuration?.stamp.keepModificationTime ?? true, backdating: backdating,
-            replacing: replacing)
+            replacing: replacing, format: configuration?.stamp.format ?? .block)
     }
 }
