@@ -149,19 +149,9 @@ package enum FrontMatterStamper {
         }
         guard firstLine.next < original.count else { return (.skipped(.unterminatedFrontMatter), nil) }
 
-        // Find the closing delimiter line.
-        var cursor = firstLine.next
-        var closingStart: Int?
-        while cursor < original.count {
-            let line = Self.line(in: original, from: cursor)
-            let text = Self.trimmed(original[line.content])
-            if Self.isMarker(text, of: "-") || Self.isMarker(text, of: ".") {
-                closingStart = cursor
-                break
-            }
-            cursor = line.next
+        guard let closingStart = Self.yamlRange(original)?.upperBound else {
+            return (.skipped(.unterminatedFrontMatter), nil)
         }
-        guard let closingStart else { return (.skipped(.unterminatedFrontMatter), nil) }
 
         let yaml = String(decoding: original[firstLine.next..<closingStart], as: UTF8.self)
         // The YAML starts on the file's second line: errors name the file's lines.
@@ -173,35 +163,14 @@ package enum FrontMatterStamper {
         case .success(let found): (weather, mapping, composed) = found
         }
 
-        // Where the stamp goes: in place of an empty `weather:` line (or of a template's empty properties), in place
-        // of the stamp it replaces, else before the closing line. `removed`: what goes, in order.
         let writesBlock = lines.first == "weather:"
-        var insertion = closingStart
-        var removed: [Range<Int>] = []
-        switch weather {
-        case .mapping, .properties:
-            let existing =
-                weather == .mapping
-                ? Self.weatherBlock(in: original, from: firstLine.next, to: closingStart).map { [$0] } ?? []
-                : Self.propertyLines(in: original, from: firstLine.next, to: closingStart)
-            guard replacing, let first = existing.first else {
-                return (.alreadyStamped, mapping.map { ComposedFrontMatter(yaml: yaml, mapping: $0) })
-            }
-            (insertion, removed) = (first.lowerBound, existing)
-        case .absent: break
-        case .empty where writesBlock:
-            guard let line = Self.emptyWeatherLine(in: original, from: firstLine.next, to: closingStart) else {
-                return (.skipped(.weatherNotMapping), nil)
-            }
-            (insertion, removed) = (line.lowerBound, [line])
-        case .emptyProperties where !writesBlock:
-            // A template's `weather_temperature:` and the like, with nothing after them: the properties go there.
-            let empty = Self.propertyLines(in: original, from: firstLine.next, to: closingStart)
-            if let first = empty.first { (insertion, removed) = (first.lowerBound, empty) }
-        case .other where writesBlock: return (.skipped(.weatherNotMapping), nil)
-        case .empty, .emptyProperties, .other:
-            // The other form's empty places, or an author's own `weather:` beside properties: left as they are.
-            break
+        let (insertion, removed): (Int, [Range<Int>])
+        switch Self.placement(
+            of: weather, in: original, firstLine.next..<closingStart, writesBlock: writesBlock, replacing: replacing)
+        {
+        case .at(let at, let taken): (insertion, removed) = (at, taken)
+        case .alreadyStamped: return (.alreadyStamped, mapping.map { ComposedFrontMatter(yaml: yaml, mapping: $0) })
+        case .skipped(let reason): return (.skipped(reason), nil)
         }
         // The block's bytes made only now: an entry stamped already (every one of an index rebuild) needs none.
         let block = Self.bytes(of: lines, eol: eol)
@@ -222,19 +191,59 @@ package enum FrontMatterStamper {
         }
         // Lines taken out (a stamp replaced, a template's empty places) held only the stamp: the author's pairs read
         // as they did, in order. (A line that only looks like a property, inside a flow collection, fails this.)
-        if !removed.isEmpty, let mapping {
-            let authors = { (mapping: YAMLNode.Mapping) in
-                mapping.pairs.filter { pair in
-                    guard let key = pair.key.string else { return true }
-                    return key != "weather" && !StampProperties.isProperty(key)
-                }
-            }
-            guard
-                authors(mapping).elementsEqual(
-                    authors(stampedMapping), by: { $0.key == $1.key && $0.value == $1.value })
-            else { return (.skipped(.cannotAppend), nil) }
+        if !removed.isEmpty, let mapping, !Self.authorsPairs(of: mapping, areThoseOf: stampedMapping) {
+            return (.skipped(.cannotAppend), nil)
         }
         return (.stamped(stamped), ComposedFrontMatter(yaml: stampedYAML, mapping: stampedMapping))
+    }
+
+    /// Where a stamp goes in a front matter (`yaml`, the range of its lines in `original`).
+    private enum Placement {
+        /// At this offset, with these ranges taken out (in order; the offset at or before the first).
+        case at(Int, removing: [Range<Int>])
+        case alreadyStamped
+        case skipped(StampSkipReason)
+    }
+
+    /// Where the stamp goes: in place of an empty `weather:` line (or of a template's empty properties), in place
+    /// of the stamp it replaces (`replacing`), else before the closing line.
+    private static func placement(
+        of weather: WeatherKey, in original: [UInt8], _ yaml: Range<Int>, writesBlock: Bool, replacing: Bool
+    ) -> Placement {
+        switch weather {
+        case .mapping, .properties:
+            let existing =
+                weather == .mapping
+                ? Self.weatherBlock(in: original, from: yaml.lowerBound, to: yaml.upperBound).map { [$0] } ?? []
+                : Self.propertyLines(in: original, from: yaml.lowerBound, to: yaml.upperBound)
+            guard replacing, let first = existing.first else { return .alreadyStamped }
+            return .at(first.lowerBound, removing: existing)
+        case .absent: return .at(yaml.upperBound, removing: [])
+        case .empty where writesBlock:
+            guard let line = Self.emptyWeatherLine(in: original, from: yaml.lowerBound, to: yaml.upperBound) else {
+                return .skipped(.weatherNotMapping)
+            }
+            return .at(line.lowerBound, removing: [line])
+        case .emptyProperties where !writesBlock:
+            // A template's `weather_temperature:` and the like, with nothing after them: the properties go there.
+            let empty = Self.propertyLines(in: original, from: yaml.lowerBound, to: yaml.upperBound)
+            return .at(empty.first?.lowerBound ?? yaml.upperBound, removing: empty)
+        case .other where writesBlock: return .skipped(.weatherNotMapping)
+        case .empty, .emptyProperties, .other:
+            // The other form's empty places, or an author's own `weather:` beside properties: left as they are.
+            return .at(yaml.upperBound, removing: [])
+        }
+    }
+
+    /// Whether `mapping` and `stamped` hold the same pairs, in order, but the stamp's (`weather`, the properties).
+    private static func authorsPairs(of mapping: YAMLNode.Mapping, areThoseOf stamped: YAMLNode.Mapping) -> Bool {
+        let authors = { (mapping: YAMLNode.Mapping) in
+            mapping.pairs.filter { pair in
+                guard let key = pair.key.string else { return true }
+                return key != "weather" && !StampProperties.isProperty(key)
+            }
+        }
+        return authors(mapping).elementsEqual(authors(stamped)) { $0.key == $1.key && $0.value == $1.value }
     }
 
     /// The bytes of `original` in `range`, with `block` at `insertion` and the ranges `removed` (in order, inside
@@ -346,24 +355,32 @@ package enum FrontMatterStamper {
         while cursor < end {
             let line = Self.line(in: bytes, from: cursor)
             if bytes[line.content].starts(with: "weather:".utf8) {
-                var blockEnd = line.next
-                var next = line.next
-                while next < end {
-                    let child = Self.line(in: bytes, from: next)
-                    guard let first = bytes[child.content].first else {
-                        next = child.next
-                        continue
-                    }
-                    guard first == 0x20 || first == 0x09 else { break }
-                    let text = bytes[child.content].drop { $0 == 0x20 || $0 == 0x09 }
-                    if !text.isEmpty && text.first != UInt8(ascii: "#") { blockEnd = child.next }
-                    next = child.next
-                }
-                return cursor..<blockEnd
+                return cursor..<Self.indentedLines(in: bytes, after: line, to: end).end
             }
             cursor = line.next
         }
         return nil
+    }
+
+    /// Where the indented lines under a top-level key's `line` end (`end`: after its last indented line that is
+    /// neither blank nor a comment) and where the next look starts (`next`: the first line that is not indented,
+    /// or `limit`).
+    private static func indentedLines(
+        in bytes: [UInt8], after line: Line, to limit: Int
+    ) -> (end: Int, next: Int) {
+        var (end, next) = (line.next, line.next)
+        while next < limit {
+            let child = Self.line(in: bytes, from: next)
+            guard let first = bytes[child.content].first else {
+                next = child.next
+                continue
+            }
+            guard first == 0x20 || first == 0x09 else { break }
+            let text = bytes[child.content].drop { $0 == 0x20 || $0 == 0x09 }
+            if !text.isEmpty && text.first != UInt8(ascii: "#") { end = child.next }
+            next = child.next
+        }
+        return (end, next)
     }
 
     /// Where the entry says it was written, from its front matter: `latitude` and `longitude` (or `lat`, `lon`,
@@ -491,19 +508,9 @@ package enum FrontMatterStamper {
                 key = key.dropFirst().dropLast()
             }
             guard StampProperties.isProperty(String(decoding: key, as: UTF8.self)) else { continue }
-            var propertyEnd = line.next
-            while cursor < end {
-                let child = Self.line(in: bytes, from: cursor)
-                guard let first = bytes[child.content].first else {
-                    cursor = child.next
-                    continue
-                }
-                guard first == 0x20 || first == 0x09 else { break }
-                let text = bytes[child.content].drop { $0 == 0x20 || $0 == 0x09 }
-                if !text.isEmpty && text.first != UInt8(ascii: "#") { propertyEnd = child.next }
-                cursor = child.next
-            }
-            ranges.append(line.content.lowerBound..<propertyEnd)
+            let under = Self.indentedLines(in: bytes, after: line, to: end)
+            ranges.append(line.content.lowerBound..<under.end)
+            cursor = under.next
         }
         return ranges
     }

@@ -28,6 +28,14 @@ package enum FileStamper {
             self.inbox = inbox
         }
 
+        /// Tells the index a lane the machine settled after the batch (history's answer for good), on the thread
+        /// pool; nothing for a file outside the inbox.
+        func index(_ path: String, _ lane: LaneState) async {
+            guard let key = self.key(path) else { return }
+            let (database, item) = (self.database, DiaryIndexItem.lane(key, lane, at: Date()))
+            _ = try? await NIOThreadPool.singleton.runIfActive { database.remember([], index: [item], at: Date()) }
+        }
+
         /// The file's path relative to the inbox, or nil when it is not in it.
         func key(_ path: String) -> String? {
             guard let real = realpath(path, nil) else { return nil }
@@ -115,14 +123,7 @@ package enum FileStamper {
                     outcomes[path] = (result, telling.tag)
                 case .report:
                     break
-                case .index(let name, let lane):
-                    // What the machine settled after the batch (history's answer for good): the index learns it.
-                    if let memory, let key = memory.key(name) {
-                        let item = DiaryIndexItem.lane(key, lane, at: Date())
-                        _ = try? await NIOThreadPool.singleton.runIfActive {
-                            memory.database.remember([], index: [item], at: Date())
-                        }
-                    }
+                case .index(let name, let lane): await memory?.index(name, lane)
                 case .list, .finish, .startPolling, .notice, .checkIntegrity, .giveBackMemory, .mergeIndex:
                     break
                 }
