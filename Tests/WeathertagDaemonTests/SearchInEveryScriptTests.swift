@@ -84,6 +84,45 @@ final class SearchInEveryScriptTests {
         }
     }
 
+    /// An index written before (migration v11), its Japanese text one token a sentence, is read again from the files:
+    /// its rows go, the memory of stamps stays, and once read again the word inside the sentence is found.
+    @Test func anIndexOfWholeSentencesIsReadAgain() async throws {
+        let inbox = self.directory.file("inbox")
+        try FileManager.default.createDirectory(atPath: inbox, withIntermediateDirectories: true)
+        try Data((Self.entries["tokyo.md"] ?? "").utf8).write(to: URL(fileURLWithPath: inbox + "/tokyo.md"))
+        let block = ["weather:", "  condition: Rain"]
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let open = {
+            try StateDatabase.open(
+                directory: self.directory.file("state"), inbox: inbox, policy: RestorePolicy(), logger: logger)
+        }
+        let stamp = { (database: StateDatabase) in
+            _ = EntryBatch.stampFiles(
+                ["tokyo.md"], in: inbox, lines: block, options: StampOptions(maximumSize: 1 << 20),
+                memory: EntryBatch.Memory(database: database.entries)
+            ).remembered()
+        }
+        do {
+            let database = try open()
+            stamp(database)
+            // As the version before wrote it: the sentence whole, migration v11 not yet run.
+            try await database.pool.write { db in
+                try db.execute(sql: "DELETE FROM diary_text")
+                try db.execute(
+                    sql: "INSERT INTO diary_text (rowid, title, body, place) SELECT id, title, excerpt, '' FROM diary")
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v11:%'")
+            }
+            #expect(try await DiaryIndex(database: database.entries).list(EntryQuery(text: "寿司")).entries.isEmpty)
+        }
+        let database = try open()
+        #expect(try database.entries.entries(EntryQuery()).entries.isEmpty, "to be read again")
+        #expect(try database.memory.remembered("tokyo.md")?.block == block)
+        stamp(database)
+        let found = try await DiaryIndex(database: database.entries).list(EntryQuery(text: "寿司")).entries
+        #expect(found.map(\.path) == ["tokyo.md"])
+    }
+
     @Test func theIndexHoldsPairsOfLettersAndEveryOtherScriptAsItWas() {
         #expect(SearchText.indexed("今日は東京で寿司。") == " 今日 日は は東 東京 京で で寿 寿司 司 。")
         #expect(SearchText.indexed("Tokyoで a walk") == "Tokyo で  a walk")
