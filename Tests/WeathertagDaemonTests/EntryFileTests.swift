@@ -398,17 +398,29 @@ final class EntryFileTests {
         let ownReused = ".entry.md.\(getpid()).\(ownStart - 1).pqr\(FileIO.temporarySuffix)"
         let legacy = ".entry.md.ghi\(FileIO.temporarySuffix)"
         let legacyWithPID = ".entry.md.\(getpid()).stu\(FileIO.temporarySuffix)"
-        let all = [dead, live, otherLive, reused, ownReused, legacy, legacyWithPID, ".hidden.md"]
+        // After a power cut, a daemon started at boot got the PID and the start tick of the one that left this file:
+        // the boot it names is another (its first digit changed).
+        let boot = try #require(FileIO.bootMark)
+        let otherBoot = "b" + (boot.dropFirst().first == "0" ? "1" : "0") + boot.dropFirst(2)
+        let ownOtherBoot = ".entry.md.\(getpid()).\(ownStart).\(otherBoot).vw-1\(FileIO.temporarySuffix)"
+        let ownThisBoot = ".entry.md.\(getpid()).\(ownStart).\(boot).xy-1\(FileIO.temporarySuffix)"
+        let deadThisBoot = ".entry.md.\(child.pid).\(parentStart).\(boot).z-1\(FileIO.temporarySuffix)"
+        let all = [
+            dead, live, otherLive, reused, ownReused, legacy, legacyWithPID, ownOtherBoot, ownThisBoot, deadThisBoot,
+            ".hidden.md",
+        ]
         for name in all { try self.directory.write(name, "x") }
         let names = try FileManager.default.contentsOfDirectory(atPath: self.directory.path)
         let removed = FileIO.removeStaleTemporaries(in: self.directory.path, names: names)
-        #expect(Set(removed) == [dead, reused, ownReused, legacy, legacyWithPID])
-        for kept in [live, otherLive, ".hidden.md"] { #expect(FileIO.exists(self.directory.file(kept)), "\(kept)") }
+        #expect(Set(removed) == [dead, reused, ownReused, legacy, legacyWithPID, ownOtherBoot, deadThisBoot])
+        for kept in [live, otherLive, ownThisBoot, ".hidden.md"] {
+            #expect(FileIO.exists(self.directory.file(kept)), "\(kept)")
+        }
         // The writer the daemon's own temp files name is itself.
         let (fd, path) = try FileIO.createTemporary(directory: self.directory.path, name: "entry.md", mode: 0o600)
         close(fd)
         let name = String(path.split(separator: "/").last ?? "")
-        #expect(name.hasPrefix(".entry.md.\(getpid()).\(ownStart)."))
+        #expect(name.hasPrefix(".entry.md.\(getpid()).\(ownStart).\(boot)."))
         #expect(!FileIO.isStaleTemporary(name))
     }
 

@@ -30,7 +30,8 @@ final class CrashGuard: Sendable {
 
     init(directory: String) {
         self.directory = directory
-        self.boot = Self.bootID()
+        // This boot's id: a note from another boot names no culprit (the machine stopped, not the daemon).
+        self.boot = FileIO.bootID
     }
 
     deinit {
@@ -167,11 +168,5 @@ final class CrashGuard: Sendable {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         return try? FileIO.readAll(fd, path: path, limit: 1 << 20)
-    }
-
-    /// This boot's id: a note from another boot names no culprit (the machine stopped, not the daemon).
-    private static func bootID() -> String {
-        let bytes = Self.read("/proc/sys/kernel/random/boot_id") ?? []
-        return String(decoding: bytes, as: UTF8.self).trimmingWhitespaceAndNewlines()
     }
 }

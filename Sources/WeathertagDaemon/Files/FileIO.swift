@@ -102,9 +102,24 @@ enum FileIO {
     static let processID = getpid()
     /// This process's start (see `startTime(of:)`), read once; nil without /proc.
     static let processStart = Self.startTime(of: Self.processID)
-    /// Who writes this process's temp files: `{pid}.{start}`, and a random part for a PID reused after a reboot.
+    /// This boot's id (`/proc/sys/kernel/random/boot_id`), read once; empty where it cannot be read.
+    static let bootID: String = {
+        let fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        let bytes = (try? FileIO.readAll(fd, path: "boot_id", limit: 64)) ?? []
+        return String(decoding: bytes.filter { $0 > 0x20 }, as: UTF8.self)
+    }()
+    /// This boot, as a temp file's name carries it: `b` and the boot id's first eight hex digits; nil without one.
+    static let bootMark: Substring? = {
+        let hex = Self.bootID.filter(\.isHexDigit).prefix(8)
+        return hex.count == 8 ? "b" + hex : nil
+    }()
+    /// Who writes this process's temp files: `{pid}.{start}`, the boot (`bootMark`: a PID and start tick come round
+    /// again after a reboot, a service started at boot getting the same ones boot after boot), and a random part.
     private static let temporaryWriter =
-        "\(processID).\(processStart ?? 0).\(String(UInt32.random(in: 0...UInt32.max), radix: 36))-"
+        "\(processID).\(processStart ?? 0).\(bootMark.map { $0 + "." } ?? "")"
+        + "\(String(UInt32.random(in: 0...UInt32.max), radix: 36))-"
     private static let temporaryCounter = Atomic<UInt64>(0)
 
     /// Opens an entry to read it (`O_NOFOLLOW`: never through a link; `O_NONBLOCK`: a FIFO does not hang), with
@@ -126,9 +141,9 @@ enum FileIO {
     private static let noAccessTimeRefused = Atomic<Bool>(false)
     private static let noAccessTime = clinux_no_access_time_flag()
 
-    /// Creates `.{name}.{pid}.{start}.{random}.weathertag-tmp` next to the target, exclusively and without following
-    /// links. The PID and its process's start tell a crashed writer's leftovers from a live one's (see
-    /// `isStaleTemporary`).
+    /// Creates `.{name}.{pid}.{start}.b{boot}.{random}.weathertag-tmp` next to the target, exclusively and without
+    /// following links. The boot, the PID and its process's start tell a crashed writer's leftovers from a live
+    /// one's (see `isStaleTemporary`).
     static func createTemporary(directory: String, name: String, mode: mode_t) throws -> (fd: Int32, path: String) {
         for _ in 0..<8 {
             // Unique within the process by the counter, across a reused PID by the process's random part.
@@ -144,11 +159,20 @@ enum FileIO {
     /// Whether `name` is a temp file of ours whose writer is gone: no process with its PID started when it did.
     /// A PID alone was not enough: PIDs come round again (pid_max is 32,768 here, and a test run goes through them
     /// all), and `kill(pid, 0)` answers for a thread's ID as well, so a killed daemon's temp file stayed for as long
-    /// as any thread on the machine had its number. Temp files without a readable writer (from older versions)
-    /// count as stale.
+    /// as any thread on the machine had its number. Nor were a PID and a start: after a power cut, a daemon started at
+    /// boot may get the same PID at the same tick, and its own leftovers looked live for good. A temp file of
+    /// another boot is stale whatever it names. Temp files without a readable writer (from older versions) count as
+    /// stale.
     static func isStaleTemporary(_ name: String) -> Bool {
         guard name.hasPrefix("."), name.hasSuffix(Self.temporarySuffix) else { return false }
-        let parts = name.dropLast(Self.temporarySuffix.count).split(separator: ".")
+        var parts = name.dropLast(Self.temporarySuffix.count).split(separator: ".")
+        if parts.count >= 5, let mark = parts.dropLast().last, mark.count == 9, mark.first == "b",
+            mark.dropFirst().allSatisfy(\.isHexDigit)
+        {
+            // `{pid}.{start}.b{boot}.{random}`: another boot's is stale; this boot's is judged by its writer.
+            if let bootMark = Self.bootMark, mark != bootMark { return true }
+            parts.remove(at: parts.count - 2)
+        }
         guard parts.count >= 4, let pid = pid_t(parts[parts.count - 3]), pid > 0,
             let start = UInt64(parts[parts.count - 2])
         else { return true }
