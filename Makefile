@@ -108,14 +108,20 @@ test-dates: setup
 test-deb: setup
 	python3 tools/test-deb.py
 
-# The power-cut recorder's own tests (tools/powercut/test-recorder.py): a FUSE filesystem that logs what reaches a
-# loop device's disk (tools/powercut/recorder.c, libfuse3), an ext4 made and written through it, the log replayed up
-# to each mark and each flush and mounted. Needs root (loop devices, mounts); says it skipped without. Seconds.
+# Power cuts, recorded (docs/RELIABILITY.md): the recorder's own tests (tools/powercut/test-recorder.py: a FUSE
+# filesystem that logs what reaches a loop device's disk, tools/powercut/recorder.c, an ext4 made and written through
+# it, the log replayed up to each mark and each flush and mounted), then every crash state of a burst the daemon
+# stamps on it (tools/powercut/crash-states.py; POWERCUT_FLAGS for more entries, subsets and restarts). Needs root
+# (loop devices, mounts); says it skipped without. About 20 s.
 POWERCUT_BUILD = .build/powercut
+POWERCUT_FLAGS ?=
 test-powercut: setup
 	@mkdir -p $(POWERCUT_BUILD)
 	cc -O2 -Wall -Wextra -Werror -o $(POWERCUT_BUILD)/recorder tools/powercut/recorder.c $$(pkg-config --cflags --libs fuse3)
 	python3 tools/powercut/test-recorder.py $(POWERCUT_BUILD)/recorder
+	$(SWIFT) build $(BUILD_FLAGS) --product weathertag > /dev/null
+	python3 tools/powercut/crash-states.py --binary "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/weathertag" \
+		--recorder $(POWERCUT_BUILD)/recorder $(POWERCUT_FLAGS)
 
 # libFuzzer: builds each fuzz target with -sanitize=fuzzer and runs it for FUZZ_SECONDS on a working copy of its
 # seed corpus (Fuzz/corpus/TARGET). Swift's backtracer is off so that libFuzzer sees a trap and saves its input. A crash leaves its input in $(FUZZ_BUILD)/crashes/TARGET; add it to the corpus

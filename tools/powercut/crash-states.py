@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+"""Every crash state of a burst, replayed from the disk's own writes (issue 64): the real weathertag daemon stamps a
+burst of entries on an ext4 recorded by tools/powercut/recorder.c, the inbox and the state directory on it; then
+the disk after a power cut at each flush (and, between two flushes, at sampled subsets of the writes not yet
+flushed: CrashMonkey's model) is built (replay.py), mounted (its journal recovered) and checked.
+
+Before any restart, at every crash state:
+- every entry written (and fsynced) before the cut is there exactly once, under its own name;
+- its bytes are the author's, or the author's with the one block the daemon wrote: never empty, zero-filled,
+  truncated or doubled;
+- nothing else in the inbox would be read as an entry (a temp file left behind is a hidden `.weathertag-tmp`,
+  counted).
+After the daemon starts on a sample of them (`--restarts`):
+- every entry is stamped exactly once, with the author's bytes intact, and the index lists each one, stamped;
+- no temp file is left.
+
+    crash-states.py --binary WEATHERTAG --recorder RECORDER [--entries 20] [--during 5] [--restarts 6] [--seed 1]
+
+As root. Prints what it found and "crash states: N passed, N failed".
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "bench"))
+import replay  # noqa: E402
+import run as bench  # noqa: E402
+
+SIZE = 128 << 20
+SUFFIX = ".weathertag-tmp"
+
+
+def sh(arguments):
+    return subprocess.run(arguments, check=True, capture_output=True, text=True)
+
+
+class Mounted:
+    def __init__(self, device, folder, options=()):
+        self.device, self.folder, self.options = device, folder, list(options)
+
+    def __enter__(self):
+        os.makedirs(self.folder, exist_ok=True)
+        sh(["mount"] + self.options + [self.device, self.folder])
+        return self.folder
+
+    def __exit__(self, *error):
+        sh(["umount", self.folder])
+
+
+def original(index):
+    """The author's text of entry `index`: half with a front matter, half without; none stamped."""
+    text = "Day %d. We walked by the river and the rain stopped at noon.\n" % index
+    return ("---\ntitle: Day %d\n---\n" % index + text if index % 2 else text).encode()
+
+
+def write_entries(inbox, indices):
+    for index in indices:
+        with open(os.path.join(inbox, "day-%03d.md" % index), "wb") as handle:
+            handle.write(original(index))
+            handle.flush()
+            os.fsync(handle.fileno())
+    folder = os.open(inbox, os.O_RDONLY | os.O_DIRECTORY)
+    os.fsync(folder)
+    os.close(folder)
+
+
+def wait_until(what, condition, seconds=60):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(what)
+        time.sleep(0.05)
+
+
+def stamped_count(socket_path):
+    status = json.loads(bench.http_unix(socket_path, "/v1/status")[1])
+    return status["entries"]["stamped"] + status["entries"]["already_stamped"]
+
+
+def config(work, scratch, standin):
+    path = os.path.join(work, "config.json")
+    with open(path, "w") as handle:
+        json.dump({
+            "openweather": {"api_key": bench.KEY, "base_url": standin.base_url,
+                            "icon_base_url": standin.base_url + "/img/wn"},
+            "location": {"providers": [{"type": "fixed", "latitude": 37.5665, "longitude": 126.978}]},
+            "cache": {"directory": os.path.join(work, "cache")},
+            "state": {"directory": os.path.join(scratch, "state")},
+            "inbox": {"path": os.path.join(scratch, "inbox"), "settle_seconds": 0},
+            "socket": {"path": os.path.join(work, "weathertag.sock")},
+        }, handle)
+    return path
+
+
+def record(arguments, work, standin):
+    """The burst through the recorder: entries written and fsynced, the daemon started, more entries while it
+    runs, the daemon stopped. Returns the base image, the log, the config and the mount point."""
+    base, image, log = (os.path.join(work, name) for name in ("base.img", "disk.img", "disk.log"))
+    with open(base, "wb") as handle:
+        handle.truncate(SIZE)
+    shutil.copyfile(base, image)
+    fuse, scratch = os.path.join(work, "fuse"), os.path.join(work, "scratch")
+    os.makedirs(fuse)
+    sh([arguments.recorder, image, log, fuse])
+    loop = None
+    try:
+        loop = sh(["losetup", "-f", "--show", os.path.join(fuse, "disk.img")]).stdout.strip()
+        sh(["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", loop])
+        with Mounted(loop, scratch):
+            mark = lambda text: os.setxattr(os.path.join(fuse, "disk.img"), "user.mark", text.encode())  # noqa
+            inbox = os.path.join(scratch, "inbox")
+            os.makedirs(inbox)
+            os.makedirs(os.path.join(scratch, "state"))
+            path = config(work, scratch, standin)
+            first = range(arguments.entries)
+            write_entries(inbox, first)
+            os.sync()
+            mark("written")
+            daemon = bench.Daemon(arguments.binary, path, work)
+            socket_path = os.path.join(work, "weathertag.sock")
+            try:
+                wait_until("the burst stamped", lambda: stamped_count(socket_path) >= len(first))
+                more = range(arguments.entries, arguments.entries + arguments.during)
+                write_entries(inbox, more)
+                mark("more-written")
+                wait_until("the later entries stamped", lambda: stamped_count(socket_path) >= len(first) + len(more))
+            finally:
+                daemon.stop()
+            mark("stopped")
+    finally:
+        if loop:
+            sh(["losetup", "-d", loop])
+        sh(["umount", fuse])
+    return base, log, path, scratch
+
+
+def crash_states(found, start, subsets, rng):
+    """(upto, kept) pairs: each prefix that ends at a flush after `start`, and between two flushes, `subsets` random
+    subsets of the writes sent in between (kept on top of the prefix)."""
+    flushes = [record.index for record in found if record.kind == replay.FLUSH and record.index >= start]
+    states = [(index + 1, frozenset()) for index in flushes]
+    for before, after in zip(flushes, flushes[1:]):
+        writes = [record.index for record in found[before + 1:after] if record.kind == replay.WRITE]
+        if len(writes) < 2:
+            continue
+        for _ in range(subsets):
+            kept = frozenset(index for index in writes if rng.random() < 0.5)
+            if kept and len(kept) < len(writes):
+                states.append((before + 1, kept))
+    return states
+
+
+def entries_in(inbox):
+    names = sorted(os.listdir(inbox))
+    return ([name for name in names if not name.startswith(".")],
+            [name for name in names if name.startswith(".") and name.endswith(SUFFIX)])
+
+
+def read(path):
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--recorder", required=True)
+    parser.add_argument("--entries", type=int, default=20)
+    parser.add_argument("--during", type=int, default=5)
+    parser.add_argument("--subsets", type=int, default=2, help="sampled subsets of unflushed writes per interval")
+    parser.add_argument("--restarts", type=int, default=6, help="crash states the daemon is started on")
+    parser.add_argument("--seed", type=int, default=1)
+    arguments = parser.parse_args()
+    arguments.binary, arguments.recorder = os.path.abspath(arguments.binary), os.path.abspath(arguments.recorder)
+    if os.geteuid() != 0:
+        print("crash states: skipped (loop devices, mounts and FUSE need root)")
+        return 0
+    rng = random.Random(arguments.seed)
+    work = tempfile.mkdtemp(prefix="weathertag-crash-")
+    standin = bench.StandIn(work)
+    problems, checked, restarted, with_leftovers = [], 0, 0, 0
+    try:
+        base, log, path, scratch = record(arguments, work, standin)
+        found = replay.records(log)
+        marks = dict(replay.marks(log, found))
+        total = arguments.entries + arguments.during
+        names = ["day-%03d.md" % index for index in range(total)]
+        # The stamped version of each entry: the disk after the whole log.
+        final = os.path.join(work, "final.img")
+        replay.build(base, log, final, len(found), found=found)
+        with Mounted(final, scratch, ["-o", "loop"]) as folder:
+            stamped = {name: read(os.path.join(folder, "inbox", name)) for name in names}
+        for index, name in enumerate(names):
+            if stamped[name] == original(index) or stripped(stamped[name]) != original(index):
+                problems.append("the recording did not stamp %s as expected: %r" % (name, stamped[name][:80]))
+        states = crash_states(found, marks["written"], arguments.subsets, rng)
+        restarts = set(rng.sample(range(len(states)), min(arguments.restarts, len(states))))
+        image = os.path.join(work, "crash.img")
+        for number, (upto, kept) in enumerate(states):
+            replay.build(base, log, image, upto, keep=kept, found=found)
+            state = "upto %d%s" % (upto, " + %d unflushed writes" % len(kept) if kept else "")
+            written = [index for index in range(total)
+                       if index < arguments.entries or upto > marks.get("more-written", len(found))]
+            with Mounted(image, scratch, ["-o", "loop"]) as folder:
+                inbox = os.path.join(folder, "inbox")
+                present, leftovers = entries_in(inbox)
+                with_leftovers += bool(leftovers)
+                for index in written:
+                    name = names[index]
+                    if present.count(name) != 1:
+                        problems.append("%s: %s missing" % (state, name))
+                        continue
+                    content = read(os.path.join(inbox, name))
+                    if content not in (original(index), stamped[name]):
+                        problems.append("%s: %s holds %d bytes, neither the author's nor the stamp (%r)" % (
+                            state, name, len(content), content[:60]))
+                strangers = [name for name in present if name not in names]
+                if strangers:
+                    problems.append("%s: other files in the inbox: %s" % (state, strangers))
+                checked += 1
+                if number in restarts:
+                    restarted += 1
+                    problems += restart(arguments, path, folder, written, names, state)
+    finally:
+        standin.stop()
+        subprocess.run(["umount", "-q", os.path.join(work, "fuse")], capture_output=True)
+        shutil.rmtree(work, ignore_errors=True)
+    for problem in problems[:40]:
+        print("FAIL  " + problem)
+    print("%d crash states checked (%d with a temp file left before a restart), %d restarted" % (
+        checked, with_leftovers, restarted))
+    failed = len(problems)
+    print("crash states: %d passed, %d failed" % (checked + restarted - min(failed, checked + restarted), failed))
+    return 1 if failed else 0
+
+
+def restart(arguments, config_path, folder, written, names, state):
+    """The daemon started on the crash image: every entry stamped once, the index in step, no leftovers."""
+    problems = []
+    work = os.path.dirname(config_path)
+    socket_path = os.path.join(work, "weathertag.sock")
+    inbox = os.path.join(folder, "inbox")
+    daemon = bench.Daemon(arguments.binary, config_path, work)
+    try:
+        present, _ = entries_in(inbox)
+
+        def lanes():
+            documents = json.loads(bench.http_unix(socket_path, "/v1/entries?limit=1000")[1])["entries"]
+            return {document["path"]: document["lane"] for document in documents}
+
+        def settled():
+            # Every file stamped, and the index (written after the files, in the batch's transaction) in step.
+            shown = lanes()
+            return all(b"weather:" in read(os.path.join(inbox, name)) and shown.get(name) == "stamped"
+                       for name in present)
+
+        try:
+            wait_until("%s: stamped after a restart" % state, settled)
+        except TimeoutError as error:
+            problems.append(str(error))
+        lanes = lanes()
+        for name in present:
+            content = read(os.path.join(inbox, name))
+            index = names.index(name) if name in names else None
+            if content.count(b"weather:\n") != 1:
+                problems.append("%s, restarted: %s has %d blocks" % (state, name, content.count(b"weather:\n")))
+            if index is not None and index in written and not stripped(content) == original(index):
+                problems.append("%s, restarted: %s lost the author's bytes" % (state, name))
+            if lanes.get(name) != "stamped":
+                problems.append("%s, restarted: the index has %s as %s" % (state, name, lanes.get(name)))
+        _, leftovers = entries_in(inbox)
+        if leftovers:
+            problems.append("%s, restarted: temp files left: %s" % (state, leftovers))
+    finally:
+        daemon.stop()
+    return problems
+
+
+def stripped(content):
+    """The entry without weathertag's block (the `weather:` line and the indented lines under it), and without the
+    front matter the block alone made."""
+    lines = content.split(b"\n")
+    kept, inside = [], False
+    for line in lines:
+        if line == b"weather:":
+            inside = True
+            continue
+        if inside and line.startswith(b" "):
+            continue
+        inside = False
+        kept.append(line)
+    text = b"\n".join(kept)
+    return text[len(b"---\n---\n"):] if text.startswith(b"---\n---\n") else text
+
+
+if __name__ == "__main__":
+    sys.exit(main())
