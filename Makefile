@@ -1,7 +1,7 @@
 # weathertag — the two commands a newcomer needs are `make run` and `make test`.
 SWIFT ?= swift
 BUILD_FLAGS ?=
-DEBIAN_PACKAGES = dpkg-dev debhelper debugedit lintian fakeroot syncthing binutils locales libyaml-dev libcurl4-openssl-dev libgps-dev gpsd python3 curl systemd e2fsprogs util-linux python3-jsonschema python3-seccomp vim nano tmux rsync git tar unzip zip libsqlite3-dev sway waybar grim polybar xvfb imagemagick chromium gpsd-clients python3-venv nodejs node-js-yaml libfuse3-dev fuse3 pkg-config
+DEBIAN_PACKAGES = dpkg-dev debhelper debugedit lintian fakeroot syncthing binutils locales libyaml-dev libcurl4-openssl-dev libgps-dev gpsd python3 curl systemd e2fsprogs util-linux python3-jsonschema python3-seccomp vim nano tmux rsync git tar unzip zip libsqlite3-dev sway waybar grim polybar xvfb imagemagick chromium gpsd-clients python3-venv nodejs node-js-yaml libfuse3-dev fuse3 pkg-config xfsprogs btrfs-progs
 
 FUZZ_TARGETS = stamper frontmatter request json
 FUZZ_SECONDS ?= 60
@@ -111,17 +111,20 @@ test-deb: setup
 # Power cuts, recorded (docs/RELIABILITY.md): the recorder's own tests (tools/powercut/test-recorder.py: a FUSE
 # filesystem that logs what reaches a loop device's disk, tools/powercut/recorder.c, an ext4 made and written through
 # it, the log replayed up to each mark and each flush and mounted), then every crash state of a burst the daemon
-# stamps on it (tools/powercut/crash-states.py; POWERCUT_FLAGS for more entries, subsets and restarts). Needs root
-# (loop devices, mounts); says it skipped without. About 20 s.
+# stamps on each of POWERCUT_FILESYSTEMS (tools/powercut/crash-states.py; POWERCUT_FLAGS for more entries, subsets
+# and restarts). Needs root (loop devices, mounts); says it skipped without. About 80 s.
 POWERCUT_BUILD = .build/powercut
 POWERCUT_FLAGS ?=
+POWERCUT_FILESYSTEMS ?= ext4 ext4-journal xfs btrfs
 test-powercut: setup
 	@mkdir -p $(POWERCUT_BUILD)
 	cc -O2 -Wall -Wextra -Werror -o $(POWERCUT_BUILD)/recorder tools/powercut/recorder.c $$(pkg-config --cflags --libs fuse3)
 	python3 tools/powercut/test-recorder.py $(POWERCUT_BUILD)/recorder
 	$(SWIFT) build $(BUILD_FLAGS) --product weathertag > /dev/null
-	python3 tools/powercut/crash-states.py --binary "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/weathertag" \
-		--recorder $(POWERCUT_BUILD)/recorder $(POWERCUT_FLAGS)
+	for fs in $(POWERCUT_FILESYSTEMS); do \
+		python3 tools/powercut/crash-states.py --binary "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/weathertag" \
+			--recorder $(POWERCUT_BUILD)/recorder --fs $$fs $(POWERCUT_FLAGS) || exit 1; \
+	done
 
 # libFuzzer: builds each fuzz target with -sanitize=fuzzer and runs it for FUZZ_SECONDS on a working copy of its
 # seed corpus (Fuzz/corpus/TARGET). Swift's backtracer is off so that libFuzzer sees a trap and saves its input. A crash leaves its input in $(FUZZ_BUILD)/crashes/TARGET; add it to the corpus

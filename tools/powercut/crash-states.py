@@ -34,8 +34,17 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "bench")
 import replay  # noqa: E402
 import run as bench  # noqa: E402
 
-SIZE = 128 << 20
 SUFFIX = ".weathertag-tmp"
+
+# Each filesystem as Debian makes it, big enough for its mkfs (XFS wants 300 MiB), and how it is made and mounted.
+FILESYSTEMS = {
+    "ext4": (128 << 20, [["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0"]]),
+    # data=journal as the superblock's default mount option: every mount of a replayed disk uses it too.
+    "ext4-journal": (128 << 20, [["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0"],
+                                 ["tune2fs", "-o", "journal_data"]]),
+    "xfs": (320 << 20, [["mkfs.xfs", "-q", "-f"]]),
+    "btrfs": (256 << 20, [["mkfs.btrfs", "-q", "-f"]]),
+}
 
 
 def sh(arguments):
@@ -104,8 +113,9 @@ def record(arguments, work, standin):
     """The burst through the recorder: entries written and fsynced, the daemon started, more entries while it
     runs, the daemon stopped. Returns the base image, the log, the config and the mount point."""
     base, image, log = (os.path.join(work, name) for name in ("base.img", "disk.img", "disk.log"))
+    size, makes = FILESYSTEMS[arguments.fs]
     with open(base, "wb") as handle:
-        handle.truncate(SIZE)
+        handle.truncate(size)
     shutil.copyfile(base, image)
     fuse, scratch = os.path.join(work, "fuse"), os.path.join(work, "scratch")
     os.makedirs(fuse)
@@ -113,7 +123,8 @@ def record(arguments, work, standin):
     loop = None
     try:
         loop = sh(["losetup", "-f", "--show", os.path.join(fuse, "disk.img")]).stdout.strip()
-        sh(["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", loop])
+        for make in makes:
+            sh(make + [loop])
         with Mounted(loop, scratch):
             mark = lambda text: os.setxattr(os.path.join(fuse, "disk.img"), "user.mark", text.encode())  # noqa
             inbox = os.path.join(scratch, "inbox")
@@ -178,13 +189,15 @@ def main():
     parser.add_argument("--subsets", type=int, default=2, help="sampled subsets of unflushed writes per interval")
     parser.add_argument("--restarts", type=int, default=6, help="crash states the daemon is started on")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--fs", choices=sorted(FILESYSTEMS), default="ext4", help="the recorded filesystem")
     arguments = parser.parse_args()
     arguments.binary, arguments.recorder = os.path.abspath(arguments.binary), os.path.abspath(arguments.recorder)
     if os.geteuid() != 0:
         print("crash states: skipped (loop devices, mounts and FUSE need root)")
         return 0
     rng = random.Random(arguments.seed)
-    work = tempfile.mkdtemp(prefix="weathertag-crash-")
+    # In memory where there is room: each crash state is a whole image made anew.
+    work = tempfile.mkdtemp(prefix="weathertag-crash-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
     standin = bench.StandIn(work)
     problems, checked, restarted, with_leftovers = [], 0, 0, 0
     try:
@@ -235,8 +248,8 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
     for problem in problems[:40]:
         print("FAIL  " + problem)
-    print("%d crash states checked (%d with a temp file left before a restart), %d restarted" % (
-        checked, with_leftovers, restarted))
+    print("%s: %d crash states checked (%d with a temp file left before a restart), %d restarted" % (
+        arguments.fs, checked, with_leftovers, restarted))
     failed = len(problems)
     print("crash states: %d passed, %d failed" % (checked + restarted - min(failed, checked + restarted), failed))
     return 1 if failed else 0

@@ -71,7 +71,12 @@ def build(base, log_path, out, upto, keep=None, found=None):
     """OUT: BASE with the records before index `upto` applied, and of those after it, the writes in `keep` (a set of
     indices: what reached the disk out of order before the next flush)."""
     found = found if found is not None else records(log_path)
-    shutil.copyfile(base, out)
+    if os.stat(base).st_blocks == 0:
+        # A base that holds nothing (a new sparse image): its size alone, without reading or writing its zeroes.
+        with open(out, "wb") as image:
+            image.truncate(os.stat(base).st_size)
+    else:
+        shutil.copyfile(base, out)
     chosen = [record for record in found if record.index < upto or (keep and record.index in keep)]
     with open(log_path, "rb") as log, open(out, "r+b") as image:
         for record in chosen:
