@@ -111,19 +111,21 @@ test-deb: setup
 # Power cuts, recorded (docs/RELIABILITY.md): the recorder's own tests (tools/powercut/test-recorder.py: a FUSE
 # filesystem that logs what reaches a loop device's disk, tools/powercut/recorder.c, an ext4 made and written through
 # it, the log replayed up to each mark and each flush and mounted), then every crash state of a burst the daemon
-# stamps on each of POWERCUT_FILESYSTEMS (tools/powercut/crash-states.py; POWERCUT_FLAGS for more entries, subsets
-# and restarts). Needs root (loop devices, mounts); says it skipped without. About 80 s.
+# stamps on each of POWERCUT_FILESYSTEMS, and of the other POWERCUT_WORKLOADS on ext4 (tools/powercut/crash-states.py;
+# POWERCUT_FLAGS for more entries, subsets and restarts). Needs root (loop devices, mounts); says it skipped without.
+# About two and a half minutes.
 POWERCUT_BUILD = .build/powercut
 POWERCUT_FLAGS ?=
 POWERCUT_FILESYSTEMS ?= ext4 ext4-journal xfs btrfs
+POWERCUT_WORKLOADS ?= single restore stamp page
 test-powercut: setup
 	@mkdir -p $(POWERCUT_BUILD)
 	cc -O2 -Wall -Wextra -Werror -o $(POWERCUT_BUILD)/recorder tools/powercut/recorder.c $$(pkg-config --cflags --libs fuse3)
 	python3 tools/powercut/test-recorder.py $(POWERCUT_BUILD)/recorder
 	$(SWIFT) build $(BUILD_FLAGS) --product weathertag > /dev/null
-	for fs in $(POWERCUT_FILESYSTEMS); do \
+	for run in $(foreach fs,$(POWERCUT_FILESYSTEMS),$(fs):burst) $(foreach w,$(POWERCUT_WORKLOADS),ext4:$(w)); do \
 		python3 tools/powercut/crash-states.py --binary "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/weathertag" \
-			--recorder $(POWERCUT_BUILD)/recorder --fs $$fs $(POWERCUT_FLAGS) || exit 1; \
+			--recorder $(POWERCUT_BUILD)/recorder --fs $${run%%:*} --workload $${run#*:} $(POWERCUT_FLAGS) || exit 1; \
 	done
 
 # libFuzzer: builds each fuzz target with -sanitize=fuzzer and runs it for FUZZ_SECONDS on a working copy of its

@@ -14,7 +14,13 @@ After the daemon starts on a sample of them (`--restarts`):
 - every entry is stamped exactly once, with the author's bytes intact, and the index lists each one, stamped;
 - no temp file is left.
 
-    crash-states.py --binary WEATHERTAG --recorder RECORDER [--entries 20] [--during 5] [--restarts 6] [--seed 1]
+    crash-states.py --binary WEATHERTAG --recorder RECORDER [--fs ext4] [--workload burst] [--entries 20]
+                    [--during 5] [--subsets 2] [--restarts 6] [--seed 1]
+
+Workloads: `burst` (entries there before the daemon starts, then more while it runs), `single` (one at a time into a
+running daemon), `restore` (stamped entries saved again without their block, by rename, as an editor saves an old
+buffer: the remembered block goes back), `stamp` (`weathertag stamp` by itself) and `page` (the burst with the
+timeline page on the same disk: never cut short).
 
 As root. Prints what it found and "crash states: N passed, N failed".
 """
@@ -35,6 +41,7 @@ import replay  # noqa: E402
 import run as bench  # noqa: E402
 
 SUFFIX = ".weathertag-tmp"
+WORKLOADS = ("burst", "single", "restore", "stamp", "page")
 
 # Each filesystem as Debian makes it, big enough for its mkfs (XFS wants 300 MiB), and how it is made and mounted.
 FILESYSTEMS = {
@@ -94,19 +101,97 @@ def stamped_count(socket_path):
     return status["entries"]["stamped"] + status["entries"]["already_stamped"]
 
 
-def config(work, scratch, standin):
+def config(work, scratch, standin, page):
     path = os.path.join(work, "config.json")
+    settings = {
+        "openweather": {"api_key": bench.KEY, "base_url": standin.base_url,
+                        "icon_base_url": standin.base_url + "/img/wn"},
+        "location": {"providers": [{"type": "fixed", "latitude": 37.5665, "longitude": 126.978}]},
+        "cache": {"directory": os.path.join(work, "cache")},
+        "state": {"directory": os.path.join(scratch, "state")},
+        "inbox": {"path": os.path.join(scratch, "inbox"), "settle_seconds": 0},
+        "socket": {"path": os.path.join(work, "weathertag.sock")},
+    }
+    if page:
+        settings["timeline"] = {"output": os.path.join(scratch, "site", "diary.html")}
     with open(path, "w") as handle:
-        json.dump({
-            "openweather": {"api_key": bench.KEY, "base_url": standin.base_url,
-                            "icon_base_url": standin.base_url + "/img/wn"},
-            "location": {"providers": [{"type": "fixed", "latitude": 37.5665, "longitude": 126.978}]},
-            "cache": {"directory": os.path.join(work, "cache")},
-            "state": {"directory": os.path.join(scratch, "state")},
-            "inbox": {"path": os.path.join(scratch, "inbox"), "settle_seconds": 0},
-            "socket": {"path": os.path.join(work, "weathertag.sock")},
-        }, handle)
+        json.dump(settings, handle)
     return path
+
+
+class Workload:
+    """What runs on the recorded filesystem. Each entry is marked written (`written:I,J`) once its author's bytes
+    are fsynced, with its folder: from that mark on, it must be there."""
+
+    def __init__(self, arguments, work, scratch, mark, config_path):
+        self.arguments, self.work, self.scratch, self.mark = arguments, work, scratch, mark
+        self.config_path, self.inbox = config_path, os.path.join(scratch, "inbox")
+        self.socket_path = os.path.join(work, "weathertag.sock")
+        self.daemon = None
+
+    def write(self, indices):
+        write_entries(self.inbox, indices)
+        self.mark("written:" + ",".join(str(index) for index in indices))
+
+    def start(self):
+        self.daemon = bench.Daemon(self.arguments.binary, self.config_path, self.work)
+
+    def stop(self):
+        if self.daemon:
+            self.daemon.stop()
+            self.daemon = None
+
+    def wait_stamped(self, count):
+        wait_until("%d entries stamped" % count, lambda: stamped_count(self.socket_path) >= count)
+
+    def burst(self):
+        """Entries there before the daemon starts (a batch), then more while it runs."""
+        first = list(range(self.arguments.entries))
+        self.write(first)
+        self.start()
+        self.wait_stamped(len(first))
+        self.write(list(range(len(first), len(first) + self.arguments.during)))
+        self.wait_stamped(len(first) + self.arguments.during)
+
+    def single(self):
+        """Entries dropped one at a time into a running daemon, each stamped before the next comes."""
+        self.start()
+        for index in range(self.arguments.entries):
+            self.write([index])
+            self.wait_stamped(index + 1)
+
+    def restore(self):
+        """Stamped entries saved again without their block, as an editor saves an old buffer (a temp file renamed
+        over it): the remembered block goes back, byte for byte."""
+        entries = list(range(self.arguments.entries))
+        self.write(entries)
+        self.start()
+        self.wait_stamped(len(entries))
+        for index in entries[::2]:
+            name = os.path.join(self.inbox, "day-%03d.md" % index)
+            saved = os.path.join(self.inbox, ".day-%03d.md.save" % index)
+            with open(saved, "wb") as handle:
+                handle.write(original(index))
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.rename(saved, name)
+        restored = lambda: json.loads(bench.http_unix(self.socket_path, "/v1/status")[1])["entries"]["restored"]
+        wait_until("the blocks given back", lambda: restored() >= len(entries[::2]))
+
+    def stamp(self):
+        """`weathertag stamp` by itself (no daemon), on entries in the inbox."""
+        entries = list(range(self.arguments.entries))
+        self.write(entries)
+        files = [os.path.join(self.inbox, "day-%03d.md" % index) for index in entries]
+        sh([self.arguments.binary, "stamp", "--config", self.config_path, "--socket",
+            os.path.join(self.work, "none.sock")] + files)
+
+    def page(self):
+        """The burst, with the timeline page the daemon keeps current on the same disk."""
+        os.makedirs(os.path.join(self.scratch, "site"))
+        self.burst()
+        page = os.path.join(self.scratch, "site", "diary.html")
+        wait_until("the page written", lambda: os.path.exists(page))
 
 
 def record(arguments, work, standin):
@@ -127,24 +212,14 @@ def record(arguments, work, standin):
             sh(make + [loop])
         with Mounted(loop, scratch):
             mark = lambda text: os.setxattr(os.path.join(fuse, "disk.img"), "user.mark", text.encode())  # noqa
-            inbox = os.path.join(scratch, "inbox")
-            os.makedirs(inbox)
+            os.makedirs(os.path.join(scratch, "inbox"))
             os.makedirs(os.path.join(scratch, "state"))
-            path = config(work, scratch, standin)
-            first = range(arguments.entries)
-            write_entries(inbox, first)
-            os.sync()
-            mark("written")
-            daemon = bench.Daemon(arguments.binary, path, work)
-            socket_path = os.path.join(work, "weathertag.sock")
+            path = config(work, scratch, standin, page=arguments.workload == "page")
+            workload = Workload(arguments, work, scratch, mark, path)
             try:
-                wait_until("the burst stamped", lambda: stamped_count(socket_path) >= len(first))
-                more = range(arguments.entries, arguments.entries + arguments.during)
-                write_entries(inbox, more)
-                mark("more-written")
-                wait_until("the later entries stamped", lambda: stamped_count(socket_path) >= len(first) + len(more))
+                getattr(workload, arguments.workload)()
             finally:
-                daemon.stop()
+                workload.stop()
             mark("stopped")
     finally:
         if loop:
@@ -190,6 +265,7 @@ def main():
     parser.add_argument("--restarts", type=int, default=6, help="crash states the daemon is started on")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--fs", choices=sorted(FILESYSTEMS), default="ext4", help="the recorded filesystem")
+    parser.add_argument("--workload", choices=WORKLOADS, default="burst")
     arguments = parser.parse_args()
     arguments.binary, arguments.recorder = os.path.abspath(arguments.binary), os.path.abspath(arguments.recorder)
     if os.geteuid() != 0:
@@ -199,12 +275,14 @@ def main():
     # In memory where there is room: each crash state is a whole image made anew.
     work = tempfile.mkdtemp(prefix="weathertag-crash-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
     standin = bench.StandIn(work)
-    problems, checked, restarted, with_leftovers = [], 0, 0, 0
+    problems, checked, restarted, with_leftovers, with_page = [], 0, 0, 0, 0
     try:
         base, log, path, scratch = record(arguments, work, standin)
         found = replay.records(log)
-        marks = dict(replay.marks(log, found))
-        total = arguments.entries + arguments.during
+        # When each entry was written: (its index, the mark's index in the log).
+        written_at = [(int(index), at) for text, at in replay.marks(log, found) if text.startswith("written:")
+                      for index in text[len("written:"):].split(",")]
+        total = max(index for index, _ in written_at) + 1
         names = ["day-%03d.md" % index for index in range(total)]
         # The stamped version of each entry: the disk after the whole log.
         final = os.path.join(work, "final.img")
@@ -214,14 +292,13 @@ def main():
         for index, name in enumerate(names):
             if stamped[name] == original(index) or stripped(stamped[name]) != original(index):
                 problems.append("the recording did not stamp %s as expected: %r" % (name, stamped[name][:80]))
-        states = crash_states(found, marks["written"], arguments.subsets, rng)
+        states = crash_states(found, min(at for _, at in written_at), arguments.subsets, rng)
         restarts = set(rng.sample(range(len(states)), min(arguments.restarts, len(states))))
         image = os.path.join(work, "crash.img")
         for number, (upto, kept) in enumerate(states):
             replay.build(base, log, image, upto, keep=kept, found=found)
             state = "upto %d%s" % (upto, " + %d unflushed writes" % len(kept) if kept else "")
-            written = [index for index in range(total)
-                       if index < arguments.entries or upto > marks.get("more-written", len(found))]
+            written = sorted({index for index, at in written_at if at < upto})
             with Mounted(image, scratch, ["-o", "loop"]) as folder:
                 inbox = os.path.join(folder, "inbox")
                 present, leftovers = entries_in(inbox)
@@ -238,6 +315,10 @@ def main():
                 strangers = [name for name in present if name not in names]
                 if strangers:
                     problems.append("%s: other files in the inbox: %s" % (state, strangers))
+                page = os.path.join(folder, "site", "diary.html")
+                with_page += os.path.exists(page)
+                if os.path.exists(page) and not read(page).rstrip().endswith(b"</html>"):
+                    problems.append("%s: the page is cut short (%d bytes)" % (state, os.path.getsize(page)))
                 checked += 1
                 if number in restarts:
                     restarted += 1
@@ -248,8 +329,9 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
     for problem in problems[:40]:
         print("FAIL  " + problem)
-    print("%s: %d crash states checked (%d with a temp file left before a restart), %d restarted" % (
-        arguments.fs, checked, with_leftovers, restarted))
+    print("%s on %s: %d crash states checked (%d with a temp file left before a restart%s), %d restarted" % (
+        arguments.workload, arguments.fs, checked, with_leftovers,
+        ", %d with the page" % with_page if arguments.workload == "page" else "", restarted))
     failed = len(problems)
     print("crash states: %d passed, %d failed" % (checked + restarted - min(failed, checked + restarted), failed))
     return 1 if failed else 0
