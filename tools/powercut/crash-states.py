@@ -41,7 +41,9 @@ import replay  # noqa: E402
 import run as bench  # noqa: E402
 
 SUFFIX = ".weathertag-tmp"
-WORKLOADS = ("burst", "single", "restore", "stamp", "page")
+WORKLOADS = ("burst", "single", "restore", "stamp", "page", "imported", "new")
+# Workloads whose entries weathertag's commands make (`done:` marks), not an author.
+MADE_BY_COMMANDS = ("imported", "new")
 
 # Each filesystem as Debian makes it, big enough for its mkfs (XFS wants 300 MiB), and how it is made and mounted.
 FILESYSTEMS = {
@@ -186,6 +188,29 @@ class Workload:
         sh([self.arguments.binary, "stamp", "--config", self.config_path, "--socket",
             os.path.join(self.work, "none.sock")] + files)
 
+    def imported(self):
+        """`weathertag import dayone` into the inbox: a journal of Day One's shape, each entry with its own weather.
+        Once the command has said what it imported, each of those files is there, whole."""
+        journal = os.path.join(self.work, "Journal.json")
+        with open(journal, "w") as handle:
+            json.dump({"metadata": {"version": "1.0"}, "entries": [
+                {"uuid": "%032X" % (0xA000 + index), "creationDate": "2018-01-%02dT16:22:17Z" % (index + 1),
+                 "timeZone": "Asia/Seoul", "text": "Imported day %d\n\nA walk by the river." % index,
+                 "weather": {"temperatureCelsius": index, "conditionsDescription": "Light Rain",
+                             "weatherCode": "rain", "weatherServiceName": "HAMweather"}}
+                for index in range(self.arguments.entries)]}, handle)
+        before = set(walk(self.inbox))
+        sh([self.arguments.binary, "import", "dayone", journal, "--into", self.inbox, "--config", self.config_path])
+        self.mark("done:" + ",".join(sorted(set(walk(self.inbox)) - before)))
+
+    def new(self):
+        """`weathertag new --no-edit`, one entry after another: once it has printed an entry's path, the entry is
+        there, whole."""
+        for index in range(self.arguments.entries):
+            made = sh([self.arguments.binary, "new", "--no-edit", "--config", self.config_path, "Day", str(index)]
+                      ).stdout.strip()
+            self.mark("done:" + os.path.relpath(made, self.inbox))
+
     def page(self):
         """The burst, with the timeline page the daemon keeps current on the same disk."""
         os.makedirs(os.path.join(self.scratch, "site"))
@@ -216,6 +241,8 @@ def record(arguments, work, standin):
             os.makedirs(os.path.join(scratch, "state"))
             path = config(work, scratch, standin, page=arguments.workload == "page")
             workload = Workload(arguments, work, scratch, mark, path)
+            os.sync()
+            mark("begin")
             try:
                 getattr(workload, arguments.workload)()
             finally:
@@ -244,8 +271,18 @@ def crash_states(found, start, subsets, rng):
     return states
 
 
+def walk(folder):
+    """Every file below `folder` that is not hidden (nor in a hidden folder), relative to it."""
+    found = []
+    for root, folders, files in os.walk(folder):
+        folders[:] = [name for name in folders if not name.startswith(".")]
+        found += [os.path.relpath(os.path.join(root, name), folder) for name in files if not name.startswith(".")]
+    return found
+
+
 def entries_in(inbox):
-    names = sorted(os.listdir(inbox))
+    """The inbox's own files (not its folders): those read as entries, and temp files left behind."""
+    names = sorted(name for name in os.listdir(inbox) if not os.path.isdir(os.path.join(inbox, name)))
     return ([name for name in names if not name.startswith(".")],
             [name for name in names if name.startswith(".") and name.endswith(SUFFIX)])
 
@@ -276,53 +313,17 @@ def main():
     work = tempfile.mkdtemp(prefix="weathertag-crash-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
     standin = bench.StandIn(work)
     problems, checked, restarted, with_leftovers, with_page = [], 0, 0, 0, 0
+    path = None
     try:
         base, log, path, scratch = record(arguments, work, standin)
         found = replay.records(log)
-        # When each entry was written: (its index, the mark's index in the log).
-        written_at = [(int(index), at) for text, at in replay.marks(log, found) if text.startswith("written:")
-                      for index in text[len("written:"):].split(",")]
-        total = max(index for index, _ in written_at) + 1
-        names = ["day-%03d.md" % index for index in range(total)]
-        # The stamped version of each entry: the disk after the whole log.
-        final = os.path.join(work, "final.img")
-        replay.build(base, log, final, len(found), found=found)
-        with Mounted(final, scratch, ["-o", "loop"]) as folder:
-            stamped = {name: read(os.path.join(folder, "inbox", name)) for name in names}
-        for index, name in enumerate(names):
-            if stamped[name] == original(index) or stripped(stamped[name]) != original(index):
-                problems.append("the recording did not stamp %s as expected: %r" % (name, stamped[name][:80]))
-        states = crash_states(found, min(at for _, at in written_at), arguments.subsets, rng)
-        restarts = set(rng.sample(range(len(states)), min(arguments.restarts, len(states))))
-        image = os.path.join(work, "crash.img")
-        for number, (upto, kept) in enumerate(states):
-            replay.build(base, log, image, upto, keep=kept, found=found)
-            state = "upto %d%s" % (upto, " + %d unflushed writes" % len(kept) if kept else "")
-            written = sorted({index for index, at in written_at if at < upto})
-            with Mounted(image, scratch, ["-o", "loop"]) as folder:
-                inbox = os.path.join(folder, "inbox")
-                present, leftovers = entries_in(inbox)
-                with_leftovers += bool(leftovers)
-                for index in written:
-                    name = names[index]
-                    if present.count(name) != 1:
-                        problems.append("%s: %s missing" % (state, name))
-                        continue
-                    content = read(os.path.join(inbox, name))
-                    if content not in (original(index), stamped[name]):
-                        problems.append("%s: %s holds %d bytes, neither the author's nor the stamp (%r)" % (
-                            state, name, len(content), content[:60]))
-                strangers = [name for name in present if name not in names]
-                if strangers:
-                    problems.append("%s: other files in the inbox: %s" % (state, strangers))
-                page = os.path.join(folder, "site", "diary.html")
-                with_page += os.path.exists(page)
-                if os.path.exists(page) and not read(page).rstrip().endswith(b"</html>"):
-                    problems.append("%s: the page is cut short (%d bytes)" % (state, os.path.getsize(page)))
-                checked += 1
-                if number in restarts:
-                    restarted += 1
-                    problems += restart(arguments, path, folder, written, names, state)
+        begin = dict(replay.marks(log, found))["begin"]
+        if arguments.workload in MADE_BY_COMMANDS:
+            checked, with_leftovers, restarted = check_made(
+                arguments, base, log, found, begin, scratch, work, path, rng, problems)
+        else:
+            checked, with_leftovers, restarted, with_page = check_entries(
+                arguments, base, log, found, scratch, work, path, rng, problems)
     finally:
         standin.stop()
         subprocess.run(["umount", "-q", os.path.join(work, "fuse")], capture_output=True)
@@ -335,6 +336,97 @@ def main():
     failed = len(problems)
     print("crash states: %d passed, %d failed" % (checked + restarted - min(failed, checked + restarted), failed))
     return 1 if failed else 0
+
+
+def check_entries(arguments, base, log, found, scratch, work, path, rng, problems):
+    """The entries an author wrote (`written:` marks), at every crash state; the daemon started on a sample."""
+    checked = restarted = with_leftovers = with_page = 0
+    # When each entry was written: (its index, the mark's index in the log).
+    written_at = [(int(index), at) for text, at in replay.marks(log, found) if text.startswith("written:")
+                  for index in text[len("written:"):].split(",")]
+    total = max(index for index, _ in written_at) + 1
+    names = ["day-%03d.md" % index for index in range(total)]
+    # The stamped version of each entry: the disk after the whole log.
+    final = os.path.join(work, "final.img")
+    replay.build(base, log, final, len(found), found=found)
+    with Mounted(final, scratch, ["-o", "loop"]) as folder:
+        stamped = {name: read(os.path.join(folder, "inbox", name)) for name in names}
+    for index, name in enumerate(names):
+        if stamped[name] == original(index) or stripped(stamped[name]) != original(index):
+            problems.append("the recording did not stamp %s as expected: %r" % (name, stamped[name][:80]))
+    states = crash_states(found, min(at for _, at in written_at), arguments.subsets, rng)
+    restarts = set(rng.sample(range(len(states)), min(arguments.restarts, len(states))))
+    image = os.path.join(work, "crash.img")
+    for number, (upto, kept) in enumerate(states):
+        replay.build(base, log, image, upto, keep=kept, found=found)
+        state = "upto %d%s" % (upto, " + %d unflushed writes" % len(kept) if kept else "")
+        written = sorted({index for index, at in written_at if at < upto})
+        with Mounted(image, scratch, ["-o", "loop"]) as folder:
+            inbox = os.path.join(folder, "inbox")
+            present, leftovers = entries_in(inbox)
+            with_leftovers += bool(leftovers)
+            for index in written:
+                name = names[index]
+                if present.count(name) != 1:
+                    problems.append("%s: %s missing" % (state, name))
+                    continue
+                content = read(os.path.join(inbox, name))
+                if content not in (original(index), stamped[name]):
+                    problems.append("%s: %s holds %d bytes, neither the author's nor the stamp (%r)" % (
+                        state, name, len(content), content[:60]))
+            strangers = [name for name in present if name not in names]
+            if strangers:
+                problems.append("%s: other files in the inbox: %s" % (state, strangers))
+            page = os.path.join(folder, "site", "diary.html")
+            with_page += os.path.exists(page)
+            if os.path.exists(page) and not read(page).rstrip().endswith(b"</html>"):
+                problems.append("%s: the page is cut short (%d bytes)" % (state, os.path.getsize(page)))
+            checked += 1
+            if number in restarts:
+                restarted += 1
+                problems += restart(arguments, path, folder, written, names, state)
+    return checked, with_leftovers, restarted, with_page
+
+
+def check_made(arguments, base, log, found, begin, scratch, work, path, rng, problems):
+    """Entries a command made (`done:` marks, once it said it made them), at every crash state from the
+    workload's start: before its mark an entry is absent, or whole (stamped, or for `new` its text before the stamp);
+    after it, there and stamped, as the command said. The daemon started on a sample."""
+    checked = restarted = with_leftovers = 0
+    done_at = [(made, at) for text, at in replay.marks(log, found) if text.startswith("done:")
+               for made in text[len("done:"):].split(",") if made]
+    final = os.path.join(work, "final.img")
+    replay.build(base, log, final, len(found), found=found)
+    with Mounted(final, scratch, ["-o", "loop"]) as folder:
+        finished = {made: read(os.path.join(folder, "inbox", made)) for made, _ in done_at}
+    for made, content in finished.items():
+        if content.count(b"weather") == 0:
+            problems.append("the recording did not stamp %s: %r" % (made, content[:80]))
+    if not done_at:
+        problems.append("the command made nothing")
+    states = crash_states(found, begin, arguments.subsets, rng)
+    restarts = set(rng.sample(range(len(states)), min(arguments.restarts, len(states))))
+    image = os.path.join(work, "crash.img")
+    for number, (upto, kept) in enumerate(states):
+        replay.build(base, log, image, upto, keep=kept, found=found)
+        state = "upto %d%s" % (upto, " + %d unflushed writes" % len(kept) if kept else "")
+        with Mounted(image, scratch, ["-o", "loop"]) as folder:
+            inbox = os.path.join(folder, "inbox")
+            for made, at in done_at:
+                target = os.path.join(inbox, made)
+                content = read(target) if os.path.exists(target) else None
+                if at < upto and content != finished[made]:
+                    problems.append("%s: %s, said to be made, is %s" % (
+                        state, made, "absent" if content is None else "not whole (%d bytes)" % len(content)))
+                elif content is not None and content not in (finished[made], stripped(finished[made])):
+                    problems.append("%s: %s is cut short: %r" % (state, made, content[:60]))
+            hidden = [name for name in os.listdir(inbox) if name.startswith(".")]
+            with_leftovers += bool(hidden)
+            checked += 1
+            if number in restarts:
+                restarted += 1
+                problems += restart(arguments, path, folder, [], [], state)
+    return checked, with_leftovers, restarted
 
 
 def restart(arguments, config_path, folder, written, names, state):

@@ -1,7 +1,8 @@
 import Glibc
 import WeathertagCore
 
-/// Makes a new entry's file, never over one that is there (`O_EXCL`), its folders first.
+/// Makes a new entry's file, never over one that is there (`O_EXCL`), its folders first; all of it on the disk when
+/// it returns (the file, its folder and the folders made for it fsynced), since `new` prints the path as made.
 package enum NewEntryFile {
     package enum Result: Sendable {
         case created
@@ -12,7 +13,7 @@ package enum NewEntryFile {
 
     package static func create(_ path: String, text: String) -> Result {
         do {
-            try FileIO.makeDirectories(FileIO.split(path).directory)
+            try FileIO.makeDirectories(FileIO.split(path).directory, syncing: true)
         } catch let error as SystemError {
             return .failed(error)
         } catch {
@@ -26,6 +27,7 @@ package enum NewEntryFile {
         do {
             try FileIO.writeAll(fd, Array(text.utf8), path: path)
             guard fsync(fd) == 0 else { throw SystemError("fsync", path: path) }
+            try FileIO.fsyncDirectory(FileIO.split(path).directory)
         } catch {
             unlink(path)
             return .failed((error as? SystemError) ?? SystemError("write", path: path))
