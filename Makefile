@@ -117,7 +117,7 @@ test-deb: setup
 POWERCUT_BUILD = .build/powercut
 POWERCUT_FLAGS ?=
 POWERCUT_FILESYSTEMS ?= ext4 ext4-journal xfs btrfs
-POWERCUT_WORKLOADS ?= single restore stamp page imported new
+POWERCUT_WORKLOADS ?= single renamed restore stamp page imported new
 test-powercut: setup
 	@mkdir -p $(POWERCUT_BUILD)
 	cc -O2 -Wall -Wextra -Werror -o $(POWERCUT_BUILD)/recorder tools/powercut/recorder.c $$(pkg-config --cflags --libs fuse3)

@@ -18,7 +18,7 @@ After the daemon starts on a sample of them (`--restarts`):
                     [--during 5] [--subsets 2] [--restarts 6] [--seed 1]
 
 Workloads: `burst` (entries there before the daemon starts, then more while it runs), `single` (one at a time into a
-running daemon), `restore` (stamped entries saved again without their block, by rename, as an editor saves an old
+running daemon), `renamed` (half the entries renamed by their author as the daemon stamps them), `restore` (stamped entries saved again without their block, by rename, as an editor saves an old
 buffer: the remembered block goes back), `stamp` (`weathertag stamp` by itself) and `page` (the burst with the
 timeline page on the same disk: never cut short).
 
@@ -41,7 +41,7 @@ import replay  # noqa: E402
 import run as bench  # noqa: E402
 
 SUFFIX = ".weathertag-tmp"
-WORKLOADS = ("burst", "single", "restore", "stamp", "page", "imported", "new")
+WORKLOADS = ("burst", "single", "renamed", "restore", "stamp", "page", "imported", "new")
 # Workloads whose entries weathertag's commands make (`done:` marks), not an author.
 MADE_BY_COMMANDS = ("imported", "new")
 
@@ -161,6 +161,21 @@ class Workload:
         for index in range(self.arguments.entries):
             self.write([index])
             self.wait_stamped(index + 1)
+
+    def renamed(self):
+        """Entries renamed by their author while the daemon stamps them (each rename fsynced with its folder, and
+        marked): each is under one name at every moment, its new one once renamed, stamped once."""
+        entries = list(range(self.arguments.entries))
+        self.write(entries)
+        self.start()
+        for index in entries[1::2]:
+            os.rename(os.path.join(self.inbox, "day-%03d.md" % index),
+                      os.path.join(self.inbox, "day-%03d-renamed.md" % index))
+            folder = os.open(self.inbox, os.O_RDONLY | os.O_DIRECTORY)
+            os.fsync(folder)
+            os.close(folder)
+            self.mark("renamed:%d" % index)
+        self.wait_stamped(len(entries))
 
     def restore(self):
         """Stamped entries saved again without their block, as an editor saves an old buffer (a temp file renamed
@@ -345,15 +360,22 @@ def check_entries(arguments, base, log, found, scratch, work, path, rng, problem
     written_at = [(int(index), at) for text, at in replay.marks(log, found) if text.startswith("written:")
                   for index in text[len("written:"):].split(",")]
     total = max(index for index, _ in written_at) + 1
+    # An entry the author renamed (`renamed:I`, once the rename and its folder are fsynced) is under its new name
+    # from then on, and under either name before.
+    renamed_at = {int(text[len("renamed:"):]): at for text, at in replay.marks(log, found)
+                  if text.startswith("renamed:")}
     names = ["day-%03d.md" % index for index in range(total)]
-    # The stamped version of each entry: the disk after the whole log.
+    aliases = [[name] + (["day-%03d-renamed.md" % index] if index in renamed_at else [])
+               for index, name in enumerate(names)]
+    index_of = {alias: index for index, both in enumerate(aliases) for alias in both}
+    # The stamped version of each entry, under its last name: the disk after the whole log.
     final = os.path.join(work, "final.img")
     replay.build(base, log, final, len(found), found=found)
     with Mounted(final, scratch, ["-o", "loop"]) as folder:
-        stamped = {name: read(os.path.join(folder, "inbox", name)) for name in names}
-    for index, name in enumerate(names):
-        if stamped[name] == original(index) or stripped(stamped[name]) != original(index):
-            problems.append("the recording did not stamp %s as expected: %r" % (name, stamped[name][:80]))
+        stamped = [read(os.path.join(folder, "inbox", both[-1])) for both in aliases]
+    for index, content in enumerate(stamped):
+        if content == original(index) or stripped(content) != original(index):
+            problems.append("the recording did not stamp %s as expected: %r" % (aliases[index][-1], content[:80]))
     states = crash_states(found, min(at for _, at in written_at), arguments.subsets, rng)
     restarts = set(rng.sample(range(len(states)), min(arguments.restarts, len(states))))
     image = os.path.join(work, "crash.img")
@@ -366,15 +388,18 @@ def check_entries(arguments, base, log, found, scratch, work, path, rng, problem
             present, leftovers = entries_in(inbox)
             with_leftovers += bool(leftovers)
             for index in written:
-                name = names[index]
-                if present.count(name) != 1:
-                    problems.append("%s: %s missing" % (state, name))
+                found_as = [name for name in aliases[index] if name in present]
+                if len(found_as) != 1:
+                    problems.append("%s: %s is there %d times" % (state, " or ".join(aliases[index]), len(found_as)))
                     continue
+                name = found_as[0]
+                if renamed_at.get(index, upto) < upto and name != aliases[index][-1]:
+                    problems.append("%s: %s lost its rename" % (state, name))
                 content = read(os.path.join(inbox, name))
-                if content not in (original(index), stamped[name]):
+                if content not in (original(index), stamped[index]):
                     problems.append("%s: %s holds %d bytes, neither the author's nor the stamp (%r)" % (
                         state, name, len(content), content[:60]))
-            strangers = [name for name in present if name not in names]
+            strangers = [name for name in present if name not in index_of]
             if strangers:
                 problems.append("%s: other files in the inbox: %s" % (state, strangers))
             page = os.path.join(folder, "site", "diary.html")
@@ -384,7 +409,7 @@ def check_entries(arguments, base, log, found, scratch, work, path, rng, problem
             checked += 1
             if number in restarts:
                 restarted += 1
-                problems += restart(arguments, path, folder, written, names, state)
+                problems += restart(arguments, path, folder, written, index_of, state)
     return checked, with_leftovers, restarted, with_page
 
 
@@ -425,11 +450,11 @@ def check_made(arguments, base, log, found, begin, scratch, work, path, rng, pro
             checked += 1
             if number in restarts:
                 restarted += 1
-                problems += restart(arguments, path, folder, [], [], state)
+                problems += restart(arguments, path, folder, [], {}, state)
     return checked, with_leftovers, restarted
 
 
-def restart(arguments, config_path, folder, written, names, state):
+def restart(arguments, config_path, folder, written, index_of, state):
     """The daemon started on the crash image: every entry stamped once, the index in step, no leftovers."""
     problems = []
     work = os.path.dirname(config_path)
@@ -440,8 +465,8 @@ def restart(arguments, config_path, folder, written, names, state):
         # Entries written before the cut, and any other whose author's write reached the disk whole; one whose own
         # write was cut short (empty, zero-filled: the author's bytes, not weathertag's, lost) may be left alone.
         listed, _ = entries_in(inbox)
-        present = [name for name in listed if name in names and (
-            names.index(name) in written or read(os.path.join(inbox, name)) == original(names.index(name)))]
+        present = [name for name in listed if name in index_of and (
+            index_of[name] in written or read(os.path.join(inbox, name)) == original(index_of[name]))]
         unsure = {name: read(os.path.join(inbox, name))[:40] for name in listed if name not in present}
 
         def lanes():
@@ -461,7 +486,7 @@ def restart(arguments, config_path, folder, written, names, state):
         lanes = lanes()
         for name in present:
             content = read(os.path.join(inbox, name))
-            index = names.index(name) if name in names else None
+            index = index_of.get(name)
             if content.count(b"weather:\n") != 1:
                 problems.append("%s, restarted: %s has %d blocks" % (state, name, content.count(b"weather:\n")))
             if index is not None and index in written and not stripped(content) == original(index):
