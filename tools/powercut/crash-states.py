@@ -144,7 +144,18 @@ class Workload:
             self.daemon = None
 
     def wait_stamped(self, count):
-        wait_until("%d entries stamped" % count, lambda: stamped_count(self.socket_path) >= count)
+        """Until the daemon says `count` entries are stamped; each count it says is marked (`reported:N`): from
+        then on, that many must be stamped on the disk."""
+        said = [0]
+
+        def enough():
+            now = stamped_count(self.socket_path)
+            if now > said[0]:
+                said[0] = now
+                self.mark("reported:%d" % now)
+            return now >= count
+
+        wait_until("%d entries stamped" % count, enough)
 
     def burst(self):
         """Entries there before the daemon starts (a batch), then more while it runs."""
@@ -368,6 +379,9 @@ def check_entries(arguments, base, log, found, scratch, work, path, rng, problem
     aliases = [[name] + (["day-%03d-renamed.md" % index] if index in renamed_at else [])
                for index, name in enumerate(names)]
     index_of = {alias: index for index, both in enumerate(aliases) for alias in both}
+    # What the daemon said was stamped (`/v1/status`), and when.
+    reported_at = [(int(text[len("reported:"):]), at) for text, at in replay.marks(log, found)
+                   if text.startswith("reported:")]
     # The stamped version of each entry, under its last name: the disk after the whole log.
     final = os.path.join(work, "final.img")
     replay.build(base, log, final, len(found), found=found)
@@ -399,6 +413,12 @@ def check_entries(arguments, base, log, found, scratch, work, path, rng, problem
                 if content not in (original(index), stamped[index]):
                     problems.append("%s: %s holds %d bytes, neither the author's nor the stamp (%r)" % (
                         state, name, len(content), content[:60]))
+            # Nothing is said stamped that is not stamped on the disk.
+            said = max([count for count, at in reported_at if at < upto], default=0)
+            on_disk = sum(1 for name in present if name in index_of
+                          and read(os.path.join(inbox, name)) == stamped[index_of[name]])
+            if on_disk < said and arguments.workload != "restore":
+                problems.append("%s: %d said stamped, %d stamped on the disk" % (state, said, on_disk))
             strangers = [name for name in present if name not in index_of]
             if strangers:
                 problems.append("%s: other files in the inbox: %s" % (state, strangers))
