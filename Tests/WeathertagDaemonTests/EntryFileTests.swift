@@ -424,6 +424,33 @@ final class EntryFileTests {
         #expect(!FileIO.isStaleTemporary(name))
     }
 
+    /// An import stopped by a crash or a power cut leaves its staging folder in the diary, hidden and never read as
+    /// entries: the next import removes it (its writer is gone, or of another boot), and leaves a running one's.
+    @Test func aStoppedImportsStagingFolderIsRemovedByTheNext() async throws {
+        let child = try ChildProcess(["/bin/true"], stderrPath: self.directory.file("true.log"))
+        try await child.waitForExit()
+        let parentStart = try #require(FileIO.startTime(of: getppid()))
+        let boot = try #require(FileIO.bootMark)
+        let stopped = ".import.\(child.pid).\(parentStart).\(boot).ab-1\(FileIO.temporarySuffix)"
+        let unpacked = ".import-zip.\(child.pid).\(parentStart).\(boot).cd-2\(FileIO.temporarySuffix)"
+        let running = ".import.\(getppid()).\(parentStart).\(boot).ef-3\(FileIO.temporarySuffix)"
+        for folder in [stopped, unpacked, running] {
+            _ = try self.directory.makeDirectory(folder + "/2018/01")
+            try self.directory.write(folder + "/2018/01/entry.md", "---\ntitle: staged\n---\n")
+        }
+        let importer = DiaryImporter(root: self.directory.path, layout: .default)
+        importer.removeStaleStaging()
+        #expect(!FileIO.exists(self.directory.file(stopped)) && !FileIO.exists(self.directory.file(unpacked)))
+        #expect(FileIO.exists(self.directory.file(running + "/2018/01/entry.md")))
+        // Its own staging folder is named so too: the next import can tell it.
+        let staging = try importer.stage(DiaryImporter.Plan(entries: [], alreadyThere: 0), exportFolder: nil) { _, _ in
+            ""
+        }
+        let name = String(staging.folder.split(separator: "/").last ?? "")
+        #expect(name.hasPrefix(".import.\(getpid()).") && !FileIO.isStaleTemporary(name), "\(name)")
+        importer.discard(staging)
+    }
+
     @Test func aProcessStartIsReadPastACommandWithSpacesAndParentheses() {
         let stat =
             "4242 (a) b (c d) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 200 18446744073709551615"

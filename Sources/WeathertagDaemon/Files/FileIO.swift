@@ -156,6 +156,18 @@ enum FileIO {
         throw SystemError("create", path: "\(directory)/.\(name).*\(Self.temporarySuffix)", code: EEXIST)
     }
 
+    /// Makes `.{name}.{pid}.{start}.b{boot}.{random}.weathertag-tmp`, a folder of this process's (mode 0700) in
+    /// `directory`, named as its temp files are: one a crash left behind is told by `isStaleTemporary`.
+    static func createTemporaryFolder(directory: String, name: String) throws -> String {
+        for _ in 0..<8 {
+            let counter = String(Self.temporaryCounter.add(1, ordering: .relaxed).newValue, radix: 36)
+            let path = "\(directory)/.\(name).\(Self.temporaryWriter)\(counter)\(Self.temporarySuffix)"
+            if mkdir(path, 0o700) == 0 { return path }
+            if errno != EEXIST { throw SystemError("mkdir", path: path) }
+        }
+        throw SystemError("mkdir", path: "\(directory)/.\(name).*\(Self.temporarySuffix)", code: EEXIST)
+    }
+
     /// Whether `name` is a temp file of ours whose writer is gone: no process with its PID started when it did.
     /// A PID alone was not enough: PIDs come round again (pid_max is 32,768 here, and a test run goes through them
     /// all), and `kill(pid, 0)` answers for a thread's ID as well, so a killed daemon's temp file stayed for as long

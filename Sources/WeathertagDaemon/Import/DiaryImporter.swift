@@ -5,9 +5,9 @@ import WeathertagCore
 
 /// Writes another app's entries into a diary folder (`weathertag import`): each entry where the layout puts it,
 /// never over a file that is there, and never twice (an entry whose id a file in the diary already holds is passed
-/// over). Everything is first written into a hidden staging folder inside the diary (`.weathertag-import-…`, which
-/// the inbox never looks into), stamped there, then moved in file by file with a rename that cannot replace; on any
-/// error before that the staging folder is removed and the diary is as it was.
+/// over). Everything is first written into a hidden staging folder inside the diary (`.import.….weathertag-tmp`,
+/// which the inbox never looks into), stamped there, then moved in file by file with a rename that cannot replace;
+/// on any error before that the staging folder is removed and the diary is as it was.
 package struct DiaryImporter: Sendable {
     /// The diary's folder (`--into`).
     package let root: String
@@ -165,13 +165,13 @@ package struct DiaryImporter: Sendable {
     /// whose path it returns; `unzip` refuses names that would leave the folder. (Why a program: no library in
     /// reach reads .zip without Foundation, and the export is read once.)
     package func unpack(zip: String) async throws(UnpackError) -> String {
-        var template = Array((self.root + "/.weathertag-import-zip-XXXXXX").utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap(mkdtemp) }) != nil else {
-            throw UnpackError(
-                description: "cannot write into \(self.root): \(SystemError("mkdtemp", path: self.root))",
-                missingProgram: false)
+        self.removeStaleStaging()
+        let folder: String
+        do {
+            folder = try FileIO.createTemporaryFolder(directory: self.root, name: "import-zip")
+        } catch {
+            throw UnpackError(description: "cannot write into \(self.root): \(error)", missingProgram: false)
         }
-        let folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let ran = try? await Subprocess.run(
             .name("unzip"), arguments: ["-qq", "-o", zip, "-d", folder], output: .discarded,
             error: .string(limit: 64 << 10))
@@ -194,11 +194,26 @@ package struct DiaryImporter: Sendable {
         Self.removeTree(staging.folder)
     }
 
+    /// A new staging folder (`.import.PID.START.bBOOT.RANDOM.weathertag-tmp`, named as a temp file is), once the
+    /// ones an import stopped by a crash or a power cut left behind are gone: their writer is not running
+    /// (`FileIO.isStaleTemporary`), and what they hold was never moved into the diary.
     private func makeStagingFolder() throws -> String {
-        var template = Array((self.root + "/.weathertag-import-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap(mkdtemp) }
-        guard made != nil else { throw SystemError("mkdtemp", path: self.root) }
-        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        self.removeStaleStaging()
+        return try FileIO.createTemporaryFolder(directory: self.root, name: "import")
+    }
+
+    /// Removes the staging and unpacking folders of imports that are not running any more (a crash, a power cut),
+    /// and makes their going durable.
+    func removeStaleStaging() {
+        let names = FileIO.names(in: self.root) { name in name.starts(with: ".import".utf8) }
+        var removed = false
+        for name in names where FileIO.isStaleTemporary(name) {
+            var info = stat()
+            guard lstat(self.root + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
+            Self.removeTree(self.root + "/" + name)
+            removed = true
+        }
+        if removed { try? FileIO.fsyncDirectory(self.root) }
     }
 
     /// Renames `from` to `to` unless `to` exists: false (and `from` left) when it does.
