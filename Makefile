@@ -43,7 +43,7 @@ ZSHCOMPLETIONDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPLETIONDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 RELEASE_BUILD = .build/install
 
-.PHONY: all setup build run test test-dates test-deb test-powercut deb lint format clean fuzz fuzz-runs bench bench-tools hot-text install uninstall man
+.PHONY: all setup build run test test-dates test-deb crash-test deb lint format clean fuzz fuzz-runs bench bench-tools hot-text install uninstall man
 
 all: build
 
@@ -93,7 +93,7 @@ test: setup
 	$(SWIFT) test --disable-xctest $(BUILD_FLAGS)
 	$(MAKE) --no-print-directory fuzz-runs
 	$(MAKE) --no-print-directory test-deb
-	$(MAKE) --no-print-directory test-powercut
+	$(MAKE) --no-print-directory crash-test
 
 # The suite on chosen dates (tools/test-dates.py): 29 February, the year's last and first hours, the nights Berlin's
 # clocks change, a day "On this day" finds a fixture; the wall clock moved by tools/test-clock.c. About 4 minutes a
@@ -118,7 +118,7 @@ POWERCUT_BUILD = .build/powercut
 POWERCUT_FLAGS ?=
 POWERCUT_FILESYSTEMS ?= ext4 ext4-journal xfs btrfs
 POWERCUT_WORKLOADS ?= single renamed restore stamp page imported new
-test-powercut: setup
+crash-test: setup
 	@mkdir -p $(POWERCUT_BUILD)
 	cc -O2 -Wall -Wextra -Werror -o $(POWERCUT_BUILD)/recorder tools/powercut/recorder.c $$(pkg-config --cflags --libs fuse3)
 	python3 tools/powercut/test-recorder.py $(POWERCUT_BUILD)/recorder

@@ -7,7 +7,8 @@ the log's writes and zeroings applied up to a point.
 
 A prefix that ends at a flush is a disk the kernel could have left at a power cut there; so is one that also holds
 any subset of the writes sent after it and before the next flush (CrashMonkey's model: `build` with --keep takes
-such a subset). Used by tests/powercut (the recorder's own tests and the crash states of weathertag's workloads).
+such a subset). Used by test-recorder.py (the recorder's own tests) and crash-states.py (the crash states of
+weathertag's workloads).
 """
 import argparse
 import os
