@@ -451,6 +451,29 @@ final class EntryFileTests {
         importer.discard(staging)
     }
 
+    /// The daemon does not wait for the next import: its listing removes a stopped import's staging folder wherever
+    /// in the inbox the import wrote (`--into` any folder), however deep the tree in it, and keeps a running one's.
+    @Test func theInboxListingRemovesAStoppedImportsStagingFolder() async throws {
+        let child = try ChildProcess(["/bin/true"], stderrPath: self.directory.file("true.log"))
+        try await child.waitForExit()
+        let parentStart = try #require(FileIO.startTime(of: getppid()))
+        let boot = try #require(FileIO.bootMark)
+        let stopped = "2018/.import.\(child.pid).\(parentStart).\(boot).ab-1\(FileIO.temporarySuffix)"
+        let running = ".import.\(getppid()).\(parentStart).\(boot).ef-3\(FileIO.temporarySuffix)"
+        let deep = Array(repeating: "d", count: 400).joined(separator: "/")
+        _ = try self.directory.makeDirectory(stopped + "/" + deep)
+        try self.directory.write(stopped + "/" + deep + "/entry.md", "---\ntitle: staged\n---\n")
+        _ = try self.directory.makeDirectory(running + "/2018/01")
+        try self.directory.write(running + "/2018/01/entry.md", "---\ntitle: staged\n---\n")
+        try self.directory.write("2018/diary.md", "Mine.\n")
+        let listing = try InboxListing.list(
+            self.directory.path, tree: InboxTree(), skipping: [:], memory: nil, failed: { _, _ in })
+        #expect(!FileIO.exists(self.directory.file(stopped)))
+        #expect(listing.removed.contains(String(stopped.dropFirst("2018/".count))))
+        #expect(FileIO.exists(self.directory.file(running + "/2018/01/entry.md")))
+        #expect(listing.candidates == ["2018/diary.md"] && FileIO.exists(self.directory.file("2018/diary.md")))
+    }
+
     @Test func aProcessStartIsReadPastACommandWithSpacesAndParentheses() {
         let stat =
             "4242 (a) b (c d) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 200 18446744073709551615"

@@ -29,6 +29,7 @@ import json
 import os
 import random
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -41,7 +42,8 @@ import replay  # noqa: E402
 import run as bench  # noqa: E402
 
 SUFFIX = ".weathertag-tmp"
-WORKLOADS = ("burst", "single", "renamed", "restore", "stamp", "page", "imported", "new")
+STATE_DATABASE = "state.sqlite"
+WORKLOADS = ("burst", "single", "renamed", "edited", "restore", "checkpoint", "stamp", "page", "imported", "new")
 # Workloads whose entries weathertag's commands make (`done:` marks), not an author.
 MADE_BY_COMMANDS = ("imported", "new")
 
@@ -77,6 +79,11 @@ def original(index):
     """The author's text of entry `index`: half with a front matter, half without; none stamped."""
     text = "Day %d. We walked by the river and the rain stopped at noon.\n" % index
     return ("---\ntitle: Day %d\n---\n" % index + text if index % 2 else text).encode()
+
+
+def edited(index):
+    """What the author saved over entry `index` in place, from the buffer they had opened before the stamp."""
+    return original(index).replace(b"the rain stopped at noon", b"the rain came back at six, and we ran home")
 
 
 def write_entries(inbox, indices):
@@ -187,6 +194,61 @@ class Workload:
             os.close(folder)
             self.mark("renamed:%d" % index)
         self.wait_stamped(len(entries))
+
+    def edited(self):
+        """Entries saved again in place by their author (the same inode truncated and written, as nano and vim with
+        `backupcopy=yes` save), each save fsynced and marked (`edited:I`): from then on the entry holds the author's
+        new text, or that with one block; in the end, that stamped. Saves race the first batch, come over stamps
+        (from a buffer without the block: it goes back), and follow new entries at once, as the daemon reads them."""
+        count, more = self.arguments.entries, self.arguments.during
+        self.write(list(range(count)))
+        self.start()
+        early, late = list(range(1, count // 2, 2)), list(range(count // 2 + 1, count, 2))
+        for index in early:
+            self.save(index)
+        self.wait_stamped(count)
+        for index in late:
+            self.save(index)
+        for index in range(count, count + more):
+            self.write([index])
+            self.save(index)
+        saved = set(early + late + list(range(count, count + more)))
+        wait_until("every entry stamped with its author's last text", lambda: all(
+            stripped(content) == (edited(index) if index in saved else original(index)) and b"weather:\n" in content
+            for index, content in ((index, read(os.path.join(self.inbox, "day-%03d.md" % index)))
+                                   for index in range(count + more))))
+        entries_said = json.loads(bench.http_unix(self.socket_path, "/v1/status")[1])["entries"]
+        print("edited: %d saves, %d of them over a stamp (its block given back)" % (
+            len(saved), entries_said["restored"]))
+
+    def save(self, index):
+        descriptor = os.open(os.path.join(self.inbox, "day-%03d.md" % index), os.O_WRONLY | os.O_TRUNC)
+        os.write(descriptor, edited(index))
+        os.fsync(descriptor)
+        os.close(descriptor)
+        self.mark("edited:%d" % index)
+
+    def checkpoint(self):
+        """Entries one at a time, the state database's WAL checkpointed into it (and truncated) after every third
+        stamp, each checkpoint marked (`checkpointed:N`, N stamps remembered): from then on, the database holds at
+        least those N."""
+        self.start()
+        database = os.path.join(self.scratch, "state", STATE_DATABASE)
+        for index in range(self.arguments.entries):
+            self.write([index])
+            self.wait_stamped(index + 1)
+            if index % 3 == 2:
+                connection = sqlite3.connect(database, timeout=30)
+                try:
+                    # The daemon's own settings: WAL, synchronous NORMAL (a checkpoint syncs the WAL, then the
+                    # database). Counted first: the checkpoint holds at least what was counted.
+                    connection.execute("PRAGMA synchronous = NORMAL")
+                    remembered = connection.execute("SELECT count(*) FROM entry").fetchone()[0]
+                    busy, _, _ = connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                finally:
+                    connection.close()
+                if not busy:
+                    self.mark("checkpointed:%d" % remembered)
 
     def restore(self):
         """Stamped entries saved again without their block, as an editor saves an old buffer (a temp file renamed
@@ -375,6 +437,27 @@ def check_entries(arguments, base, log, found, scratch, work, path, rng, problem
     # from then on, and under either name before.
     renamed_at = {int(text[len("renamed:"):]): at for text, at in replay.marks(log, found)
                   if text.startswith("renamed:")}
+    # An entry its author saved again in place (`edited:I`, once the save is fsynced) holds the new text from then on.
+    edited_at = {int(text[len("edited:"):]): at for text, at in replay.marks(log, found) if text.startswith("edited:")}
+    # What the state database held at each checkpoint (`checkpointed:N`).
+    checkpointed_at = [(int(text[len("checkpointed:"):]), at) for text, at in replay.marks(log, found)
+                       if text.startswith("checkpointed:")]
+
+    def texts(index, upto):
+        """The author's texts entry `index` may hold at a cut at `upto`."""
+        if index not in edited_at:
+            return [original(index)]
+        return [edited(index)] if edited_at[index] < upto else [original(index), edited(index)]
+
+    def in_flight(index, upto, content):
+        """The author's own save, cut short by the power before it was fsynced: theirs to lose, never stamped."""
+        return index in edited_at and edited_at[index] >= upto and (
+            edited(index).startswith(content) or content.strip(b"\0") == b"")
+
+    if arguments.workload == "checkpoint" and not checkpointed_at:
+        problems.append("the recording holds no checkpoint")
+    if arguments.workload == "edited" and not edited_at:
+        problems.append("the recording holds no save")
     names = ["day-%03d.md" % index for index in range(total)]
     aliases = [[name] + (["day-%03d-renamed.md" % index] if index in renamed_at else [])
                for index, name in enumerate(names)]
@@ -388,7 +471,7 @@ def check_entries(arguments, base, log, found, scratch, work, path, rng, problem
     with Mounted(final, scratch, ["-o", "loop"]) as folder:
         stamped = [read(os.path.join(folder, "inbox", both[-1])) for both in aliases]
     for index, content in enumerate(stamped):
-        if content == original(index) or stripped(content) != original(index):
+        if content == texts(index, len(found))[-1] or stripped(content) != texts(index, len(found))[-1]:
             problems.append("the recording did not stamp %s as expected: %r" % (aliases[index][-1], content[:80]))
     states = crash_states(found, min(at for _, at in written_at), arguments.subsets, rng)
     restarts = set(rng.sample(range(len(states)), min(arguments.restarts, len(states))))
@@ -410,13 +493,24 @@ def check_entries(arguments, base, log, found, scratch, work, path, rng, problem
                 if renamed_at.get(index, upto) < upto and name != aliases[index][-1]:
                     problems.append("%s: %s lost its rename" % (state, name))
                 content = read(os.path.join(inbox, name))
-                if content not in (original(index), stamped[index]):
+                if index in edited_at:
+                    whole = stripped(content) in texts(index, upto) and (
+                        block(content) in (b"", block(stamped[index])))
+                    if not whole and not in_flight(index, upto, content):
+                        problems.append("%s: %s holds %d bytes, neither the author's text (%s) nor that stamped (%r)"
+                                        % (state, name, len(content), "edited" if edited_at[index] < upto
+                                           else "first or edited", content[:60]))
+                elif content not in (original(index), stamped[index]):
                     problems.append("%s: %s holds %d bytes, neither the author's nor the stamp (%r)" % (
                         state, name, len(content), content[:60]))
             # Nothing is said stamped that is not stamped on the disk.
-            said = max([count for count, at in reported_at if at < upto], default=0)
-            on_disk = sum(1 for name in present if name in index_of
-                          and read(os.path.join(inbox, name)) == stamped[index_of[name]])
+            said, said_at = max([(count, at) for count, at in reported_at if at < upto], default=(0, 0))
+            # Stamped on the disk: as in the end, or with a block under the author's later save; an entry the
+            # author saved over after the count (from a buffer without the block) is theirs to have changed.
+            on_disk = sum(1 for name in present if name in index_of and (
+                read(os.path.join(inbox, name)) == stamped[index_of[name]]
+                or index_of[name] in edited_at and (block(read(os.path.join(inbox, name)))
+                                                   or edited_at[index_of[name]] > said_at)))
             if on_disk < said and arguments.workload != "restore":
                 problems.append("%s: %d said stamped, %d stamped on the disk" % (state, said, on_disk))
             strangers = [name for name in present if name not in index_of]
@@ -426,10 +520,13 @@ def check_entries(arguments, base, log, found, scratch, work, path, rng, problem
             with_page += os.path.exists(page)
             if os.path.exists(page) and not read(page).rstrip().endswith(b"</html>"):
                 problems.append("%s: the page is cut short (%d bytes)" % (state, os.path.getsize(page)))
+            problems += check_database(folder, work, state, max(
+                [count for count, at in checkpointed_at if at < upto], default=0))
             checked += 1
             if number in restarts:
                 restarted += 1
-                problems += restart(arguments, path, folder, written, index_of, state)
+                problems += restart(arguments, path, folder, written, index_of, state,
+                                    lambda index: texts(index, upto))
     return checked, with_leftovers, restarted, with_page
 
 
@@ -470,12 +567,52 @@ def check_made(arguments, base, log, found, begin, scratch, work, path, rng, pro
             checked += 1
             if number in restarts:
                 restarted += 1
-                problems += restart(arguments, path, folder, [], {}, state)
+                problems += restart(arguments, path, folder, [], {}, state, lambda index: [])
     return checked, with_leftovers, restarted
 
 
-def restart(arguments, config_path, folder, written, index_of, state):
-    """The daemon started on the crash image: every entry stamped once, the index in step, no leftovers."""
+def check_database(folder, work, state, remembered):
+    """The state database on the crash image opens and is whole (SQLite's `integrity_check`), and holds at least the
+    `remembered` stamps its last checkpoint before the cut held. Read from a copy: the image stays as the cut left it."""
+    source = os.path.join(folder, "state", STATE_DATABASE)
+    if not os.path.exists(source):
+        return ["%s: no state database" % state] if remembered else []
+    copy = os.path.join(work, "check")
+    shutil.rmtree(copy, ignore_errors=True)
+    os.makedirs(copy)
+    for suffix in ("", "-wal"):
+        if os.path.exists(source + suffix):
+            shutil.copyfile(source + suffix, os.path.join(copy, STATE_DATABASE + suffix))
+    try:
+        connection = sqlite3.connect(os.path.join(copy, STATE_DATABASE))
+        try:
+            whole = connection.execute("PRAGMA integrity_check").fetchone()[0]
+            # Before the first sync of the WAL, its tables may not be there yet: the daemon makes them again.
+            made = connection.execute("SELECT count(*) FROM sqlite_master WHERE name = 'entry'").fetchone()[0]
+            held = connection.execute("SELECT count(*) FROM entry").fetchone()[0] if whole == "ok" and made else 0
+        finally:
+            connection.close()
+    except sqlite3.Error as error:
+        return ["%s: the state database does not open: %s" % (state, error)]
+    if whole != "ok":
+        return ["%s: the state database is damaged: %s" % (state, whole)]
+    if held < remembered:
+        return ["%s: the state database holds %d stamps, its checkpoint %d" % (state, held, remembered)]
+    return []
+
+
+def memory(folder):
+    """What the state database remembers of each entry in the inbox: its path and block."""
+    connection = sqlite3.connect(os.path.join(folder, "state", STATE_DATABASE))
+    try:
+        return dict(connection.execute("SELECT path, block FROM entry WHERE removed_at IS NULL"))
+    finally:
+        connection.close()
+
+
+def restart(arguments, config_path, folder, written, index_of, state, texts):
+    """The daemon started on the crash image: every entry stamped once, the index and the memory in step, no
+    leftovers."""
     problems = []
     work = os.path.dirname(config_path)
     socket_path = os.path.join(work, "weathertag.sock")
@@ -486,7 +623,8 @@ def restart(arguments, config_path, folder, written, index_of, state):
         # write was cut short (empty, zero-filled: the author's bytes, not weathertag's, lost) may be left alone.
         listed, _ = entries_in(inbox)
         present = [name for name in listed if name in index_of and (
-            index_of[name] in written or read(os.path.join(inbox, name)) == original(index_of[name]))]
+            stripped(read(os.path.join(inbox, name))) in texts(index_of[name])
+            or index_of[name] not in written and read(os.path.join(inbox, name)) == original(index_of[name]))]
         unsure = {name: read(os.path.join(inbox, name))[:40] for name in listed if name not in present}
 
         def lanes():
@@ -509,7 +647,7 @@ def restart(arguments, config_path, folder, written, index_of, state):
             index = index_of.get(name)
             if content.count(b"weather:\n") != 1:
                 problems.append("%s, restarted: %s has %d blocks" % (state, name, content.count(b"weather:\n")))
-            if index is not None and index in written and not stripped(content) == original(index):
+            if index is not None and index in written and stripped(content) not in texts(index):
                 problems.append("%s, restarted: %s lost the author's bytes" % (state, name))
             if lanes.get(name) != "stamped":
                 problems.append("%s, restarted: the index has %s as %s" % (state, name, lanes.get(name)))
@@ -517,12 +655,29 @@ def restart(arguments, config_path, folder, written, index_of, state):
             if read(os.path.join(inbox, name)).count(b"weather:\n") > 1:
                 problems.append("%s, restarted: %s (its author's write cut short: %r) has two blocks" % (
                     state, name, unsure[name]))
-        _, leftovers = entries_in(inbox)
+        # Anywhere in the inbox: a stamp's temp files, an import's staging folder.
+        leftovers = [os.path.relpath(os.path.join(root, name), inbox) for root, folders, files in os.walk(inbox)
+                     for name in folders + files if name.endswith(SUFFIX)]
         if leftovers:
             problems.append("%s, restarted: temp files left: %s" % (state, leftovers))
     finally:
         daemon.stop()
+    remembered = memory(folder)
+    for name in present:
+        if remembered.get(name) != block(read(os.path.join(inbox, name))).decode():
+            problems.append("%s, restarted: the memory of %s is %r, its block %r" % (
+                state, name, remembered.get(name, "")[:60], block(read(os.path.join(inbox, name)))[:60]))
     return problems
+
+
+def block(content):
+    """weathertag's block in the entry: the `weather:` line and the indented lines under it (empty if none)."""
+    lines, inside = [], False
+    for line in content.split(b"\n"):
+        inside = line == b"weather:" or inside and line.startswith(b" ")
+        if inside:
+            lines.append(line)
+    return b"\n".join(lines)
 
 
 def stripped(content):

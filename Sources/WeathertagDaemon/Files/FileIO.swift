@@ -224,6 +224,38 @@ enum FileIO {
         }
     }
 
+    /// Removes the folders (`createTemporaryFolder`'s: an import's staging and unpacking) a crashed writer left in
+    /// `directory`, with all they hold; returns the names removed. `names` are folders.
+    static func removeStaleTemporaryFolders(in directory: String, names: [String]) -> [String] {
+        names.filter { name in
+            guard Self.isStaleTemporary(name) else { return false }
+            Self.removeTree(directory + "/" + name)
+            return access(directory + "/" + name, F_OK) != 0
+        }
+    }
+
+    /// `rm -r`, never following a symbolic link. Its own stack, not the call stack's: the depth is what is in the
+    /// folder (an unpacked .zip's paths).
+    static func removeTree(_ path: String) {
+        var pending: [(path: String, emptied: Bool)] = [(path, false)]
+        while let (folder, emptied) = pending.popLast() {
+            guard !emptied else {
+                rmdir(folder)
+                continue
+            }
+            var info = stat()
+            guard lstat(folder, &info) == 0 else { continue }
+            guard info.st_mode & S_IFMT == S_IFDIR, let contents = try? InboxWalk.read(folder, reading: .unsorted)
+            else {
+                unlink(folder)
+                continue
+            }
+            for name in contents.files { unlink(folder + "/" + name) }
+            pending.append((folder, true))
+            for name in contents.folders { pending.append((folder + "/" + name, false)) }
+        }
+    }
+
     /// Writes `bytes` to `path` crash-safely: temp file in the same folder, fsync, rename over, fsync the folder.
     static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
         try Self.writeAtomically(to: path, mode: mode) { fd, temporary in try writeAll(fd, bytes, path: temporary) }

@@ -11,7 +11,7 @@ enum InboxListing {
         var candidates: [String]
         /// Every name present; nil when nothing is remembered as settled (`unchanged` empty).
         var present: Set<String>?
-        /// Temp files of an interrupted stamp, removed.
+        /// Temp files of an interrupted stamp (and staging folders of an interrupted import), removed.
         var removed: [String]
         /// The sync tools' conflict copies, by path; nil when a folder could not be read (the listing is not complete).
         var conflicts: [String: SyncConflict]?
@@ -35,6 +35,9 @@ enum InboxListing {
             inbox: inbox, tree: tree, reading: .unsorted,
             visit: { folder, contents in
                 removed += FileIO.removeStaleTemporaries(in: InboxWalk.path(inbox, folder), names: contents.files)
+                // An import's staging folder a crash or a power cut left (hidden: never walked into).
+                removed += FileIO.removeStaleTemporaryFolders(
+                    in: InboxWalk.path(inbox, folder), names: contents.folders.filter(FileIO.isStaleTemporary))
                 for name in contents.files {
                     let path = InboxTree.join(folder, name)
                     if !unchanged.isEmpty { present.insert(path) }

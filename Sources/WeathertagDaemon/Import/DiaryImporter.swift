@@ -176,13 +176,13 @@ package struct DiaryImporter: Sendable {
             .name("unzip"), arguments: ["-qq", "-o", zip, "-d", folder], output: .discarded,
             error: .string(limit: 64 << 10))
         guard let result = ran else {
-            Self.removeTree(folder)
+            FileIO.removeTree(folder)
             throw UnpackError(
                 description: "reading a .zip needs unzip (apt install unzip), or give the Journal.json in it",
                 missingProgram: true)
         }
         guard result.terminationStatus.isSuccess else {
-            Self.removeTree(folder)
+            FileIO.removeTree(folder)
             let said = result.standardError.trimmingWhitespaceAndNewlines()
             throw UnpackError(description: "not a .zip unzip can read: \(said)", missingProgram: false)
         }
@@ -191,7 +191,7 @@ package struct DiaryImporter: Sendable {
 
     /// Removes the staging folder and all it holds.
     package func discard(_ staging: Staging) {
-        Self.removeTree(staging.folder)
+        FileIO.removeTree(staging.folder)
     }
 
     /// A new staging folder (`.import.PID.START.bBOOT.RANDOM.weathertag-tmp`, named as a temp file is), once the
@@ -206,14 +206,13 @@ package struct DiaryImporter: Sendable {
     /// and makes their going durable.
     func removeStaleStaging() {
         let names = FileIO.names(in: self.root) { name in name.starts(with: ".import".utf8) }
-        var removed = false
-        for name in names where FileIO.isStaleTemporary(name) {
-            var info = stat()
-            guard lstat(self.root + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
-            Self.removeTree(self.root + "/" + name)
-            removed = true
-        }
-        if removed { try? FileIO.fsyncDirectory(self.root) }
+        let removed = FileIO.removeStaleTemporaryFolders(
+            in: self.root,
+            names: names.filter { name in
+                var info = stat()
+                return lstat(self.root + "/" + name, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+            })
+        if !removed.isEmpty { try? FileIO.fsyncDirectory(self.root) }
     }
 
     /// Renames `from` to `to` unless `to` exists: false (and `from` left) when it does.
@@ -255,20 +254,7 @@ package struct DiaryImporter: Sendable {
 
     /// `rm -r` of a folder weathertag made, never following a symbolic link.
     package static func removeFolder(_ path: String) {
-        Self.removeTree(path)
-    }
-
-    /// `rm -r`, never following a symbolic link.
-    static func removeTree(_ path: String) {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        if info.st_mode & S_IFMT == S_IFDIR, let folder = try? InboxWalk.read(path) {
-            for name in folder.files { unlink(path + "/" + name) }
-            for name in folder.folders { Self.removeTree(path + "/" + name) }
-            rmdir(path)
-        } else {
-            unlink(path)
-        }
+        FileIO.removeTree(path)
     }
 
     /// A top-level front matter key's value in the first 64 KiB of a file, as written; nil without one.

@@ -92,12 +92,12 @@ struct InboxReporter: Sendable {
         }
     }
 
-    /// A listing's words: temp files an interrupted stamp left, removed; how much there is to look at.
+    /// A listing's words: temp files an interrupted stamp or import left, removed; how much there is to look at.
     func listed(_ listing: InboxListing.Result, inbox: String) {
         self.statistics.update { $0.lastScanAt = Date() }
         if !listing.removed.isEmpty {
             self.logger.notice(
-                "removed temp files left by an interrupted stamp",
+                "removed temp files left by an interrupted stamp or import",
                 metadata: ["count": "\(listing.removed.count)", "inbox": "\(inbox)"])
         }
         self.logger.debug("rescanned the inbox", metadata: ["to_look_at": "\(listing.candidates.count)"])
