@@ -43,7 +43,7 @@ ZSHCOMPLETIONDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPLETIONDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 RELEASE_BUILD = .build/install
 
-.PHONY: all setup build run test test-dates test-deb crash-test deb lint format clean fuzz fuzz-runs bench bench-tools hot-text install uninstall man
+.PHONY: all setup build run test test-dates test-deb crash-test crash-sample powercut-tools deb lint format clean fuzz fuzz-runs bench bench-tools hot-text install uninstall man
 
 all: build
 
@@ -93,7 +93,7 @@ test: setup
 	$(SWIFT) test --disable-xctest $(BUILD_FLAGS)
 	$(MAKE) --no-print-directory fuzz-runs
 	$(MAKE) --no-print-directory test-deb
-	$(MAKE) --no-print-directory crash-test
+	$(MAKE) --no-print-directory crash-sample
 
 # The suite on chosen dates (tools/test-dates.py): 29 February, the year's last and first hours, the nights Berlin's
 # clocks change, a day "On this day" finds a fixture; the wall clock moved by tools/test-clock.c. About 4 minutes a
@@ -108,25 +108,35 @@ test-dates: setup
 test-deb: setup
 	python3 tools/test-deb.py
 
-# Power cuts, recorded (docs/RELIABILITY.md): the recorder's own tests (tools/powercut/test-recorder.py: a FUSE
-# filesystem that logs what reaches a loop device's disk, tools/powercut/recorder.c, an ext4 made and written through
-# it, the log replayed up to each mark and each flush and mounted), then every crash state of a burst the daemon
-# stamps on each of POWERCUT_FILESYSTEMS, and of the other POWERCUT_WORKLOADS on ext4 (tools/powercut/crash-states.py;
-# POWERCUT_FLAGS for more entries, subsets and restarts). Needs root (loop devices, mounts); says it skipped without.
-# About two and a half minutes.
+# Power loss (docs/RELIABILITY.md): the recorder's own tests (tools/powercut/test-recorder.py: a FUSE filesystem that
+# logs what reaches a loop device's disk, tools/powercut/recorder.c, an ext4 made and written through it, the log
+# replayed up to each mark and each flush and mounted), then the crash states of what weathertag writes
+# (tools/powercut/crash-states.py): the disk after a power cut at each flush, and between two flushes at seeded
+# subsets of the writes not yet flushed, mounted and checked, the daemon started on some. Needs root, FUSE and a loop
+# device; says in one line that it skipped without them.
+#
+# `crash-test`: every crash state of every POWERCUT_WORKLOADS on every POWERCUT_FILESYSTEMS (about ten minutes), the
+# table of RELIABILITY.md in $(POWERCUT_BUILD)/summary.tsv. `crash-sample` (in `make test`, about a minute): each
+# workload on one filesystem in turn, POWERCUT_SAMPLE of its crash states drawn with the seed, and a restart.
 POWERCUT_BUILD = .build/powercut
 POWERCUT_FLAGS ?=
+POWERCUT_SAMPLE ?= 24
 POWERCUT_FILESYSTEMS ?= ext4 ext4-journal xfs btrfs
-POWERCUT_WORKLOADS ?= single renamed restore stamp page imported new
-crash-test: setup
+POWERCUT_WORKLOADS ?= burst single renamed edited restore checkpoint stamp page imported new
+POWERCUT_RUNS = python3 tools/powercut/runs.py --recorder $(POWERCUT_BUILD)/recorder \
+	--binary "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/weathertag" \
+	--filesystems "$(POWERCUT_FILESYSTEMS)" --workloads "$(POWERCUT_WORKLOADS)"
+
+powercut-tools: setup
 	@mkdir -p $(POWERCUT_BUILD)
 	cc -O2 -Wall -Wextra -Werror -o $(POWERCUT_BUILD)/recorder tools/powercut/recorder.c $$(pkg-config --cflags --libs fuse3)
-	python3 tools/powercut/test-recorder.py $(POWERCUT_BUILD)/recorder
 	$(SWIFT) build $(BUILD_FLAGS) --product weathertag > /dev/null
-	for run in $(foreach fs,$(POWERCUT_FILESYSTEMS),$(fs):burst) $(foreach w,$(POWERCUT_WORKLOADS),ext4:$(w)); do \
-		python3 tools/powercut/crash-states.py --binary "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/weathertag" \
-			--recorder $(POWERCUT_BUILD)/recorder --fs $${run%%:*} --workload $${run#*:} $(POWERCUT_FLAGS) || exit 1; \
-	done
+
+crash-test: powercut-tools
+	$(POWERCUT_RUNS) $(POWERCUT_FLAGS)
+
+crash-sample: powercut-tools
+	$(POWERCUT_RUNS) --sample $(POWERCUT_SAMPLE) $(POWERCUT_FLAGS)
 
 # libFuzzer: builds each fuzz target with -sanitize=fuzzer and runs it for FUZZ_SECONDS on a working copy of its
 # seed corpus (Fuzz/corpus/TARGET). Swift's backtracer is off so that libFuzzer sees a trap and saves its input. A crash leaves its input in $(FUZZ_BUILD)/crashes/TARGET; add it to the corpus

@@ -107,9 +107,19 @@ class Daemon:
         start = time.perf_counter()
         self.process = subprocess.Popen([binary, "serve", "--config", config, "--log-level", "warning"],
                                         env=environment, stderr=self.log)
-        self.notify.settimeout(30)
+        # Half a second at a time: a daemon that exits (a configuration error) is told at once, not after 30 s.
+        self.notify.settimeout(0.5)
+        deadline = time.monotonic() + 30
         while True:
-            message = self.notify.recv(4096).decode()
+            try:
+                message = self.notify.recv(4096).decode()
+            except TimeoutError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.notify.close()
+                    os.unlink(self.notify_path)
+                    self.log.close()
+                    raise TimeoutError("weathertag exited (%s) or was not ready in 30 s" % self.process.returncode)
+                continue
             if "READY=1" in message:
                 break
         self.startup = time.perf_counter() - start

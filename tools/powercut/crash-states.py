@@ -301,7 +301,6 @@ class Workload:
 
     def page(self):
         """The burst, with the timeline page the daemon keeps current on the same disk."""
-        os.makedirs(os.path.join(self.scratch, "site"))
         self.burst()
         page = os.path.join(self.scratch, "site", "diary.html")
         wait_until("the page written", lambda: os.path.exists(page))
@@ -327,6 +326,7 @@ def record(arguments, work, standin):
             mark = lambda text: os.setxattr(os.path.join(fuse, "disk.img"), "user.mark", text.encode())  # noqa
             os.makedirs(os.path.join(scratch, "inbox"))
             os.makedirs(os.path.join(scratch, "state"))
+            os.makedirs(os.path.join(scratch, "site"))
             path = config(work, scratch, standin, page=arguments.workload == "page")
             workload = Workload(arguments, work, scratch, mark, path)
             os.sync()
@@ -359,6 +359,13 @@ def crash_states(found, start, subsets, rng):
     return states
 
 
+def sampled(states, arguments, rng):
+    """`--sample` of the crash states, in the log's order, or all of them."""
+    if not arguments.sample or arguments.sample >= len(states):
+        return states
+    return [states[number] for number in sorted(rng.sample(range(len(states)), arguments.sample))]
+
+
 def walk(folder):
     """Every file below `folder` that is not hidden (nor in a hidden folder), relative to it."""
     found = []
@@ -389,12 +396,16 @@ def main():
     parser.add_argument("--subsets", type=int, default=2, help="sampled subsets of unflushed writes per interval")
     parser.add_argument("--restarts", type=int, default=6, help="crash states the daemon is started on")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sample", type=int, default=0,
+                        help="check only this many of the crash states, drawn with the seed (0: every one)")
+    parser.add_argument("--summary", help="a file to add this run's row to (tab-separated)")
     parser.add_argument("--fs", choices=sorted(FILESYSTEMS), default="ext4", help="the recorded filesystem")
     parser.add_argument("--workload", choices=WORKLOADS, default="burst")
     arguments = parser.parse_args()
     arguments.binary, arguments.recorder = os.path.abspath(arguments.binary), os.path.abspath(arguments.recorder)
-    if os.geteuid() != 0:
-        print("crash states: skipped (loop devices, mounts and FUSE need root)")
+    why = replay.missing([FILESYSTEMS[arguments.fs][1][0][0], "mount"])
+    if why:
+        print("crash states: skipped (%s)" % why)
         return 0
     rng = random.Random(arguments.seed)
     # In memory where there is room: each crash state is a whole image made anew.
@@ -418,6 +429,10 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
     for problem in problems[:40]:
         print("FAIL  " + problem)
+    if arguments.summary:
+        with open(arguments.summary, "a") as handle:
+            handle.write("\t".join(str(value) for value in (
+                arguments.workload, arguments.fs, checked, with_leftovers, restarted, len(problems))) + "\n")
     print("%s on %s: %d crash states checked (%d with a temp file left before a restart%s), %d restarted" % (
         arguments.workload, arguments.fs, checked, with_leftovers,
         ", %d with the page" % with_page if arguments.workload == "page" else "", restarted))
@@ -473,7 +488,7 @@ def check_entries(arguments, base, log, found, scratch, work, path, rng, problem
     for index, content in enumerate(stamped):
         if content == texts(index, len(found))[-1] or stripped(content) != texts(index, len(found))[-1]:
             problems.append("the recording did not stamp %s as expected: %r" % (aliases[index][-1], content[:80]))
-    states = crash_states(found, min(at for _, at in written_at), arguments.subsets, rng)
+    states = sampled(crash_states(found, min(at for _, at in written_at), arguments.subsets, rng), arguments, rng)
     restarts = set(rng.sample(range(len(states)), min(arguments.restarts, len(states))))
     image = os.path.join(work, "crash.img")
     for number, (upto, kept) in enumerate(states):
@@ -546,7 +561,7 @@ def check_made(arguments, base, log, found, begin, scratch, work, path, rng, pro
             problems.append("the recording did not stamp %s: %r" % (made, content[:80]))
     if not done_at:
         problems.append("the command made nothing")
-    states = crash_states(found, begin, arguments.subsets, rng)
+    states = sampled(crash_states(found, begin, arguments.subsets, rng), arguments, rng)
     restarts = set(rng.sample(range(len(states)), min(arguments.restarts, len(states))))
     image = os.path.join(work, "crash.img")
     for number, (upto, kept) in enumerate(states):
@@ -617,7 +632,13 @@ def restart(arguments, config_path, folder, written, index_of, state, texts):
     work = os.path.dirname(config_path)
     socket_path = os.path.join(work, "weathertag.sock")
     inbox = os.path.join(folder, "inbox")
-    daemon = bench.Daemon(arguments.binary, config_path, work)
+    try:
+        daemon = bench.Daemon(arguments.binary, config_path, work)
+    except (TimeoutError, OSError) as error:
+        with open(os.path.join(work, "daemon.log"), errors="replace") as log:
+            said = log.read()[-600:]
+        subprocess.run(["pkill", "-KILL", "-f", config_path], capture_output=True)
+        return ["%s, restarted: the daemon did not start (%s): %s" % (state, error, said)]
     try:
         # Entries written before the cut, and any other whose author's write reached the disk whole; one whose own
         # write was cut short (empty, zero-filled: the author's bytes, not weathertag's, lost) may be left alone.

@@ -14,6 +14,7 @@ import argparse
 import os
 import shutil
 import struct
+import subprocess
 import sys
 
 MAGIC = b"PCR1"
@@ -30,6 +31,18 @@ class Record:
 
     def __repr__(self):
         return "%d %s %d %d" % (self.index, KINDS[self.kind], self.offset, self.length)
+
+
+def missing(tools=()):
+    """Why crash states cannot be replayed here (root, FUSE, a free loop device, `tools`), or None."""
+    if os.geteuid() != 0:
+        return "loop devices, mounts and FUSE need root"
+    if not os.path.exists("/dev/fuse"):
+        return "no /dev/fuse"
+    if shutil.which("losetup") is None or subprocess.run(["losetup", "-f"], capture_output=True).returncode != 0:
+        return "no free loop device"
+    absent = [tool for tool in tools if shutil.which(tool) is None]
+    return "no " + ", ".join(absent) if absent else None
 
 
 def records(log_path):
