@@ -1,26 +1,27 @@
 #!/usr/bin/env python3
-"""Every crash state of a burst, replayed from the disk's own writes (issue 64): the real weathertag daemon stamps a
-burst of entries on an ext4 recorded by tools/powercut/recorder.c, the inbox and the state directory on it; then
-the disk after a power cut at each flush (and, between two flushes, at sampled subsets of the writes not yet
-flushed: CrashMonkey's model) is built (replay.py), mounted (its journal recovered) and checked.
+"""Every crash state of a workload, replayed from the disk's own writes (issue 64, docs/RELIABILITY.md "Power loss"):
+the real weathertag binary writes on a filesystem recorded by tools/powercut/recorder.c, the inbox and the state
+directory on it; then the disk after a power cut at each flush (and, between two flushes, at sampled subsets of the
+writes not yet flushed: CrashMonkey's model) is built (replay.py), mounted (its journal recovered) and checked.
 
 Before any restart, at every crash state:
-- every entry written (and fsynced) before the cut is there exactly once, under its own name;
-- its bytes are the author's, or the author's with the one block the daemon wrote: never empty, zero-filled,
-  truncated or doubled;
+- every entry written (and fsynced) before the cut is there exactly once, under its own name (its new one once a
+  rename was fsynced);
+- its bytes are the author's (their last fsynced save), or those with the one block the daemon wrote: never empty,
+  zero-filled, truncated or doubled;
 - nothing else in the inbox would be read as an entry (a temp file left behind is a hidden `.weathertag-tmp`,
-  counted).
+  counted); nothing the daemon said was stamped is unstamped on the disk; the page is whole or absent;
+- the state database opens whole and holds what its last checkpoint held.
 After the daemon starts on a sample of them (`--restarts`):
-- every entry is stamped exactly once, with the author's bytes intact, and the index lists each one, stamped;
-- no temp file is left.
+- every entry is stamped exactly once, with the author's bytes intact, the index lists each one stamped, and the
+  memory holds each one's block as the file does;
+- no temp file or staging folder is left.
 
     crash-states.py --binary WEATHERTAG --recorder RECORDER [--fs ext4] [--workload burst] [--entries 20]
-                    [--during 5] [--subsets 2] [--restarts 6] [--seed 1]
+                    [--during 5] [--subsets 2] [--restarts 6] [--seed 1] [--sample N] [--summary FILE]
 
-Workloads: `burst` (entries there before the daemon starts, then more while it runs), `single` (one at a time into a
-running daemon), `renamed` (half the entries renamed by their author as the daemon stamps them), `restore` (stamped entries saved again without their block, by rename, as an editor saves an old
-buffer: the remembered block goes back), `stamp` (`weathertag stamp` by itself) and `page` (the burst with the
-timeline page on the same disk: never cut short).
+Workloads (each method of `Workload` says what it writes): burst, single, renamed, edited, restore, checkpoint,
+stamp, page, imported, new. tools/powercut/runs.py runs them all.
 
 As root. Prints what it found and "crash states: N passed, N failed".
 """
