@@ -71,11 +71,15 @@ struct Runtime {
         return environment
     }
 
+    /// Every plugin the commands know: the configuration names them, and `check` and the stamp's summary say their
+    /// names.
+    var plugins: PluginRegistries { .builtIns }
+
     func loadConfiguration(_ path: String) throws(ConfigurationError) -> Configuration {
         try Configuration.load(
             path: path,
             environment: self.environment,
-            plugins: .builtIns,
+            plugins: self.plugins,
             files: LocalConfigurationFiles()
         )
     }

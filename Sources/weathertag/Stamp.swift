@@ -217,14 +217,10 @@ actor CurrentWeather {
         return result
     }
 
-    /// Who answered, as people call it: a block without `weather_source` is OpenWeather's (configured alone).
-    static func name(of tag: WeatherTag) -> String {
-        switch tag.weather.source {
-        case nil, "openweather": return "OpenWeather"
-        case "open-meteo": return "Open-Meteo"
-        case "met-norway": return "MET Norway"
-        case let other?: return other
-        }
+    /// Who answered, as its plugin calls it (a type no plugin has, as it is): a block without `weather_source` is
+    /// OpenWeather's, configured alone, as blocks were before there were other sources.
+    static func name(of tag: WeatherTag, plugins: PluginRegistries = .builtIns) -> String {
+        plugins.weather.name(of: tag.weather.source ?? "openweather")
     }
 
     private func ask() async -> Result<(tag: WeatherTag, origin: String), Failure> {

@@ -7,7 +7,7 @@ import WeathertagTestSupport
 @Suite("Configuration without a disk")
 struct ConfigurationDecodingTests {
     /// A plugin as the daemon's are written: settings validated at load, a provider built from them later.
-    static let fixed = LocationProviderPlugin(type: "fixed", keys: ["latitude", "longitude"]) {
+    static let fixed = LocationProviderPlugin(type: "fixed", name: "a fixed place", keys: ["latitude", "longitude"]) {
         (config, _) throws(ConfigurationError) in
         Position(
             latitude: try config.latitude("latitude"), longitude: try config.longitude("longitude"), source: "fixed",
@@ -19,7 +19,7 @@ struct ConfigurationDecodingTests {
     /// A weather source as the daemon's are written: its settings from a section of its own, which Core knows only
     /// through its plugin, and listed without `weather.providers` when that section holds a key.
     static let weather = WeatherSourcePlugin(
-        type: "station", keys: [], sections: [StationSection.self],
+        type: "station", name: "The Station", needsKey: true, keys: [], sections: [StationSection.self],
         impliedBy: { $0.sections[StationSection.self].key == nil ? nil : "a station key, so the station alone" }
     ) { (_, context) throws(ConfigurationError) in
         context.sections[StationSection.self].key
@@ -125,7 +125,7 @@ struct ConfigurationDecodingTests {
             """
         let files = MemoryConfigurationFiles(
             files: ["/etc/weathertag/config.json": (document, 0o644)], folders: ["/srv/diary"])
-        let other = WeatherSourcePlugin(type: "other", keys: []) { (_, _) throws(ConfigurationError) in
+        let other = WeatherSourcePlugin(type: "other", name: "Other", keys: []) { (_, _) throws(ConfigurationError) in
             0
         } make: { _, _ in
             StaticWeatherSource(Fixtures.weather)

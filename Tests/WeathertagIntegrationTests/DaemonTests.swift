@@ -693,7 +693,7 @@ struct CommandLineTests {
                 [DaemonProcess.binary, "check", "--config", config], in: harness.directory)
             #expect(good.status == 0, "\(good.stdout)")
             #expect(good.stdout.contains("ok   location.providers[0] gpsd: 51.50740, -0.12780"))
-            #expect(good.stdout.contains("ok   location.providers[1] ip: 37.56650, 126.97800"))
+            #expect(good.stdout.contains("ok   location.providers[1] ip (IP geolocation): 37.56650, 126.97800"))
             #expect(good.stdout.contains("ok   openweather: key accepted"))
             // The exact position is printed on the user's terminal, but OpenWeather is asked with no more than
             // privacy.request_decimals (2 by default), as the daemon asks it.

@@ -86,7 +86,8 @@ package struct Configuration: Sendable {
             configDirectory: configDirectory, environment: environment, files: files, stateDirectory: state.directory)
         let (providers, strategy) = try Self.decodeLocation(
             root, registry: plugins.location, context: context, warnings: &warnings)
-        let weatherContext = WeatherSettingsContext(units: units, lang: lang, sections: sections, paths: paths)
+        let weatherContext = WeatherSettingsContext(
+            units: units, lang: lang, sections: sections, paths: paths, keyless: plugins.weather.keyless)
         var weather = try Self.decodeWeather(
             root, registry: plugins.weather, context: weatherContext, warnings: &warnings)
         (weather.units, weather.lang) = (units, lang)

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// Plugin families (where positions come from, where weather comes from) share one shape: the configuration lists
 /// entries by `type`; each type's plugin validates its entry into plain settings at load, every error naming its
 /// field; a factory builds the running thing from those settings later. A family is three typealiases of these
@@ -35,6 +37,29 @@ package struct PluginSpec<Context: Sendable, Product>: Sendable {
     }
 }
 
+/// One kind of answer a plugin reads (a service's documented JSON, a program's output), as the running plugin reads
+/// it: bytes in, the reading thrown away. Registered with its plugin (`Plugin.answers`), so that the fuzz targets
+/// read every input with every plugin's readers and a new plugin's are fuzzed without a list of them. A reader never
+/// traps, whatever the bytes.
+package struct AnswerReader: Sendable {
+    /// What it reads, in a fuzz report's words ("Open-Meteo's current weather").
+    package let name: String
+    private let reading: @Sendable (_ bytes: [UInt8]) -> Void
+
+    package init(_ name: String, read: @escaping @Sendable (_ bytes: [UInt8]) -> Void) {
+        self.name = name
+        self.reading = read
+    }
+
+    package func read(_ bytes: [UInt8]) {
+        self.reading(bytes)
+    }
+
+    /// Where an answer a reader reads is taken to be for, when its reading needs a place (Oslo).
+    package static let position = PrivacyPolicy.exact.requestPosition(
+        Position(latitude: 59.9, longitude: 10.7, source: "answer", takenAt: Date(timeIntervalSince1970: 0)))
+}
+
 /// One kind of plugin, registered under its configuration `type`: how its entry is validated into settings (every
 /// error names its field, through `SettingsContext`: paths, files, the sections it reads), and how the running
 /// thing is built from them (with `Context`: the transport, the log, the clock).
@@ -43,6 +68,12 @@ package struct Plugin<SettingsContext: Sendable, Context: Sendable, Product>: Se
         @Sendable (ConfigObject, SettingsContext) throws(ConfigurationError) -> PluginSpec<Context, Product>
 
     package let type: String
+    /// How people call it ("Open-Meteo", "IP geolocation"): the stamp's summary, `check`, messages.
+    package let name: String
+    /// Whether it answers only with a key or an account (OpenWeather's): the others are offered where one is missing.
+    package let needsKey: Bool
+    /// Its readers of what it is answered (`AnswerReader`), fuzzed by being registered.
+    package let answers: [AnswerReader]
     /// The keys an entry of this type understands, besides `type`; others are warned about.
     package let keys: Set<String>
     /// Whether what it builds can also answer for the past (a weather source that is a `HistorySource`, named by
@@ -57,13 +88,16 @@ package struct Plugin<SettingsContext: Sendable, Context: Sendable, Product>: Se
 
     package init<Settings: Sendable>(
         type: String,
+        name: String,
+        needsKey: Bool = false,
+        answers: [AnswerReader] = [],
         keys: Set<String>,
         sections: [any ConfigurationSection.Type] = [],
         impliedBy: (@Sendable (SettingsContext) -> String?)? = nil,
         settings: @escaping @Sendable (ConfigObject, SettingsContext) throws(ConfigurationError) -> Settings,
         make: @escaping @Sendable (Settings, Context) -> Product
     ) {
-        self.type = type
+        (self.type, self.name, self.needsKey, self.answers) = (type, name, needsKey, answers)
         self.keys = keys
         self.sections = sections
         self.impliedBy = impliedBy
@@ -77,13 +111,16 @@ package struct Plugin<SettingsContext: Sendable, Context: Sendable, Product>: Se
     /// A weather source that also answers for the past: `make` builds a `HistorySource`.
     package init<Settings: Sendable, Source: HistorySource>(
         type: String,
+        name: String,
+        needsKey: Bool = false,
+        answers: [AnswerReader] = [],
         keys: Set<String>,
         sections: [any ConfigurationSection.Type] = [],
         impliedBy: (@Sendable (SettingsContext) -> String?)? = nil,
         settings: @escaping @Sendable (ConfigObject, SettingsContext) throws(ConfigurationError) -> Settings,
         makePast make: @escaping @Sendable (Settings, Context) -> Source
     ) where Product == any WeatherSource {
-        self.type = type
+        (self.type, self.name, self.needsKey, self.answers) = (type, name, needsKey, answers)
         self.keys = keys
         self.sections = sections
         self.impliedBy = impliedBy
@@ -134,4 +171,17 @@ package struct PluginRegistry<SettingsContext: Sendable, Context: Sendable, Prod
     }
 
     package var types: [String] { self.plugins.map(\.type) }
+
+    /// How people call the plugin of `type` ("MET Norway"); the type itself when none is registered under it.
+    package func name(of type: String) -> String {
+        self.plugin(for: type)?.name ?? type
+    }
+
+    /// The types that answer without a key, in the order they are listed.
+    package var keyless: [String] { self.plugins.filter { !$0.needsKey }.map(\.type) }
+
+    /// Every registered reader of answers, with its plugin's type.
+    package var answers: [(type: String, reader: AnswerReader)] {
+        self.plugins.flatMap { plugin in plugin.answers.map { (plugin.type, $0) } }
+    }
 }

@@ -47,12 +47,15 @@ package struct WeatherSettingsContext: Sendable {
     package var lang: String
     package var sections: PluginSections
     package var paths: PathResolver
+    /// The registered sources that answer without a key (`Plugin.needsKey`), offered where a key is missing.
+    package var keyless: [String]
 
-    package init(units: Units, lang: String, sections: PluginSections, paths: PathResolver) {
+    package init(units: Units, lang: String, sections: PluginSections, paths: PathResolver, keyless: [String] = []) {
         self.units = units
         self.lang = lang
         self.sections = sections
         self.paths = paths
+        self.keyless = keyless
     }
 }
 

@@ -130,8 +130,12 @@ extension CommandLocationProvider {
 
 extension LocationProviderPlugin {
     package static var command: LocationProviderPlugin {
-        LocationProviderPlugin(
-            type: "command",
+        let reader = CommandLocationProvider(
+            argv: ["program"], timeout: .seconds(1), cacheDuration: .seconds(1), now: { Date(timeIntervalSince1970: 0) }
+        )
+        return LocationProviderPlugin(
+            type: "command", name: "your own program",
+            answers: [AnswerReader("a program's printed position") { bytes in _ = try? reader.decode(bytes) }],
             keys: ["argv", "timeout_seconds", "cache_seconds"]
         ) { (config, context) throws(ConfigurationError) in
             CommandLocationProvider.Settings(

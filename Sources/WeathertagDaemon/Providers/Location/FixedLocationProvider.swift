@@ -57,7 +57,7 @@ extension FixedLocationProvider {
 extension LocationProviderPlugin {
     package static var fixed: LocationProviderPlugin {
         LocationProviderPlugin(
-            type: "fixed",
+            type: "fixed", name: "a fixed place",
             keys: ["latitude", "longitude", "name", "accuracy_m"]
         ) { (config, _) throws(ConfigurationError) in
             FixedLocationProvider.Settings(

@@ -17,7 +17,7 @@ extension GPSDLocationProvider {
 extension LocationProviderPlugin {
     package static var gpsd: LocationProviderPlugin {
         LocationProviderPlugin(
-            type: "gpsd",
+            type: "gpsd", name: "gpsd",
             keys: ["host", "port", "timeout_seconds", "max_fix_age_seconds"]
         ) { (config, _) throws(ConfigurationError) in
             GPSDLocationProvider.Settings(

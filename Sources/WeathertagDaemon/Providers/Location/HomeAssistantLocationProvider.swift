@@ -164,7 +164,16 @@ extension HomeAssistantLocationProvider {
 extension LocationProviderPlugin {
     package static var homeassistant: LocationProviderPlugin {
         LocationProviderPlugin(
-            type: "homeassistant",
+            type: "homeassistant", name: "Home Assistant", needsKey: true,
+            answers: [
+                AnswerReader("Home Assistant's state") { bytes in
+                    _ = HomeAssistantLocationProvider.State.decodeJSON(bytes)?.point
+                },
+                AnswerReader("Home Assistant's history") { bytes in
+                    _ = [Lenient<[Lenient<HomeAssistantLocationProvider.State>]>].decodeJSON(bytes)?
+                        .flatMap { $0.value ?? [] }.compactMap { $0.value?.point }
+                },
+            ],
             keys: ["url", "entity", "token_file", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
         ) { (config, context) throws(ConfigurationError) in
             guard let url = try config.url("url") else { throw config.missing("url") }

@@ -133,7 +133,14 @@ extension IPLocationProvider {
 extension LocationProviderPlugin {
     package static var ip: LocationProviderPlugin {
         LocationProviderPlugin(
-            type: "ip",
+            type: "ip", name: "IP geolocation",
+            answers: IPLocationProvider.Service.allCases.map { service in
+                AnswerReader("\(service.rawValue)'s answer") { bytes in
+                    _ = try? IPLocationProvider.decode(
+                        HTTPResponse(status: 200, body: bytes), service: service,
+                        takenAt: Date(timeIntervalSince1970: 0))
+                }
+            },
             keys: ["service", "url", "timeout_seconds", "cache_seconds"]
         ) { (config, _) throws(ConfigurationError) in
             IPLocationProvider.Settings(

@@ -136,7 +136,19 @@ extension OwnTracksLocationProvider {
 extension LocationProviderPlugin {
     package static var owntracks: LocationProviderPlugin {
         LocationProviderPlugin(
-            type: "owntracks",
+            type: "owntracks", name: "OwnTracks",
+            answers: [
+                AnswerReader("the OwnTracks Recorder's last locations") { bytes in
+                    _ = [Lenient<OwnTracksLocation>].decodeJSON(bytes)?.compactMap {
+                        OwnTracksLocationProvider.point($0.value)
+                    }
+                },
+                AnswerReader("the OwnTracks Recorder's locations") { bytes in
+                    _ = OwnTracksLocationProvider.Locations.decodeJSON(bytes)?.list.compactMap {
+                        OwnTracksLocationProvider.point($0.value)
+                    }
+                },
+            ],
             keys: ["url", "user", "device", "token_file", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
         ) { (config, context) throws(ConfigurationError) in
             guard let url = try config.url("url") else { throw config.missing("url") }

@@ -355,7 +355,17 @@ extension TrackLocationProvider {
 extension LocationProviderPlugin {
     package static var track: LocationProviderPlugin {
         LocationProviderPlugin(
-            type: "track",
+            type: "track", name: "a GPX or OwnTracks track",
+            answers: [
+                AnswerReader("a GPX file") { bytes in
+                    var reader = GPXReader(from: TrackResume())
+                    bytes.withUnsafeBytes { reader.feed($0) { _ in } }
+                },
+                AnswerReader("an OwnTracks Recorder's .rec file") { bytes in
+                    var reader = OwnTracksRecordReader(from: TrackResume())
+                    bytes.withUnsafeBytes { reader.feed($0) { _ in } }
+                },
+            ],
             keys: ["path", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
         ) { (config, context) throws(ConfigurationError) in
             guard let configured = try config.nonEmptyString("path") else { throw config.missing("path") }

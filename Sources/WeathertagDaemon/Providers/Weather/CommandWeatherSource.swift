@@ -195,7 +195,15 @@ extension CommandWeatherSource {
 extension WeatherSourcePlugin {
     package static var command: WeatherSourcePlugin {
         WeatherSourcePlugin(
-            type: "command", keys: ["argv", "timeout_seconds"]
+            type: "command", name: "your own program",
+            answers: [
+                AnswerReader("a program's printed weather") { bytes in
+                    _ = try? CommandWeatherSource.Printed.decodeJSON(bytes)?.weather(
+                        at: AnswerReader.position, units: .metric, lang: "en", now: Date(timeIntervalSince1970: 0),
+                        program: "program")
+                }
+            ],
+            keys: ["argv", "timeout_seconds"]
         ) { (config, context) throws(ConfigurationError) in
             CommandWeatherSource.Settings(
                 argv: try ProviderProgram.argv(config, base: context.paths.base),

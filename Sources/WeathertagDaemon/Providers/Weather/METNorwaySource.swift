@@ -101,7 +101,14 @@ extension METNorwaySource {
 extension WeatherSourcePlugin {
     package static var metNorway: WeatherSourcePlugin {
         WeatherSourcePlugin(
-            type: "met-norway", keys: ["timeout_seconds"], sections: [METNorwaySection.self]
+            type: "met-norway", name: "MET Norway",
+            answers: [
+                AnswerReader("MET Norway's locationforecast") { bytes in
+                    _ = try? METNorwayAPI.decode(
+                        HTTPResponse(status: 200, body: bytes), at: AnswerReader.position, units: .metric, lang: "en")
+                }
+            ],
+            keys: ["timeout_seconds"], sections: [METNorwaySection.self]
         ) { (config, context) throws(ConfigurationError) in
             var service = context.sections[METNorwaySection.self]
             guard service.contact != nil else {

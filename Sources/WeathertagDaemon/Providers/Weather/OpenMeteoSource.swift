@@ -54,7 +54,21 @@ extension OpenMeteoSource {
 extension WeatherSourcePlugin {
     package static var openMeteo: WeatherSourcePlugin {
         WeatherSourcePlugin(
-            type: "open-meteo", keys: ["timeout_seconds"], sections: [OpenMeteoSection.self]
+            type: "open-meteo", name: "Open-Meteo",
+            answers: [
+                AnswerReader("Open-Meteo's current weather") { bytes in
+                    _ = try? OpenMeteoAPI.decodeCurrent(
+                        HTTPResponse(status: 200, body: bytes), units: .metric, lang: "en")
+                },
+                AnswerReader("Open-Meteo's hours") { bytes in
+                    guard let series = try? OpenMeteoHistory.decode(bytes) else { return }
+                    for hour in series.span { _ = series.weather(hour: hour, units: .imperial, lang: "ko") }
+                },
+                AnswerReader("Open-Meteo's air") { bytes in
+                    _ = try? OpenMeteoAPI.decodeAirQuality(HTTPResponse(status: 200, body: bytes))
+                },
+            ],
+            keys: ["timeout_seconds"], sections: [OpenMeteoSection.self]
         ) { (config, context) throws(ConfigurationError) in
             var service = context.sections[OpenMeteoSection.self]
             if let timeout = try config.seconds("timeout_seconds", maximum: 120) { service.timeout = timeout }

@@ -112,7 +112,22 @@ extension OpenWeatherClient {
 extension WeatherSourcePlugin {
     package static var openWeather: WeatherSourcePlugin {
         WeatherSourcePlugin(
-            type: "openweather", keys: ["timeout_seconds"], sections: [OpenWeatherSection.self],
+            type: "openweather", name: "OpenWeather", needsKey: true,
+            answers: [
+                AnswerReader("OpenWeather's current weather") { bytes in
+                    _ = try? OpenWeatherAPI.decodeCurrentWeather(HTTPResponse(status: 200, body: bytes), units: .metric)
+                },
+                AnswerReader("OpenWeather's timemachine hour") { bytes in
+                    _ = try? OpenWeatherAPI.decodeTimemachine(HTTPResponse(status: 200, body: bytes), units: .standard)
+                },
+                AnswerReader("OpenWeather's air") { bytes in
+                    _ = try? OpenWeatherAPI.decodeAirPollution(HTTPResponse(status: 200, body: bytes))
+                },
+                AnswerReader("OpenWeather's reverse geocoder") { bytes in
+                    _ = try? OpenWeatherAPI.decodeReverseGeocoding(HTTPResponse(status: 200, body: bytes))
+                },
+            ],
+            keys: ["timeout_seconds"], sections: [OpenWeatherSection.self],
             impliedBy: { context in
                 // As before sources were plugins: a key and no list is OpenWeather alone.
                 context.sections[OpenWeatherSection.self].apiKey == nil
@@ -121,7 +136,8 @@ extension WeatherSourcePlugin {
         ) { (config, context) throws(ConfigurationError) in
             var configuration = context.sections[OpenWeatherSection.self]
             guard configuration.apiKey != nil else {
-                throw OpenWeatherSection.missingKey(neededBy: config.fieldPath("type") + " openweather")
+                throw OpenWeatherSection.missingKey(
+                    neededBy: config.fieldPath("type") + " openweather", keyless: context.keyless)
             }
             if let timeout = try config.seconds("timeout_seconds", maximum: 120) { configuration.timeout = timeout }
             return OpenWeatherClient.Settings(configuration: configuration, units: context.units, lang: context.lang)
@@ -227,14 +243,14 @@ package struct OpenWeatherSection: ConfigurationSection {
     }
 
     /// The error for a part of the configuration that needs OpenWeather (`user`, such as `history.source`) when
-    /// there is no key.
-    package static func missingKey(neededBy user: String) -> ConfigurationError {
+    /// there is no key; `keyless` are the sources that need none (the registry's), offered instead.
+    package static func missingKey(neededBy user: String, keyless: [String] = []) -> ConfigurationError {
         ConfigurationError(
             field: "openweather.api_key",
             message: "no OpenWeather API key, and \(user) needs one: set $OPENWEATHER_API_KEY, put the key in a "
                 + "file named by openweather.api_key_file, set openweather.api_key, or under systemd use "
-                + "LoadCredential=openweather-api-key:/etc/weathertag/api-key; or use a keyless source "
-                + "(open-meteo, met-norway)"
+                + "LoadCredential=openweather-api-key:/etc/weathertag/api-key"
+                + (keyless.isEmpty ? "" : "; or use a source that needs no key (\(keyless.joined(separator: ", ")))")
         )
     }
 }
