@@ -7,7 +7,10 @@ import WeathertagTestSupport
 @Suite("Configuration without a disk")
 struct ConfigurationDecodingTests {
     /// A plugin as the daemon's are written: settings validated at load, a provider built from them later.
-    static let fixed = LocationProviderPlugin(type: "fixed", name: "a fixed place", keys: ["latitude", "longitude"]) {
+    static let fixed = LocationProviderPlugin(
+        type: "fixed", name: "a fixed place",
+        keys: [.number("latitude", required: true), .number("longitude", required: true)]
+    ) {
         (config, _) throws(ConfigurationError) in
         Position(
             latitude: try config.latitude("latitude"), longitude: try config.longitude("longitude"), source: "fixed",
@@ -30,7 +33,7 @@ struct ConfigurationDecodingTests {
     /// `station`: a key in a file, read through `ConfigurationFiles` as every file is.
     struct StationSection: ConfigurationSection {
         static let name = "station"
-        static let keys: Set<String> = ["key_file"]
+        static let declaredKeys: [ConfigKey] = [.string("key_file", minLength: 1)]
         var key: String?
 
         init(_ object: ConfigObject, context: SectionContext, warnings: inout [String]) throws(ConfigurationError) {

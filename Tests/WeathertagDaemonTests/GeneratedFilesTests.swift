@@ -63,6 +63,15 @@ struct GeneratedFilesTests {
         #expect(Self.recording || filled == text, "README.md's lists of plugins are not the registry's: make generated")
     }
 
+    /// config.schema.json is made of the declared keys of every section and plugin (`ConfigSchema`).
+    @Test func theSchemaIsMadeOfTheDeclaredKeys() throws {
+        let path = Fixtures.repositoryRoot + "/config.schema.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let made = ConfigSchema.text(.builtIns)
+        if Self.recording, made != text { try made.write(toFile: path, atomically: true, encoding: .utf8) }
+        #expect(Self.recording || made == text, "config.schema.json is not made of the declared keys: make generated")
+    }
+
     /// A plugin registered and named nowhere else is in every list, under its own name.
     @Test func aNewPluginIsInTheListsWithNoOtherEdit() throws {
         var weather = WeatherSourceRegistry.builtIns

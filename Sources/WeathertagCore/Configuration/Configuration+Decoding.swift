@@ -4,12 +4,19 @@ import FoundationEssentials
 /// The accepted-key table (`Configuration.sectionKeys`) is made of these and the plugins' own sections.
 struct CommonSection: Sendable {
     let name: String
-    let keys: Set<String>
+    /// What it is for, in config.schema.json.
+    let description: String?
+    /// Its keys, each with its schema (`ConfigKey`): config.schema.json is made of these.
+    let declaredKeys: [ConfigKey]
+    /// Whether the file must have it (`inbox`).
+    let isRequired: Bool
 
-    init(_ name: String, keys: Set<String>) {
-        self.name = name
-        self.keys = keys
+    init(_ name: String, required: Bool = false, description: String? = nil, keys: [ConfigKey]) {
+        (self.name, self.isRequired, self.description, self.declaredKeys) = (name, required, description, keys)
     }
+
+    /// The names of its keys: any other is warned about.
+    var keys: Set<String> { Set(self.declaredKeys.map(\.name)) }
 }
 
 // One decoder per section of the configuration file, each warning about its unknown keys and naming its field in
@@ -34,8 +41,29 @@ extension Configuration {
 }
 
 extension CommonSection {
-    static let airQuality = CommonSection("air_quality", keys: ["enabled"])
-    static let state = CommonSection("state", keys: ["directory", "enabled", "forget_after_seconds"])
+    static let airQuality = CommonSection(
+        "air_quality",
+        keys: [
+            .boolean(
+                "enabled", default: false,
+                "The air at the place (aqi, label, pm2_5, pm10, o3, no2), one more call per place per cache TTL.")
+        ])
+    static let state = CommonSection(
+        "state",
+        description:
+            "The daemon's memory of its stamps (state.sqlite): an entry that comes back without its weather block gets the same block back.",
+        keys: [
+            .string(
+                "directory", minLength: 1,
+                "Default: $STATE_DIRECTORY, else $XDG_STATE_HOME/weathertag, else ~/.local/state/weathertag."),
+            .boolean(
+                "enabled", default: true,
+                "false: nothing is remembered, and an entry that comes back without its block gets new weather."),
+            .seconds(
+                "forget_after_seconds", maximum: 2592000, default: 600,
+                "How long the block of an entry that left the inbox is kept for its return (git and tar delete a file and write it again)."
+            ),
+        ])
 }
 
 extension Configuration {
@@ -52,7 +80,22 @@ extension Configuration {
 }
 
 extension CommonSection {
-    static let location = CommonSection("location", keys: ["providers", "strategy"])
+    static let location = CommonSection(
+        "location",
+        keys: [
+            ConfigKey(
+                "providers",
+                schema: [
+                    "type": "array", "minItems": 1, "items": ["$ref": "#/definitions/provider"],
+                    "default": [["type": "ip"]],
+                    "description":
+                        "The location chain: asked in order (strategy first) or all at once (most_accurate).",
+                ]),
+            .choice(
+                "strategy", ["first", "most_accurate"], default: "first",
+                "first: the first valid position in order wins; most_accurate: every provider is asked at once and the smallest accuracy_m wins (none counts as 5000 m). Back-dated entries are placed the same way."
+            ),
+        ])
 }
 
 extension Configuration {
@@ -79,7 +122,15 @@ extension Configuration {
 }
 
 extension CommonSection {
-    static let cache = CommonSection("cache", keys: ["directory", "ttl_seconds", "max_stale_seconds"])
+    static let cache = CommonSection(
+        "cache",
+        keys: [
+            .string(
+                "directory", minLength: 1,
+                "Default: $CACHE_DIRECTORY, else $XDG_CACHE_HOME/weathertag, else ~/.cache/weathertag."),
+            .seconds("ttl_seconds", maximum: 86400, default: 600),
+            .seconds("max_stale_seconds", maximum: 604800, default: 10800),
+        ])
 }
 
 extension Configuration {
@@ -96,7 +147,23 @@ extension Configuration {
 }
 
 extension CommonSection {
-    static let history = CommonSection("history", keys: ["enabled", "source", "max_calls_per_day"])
+    static let history = CommonSection(
+        "history",
+        description:
+            "The weather of back-dated entries' own time: Open-Meteo's archive (no key) or OpenWeather's One Call 3.0 timemachine.",
+        keys: [
+            .boolean(
+                "enabled", default: false,
+                "Back-dated entries get the weather of their own time; off, they are left alone with the reason."),
+            .choice(
+                "source", from: { $0.weather.plugins.filter(\.knowsThePast).map(\.type) }, default: "open-meteo",
+                "open-meteo: a whole year of a place's hours per request, no key; openweather: the timemachine, one call per entry, a One Call 3.0 subscription."
+            ),
+            .integer(
+                "max_calls_per_day", minimum: 1, maximum: 100000,
+                "Calls a day at most, counted across restarts: the timemachine's per local day (default 900), or Open-Meteo's weighted calls in any 24 hours (default 5000, half their free limit)."
+            ),
+        ])
 }
 
 extension Configuration {
@@ -128,7 +195,31 @@ extension Configuration {
 
 extension CommonSection {
     static let stamp = CommonSection(
-        "stamp", keys: ["max_age_seconds", "keep_mtime", "backdated_after_seconds", "fields", "format"])
+        "stamp",
+        keys: [
+            ConfigKey(
+                "fields",
+                schema: [
+                    "type": "array", "minItems": 1, "uniqueItems": true,
+                    "items": ["enum": .array(StampField.all.map { .string($0.rawValue) })],
+                    "description": "The block's fields, in order; all of them by default.",
+                ]),
+            .seconds(
+                "max_age_seconds", maximum: 86400, default: 3600,
+                "Entries are stamped only with weather at most this old; never shorter than cache.ttl_seconds."),
+            .seconds(
+                "backdated_after_seconds", maximum: 315360000, default: 10800,
+                "An entry written longer ago than this (by its front matter's date/created/created_at/time, a date in its file name, else its modification time; a date without a time: any day before today) is back-dated: it never gets current weather and is left alone with the reason."
+            ),
+            .boolean(
+                "keep_mtime", default: true,
+                "The stamped file keeps the entry's modification time (for many diaries the record of when it was written)."
+            ),
+            .choice(
+                "format", ["block", "properties"], default: "block",
+                "How the stamp is written: one weather: mapping (block), or top-level properties Obsidian types (weather_temperature, weather_local_time, …; no mapping anywhere). Either form is known as a stamp."
+            ),
+        ])
 }
 
 extension Configuration {
@@ -177,8 +268,36 @@ extension Configuration {
 
 extension CommonSection {
     static let inbox = CommonSection(
-        "inbox",
-        keys: ["path", "max_bytes", "poll_seconds", "settle_seconds", "recursive", "max_depth", "exclude", "layout"])
+        "inbox", required: true,
+        keys: [
+            .string("path", required: true, minLength: 1, "The watched folder; it must exist."),
+            .integer("max_bytes", minimum: 1, maximum: 1073741824, default: 16777216),
+            .number(
+                "poll_seconds", minimum: 0, maximum: 86400,
+                "Rescan this often besides inotify; 0 turns it off. Default: 30 on network filesystems, off on local ones."
+            ),
+            .boolean(
+                "recursive", default: true,
+                "Watch and list the folders below the inbox (year/month folders, daily-note folders)."),
+            .integer(
+                "max_depth", minimum: 0, maximum: 64, default: 8,
+                "How many levels of folders below the inbox are followed."),
+            ConfigKey(
+                "exclude",
+                schema: [
+                    "type": "array", "items": ["type": "string"],
+                    "description":
+                        "gitignore-style patterns of files and folders that are not entries: \"drafts/\", \"*.private.md\", \"/archive\", \"templates/**\". Hidden folders (.git, .obsidian, .trash) are never followed.",
+                ]),
+            .number(
+                "settle_seconds", minimum: 0, maximum: 3600, default: 2,
+                "An entry written or moved in is stamped once no write has reached it for this long (autosaving editors save many times); 0 stamps at once. Entries an editor has open (its swap or lock file beside them) wait until it closes them."
+            ),
+            .string(
+                "layout", minLength: 1, pattern: "%d", default: "%Y/%m/%Y-%m-%d-%H%M.md",
+                "Where an entry of a given time lives below the inbox, for `new` and `import`: %Y %m %d %H %M %S are its local year, month, day, hour, minute and second, %% a percent sign. Relative, ends in .md or .markdown, holds %d; a second entry of the same name gets -2."
+            ),
+        ])
 }
 
 extension Configuration {
@@ -232,7 +351,14 @@ extension Configuration {
 }
 
 extension CommonSection {
-    static let newEntry = CommonSection("new", keys: ["template"])
+    static let newEntry = CommonSection(
+        "new", description: "How `weathertag new` starts an entry.",
+        keys: [
+            .string(
+                "template", minLength: 1,
+                "A file whose text starts every new entry (relative to the configuration's folder); {{title}}, {{date}}, {{day}} and {{time}} are filled in. Default: a front matter with title and date."
+            )
+        ])
 }
 
 extension Configuration {
@@ -254,7 +380,15 @@ extension Configuration {
 }
 
 extension CommonSection {
-    static let socket = CommonSection("socket", keys: ["path", "max_connections", "idle_timeout_seconds"])
+    static let socket = CommonSection(
+        "socket",
+        keys: [
+            .string(
+                "path", minLength: 1, maxLength: 107,
+                "Default: $RUNTIME_DIRECTORY/weathertag.sock, else $XDG_RUNTIME_DIR/weathertag.sock."),
+            .integer("max_connections", minimum: 1, maximum: 4096, default: 64),
+            .seconds("idle_timeout_seconds", maximum: 3600, default: 30),
+        ])
 }
 
 extension Configuration {
@@ -278,7 +412,35 @@ extension Configuration {
 }
 
 extension CommonSection {
-    static let privacy = CommonSection("privacy", keys: ["stamp_coordinates", "decimals", "request_decimals", "zones"])
+    static let privacy = CommonSection(
+        "privacy", description: "How much of a position leaves the machine or is written down.",
+        keys: [
+            .choice(
+                "stamp_coordinates", ["exact", "rounded", "none"], default: "rounded",
+                "The coordinates in the block, /v1/tag, /v1/location and status: exact, rounded to decimals, or none."),
+            .integer(
+                "decimals", minimum: 0, maximum: 6, default: 3, "Decimals of rounded coordinates (3: about 110 m)."),
+            .integer(
+                "request_decimals", minimum: 0, maximum: 6, default: 2,
+                "OpenWeather and the cache never see more decimals than this (2: about 1.1 km)."),
+            ConfigKey(
+                "zones",
+                schema: [
+                    "type": "array",
+                    "items": [
+                        "type": "object", "additionalProperties": false,
+                        "required": ["name", "latitude", "longitude", "radius_m"],
+                        "properties": [
+                            "name": ["type": "string", "minLength": 1],
+                            "latitude": ["type": "number", "minimum": -90, "maximum": 90],
+                            "longitude": ["type": "number", "minimum": -180, "maximum": 180],
+                            "radius_m": ["type": "number", "exclusiveMinimum": 0, "maximum": 100000],
+                        ],
+                    ],
+                    "description":
+                        "Places whose coordinates are never written or served: inside one, the block's location is its name and source, and requests use its centre.",
+                ]),
+        ])
 }
 
 extension Configuration {
@@ -370,7 +532,23 @@ extension Configuration {
 }
 
 extension CommonSection {
-    static let weather = CommonSection("weather", keys: ["providers", "units", "lang"])
+    static let weather = CommonSection(
+        "weather",
+        keys: [
+            ConfigKey(
+                "providers",
+                schema: [
+                    "type": "array", "minItems": 1, "items": ["$ref": "#/definitions/source"],
+                    "description":
+                        "The weather sources, tried in order: the first that answers stamps, and the block says which (weather_source). Without it: OpenWeather alone when a key is configured, else Open-Meteo.",
+                ]),
+            .choice(
+                "units", ["standard", "metric", "imperial"], default: "metric",
+                "Every source's units: standard (K), metric (°C, m/s), imperial (°F, mph)."),
+            .string(
+                "lang", pattern: "^[A-Za-z_-]{1,8}$", default: "en",
+                "The language of description, whoever answers: en, de, ko, zh_cn ..."),
+        ])
 }
 
 extension Configuration {
@@ -480,11 +658,37 @@ extension Configuration {
 }
 
 extension CommonSection {
-    static let geocoding = CommonSection("geocoding", keys: ["enabled", "provider", "geonames_directory"])
+    static let geocoding = CommonSection(
+        "geocoding",
+        keys: [
+            .boolean("enabled", default: true, "false: no place names (as provider none)."),
+            .choice(
+                "provider", from: { $0.geocoders.types + ["geonames", "none"] },
+                "Who names places (place, region and country in the block): openweather (its reverse geocoder; the position leaves as privacy allows), geonames (the GeoNames files in geonames_directory; nothing leaves), none. Default: geonames when geonames_directory is given (it must be a folder), else openweather with a key, else none."
+            ),
+            .string(
+                "geonames_directory", minLength: 1,
+                "The folder holding cities500.txt, cities1000.txt, cities5000.txt or cities15000.txt (the first found) and admin1CodesASCII.txt, and optionally alternateNamesV2.txt (names in weather.lang), from download.geonames.org/export/dump/."
+            ),
+        ])
 }
 
 extension CommonSection {
-    static let timeline = CommonSection("timeline", keys: ["output", "map_output", "title"])
+    static let timeline = CommonSection(
+        "timeline",
+        description:
+            "The timeline page and the map the daemon keeps current: written again once stamps and edits settle, at most once a minute, never while a batch is written.",
+        keys: [
+            .string(
+                "output", minLength: 1, pattern: "\\.html?$",
+                "The page's file (relative to the configuration's folder), written atomically; its folder must exist. Inside the diary it shows the entries' photos. Default: none (`weathertag timeline` writes a page on demand)."
+            ),
+            .string(
+                "map_output", minLength: 1, pattern: "\\.svg$",
+                "The map of where you wrote, alone, as `weathertag map` draws it (relative to the configuration's folder), written atomically with the page; its folder must exist. Default: none (the page holds the map too)."
+            ),
+            .string("title", minLength: 1, default: "Diary", "The page's title."),
+        ])
 }
 
 extension Configuration {

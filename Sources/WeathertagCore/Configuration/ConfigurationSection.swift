@@ -8,8 +8,11 @@
 package protocol ConfigurationSection: Sendable {
     /// Its key at the top level (`open_meteo`).
     static var name: String { get }
-    /// Every key it accepts; others are warned about. config.schema.json describes exactly these.
-    static var keys: Set<String> { get }
+    /// Every key it accepts, with its schema (`ConfigKey`); others are warned about. config.schema.json is made of
+    /// these.
+    static var declaredKeys: [ConfigKey] { get }
+    /// What the section is for, in config.schema.json; nil for none.
+    static var description: String? { get }
     /// Keys it accepts that now belong to a common section, read there when the common one is not given, with a
     /// warning saying where they go: `["units": "weather.units"]`.
     static var movedKeys: [String: String] { get }
@@ -20,6 +23,9 @@ package protocol ConfigurationSection: Sendable {
 
 extension ConfigurationSection {
     package static var movedKeys: [String: String] { [:] }
+    package static var description: String? { nil }
+    /// The names of `declaredKeys`.
+    package static var keys: Set<String> { Set(Self.declaredKeys.map(\.name)) }
 
     /// `init` through the metatype, keeping its typed throw (an existential metatype's `init` loses it).
     static func decode(

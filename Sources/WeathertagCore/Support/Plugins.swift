@@ -74,8 +74,11 @@ package struct Plugin<SettingsContext: Sendable, Context: Sendable, Product>: Se
     package let needsKey: Bool
     /// Its readers of what it is answered (`AnswerReader`), fuzzed by being registered.
     package let answers: [AnswerReader]
-    /// The keys an entry of this type understands, besides `type`; others are warned about.
-    package let keys: Set<String>
+    /// The keys an entry of this type understands, besides `type`, each with its schema (`ConfigKey`); others are
+    /// warned about.
+    package let declaredKeys: [ConfigKey]
+    /// The names of `declaredKeys`.
+    package var keys: Set<String> { Set(self.declaredKeys.map(\.name)) }
     /// Whether what it builds can also answer for the past (a weather source that is a `HistorySource`, named by
     /// `history.source`): true exactly when its `make` returns a `HistorySource`.
     package let knowsThePast: Bool
@@ -91,14 +94,14 @@ package struct Plugin<SettingsContext: Sendable, Context: Sendable, Product>: Se
         name: String,
         needsKey: Bool = false,
         answers: [AnswerReader] = [],
-        keys: Set<String>,
+        keys: [ConfigKey],
         sections: [any ConfigurationSection.Type] = [],
         impliedBy: (@Sendable (SettingsContext) -> String?)? = nil,
         settings: @escaping @Sendable (ConfigObject, SettingsContext) throws(ConfigurationError) -> Settings,
         make: @escaping @Sendable (Settings, Context) -> Product
     ) {
         (self.type, self.name, self.needsKey, self.answers) = (type, name, needsKey, answers)
-        self.keys = keys
+        self.declaredKeys = keys
         self.sections = sections
         self.impliedBy = impliedBy
         self.knowsThePast = false
@@ -114,14 +117,14 @@ package struct Plugin<SettingsContext: Sendable, Context: Sendable, Product>: Se
         name: String,
         needsKey: Bool = false,
         answers: [AnswerReader] = [],
-        keys: Set<String>,
+        keys: [ConfigKey],
         sections: [any ConfigurationSection.Type] = [],
         impliedBy: (@Sendable (SettingsContext) -> String?)? = nil,
         settings: @escaping @Sendable (ConfigObject, SettingsContext) throws(ConfigurationError) -> Settings,
         makePast make: @escaping @Sendable (Settings, Context) -> Source
     ) where Product == any WeatherSource {
         (self.type, self.name, self.needsKey, self.answers) = (type, name, needsKey, answers)
-        self.keys = keys
+        self.declaredKeys = keys
         self.sections = sections
         self.impliedBy = impliedBy
         self.knowsThePast = true

@@ -136,7 +136,17 @@ extension LocationProviderPlugin {
         return LocationProviderPlugin(
             type: "command", name: "your own program",
             answers: [AnswerReader("a program's printed position") { bytes in _ = try? reader.decode(bytes) }],
-            keys: ["argv", "timeout_seconds", "cache_seconds"]
+            keys: [
+                ConfigKey(
+                    "argv", required: true,
+                    schema: [
+                        "type": "array", "minItems": 1, "items": ["type": "string"],
+                        "description":
+                            "The program and its arguments; it prints {\"latitude\": ..., \"longitude\": ...}. An element holding {time} is given the RFC 3339 time asked about, and makes the provider answer for back-dated entries too.",
+                    ]),
+                .seconds("timeout_seconds", maximum: 300, default: 5),
+                .seconds("cache_seconds", maximum: 86400, default: 60),
+            ]
         ) { (config, context) throws(ConfigurationError) in
             CommandLocationProvider.Settings(
                 argv: try ProviderProgram.argv(config, base: context.configDirectory),

@@ -58,7 +58,12 @@ extension LocationProviderPlugin {
     package static var fixed: LocationProviderPlugin {
         LocationProviderPlugin(
             type: "fixed", name: "a fixed place",
-            keys: ["latitude", "longitude", "name", "accuracy_m"]
+            keys: [
+                .number("latitude", required: true, minimum: -90, maximum: 90),
+                .number("longitude", required: true, minimum: -180, maximum: 180),
+                .string("name"),
+                .number("accuracy_m", minimum: 0),
+            ]
         ) { (config, _) throws(ConfigurationError) in
             FixedLocationProvider.Settings(
                 latitude: try config.latitude("latitude"),

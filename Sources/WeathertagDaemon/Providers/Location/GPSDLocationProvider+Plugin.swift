@@ -18,7 +18,12 @@ extension LocationProviderPlugin {
     package static var gpsd: LocationProviderPlugin {
         LocationProviderPlugin(
             type: "gpsd", name: "gpsd",
-            keys: ["host", "port", "timeout_seconds", "max_fix_age_seconds"]
+            keys: [
+                .string("host", minLength: 1, default: "127.0.0.1"),
+                .integer("port", minimum: 1, maximum: 65535, default: 2947),
+                .seconds("timeout_seconds", maximum: 300, default: 5),
+                .seconds("max_fix_age_seconds", maximum: 86400, default: 60),
+            ]
         ) { (config, _) throws(ConfigurationError) in
             GPSDLocationProvider.Settings(
                 host: try config.nonEmptyString("host") ?? "127.0.0.1",

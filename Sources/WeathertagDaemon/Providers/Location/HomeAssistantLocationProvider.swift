@@ -174,7 +174,19 @@ extension LocationProviderPlugin {
                         .flatMap { $0.value ?? [] }.compactMap { $0.value?.point }
                 },
             ],
-            keys: ["url", "entity", "token_file", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
+            keys: [
+                .url("url", required: true, "Home Assistant (its /api/states and /api/history/period)."),
+                .string(
+                    "entity", required: true, pattern: "^[^/]+\\.[^/]+$",
+                    "The tracker's entity id: device_tracker.phone, person.me."),
+                .string(
+                    "token_file", minLength: 1,
+                    "A file holding a long-lived access token; $CREDENTIALS_DIRECTORY/homeassistant-token (systemd LoadCredential=) comes first."
+                ),
+                .seconds("max_gap_seconds", maximum: 86400, default: 600),
+                .seconds("max_fix_age_seconds", maximum: 86400, default: 900),
+                .seconds("timeout_seconds", maximum: 300, default: 5),
+            ]
         ) { (config, context) throws(ConfigurationError) in
             guard let url = try config.url("url") else { throw config.missing("url") }
             guard let entity = try config.nonEmptyString("entity") else { throw config.missing("entity") }

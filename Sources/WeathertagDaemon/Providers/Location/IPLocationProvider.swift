@@ -141,7 +141,12 @@ extension LocationProviderPlugin {
                         takenAt: Date(timeIntervalSince1970: 0))
                 }
             },
-            keys: ["service", "url", "timeout_seconds", "cache_seconds"]
+            keys: [
+                .choice("service", ["ip-api", "ipinfo"], default: "ip-api"),
+                .url("url"),
+                .seconds("timeout_seconds", maximum: 300, default: 5),
+                .seconds("cache_seconds", maximum: 86400, default: 600),
+            ]
         ) { (config, _) throws(ConfigurationError) in
             IPLocationProvider.Settings(
                 service: try config.choice("service", ["ip-api": .ipAPI, "ipinfo": .ipinfo]) ?? .ipAPI,

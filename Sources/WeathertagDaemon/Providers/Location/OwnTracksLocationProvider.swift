@@ -149,7 +149,16 @@ extension LocationProviderPlugin {
                     }
                 },
             ],
-            keys: ["url", "user", "device", "token_file", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
+            keys: [
+                .url("url", required: true, "The OwnTracks Recorder (its /api/0/last and /api/0/locations)."),
+                .string("user", required: true, minLength: 1),
+                .string("device", required: true, minLength: 1),
+                .string(
+                    "token_file", minLength: 1, "A file holding user:password (HTTP basic auth) or a bearer token."),
+                .seconds("max_gap_seconds", maximum: 86400, default: 600),
+                .seconds("max_fix_age_seconds", maximum: 86400, default: 900),
+                .seconds("timeout_seconds", maximum: 300, default: 5),
+            ]
         ) { (config, context) throws(ConfigurationError) in
             guard let url = try config.url("url") else { throw config.missing("url") }
             guard let user = try config.nonEmptyString("user") else { throw config.missing("user") }

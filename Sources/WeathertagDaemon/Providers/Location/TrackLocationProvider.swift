@@ -366,7 +366,20 @@ extension LocationProviderPlugin {
                     bytes.withUnsafeBytes { reader.feed($0) { _ in } }
                 },
             ],
-            keys: ["path", "max_gap_seconds", "max_fix_age_seconds", "timeout_seconds"]
+            keys: [
+                .string(
+                    "path", required: true, minLength: 1,
+                    "A folder of GPX (.gpx) and OwnTracks Recorder (.rec) files, read with its folders to a depth of 4, or a glob (~/Sync/GPSLogger/*.gpx, ~/tracks/**/2026-*.gpx: *, ?, ** for any folders, [..] and [!..] classes)."
+                ),
+                .seconds(
+                    "max_gap_seconds", maximum: 86400, default: 600,
+                    "A past moment is interpolated between the points around it only when they are at most this far apart."
+                ),
+                .seconds(
+                    "max_fix_age_seconds", maximum: 86400, default: 300,
+                    "The latest point answers for now only while it is at most this old."),
+                .seconds("timeout_seconds", maximum: 300, default: 2),
+            ]
         ) { (config, context) throws(ConfigurationError) in
             guard let configured = try config.nonEmptyString("path") else { throw config.missing("path") }
             let path = context.paths.absolute(configured)

@@ -203,7 +203,16 @@ extension WeatherSourcePlugin {
                         program: "program")
                 }
             ],
-            keys: ["argv", "timeout_seconds"]
+            keys: [
+                ConfigKey(
+                    "argv", required: true,
+                    schema: [
+                        "type": "array", "minItems": 1, "items": ["type": "string"],
+                        "description":
+                            "The program and its arguments; {latitude}, {longitude}, {units} and {lang} are replaced. It prints one JSON object (see the README).",
+                    ]),
+                .seconds("timeout_seconds", maximum: 300, default: 10),
+            ]
         ) { (config, context) throws(ConfigurationError) in
             CommandWeatherSource.Settings(
                 argv: try ProviderProgram.argv(config, base: context.paths.base),

@@ -108,7 +108,9 @@ extension WeatherSourcePlugin {
                         HTTPResponse(status: 200, body: bytes), at: AnswerReader.position, units: .metric, lang: "en")
                 }
             ],
-            keys: ["timeout_seconds"], sections: [METNorwaySection.self]
+            keys: [
+                .seconds("timeout_seconds", maximum: 120)
+            ], sections: [METNorwaySection.self]
         ) { (config, context) throws(ConfigurationError) in
             var service = context.sections[METNorwaySection.self]
             guard service.contact != nil else {
@@ -129,7 +131,16 @@ extension WeatherSourcePlugin {
 /// MET Norway's locationforecast (`met_norway`): no key, but an identifying User-Agent with a contact.
 package struct METNorwaySection: ConfigurationSection {
     package static let name = "met_norway"
-    package static let keys: Set<String> = ["base_url", "contact", "timeout_seconds"]
+    package static let description: String? =
+        "MET Norway's locationforecast (no key; data CC BY 4.0): the met-norway source."
+    package static let declaredKeys: [ConfigKey] = [
+        .url("base_url", default: "https://api.met.no"),
+        .string(
+            "contact", minLength: 1, maxLength: 200,
+            "An e-mail address or web site MET Norway can reach you at, sent in the User-Agent as their terms ask; required to use met-norway."
+        ),
+        .seconds("timeout_seconds", maximum: 120, default: 10),
+    ]
 
     package var baseURL = "https://api.met.no"
     /// An e-mail address or a web site their operators can reach the user at; required to use the source.

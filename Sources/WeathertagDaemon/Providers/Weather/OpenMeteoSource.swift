@@ -68,7 +68,9 @@ extension WeatherSourcePlugin {
                     _ = try? OpenMeteoAPI.decodeAirQuality(HTTPResponse(status: 200, body: bytes))
                 },
             ],
-            keys: ["timeout_seconds"], sections: [OpenMeteoSection.self]
+            keys: [
+                .seconds("timeout_seconds", maximum: 120)
+            ], sections: [OpenMeteoSection.self]
         ) { (config, context) throws(ConfigurationError) in
             var service = context.sections[OpenMeteoSection.self]
             if let timeout = try config.seconds("timeout_seconds", maximum: 120) { service.timeout = timeout }
@@ -83,8 +85,23 @@ extension WeatherSourcePlugin {
 /// Open-Meteo's three services (`open_meteo`): no key, free for non-commercial use.
 package struct OpenMeteoSection: ConfigurationSection {
     package static let name = "open_meteo"
-    package static let keys: Set<String> = [
-        "base_url", "archive_url", "air_quality_url", "timeout_seconds", "max_calls_per_minute",
+    package static let description: String? =
+        "Open-Meteo's services (no key; free for non-commercial use; data CC BY 4.0): the open-meteo source, history.source open-meteo, and its air."
+    package static let declaredKeys: [ConfigKey] = [
+        .url(
+            "base_url", default: "https://api.open-meteo.com",
+            "Current weather and the last days' hours (/v1/forecast)."),
+        .url(
+            "archive_url", default: "https://archive-api.open-meteo.com",
+            "The ERA5 archive since 1940 (/v1/archive), for back-dated entries."),
+        .url(
+            "air_quality_url", default: "https://air-quality-api.open-meteo.com",
+            "The air (/v1/air-quality), with air_quality.enabled."),
+        .seconds("timeout_seconds", maximum: 120, default: 10),
+        .integer(
+            "max_calls_per_minute", minimum: 1, maximum: 60000, default: 300,
+            "Weighted calls a minute history allows itself (half of the free 600, so current weather and other programs keep the rest)."
+        ),
     ]
 
     /// Current weather and the last days' hours (`/v1/forecast`).

@@ -127,7 +127,9 @@ extension WeatherSourcePlugin {
                     _ = try? OpenWeatherAPI.decodeReverseGeocoding(HTTPResponse(status: 200, body: bytes))
                 },
             ],
-            keys: ["timeout_seconds"], sections: [OpenWeatherSection.self],
+            keys: [
+                .seconds("timeout_seconds", maximum: 120)
+            ], sections: [OpenWeatherSection.self],
             impliedBy: { context in
                 // As before sources were plugins: a key and no list is OpenWeather alone.
                 context.sections[OpenWeatherSection.self].apiKey == nil
@@ -173,9 +175,19 @@ extension GeocoderPlugin {
 /// The `openweather` section: the key and OpenWeather's addresses, read by its source and its geocoder.
 package struct OpenWeatherSection: ConfigurationSection {
     package static let name = "openweather"
-    package static let keys: Set<String> = [
-        "api_key", "api_key_file", "base_url", "icon_base_url", "units", "lang", "timeout_seconds",
-        "max_calls_per_minute",
+    package static let declaredKeys: [ConfigKey] = [
+        .string("api_key", "The key, inline (lowest priority)."),
+        .string("api_key_file", minLength: 1, "A file holding the key (chmod 600)."),
+        .url("base_url", default: "https://api.openweathermap.org"),
+        .url("icon_base_url", default: "https://openweathermap.org/img/wn"),
+        .choice(
+            "units", ["standard", "metric", "imperial"], deprecated: true,
+            "Deprecated: read as weather.units when that is not given."),
+        .string(
+            "lang", pattern: "^[A-Za-z_-]{1,8}$", deprecated: true,
+            "Deprecated: read as weather.lang when that is not given."),
+        .seconds("timeout_seconds", maximum: 120, default: 10),
+        .integer("max_calls_per_minute", minimum: 1, maximum: 3000, default: 60),
     ]
     /// Where they were when OpenWeather was the only source.
     package static let movedKeys = ["units": "weather.units", "lang": "weather.lang"]
