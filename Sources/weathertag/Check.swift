@@ -34,7 +34,7 @@ struct Check: AsyncParsableCommand {
         let factory = runtime.factory(configuration)
         var firstPosition: Position?
         for (index, provider) in factory.providers.enumerated() {
-            let label = "location.providers[\(index)] " + Self.label(provider.type, runtime.plugins.location)
+            let label = "location.providers[\(index)] " + runtime.plugins.location.label(of: provider.type)
             let chain = factory.locationChain([provider])
             do {
                 let position = try await factory.withProvidersRunning(only: [provider]) { try await chain.locate() }
@@ -64,7 +64,7 @@ struct Check: AsyncParsableCommand {
         var answered = false
         for (index, source) in factory.weatherSources().enumerated() {
             // A configuration without `weather.providers` keeps the line it always had.
-            let named = Self.label(source.type, runtime.plugins.weather)
+            let named = runtime.plugins.weather.label(of: source.type)
             let label = configuration.weather.origin == .configured ? "weather.providers[\(index)] \(named)" : named
             do {
                 let weather = try await source.currentWeather(at: request)
@@ -88,12 +88,5 @@ struct Check: AsyncParsableCommand {
             throw ExitCode.failure
         }
         print("The daemon can run: weathertag serve --config \(self.config)")
-    }
-
-    /// A plugin's type, and its name when that says more than the type (`ip (IP geolocation)`, but `open-meteo`).
-    static func label<S, C, P>(_ type: String, _ registry: PluginRegistry<S, C, P>) -> String {
-        let name = registry.name(of: type)
-        let letters = { (text: String) in text.lowercased().filter { $0.isLetter || $0.isNumber } }
-        return letters(name) == letters(type) ? type : "\(type) (\(name))"
     }
 }

@@ -217,10 +217,9 @@ actor CurrentWeather {
         return result
     }
 
-    /// Who answered, as its plugin calls it (a type no plugin has, as it is): a block without `weather_source` is
-    /// OpenWeather's, configured alone, as blocks were before there were other sources.
-    static func name(of tag: WeatherTag, plugins: PluginRegistries = .builtIns) -> String {
-        plugins.weather.name(of: tag.weather.source ?? "openweather")
+    /// Who answered, as its plugin calls it (`PluginRegistries.nameOfSource`).
+    static func name(of tag: WeatherTag) -> String {
+        PluginRegistries.builtIns.nameOfSource(of: tag.weather)
     }
 
     private func ask() async -> Result<(tag: WeatherTag, origin: String), Failure> {

@@ -79,4 +79,96 @@ struct PluginRegistryTests {
         for (_, reader) in weather.answers { reader.read(Array("{\"temperature\": 4}".utf8)) }
         #expect(Self.stationReads.value == before + 18)
     }
+
+    /// A made-up source as a contributor adds one, following docs/weather-sources.md: this file is its file (the
+    /// plugin, its section, its reader), `register` its registry line. Every place that lists sources picks it up
+    /// with no other edit: the schema, the accepted keys (which weathertag.json(5) is checked against), `check`'s
+    /// line, the stamp's summary, the keyless hint, the fuzz targets' readers and README.md's lists.
+    struct GardenSection: ConfigurationSection {
+        static let name = "garden_station"
+        static let description: String? = "The station in the garden (no key)."
+        static let declaredKeys: [ConfigKey] = [
+            .url("base_url", default: "http://garden.local", "Where the station answers."),
+            .integer("sensor", minimum: 1, maximum: 8, default: 1),
+        ]
+        var baseURL = "http://garden.local"
+
+        init(_ object: ConfigObject, context: SectionContext, warnings: inout [String]) throws(ConfigurationError) {
+            if let url = try object.url("base_url") { self.baseURL = url }
+        }
+    }
+
+    static let garden = WeatherSourcePlugin(
+        type: "garden", name: "The Garden Station",
+        answers: [AnswerReader("the garden station's reading") { bytes in _ = try? JSONParser.parse(bytes) }],
+        keys: [.seconds("timeout_seconds", maximum: 60, default: 2, "How long the station may take.")],
+        sections: [GardenSection.self]
+    ) { (_, context) throws(ConfigurationError) in
+        context.sections[GardenSection.self].baseURL
+    } make: { _, _ in
+        StaticWeatherSource(Fixtures.weather)
+    }
+
+    @Test func aNewSourceIsPickedUpEverywhereWithNoOtherEdit() async throws {
+        var weather = WeatherSourceRegistry.builtIns
+        weather.register(Self.garden)
+        let plugins = PluginRegistries(location: .builtIns, weather: weather, geocoders: .builtIns)
+
+        // The schema: its section, its type, its entry's keys.
+        let schema = try #require(
+            try JSONSerialization.jsonObject(with: Data(ConfigSchema.text(plugins).utf8)) as? [String: Any])
+        let properties = schema["properties"] as? [String: Any]
+        let section = properties?["garden_station"] as? [String: Any]
+        #expect(Set((section?["properties"] as? [String: Any])?.keys.map { $0 } ?? []) == ["base_url", "sensor"])
+        #expect(section?["description"] as? String == "The station in the garden (no key).")
+        let source = (schema["definitions"] as? [String: Any])?["source"] as? [String: Any]
+        let types = ((source?["properties"] as? [String: Any])?["type"] as? [String: Any])?["enum"] as? [String]
+        #expect(types?.last == "garden")
+        // The built-ins' schema has none of it: the committed file is the built-ins'.
+        #expect(!ConfigSchema.text(.builtIns).contains("garden"))
+        // The accepted keys, which the man page is checked against.
+        #expect(Configuration.sectionKeys(plugins)["garden_station"] == ["base_url", "sensor"])
+        // `check`'s line, the stamp's summary.
+        #expect(plugins.weather.label(of: "garden") == "garden (The Garden Station)")
+        var answered = Fixtures.weather
+        answered.source = "garden"
+        #expect(plugins.nameOfSource(of: answered) == "The Garden Station")
+        // The keyless hint, the fuzz targets' readers, README.md's lists.
+        #expect(plugins.weather.keyless.last == "garden")
+        #expect(plugins.weather.answers.contains { $0.type == "garden" && $0.reader.name.contains("garden") })
+        let listed = GeneratedFilesTests.readmeLists(plugins)["weather sources, listed"]
+        #expect(listed?.contains("The Garden Station") == true)
+
+        // And a configuration that lists it is valid by the schema and by the decoder; a key it lacks is refused by
+        // the schema (python3-jsonschema, a validator of its own).
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("schema.json", ConfigSchema.text(plugins))
+        let inbox = try directory.makeDirectory("inbox")
+        let good = """
+            {"inbox": {"path": "\(inbox)"}, "garden_station": {"sensor": 2},
+             "weather": {"providers": [{"type": "garden", "timeout_seconds": 5}]}}
+            """
+        let bad = """
+            {"inbox": {"path": "\(inbox)"}, "weather": {"providers": [{"type": "garden", "colour": "green"}]}}
+            """
+        try directory.write("documents.json", "[\(good), \(bad)]")
+        try directory.write(
+            "validate.py",
+            """
+            import json, sys, jsonschema
+            validator = jsonschema.Draft7Validator(json.load(open(sys.argv[1])))
+            for document in json.load(open(sys.argv[2])):
+                print("valid" if validator.is_valid(document) else "invalid")
+            """)
+        let python = try #require(which("python3"))
+        let result = try await ChildProcess.run(
+            [python, directory.file("validate.py"), directory.file("schema.json"), directory.file("documents.json")],
+            in: directory)
+        #expect(result.stdout.split(separator: "\n") == ["valid", "invalid"], "\(result.stderr)")
+        let configuration = try Configuration.decode(
+            try JSONParser.parse(Array(good.utf8)), environment: ["HOME": directory.path], plugins: plugins,
+            configDirectory: directory.path, files: LocalConfigurationFiles())
+        #expect(configuration.weather.sources.map(\.type) == ["garden"])
+    }
 }

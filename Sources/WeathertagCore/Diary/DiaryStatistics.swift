@@ -193,18 +193,7 @@ package struct DiaryStatistics: Sendable, Equatable {
     }
 
     static func convert(_ value: Double, from: Units, to: Units) -> Double {
-        guard from != to else { return value }
-        let celsius: Double
-        switch from {
-        case .metric: celsius = value
-        case .imperial: celsius = (value - 32) * 5 / 9
-        case .standard: celsius = value - 273.15
-        }
-        switch to {
-        case .metric: return celsius
-        case .imperial: return celsius * 9 / 5 + 32
-        case .standard: return celsius + 273.15
-        }
+        to.temperature(value, from: from)
     }
 
     /// Ten-degree bands of °C: below 0, 0–10, 10–20, 20–30, 30 and above.

@@ -44,14 +44,8 @@ package struct DayOneWeather: Sendable, Equatable {
         } else {
             isDay = true
         }
-        func temperature(_ celsius: Double) -> Double {
-            switch units {
-            case .metric: return celsius
-            case .imperial: return celsius * 9 / 5 + 32
-            case .standard: return celsius + 273.15
-            }
-        }
-        let wind = self.windSpeedKPH.map { kph in units == .imperial ? kph / 1.609_344 : kph / 3.6 }
+        let temperature = { (celsius: Double) in units.temperature(celsius: celsius) }
+        let wind = self.windSpeedKPH.map { units.speed(kilometresPerHour: $0) }
         let weather = Weather(
             condition: condition.condition,
             description: self.description.isEmpty ? condition.words : self.description,

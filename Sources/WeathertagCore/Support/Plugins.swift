@@ -180,6 +180,14 @@ package struct PluginRegistry<SettingsContext: Sendable, Context: Sendable, Prod
         self.plugin(for: type)?.name ?? type
     }
 
+    /// A type as `check` says it: with its plugin's name when that says more than the type (`ip (IP geolocation)`,
+    /// but `open-meteo`).
+    package func label(of type: String) -> String {
+        let name = self.name(of: type)
+        let letters = { (text: String) in text.lowercased().filter { $0.isLetter || $0.isNumber } }
+        return letters(name) == letters(type) ? type : "\(type) (\(name))"
+    }
+
     /// The types that answer without a key, in the order they are listed.
     package var keyless: [String] { self.plugins.filter { !$0.needsKey }.map(\.type) }
 

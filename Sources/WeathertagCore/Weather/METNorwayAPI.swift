@@ -82,18 +82,13 @@ package enum METNorwayAPI {
         )
     }
 
+    /// MET measures in °C and m/s (`Units`' conversions), rounded to hundredths.
     static func temperature(_ celsius: Double, _ units: Units) -> Double {
-        let value: Double
-        switch units {
-        case .metric: value = celsius
-        case .imperial: value = celsius * 9 / 5 + 32
-        case .standard: value = celsius + 273.15
-        }
-        return (value * 100).rounded() / 100
+        (units.temperature(celsius: celsius) * 100).rounded() / 100
     }
 
     static func speed(_ metresPerSecond: Double, _ units: Units) -> Double {
-        ((units == .imperial ? metresPerSecond * 2.236_936 : metresPerSecond) * 100).rounded() / 100
+        (units.speed(metresPerSecond: metresPerSecond) * 100).rounded() / 100
     }
 
     // The answer's own names, as MET spells them.

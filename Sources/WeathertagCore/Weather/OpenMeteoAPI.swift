@@ -42,8 +42,7 @@ package enum OpenMeteoAPI {
             throw WeatherError(kind: .badResponse, message: "Open-Meteo's answer is not the documented JSON shape")
         }
         let offset = answerOffset(body.utc_offset_seconds)
-        // Kelvin is not one of Open-Meteo's units: asked in °C.
-        let kelvin = units == .standard ? 273.15 : 0
+        let answered = Self.temperatureUnits(asking: units)
         return Weather(
             condition: code.condition,
             description: code.description(in: lang),
@@ -54,8 +53,8 @@ package enum OpenMeteoAPI {
                     ?? Sun.isUp(
                         latitude: body.latitude ?? 0, longitude: body.longitude ?? 0,
                         at: observed)),
-            temperature: temperature + kelvin,
-            feelsLike: current.apparent_temperature.map { $0 + kelvin },
+            temperature: units.temperature(temperature, from: answered),
+            feelsLike: current.apparent_temperature.map { units.temperature($0, from: answered) },
             humidity: current.relative_humidity_2m.flatMap(\.roundedInt),
             pressure: current.pressure_msl.flatMap(\.roundedInt),
             windSpeed: current.wind_speed_10m,
@@ -162,5 +161,13 @@ package enum OpenMeteoAPI {
         var longitude: Double?
         var current: Current?
         var daily: Daily?
+    }
+}
+
+extension OpenMeteoAPI {
+    /// The units Open-Meteo's temperatures come in when `units` are asked for: kelvin is not one of its units, so
+    /// standard is asked in °C (and converted by `Units`).
+    static func temperatureUnits(asking units: Units) -> Units {
+        units == .standard ? .metric : units
     }
 }

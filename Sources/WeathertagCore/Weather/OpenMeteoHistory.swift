@@ -390,7 +390,7 @@ package struct HourlySeries: HistoryHours, Equatable {
             let code = self.value(4, index).flatMap({ Int(exactly: $0).flatMap(WMOWeatherCode.init) })
         else { return nil }
         let time = Int64(hour) * 3600
-        let kelvin = units == .standard ? 273.15 : 0
+        let answered = OpenMeteoAPI.temperatureUnits(asking: units)
         let day = self.days.last { $0.start <= time }
         func date(_ seconds: Int64?) -> Date? {
             seconds.flatMap { $0 > 0 ? Date(timeIntervalSince1970: Double($0)) : nil }
@@ -409,8 +409,8 @@ package struct HourlySeries: HistoryHours, Equatable {
                             Sun.isUp(latitude: latitude, longitude: $0, at: Date(timeIntervalSince1970: Double(time)))
                         }
                     } ?? true),
-            temperature: rounded(temperature + kelvin) as Double,
-            feelsLike: rounded(self.value(2, index).map { $0 + kelvin }),
+            temperature: rounded(units.temperature(temperature, from: answered)) as Double,
+            feelsLike: rounded(self.value(2, index).map { units.temperature($0, from: answered) }),
             humidity: self.value(1, index).flatMap(\.roundedInt),
             pressure: self.value(6, index).flatMap(\.roundedInt),
             windSpeed: rounded(self.value(7, index)),

@@ -108,6 +108,12 @@ package struct PluginRegistries: Sendable {
         self.geocoders = geocoders
     }
 
+    /// Who gave `weather`, as its plugin calls it (a type no plugin has, as it is): weather without a source is
+    /// OpenWeather's, configured alone, as blocks were before there were other sources.
+    package func nameOfSource(of weather: Weather) -> String {
+        self.weather.name(of: weather.source ?? "openweather")
+    }
+
     /// Every section a plugin of any family reads, each once.
     package var sections: [any ConfigurationSection.Type] {
         var names: Set<String> = []
