@@ -8,7 +8,7 @@ import WeathertagTestSupport
 @Suite("IP geolocation answers")
 struct IPLocationProviderTests {
     func decode(_ service: IPLocationProvider.Service, _ body: String, status: Int = 200) throws -> Position {
-        try IPLocationProvider.decode(
+        try IPGeolocationAPI.decode(
             HTTPResponse(status: status, body: Array(body.utf8)),
             service: service,
             takenAt: Fixtures.observedAt

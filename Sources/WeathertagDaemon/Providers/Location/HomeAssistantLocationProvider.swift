@@ -26,7 +26,7 @@ package struct HomeAssistantLocationProvider: LocationProvider {
 
     package func locate() async throws -> Position {
         let body = try await self.get("/api/states/" + Self.escape(self.settings.entity))
-        guard let state = State.decodeJSON(body) else {
+        guard let state = HomeAssistantAPI.state(body) else {
             throw LocationError(source: self.type, message: "Home Assistant answered something other than a JSON state")
         }
         guard let point = state.point else {
@@ -57,11 +57,10 @@ package struct HomeAssistantLocationProvider: LocationProvider {
         let body = try await self.get(
             "/api/history/period/" + Self.escape(window.from.iso8601) + "?" + (components.percentEncodedQuery ?? ""))
         // A list per entity, each a list of states; an empty list when nothing was recorded then.
-        guard let entities = [Lenient<[Lenient<State>]>].decodeJSON(body) else {
+        guard let points = HomeAssistantAPI.history(body) else {
             throw LocationError(
                 source: self.type, message: "Home Assistant's history answered something other than a JSON list")
         }
-        let points = entities.flatMap { $0.value ?? [] }.compactMap { $0.value?.point }
         return ServiceHistory.fix(at: time, in: points, maximumGap: self.settings.maximumGap)?.position(
             source: self.type)
     }
@@ -96,59 +95,6 @@ package struct HomeAssistantLocationProvider: LocationProvider {
 }
 
 extension HomeAssistantLocationProvider {
-    /// An entity's state: `{"state": …, "attributes": {"latitude": …, "longitude": …, "gps_accuracy": …},
-    /// "last_updated": "2026-11-23T09:41:00+00:00", "last_changed": …}`.
-    struct State: Decodable {
-        struct Attributes: Decodable {
-            var latitude: Double?
-            var longitude: Double?
-            var gpsAccuracy: Double?
-
-            enum CodingKeys: String, CodingKey {
-                case latitude, longitude
-                case gpsAccuracy = "gps_accuracy"
-            }
-
-            init(from decoder: any Decoder) throws {
-                let fields = try decoder.container(keyedBy: CodingKeys.self)
-                self.latitude = fields.lenient(Double.self, forKey: .latitude)
-                self.longitude = fields.lenient(Double.self, forKey: .longitude)
-                self.gpsAccuracy = fields.lenient(Double.self, forKey: .gpsAccuracy)
-            }
-        }
-
-        var attributes: Attributes?
-        var lastUpdated: String?
-        var lastChanged: String?
-
-        enum CodingKeys: String, CodingKey {
-            case attributes
-            case lastUpdated = "last_updated"
-            case lastChanged = "last_changed"
-        }
-
-        init(from decoder: any Decoder) throws {
-            let fields = try decoder.container(keyedBy: CodingKeys.self)
-            self.attributes = fields.lenient(Attributes.self, forKey: .attributes)
-            self.lastUpdated = fields.lenient(String.self, forKey: .lastUpdated)
-            self.lastChanged = fields.lenient(String.self, forKey: .lastChanged)
-        }
-
-        /// With coordinates, at its `last_updated` (else `last_changed`); nil without.
-        var point: TrackPoint? {
-            guard let latitude = self.attributes?.latitude, let longitude = self.attributes?.longitude,
-                let time = [self.lastUpdated, self.lastChanged].lazy.compactMap({ $0 })
-                    .compactMap({ TrackTime.milliseconds(Array($0.utf8)) }).first
-            else { return nil }
-            let point = TrackPoint(
-                milliseconds: time, latitude: latitude, longitude: longitude,
-                accuracyMeters: self.attributes?.gpsAccuracy.flatMap { $0 >= 0 ? $0 : nil })
-            return point.isValid ? point : nil
-        }
-    }
-}
-
-extension HomeAssistantLocationProvider {
     /// `{"type": "homeassistant", "url": "http://homeassistant.local:8123", "entity": "device_tracker.phone",
     /// "token_file": "/etc/weathertag/homeassistant-token"}`
     package struct Settings: Sendable {
@@ -166,13 +112,8 @@ extension LocationProviderPlugin {
         LocationProviderPlugin(
             type: "homeassistant", name: "Home Assistant", needsKey: true,
             answers: [
-                AnswerReader("Home Assistant's state") { bytes in
-                    _ = HomeAssistantLocationProvider.State.decodeJSON(bytes)?.point
-                },
-                AnswerReader("Home Assistant's history") { bytes in
-                    _ = [Lenient<[Lenient<HomeAssistantLocationProvider.State>]>].decodeJSON(bytes)?
-                        .flatMap { $0.value ?? [] }.compactMap { $0.value?.point }
-                },
+                AnswerReader("Home Assistant's state") { bytes in _ = HomeAssistantAPI.state(bytes)?.point },
+                AnswerReader("Home Assistant's history") { bytes in _ = HomeAssistantAPI.history(bytes) },
             ],
             keys: [
                 .url("url", required: true, "Home Assistant (its /api/states and /api/history/period)."),

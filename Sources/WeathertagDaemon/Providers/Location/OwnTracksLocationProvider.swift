@@ -27,11 +27,10 @@ package struct OwnTracksLocationProvider: LocationProvider {
 
     package func locate() async throws -> Position {
         let body = try await self.get("/api/0/last", [("user", self.settings.user), ("device", self.settings.device)])
-        guard let list = [Lenient<OwnTracksLocation>].decodeJSON(body) else {
+        guard let points = OwnTracksRecorderAPI.last(body) else {
             throw LocationError(
                 source: self.type, message: "the Recorder's /api/0/last answered something other than a JSON list")
         }
-        let points = list.compactMap { Self.point($0.value) }
         guard let latest = points.max(by: { $0.milliseconds < $1.milliseconds }) else {
             throw LocationError(
                 source: self.type,
@@ -58,13 +57,13 @@ package struct OwnTracksLocationProvider: LocationProvider {
                 ("user", self.settings.user), ("device", self.settings.device), ("from", window.from.iso8601),
                 ("to", window.to.iso8601),
             ])
-        guard let list = Locations.decodeJSON(body)?.list else {
+        guard let points = OwnTracksRecorderAPI.locations(body) else {
             throw LocationError(
                 source: self.type,
                 message: "the Recorder's /api/0/locations answered something other than JSON locations")
         }
         return ServiceHistory.fix(
-            at: time, in: list.compactMap { Self.point($0.value) }, maximumGap: self.settings.maximumGap)?
+            at: time, in: points, maximumGap: self.settings.maximumGap)?
             .position(source: self.type)
     }
 
@@ -94,32 +93,6 @@ package struct OwnTracksLocationProvider: LocationProvider {
 }
 
 extension OwnTracksLocationProvider {
-    /// A location (`_type` location, or none given) as a point; nil for anything else.
-    static func point(_ location: OwnTracksLocation?) -> TrackPoint? {
-        guard let location, location.type == nil || location.type == "location", let point = location.point,
-            point.isValid
-        else { return nil }
-        return point
-    }
-
-    /// `/api/0/locations`: `{"count": N, "data": [...]}`; older Recorders answer the list alone.
-    struct Locations: Decodable {
-        var list: [Lenient<OwnTracksLocation>]
-
-        enum CodingKeys: String, CodingKey { case data }
-
-        init(from decoder: any Decoder) throws {
-            if let list = try? [Lenient<OwnTracksLocation>](from: decoder) {
-                self.list = list
-            } else {
-                self.list = try decoder.container(keyedBy: CodingKeys.self).decode(
-                    [Lenient<OwnTracksLocation>].self, forKey: .data)
-            }
-        }
-    }
-}
-
-extension OwnTracksLocationProvider {
     /// `{"type": "owntracks", "url": "http://recorder.lan:8083", "user": "me", "device": "phone",
     /// "token_file": "/etc/weathertag/owntracks-token"}`
     package struct Settings: Sendable {
@@ -138,15 +111,9 @@ extension LocationProviderPlugin {
         LocationProviderPlugin(
             type: "owntracks", name: "OwnTracks",
             answers: [
-                AnswerReader("the OwnTracks Recorder's last locations") { bytes in
-                    _ = [Lenient<OwnTracksLocation>].decodeJSON(bytes)?.compactMap {
-                        OwnTracksLocationProvider.point($0.value)
-                    }
+                AnswerReader("the OwnTracks Recorder's last locations") { bytes in _ = OwnTracksRecorderAPI.last(bytes)
                 },
-                AnswerReader("the OwnTracks Recorder's locations") { bytes in
-                    _ = OwnTracksLocationProvider.Locations.decodeJSON(bytes)?.list.compactMap {
-                        OwnTracksLocationProvider.point($0.value)
-                    }
+                AnswerReader("the OwnTracks Recorder's locations") { bytes in _ = OwnTracksRecorderAPI.locations(bytes)
                 },
             ],
             keys: [
