@@ -72,48 +72,7 @@ package struct CommandLocationProvider: LocationProvider {
     }
 
     func decode(_ bytes: [UInt8]) throws -> Position {
-        guard let printed = Printed.decodeJSON(bytes) else {
-            throw LocationError(source: self.type, message: "\(self.argv[0]) did not print a JSON object")
-        }
-        guard let latitude = printed.latitude, let longitude = printed.longitude else {
-            throw LocationError(source: self.type, message: "\(self.argv[0]) printed no numeric latitude/longitude")
-        }
-        let position = Position(
-            latitude: latitude,
-            longitude: longitude,
-            accuracyMeters: printed.accuracy,
-            source: self.type,
-            name: printed.name,
-            takenAt: self.now()
-        )
-        guard position.isValid else {
-            throw LocationError(source: self.type, message: "\(self.argv[0]) printed coordinates off the globe")
-        }
-        return position
-    }
-}
-
-extension CommandLocationProvider {
-    /// What the program prints: `{"latitude": 59.91, "longitude": 10.75, "accuracy_m": 25, "name": "Oslo"}`; numbers
-    /// must be JSON numbers, and a field of another type is left out.
-    struct Printed: Decodable {
-        var latitude: Double?
-        var longitude: Double?
-        var accuracy: Double?
-        var name: String?
-
-        enum CodingKeys: String, CodingKey {
-            case latitude, longitude, name
-            case accuracy = "accuracy_m"
-        }
-
-        init(from decoder: any Decoder) throws {
-            let fields = try decoder.container(keyedBy: CodingKeys.self)
-            self.latitude = fields.lenient(Double.self, forKey: .latitude)
-            self.longitude = fields.lenient(Double.self, forKey: .longitude)
-            self.accuracy = fields.lenient(Double.self, forKey: .accuracy)
-            self.name = fields.lenient(String.self, forKey: .name)
-        }
+        try ProgramPosition.position(bytes, source: self.type, program: self.argv[0], takenAt: self.now())
     }
 }
 
@@ -130,12 +89,14 @@ extension CommandLocationProvider {
 
 extension LocationProviderPlugin {
     package static var command: LocationProviderPlugin {
-        let reader = CommandLocationProvider(
-            argv: ["program"], timeout: .seconds(1), cacheDuration: .seconds(1), now: { Date(timeIntervalSince1970: 0) }
-        )
-        return LocationProviderPlugin(
+        LocationProviderPlugin(
             type: "command", name: "your own program",
-            answers: [AnswerReader("a program's printed position") { bytes in _ = try? reader.decode(bytes) }],
+            answers: [
+                AnswerReader("a program's printed position") { bytes in
+                    _ = try? ProgramPosition.position(
+                        bytes, source: "command", program: "program", takenAt: Date(timeIntervalSince1970: 0))
+                }
+            ],
             keys: [
                 ConfigKey(
                     "argv", required: true,
