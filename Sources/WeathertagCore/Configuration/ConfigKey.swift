@@ -97,6 +97,18 @@ extension ConfigKey {
             deprecated: false, description: description)
     }
 
+    /// A list of `items` (each item's schema).
+    package static func list(
+        _ name: String, required: Bool = false, minItems: Int? = nil, unique: Bool = false, of items: JSONValue,
+        _ description: String? = nil
+    ) -> ConfigKey {
+        var members: [(String, JSONValue?)] = [("type", .string("array"))]
+        members.append(("minItems", minItems.map(JSONValue.integer)))
+        members.append(("uniqueItems", unique ? JSONValue.bool(true) : nil))
+        members.append(("items", items))
+        return Self.key(name, required: required, members, default: nil, deprecated: false, description: description)
+    }
+
     /// One of `values`.
     package static func choice(
         _ name: String, _ values: [String], default value: String? = nil, deprecated: Bool = false,

@@ -197,13 +197,9 @@ extension CommonSection {
     static let stamp = CommonSection(
         "stamp",
         keys: [
-            ConfigKey(
-                "fields",
-                schema: [
-                    "type": "array", "minItems": 1, "uniqueItems": true,
-                    "items": ["enum": .array(StampField.all.map { .string($0.rawValue) })],
-                    "description": "The block's fields, in order; all of them by default.",
-                ]),
+            .list(
+                "fields", minItems: 1, unique: true, of: ["enum": .array(StampField.all.map { .string($0.rawValue) })],
+                "The block's fields, in order; all of them by default."),
             .seconds(
                 "max_age_seconds", maximum: 86400, default: 3600,
                 "Entries are stamped only with weather at most this old; never shorter than cache.ttl_seconds."),
@@ -282,13 +278,10 @@ extension CommonSection {
             .integer(
                 "max_depth", minimum: 0, maximum: 64, default: 8,
                 "How many levels of folders below the inbox are followed."),
-            ConfigKey(
-                "exclude",
-                schema: [
-                    "type": "array", "items": ["type": "string"],
-                    "description":
-                        "gitignore-style patterns of files and folders that are not entries: \"drafts/\", \"*.private.md\", \"/archive\", \"templates/**\". Hidden folders (.git, .obsidian, .trash) are never followed.",
-                ]),
+            .list(
+                "exclude", of: ["type": "string"],
+                "gitignore-style patterns of files and folders that are not entries: \"drafts/\", \"*.private.md\", \"/archive\", \"templates/**\". Hidden folders (.git, .obsidian, .trash) are never followed."
+            ),
             .number(
                 "settle_seconds", minimum: 0, maximum: 3600, default: 2,
                 "An entry written or moved in is stamped once no write has reached it for this long (autosaving editors save many times); 0 stamps at once. Entries an editor has open (its swap or lock file beside them) wait until it closes them."

@@ -98,13 +98,10 @@ extension LocationProviderPlugin {
                 }
             ],
             keys: [
-                ConfigKey(
-                    "argv", required: true,
-                    schema: [
-                        "type": "array", "minItems": 1, "items": ["type": "string"],
-                        "description":
-                            "The program and its arguments; it prints {\"latitude\": ..., \"longitude\": ...}. An element holding {time} is given the RFC 3339 time asked about, and makes the provider answer for back-dated entries too.",
-                    ]),
+                .list(
+                    "argv", required: true, minItems: 1, of: ["type": "string"],
+                    "The program and its arguments; it prints {\"latitude\": ..., \"longitude\": ...}. An element holding {time} is given the RFC 3339 time asked about, and makes the provider answer for back-dated entries too."
+                ),
                 .seconds("timeout_seconds", maximum: 300, default: 5),
                 .seconds("cache_seconds", maximum: 86400, default: 60),
             ]

@@ -90,13 +90,10 @@ extension WeatherSourcePlugin {
                 }
             ],
             keys: [
-                ConfigKey(
-                    "argv", required: true,
-                    schema: [
-                        "type": "array", "minItems": 1, "items": ["type": "string"],
-                        "description":
-                            "The program and its arguments; {latitude}, {longitude}, {units} and {lang} are replaced. It prints one JSON object (see the README).",
-                    ]),
+                .list(
+                    "argv", required: true, minItems: 1, of: ["type": "string"],
+                    "The program and its arguments; {latitude}, {longitude}, {units} and {lang} are replaced. It prints one JSON object (see the README)."
+                ),
                 .seconds("timeout_seconds", maximum: 300, default: 10),
             ]
         ) { (config, context) throws(ConfigurationError) in
