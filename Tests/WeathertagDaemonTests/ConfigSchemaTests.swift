@@ -82,7 +82,8 @@ struct ConfigSchemaTests {
                     let text = integer ? String(Int(number)) : String(number)
                     // The one rule between keys the schema cannot say: cache.ttl_seconds ≤ stamp.max_age_seconds.
                     let companion = section == "cache" ? #", "stamp": {"max_age_seconds": 86400}"# : ""
-                    let document = section == "inbox"
+                    let document =
+                        section == "inbox"
                         ? #"{"inbox": {"path": "\#(inbox)", "\#(key)": \#(text)}}"#
                         : #"{"inbox": {"path": "\#(inbox)"}, "\#(section)": {"\#(key)": \#(text)}\#(companion)}"#
                     let field = "\(section).\(key)"
