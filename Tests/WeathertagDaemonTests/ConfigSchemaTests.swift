@@ -56,52 +56,75 @@ struct ConfigSchemaTests {
         }
     }
 
-    /// Each bound a section's key declares (the schema's `minimum`, `exclusiveMinimum`, `maximum`) is the decoder's
-    /// too: a value at it is accepted, and one past it refused, naming the field. The schema is made of the
-    /// declarations; this keeps the decoders that read them to the same word.
+    /// Each bound a key declares (the schema's `minimum`, `exclusiveMinimum`, `maximum`), in a section or in a
+    /// plugin's entry, is the decoder's too: a value at it is accepted, and one past it refused, naming the field.
+    /// The schema is made of the declarations; this keeps the decoders that read them to the same word.
     @Test func everyDeclaredBoundIsTheDecodersBound() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let inbox = try directory.makeDirectory("inbox")
         let schema = try Self.schema()
-        var tried = 0
+        // Where each key is tried: (the field the decoder must name, the document around the value `VALUE`).
+        var places: [(field: String, declared: [String: Any], document: String)] = []
         for (section, value) in schema["properties"] as? [String: Any] ?? [:] {
-            let keys = ((value as? [String: Any])?["properties"] as? [String: Any]) ?? [:]
-            for (key, declared) in keys {
+            for (key, declared) in ((value as? [String: Any])?["properties"] as? [String: Any]) ?? [:] {
                 guard let declared = declared as? [String: Any] else { continue }
-                let integer = declared["type"] as? String == "integer"
-                var cases: [(Double, Bool)] = []
-                if let maximum = declared["maximum"] as? Double {
-                    cases += [(maximum, true), (integer ? maximum + 1 : maximum * 1.5 + 1, false)]
-                }
-                if let minimum = declared["minimum"] as? Double {
-                    cases += [(minimum, true), (minimum - 1, false)]
-                }
-                if let above = declared["exclusiveMinimum"] as? Double { cases += [(above, false)] }
-                for (number, accepted) in cases {
-                    let text = integer ? String(Int(number)) : String(number)
-                    // The one rule between keys the schema cannot say: cache.ttl_seconds ≤ stamp.max_age_seconds.
-                    let companion = section == "cache" ? #", "stamp": {"max_age_seconds": 86400}"# : ""
-                    let document =
-                        section == "inbox"
-                        ? #"{"inbox": {"path": "\#(inbox)", "\#(key)": \#(text)}}"#
-                        : #"{"inbox": {"path": "\#(inbox)"}, "\#(section)": {"\#(key)": \#(text)}\#(companion)}"#
-                    let field = "\(section).\(key)"
-                    do {
-                        _ = try Configuration.decode(
-                            try JSONParser.parse(Array(document.utf8)), environment: ["HOME": directory.path],
-                            plugins: .builtIns, configDirectory: directory.path, files: LocalConfigurationFiles())
-                        #expect(accepted, "\(field): \(text) is past its declared bound, and the decoder takes it")
-                    } catch let error as ConfigurationError {
-                        #expect(
-                            !accepted && error.field.contains(field),
-                            "\(field): \(text) is within its declared bounds, and the decoder says \(error)")
-                    }
-                    tried += 1
+                // The one rule between keys the schema cannot say: cache.ttl_seconds ≤ stamp.max_age_seconds.
+                let companion = section == "cache" ? #", "stamp": {"max_age_seconds": 86400}"# : ""
+                let document =
+                    section == "inbox"
+                    ? #"{"inbox": {"path": "\#(inbox)", "\#(key)": VALUE}}"#
+                    : #"{"inbox": {"path": "\#(inbox)"}, "\#(section)": {"\#(key)": VALUE}\#(companion)}"#
+                places.append(("\(section).\(key)", declared, document))
+            }
+        }
+        // Each entry type that needs nothing else of its own (MET Norway's contact and OpenWeather's key given).
+        let definitions = schema["definitions"] as? [String: Any] ?? [:]
+        for (family, list) in [("source", "weather"), ("provider", "location")] {
+            for branch in (definitions[family] as? [String: Any])?["allOf"] as? [[String: Any]] ?? [] {
+                let then = branch["then"] as? [String: Any] ?? [:]
+                let condition = (branch["if"] as? [String: Any])?["properties"] as? [String: Any]
+                guard (then["required"] as? [String] ?? []).isEmpty,
+                    let type = (condition?["type"] as? [String: Any])?["const"] as? String
+                else { continue }
+                for (key, declared) in then["properties"] as? [String: Any] ?? [:] {
+                    guard let declared = declared as? [String: Any], key != "type" else { continue }
+                    let document = """
+                        {"inbox": {"path": "\(inbox)"}, "met_norway": {"contact": "you@example.org"},
+                         "\(list)": {"providers": [{"type": "\(type)", "\(key)": VALUE}]}}
+                        """
+                    places.append(("providers[0].\(key)", declared, document))
                 }
             }
         }
-        #expect(tried > 60)
+        var tried = 0
+        for (field, declared, document) in places {
+            let integer = declared["type"] as? String == "integer"
+            var cases: [(Double, Bool)] = []
+            if let maximum = declared["maximum"] as? Double {
+                cases += [(maximum, true), (integer ? maximum + 1 : maximum * 1.5 + 1, false)]
+            }
+            if let minimum = declared["minimum"] as? Double { cases += [(minimum, true), (minimum - 1, false)] }
+            if let above = declared["exclusiveMinimum"] as? Double { cases += [(above, false)] }
+            for (number, accepted) in cases {
+                let text = integer ? String(Int(number)) : String(number)
+                let json = document.replacingOccurrences(of: "VALUE", with: text)
+                do {
+                    _ = try Configuration.decode(
+                        try JSONParser.parse(Array(json.utf8)),
+                        environment: ["HOME": directory.path, "OPENWEATHER_API_KEY": "0123456789abcdef"],
+                        plugins: .builtIns, configDirectory: directory.path, files: LocalConfigurationFiles())
+                    #expect(
+                        accepted, "\(field) in \(json): \(text) is past its declared bound, and the decoder takes it")
+                } catch let error as ConfigurationError {
+                    #expect(
+                        !accepted && error.field.contains(field),
+                        "\(field) in \(json): \(text) is within its declared bounds, and the decoder says \(error)")
+                }
+                tried += 1
+            }
+        }
+        #expect(tried > 90)
     }
 
     /// weathertag.json(5), generated from the reference in docs/, describes every key.
