@@ -123,7 +123,8 @@ def config(work, scratch, standin, page):
         "socket": {"path": os.path.join(work, "weathertag.sock")},
     }
     if page:
-        settings["timeline"] = {"output": os.path.join(scratch, "site", "diary.html")}
+        settings["timeline"] = {"output": os.path.join(scratch, "site", "diary.html"),
+                                "map_output": os.path.join(scratch, "site", "map.svg")}
     with open(path, "w") as handle:
         json.dump(settings, handle)
     return path
@@ -301,10 +302,10 @@ class Workload:
             self.mark("done:" + os.path.relpath(made, self.inbox))
 
     def page(self):
-        """The burst, with the timeline page the daemon keeps current on the same disk."""
+        """The burst, with the timeline page and the map the daemon keeps current on the same disk."""
         self.burst()
-        page = os.path.join(self.scratch, "site", "diary.html")
-        wait_until("the page written", lambda: os.path.exists(page))
+        page, drawn = (os.path.join(self.scratch, "site", name) for name in ("diary.html", "map.svg"))
+        wait_until("the page and the map written", lambda: os.path.exists(page) and os.path.exists(drawn))
 
 
 def record(arguments, work, standin):
@@ -532,10 +533,12 @@ def check_entries(arguments, base, log, found, scratch, work, path, rng, problem
             strangers = [name for name in present if name not in index_of]
             if strangers:
                 problems.append("%s: other files in the inbox: %s" % (state, strangers))
-            page = os.path.join(folder, "site", "diary.html")
+            page, drawn = os.path.join(folder, "site", "diary.html"), os.path.join(folder, "site", "map.svg")
             with_page += os.path.exists(page)
             if os.path.exists(page) and not read(page).rstrip().endswith(b"</html>"):
                 problems.append("%s: the page is cut short (%d bytes)" % (state, os.path.getsize(page)))
+            if os.path.exists(drawn) and not read(drawn).rstrip().endswith(b"</svg>"):
+                problems.append("%s: the map is cut short (%d bytes)" % (state, os.path.getsize(drawn)))
             problems += check_database(folder, work, state, max(
                 [count for count, at in checkpointed_at if at < upto], default=0))
             checked += 1
