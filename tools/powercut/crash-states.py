@@ -581,7 +581,8 @@ def check_made(arguments, base, log, found, begin, scratch, work, path, rng, pro
                         state, made, "absent" if content is None else "not whole (%d bytes)" % len(content)))
                 elif content is not None and content not in (finished[made], stripped(finished[made])):
                     problems.append("%s: %s is cut short: %r" % (state, made, content[:60]))
-            hidden = [name for name in os.listdir(inbox) if name.startswith(".")]
+            # A temp file or a staging folder, anywhere below the inbox (`new` writes into year/month folders).
+            hidden = [name for _, folders, files in os.walk(inbox) for name in folders + files if name.endswith(SUFFIX)]
             with_leftovers += bool(hidden)
             checked += 1
             if number in restarts:
@@ -656,8 +657,16 @@ def restart(arguments, config_path, folder, written, index_of, state, texts):
             documents = json.loads(bench.http_unix(socket_path, "/v1/entries?limit=1000")[1])["entries"]
             return {document["path"]: document["lane"] for document in documents}
 
+        def scanned():
+            # The daemon's first listing of the inbox is done (it removes the temp files a cut left): READY=1 may
+            # come before it.
+            status = json.loads(bench.http_unix(socket_path, "/v1/status")[1])
+            return status["entries"].get("last_scan_at") is not None
+
         def settled():
             # Every file stamped, and the index (written after the files, in the batch's transaction) in step.
+            if not scanned():
+                return False
             shown = lanes()
             return all(b"weather:" in read(os.path.join(inbox, name)) and shown.get(name) == "stamped"
                        for name in present)
