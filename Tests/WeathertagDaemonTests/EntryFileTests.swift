@@ -466,12 +466,17 @@ final class EntryFileTests {
         _ = try self.directory.makeDirectory(running + "/2018/01")
         try self.directory.write(running + "/2018/01/entry.md", "---\ntitle: staged\n---\n")
         try self.directory.write("2018/diary.md", "Mine.\n")
+        // The author's own hidden folder that only ends like one of ours is never removed.
+        let authors = "2018/.drafts.weathertag-tmp"
+        _ = try self.directory.makeDirectory(authors)
+        try self.directory.write(authors + "/draft.md", "Not yet.\n")
         let listing = try InboxListing.list(
             self.directory.path, tree: InboxTree(), skipping: [:], memory: nil, failed: { _, _ in })
         #expect(!FileIO.exists(self.directory.file(stopped)))
         #expect(listing.removed.contains(String(stopped.dropFirst("2018/".count))))
         #expect(FileIO.exists(self.directory.file(running + "/2018/01/entry.md")))
         #expect(listing.candidates == ["2018/diary.md"] && FileIO.exists(self.directory.file("2018/diary.md")))
+        #expect(FileIO.exists(self.directory.file(authors + "/draft.md")))
     }
 
     @Test func aProcessStartIsReadPastACommandWithSpacesAndParentheses() {

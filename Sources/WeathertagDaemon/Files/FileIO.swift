@@ -225,10 +225,14 @@ enum FileIO {
     }
 
     /// Removes the folders (`createTemporaryFolder`'s: an import's staging and unpacking) a crashed writer left in
-    /// `directory`, with all they hold; returns the names removed. `names` are folders.
+    /// `directory`, with all they hold; returns the names removed. `names` are folders. Only the names weathertag
+    /// gives its folders (`.import.…`, `.import-zip.…`) are ever removed: a whole tree goes, so a hidden folder of
+    /// the author's that merely ends like a temp file is never taken for one.
     static func removeStaleTemporaryFolders(in directory: String, names: [String]) -> [String] {
         names.filter { name in
-            guard Self.isStaleTemporary(name) else { return false }
+            guard name.hasPrefix(".import.") || name.hasPrefix(".import-zip."), Self.isStaleTemporary(name) else {
+                return false
+            }
             Self.removeTree(directory + "/" + name)
             return access(directory + "/" + name, F_OK) != 0
         }
