@@ -9,7 +9,8 @@ struct New: AsyncParsableCommand {
         commandName: "new",
         abstract: "Start the next entry: make its file in the inbox, stamp it, open it in your editor.",
         discussion: """
-            The file is named and foldered by inbox.layout (default %Y/%m/%Y-%m-%d-%H%M.md) for now or --at, and \
+            The file is named and foldered by inbox.layout (default %Y/%m/%Y-%m-%d-%H%M.md) for now or --at (in a \
+            vault's root, below its daily notes' folder), and \
             starts from new.template (placeholders {{title}}, {{date}}, {{day}}, {{time}}) or a front matter with \
             title and date. It is stamped at once, as `stamp` would (current weather from the daemon or the \
             configured sources; an --at in the past gets its own hour's weather from history), then opened in \
@@ -51,8 +52,10 @@ struct New: AsyncParsableCommand {
         // On the clock `--at` names (`2019-05-01T01:00:00+09:00` is the first of May where it was written, whatever
         // this machine's zone); without one, on this machine's, where the entry is being written.
         let offset = (given?.writtenIn ?? .current).secondsFromGMT(for: date)
-        let path =
-            configuration.inbox.path + "/" + configuration.inbox.layout.path(for: WallClock(date, utcOffset: offset))
+        // In a vault's root, in its daily notes' folder: elsewhere it would be no entry.
+        let entries = configuration.inbox.tree.newEntriesFolder
+        let folder = entries.isEmpty ? configuration.inbox.path : configuration.inbox.path + "/" + entries
+        let path = folder + "/" + configuration.inbox.layout.path(for: WallClock(date, utcOffset: offset))
 
         var template: String?
         if let templatePath = configuration.newEntry.templatePath {

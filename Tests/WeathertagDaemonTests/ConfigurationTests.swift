@@ -356,6 +356,26 @@ final class ConfigurationTests {
         }
     }
 
+    /// An inbox that is an Obsidian vault's root (a real vault's settings, `Recorded/Vaults/journal-templater`, on
+    /// the disk): its layout is read at load, and `inbox.entries` says which notes are entries.
+    @Test func aVaultsLayoutIsReadAtLoad() throws {
+        let recorded = Fixtures.repositoryRoot + "/Tests/WeathertagCoreTests/Recorded/Vaults/journal-templater"
+        for item in try FileManager.default.contentsOfDirectory(atPath: recorded) {
+            try FileManager.default.copyItem(atPath: recorded + "/" + item, toPath: self.inbox + "/" + item)
+        }
+        let configuration = try self.decode(#"{"inbox": {"path": "inbox"}}"#)
+        let tree = configuration.inbox.tree
+        #expect(tree.isScopedToVault && tree.vault?.entries.map(\.path) == ["Journal"])
+        #expect(tree.vault?.templateFolders.map(\.path) == ["Templates"])
+        #expect(tree.isEntry("Journal/2022/W28/2022-07-12.md") && !tree.isEntry("README.md"))
+        let all = try self.decode(#"{"inbox": {"path": "inbox", "entries": "all"}}"#)
+        #expect(!all.inbox.tree.isScopedToVault && all.inbox.tree.isEntry("README.md"))
+        #expect(all.inbox.tree.template("Templates/Daily.md") != nil)
+        #expect(
+            self.error(#"{"inbox": {"path": "inbox", "entries": "daily"}}"#).hasPrefix("inbox.entries: "),
+            "\(self.error(#"{"inbox": {"path": "inbox", "entries": "daily"}}"#))")
+    }
+
     @Test func invalidJSONSaysWhere() throws {
         try self.directory.write("bad.json", "{\n  \"inbox\": {\"path\": \"inbox\"},\n  \"socket\": tru\n}\n")
         let error = self.loadError(self.directory.file("bad.json"))

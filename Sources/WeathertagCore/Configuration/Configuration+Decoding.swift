@@ -278,6 +278,10 @@ extension CommonSection {
             .integer(
                 "max_depth", minimum: 0, maximum: 64, default: 8,
                 "How many levels of folders below the inbox are followed."),
+            .choice(
+                "entries", InboxTree.EntryScope.allCases.map(\.rawValue), default: "auto",
+                "Which notes are entries when the inbox is a notes app's vault (it holds .obsidian/, or Logseq's logseq/config.edn): auto, the folders its daily notes, periodic notes and journals are in (templates are never entries, whatever this says); all, every note. An inbox that is no vault's root: every note either way."
+            ),
             .list(
                 "exclude", of: ["type": "string"],
                 "gitignore-style patterns of files and folders that are not entries: \"drafts/\", \"*.private.md\", \"/archive\", \"templates/**\". Hidden folders (.git, .obsidian, .trash) are never followed."
@@ -308,10 +312,11 @@ extension Configuration {
             inbox.pollInterval = poll
         }
         let excludes = try object.stringArray("exclude") ?? []
+        let scope = try object.choice("entries", ["auto": InboxTree.EntryScope.auto, "all": .all])
         inbox.tree = InboxTree(
             recursive: try object.bool("recursive") ?? true,
             maximumDepth: try object.integer("max_depth", in: 0...64) ?? 8,
-            excludes: excludes)
+            excludes: excludes, entries: scope ?? .auto)
         if let bad = excludes.first(where: { pattern in
             let text = pattern.trimmingWhitespace()
             return !text.isEmpty && !text.hasPrefix("#") && ExcludePattern(text) == nil
@@ -339,6 +344,8 @@ extension Configuration {
         guard kind == .folder else {
             throw ConfigurationError(field: "inbox.path", message: "\(inbox.path) is not a folder")
         }
+        // A notes app's vault lays out its own entries and templates (`VaultLayout`); read as its settings are now.
+        inbox.tree.vault = VaultLayout.read(inbox: Paths.standardized(inbox.path), files: files)
         return inbox
     }
 }

@@ -6,15 +6,47 @@ import FoundationEssentials
 /// A folder is followed when the inbox is recursive, it is at most `maximumDepth` levels down, its name is not
 /// hidden (`.git`, `.obsidian`, `.trash`, `.stversions`) and no `exclude` pattern matches it. Symbolic links to
 /// folders are never followed (the walkers check that; this type only judges names).
+///
+/// In a notes app's vault (`VaultLayout`), the app's own folders are never followed, a template is always an
+/// entry to be left alone (`template`), and when the inbox is the vault's root only the vault's entries folders
+/// hold entries (`inbox.entries: auto`): its other notes are no diary entries, and their folders are not followed.
 package struct InboxTree: Sendable {
     package var recursive: Bool
     package var maximumDepth: Int
     package let excludes: [ExcludePattern]
+    /// The notes app's layout of the vault the inbox is, or is in; nil when it is in none.
+    package var vault: VaultLayout?
+    /// Which notes of a vault's root are entries (`inbox.entries`).
+    package var entries: EntryScope
 
-    package init(recursive: Bool = true, maximumDepth: Int = 8, excludes: [String] = []) {
+    /// Which notes of a vault's root are entries (`inbox.entries`).
+    package enum EntryScope: String, Sendable, Equatable, CaseIterable {
+        /// As the vault lays them out: its daily notes', periodic notes' and journals' folders (every note of an
+        /// inbox that is no vault's root).
+        case auto
+        /// Every note.
+        case all
+    }
+
+    package init(
+        recursive: Bool = true, maximumDepth: Int = 8, excludes: [String] = [], vault: VaultLayout? = nil,
+        entries: EntryScope = .auto
+    ) {
         self.recursive = recursive
         self.maximumDepth = maximumDepth
         self.excludes = excludes.compactMap(ExcludePattern.init)
+        self.vault = vault
+        self.entries = entries
+    }
+
+    /// Only the vault's entries folders hold entries.
+    package var isScopedToVault: Bool { self.entries == .auto && self.vault?.inboxIsRoot == true }
+
+    /// Where `new` puts an entry, relative to the inbox (`""`: the inbox itself): the vault's first entries folder,
+    /// when only those hold entries.
+    package var newEntriesFolder: String {
+        guard self.isScopedToVault else { return "" }
+        return self.vault?.entries.first { !$0.path.isEmpty }?.path ?? ""
     }
 
     /// Whether the folder at `path` (relative, not empty) is watched and listed.
@@ -23,15 +55,53 @@ package struct InboxTree: Sendable {
         let components = path.split(separator: "/")
         guard components.count <= self.maximumDepth else { return false }
         guard !components.contains(where: { $0.hasPrefix(".") }) else { return false }
+        guard self.ownFolder(path) == nil else { return false }
+        if self.isScopedToVault, let vault = self.vault {
+            // An entries or templates folder, one below it, or one on the way to it.
+            let leads = { (place: String) in place.isEmpty || place == path || place.hasPrefix(path + "/") }
+            let reaches =
+                vault.entries.contains { $0.holds(path) || leads($0.path) }
+                || vault.templateFolders.contains { $0.holds(path) || leads($0.path) }
+                || vault.templateFiles.contains { $0.path.hasPrefix(path + "/") }
+            guard reaches else { return false }
+        }
         return !self.isExcluded(path, isFolder: true)
     }
 
-    /// Whether the file at `path` (relative) is an entry: a candidate name, in a followed folder, not excluded.
+    /// Whether the file at `path` (relative) is an entry: a candidate name, in a followed folder, not excluded; in a
+    /// vault's root, in one of its entries folders (its root holds the notes whose names hold a date), or a
+    /// template.
     package func isEntry(_ path: String) -> Bool {
         let (folder, name) = Self.split(path)
         guard InboxFilter.isCandidate(name) else { return false }
         if !folder.isEmpty, !self.follows(folder: folder) { return false }
-        return !self.isExcluded(path, isFolder: false)
+        guard !self.isExcluded(path, isFolder: false) else { return false }
+        guard self.isScopedToVault else { return true }
+        return self.isVaultEntry(path) || self.template(path) != nil
+    }
+
+    /// Whether the note at `path` is in one of the vault's entries folders.
+    private func isVaultEntry(_ path: String) -> Bool {
+        self.vault?.entries.contains { place in
+            place.path.isEmpty
+                ? EntryTime.parse(fileName: Self.split(path).name, timeZone: .utc) != nil
+                : place.holds(path)
+        } ?? false
+    }
+
+    /// Why the note at `path` (relative) is a template, when the vault's settings say it is one (its folder, or it
+    /// by name); nil otherwise. Its text may say so too (`TemplateSign.placeholder`), which this does not read.
+    package func template(_ path: String) -> TemplateSign? {
+        guard let vault = self.vault else { return nil }
+        if let folder = vault.templateFolders.first(where: { !$0.path.isEmpty && $0.holds(path) }) {
+            return .folder(folder)
+        }
+        return vault.templateFiles.first { $0.path == path }.map(TemplateSign.file)
+    }
+
+    /// The app's own folder `path` is (in), if any: `logseq`.
+    private func ownFolder(_ path: String) -> String? {
+        self.vault?.ownFolders.first { path == $0 || path.hasPrefix($0 + "/") }
     }
 
     /// The sync tool's conflict copy at `path` (relative), where an entry could be, its `copy` and `entry` relative
@@ -75,6 +145,9 @@ package struct InboxTree: Sendable {
         if components.count > self.maximumDepth {
             return "deeper than inbox.max_depth (\(self.maximumDepth) folders)"
         }
+        if !folder.isEmpty, let own = self.ownFolder(folder), let vault = self.vault {
+            return "in \(own)/, \(vault.app.rawValue)'s own folder, which is not part of the diary"
+        }
         if !folder.isEmpty, let pattern = self.excludes.first(where: { $0.matches(folder, isFolder: true) }) {
             return "in a folder inbox.exclude leaves out ('\(pattern)')"
         }
@@ -82,6 +155,14 @@ package struct InboxTree: Sendable {
             return "left out by inbox.exclude ('\(pattern)')"
         }
         if name.hasPrefix(".") { return "a hidden file, which is not part of the diary" }
+        if self.isScopedToVault, InboxFilter.isCandidate(name), let vault = self.vault {
+            let entries = VaultLayout.listed(
+                vault.entries.map { $0.path.isEmpty ? "the notes whose names hold a date" : $0.folderName })
+            return
+                "not one of the diary's entries: in this \(vault.app.rawValue) \(vault.app == .obsidian ? "vault" : "graph") "
+                + "they are \(entries) (weathertag check says which settings say so), and a note elsewhere is never "
+                + "given weather; inbox.entries \"all\" makes every note an entry"
+        }
         let lower = name.lowercased()
         let temporary =
             name.hasSuffix("~") || name == "4913" || name.hasPrefix("~syncthing~")
