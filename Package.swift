@@ -158,7 +158,8 @@ let package = Package(
             name: "WeathertagIntegrationTests",
             // "weathertag" is imported by no file: it is there so that `swift test` builds the binary these tests run.
             dependencies: [
-                "weathertag", "WeathertagCore", "WeathertagTestSupport", .product(name: "Yams", package: "Yams"),
+                "weathertag", "WeathertagCore", "WeathertagDaemon", "WeathertagTestSupport",
+                .product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings
         ),

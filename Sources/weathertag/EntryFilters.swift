@@ -15,7 +15,7 @@ struct EntryFilters: ParsableArguments {
     @Option(help: "A place, region or country as the weather block names it.")
     var place: String?
 
-    @Option(help: "waiting, stamped, backdated or left_alone.")
+    @Option(help: "waiting, stamped, backdated, left_alone or other_time.")
     var lane: String?
 
     @Argument(help: "Words to find in the title, text or place (each word matches words starting with it).")

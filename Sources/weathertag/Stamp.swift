@@ -17,10 +17,17 @@ struct Stamp: AsyncParsableCommand {
             that answered and, for each back-dated file, the hour its block holds. Each file gets the same treatment as an \
             entry in the inbox: stamped once, atomically, every byte kept; files already stamped, not text, or \
             with front matter it must not edit are left as they are. A progress bar shows on a terminal; a \
-            summary follows. --dry-run prints the front matter each file would get and writes nothing.
+            summary follows. --dry-run prints the front matter each file would get and writes nothing. A template \
+            (in a folder the vault names for templates, or holding a placeholder such as {{date}} or <% tp.file.title \
+            %>) is never stamped.
 
-            Exit status: 0 when every file is stamped (or already was), 65 when some were left alone or failed, \
-            69 when there is neither a daemon nor a configuration, 75 when there is no weather yet.
+            --remove takes out of each file of the inbox the weather block weathertag remembers writing there, and \
+            nothing else: a template an older version stamped, a note that is no entry now. A block weathertag did \
+            not write there is left as it is.
+
+            Exit status: 0 when every file is stamped (or already was; with --remove, when every block is taken out), \
+            65 when some were left alone or failed, 69 when there is neither a daemon nor a configuration (with \
+            --remove: no memory of stamps), 75 when there is no weather yet.
             """
     )
 
@@ -36,6 +43,13 @@ struct Stamp: AsyncParsableCommand {
             """)
     var fresh = false
 
+    @Flag(
+        help: """
+            Take out the weather block weathertag remembers writing into each file (a template an older version \
+            stamped), and nothing else.
+            """)
+    var remove = false
+
     @Option(
         help: """
             When the files were written (2019-05-01, "2019-05-01 10:00", 2019-05-01T10:00:00+02:00), instead of what \
@@ -48,6 +62,9 @@ struct Stamp: AsyncParsableCommand {
     var files: [String]
 
     func validate() throws {
+        if self.remove, self.fresh || self.at != nil || self.dryRun {
+            throw ValidationError("--remove takes out blocks; it goes with none of --fresh, --at and --dry-run")
+        }
         if let at, EntryTime.given(at) == nil {
             throw ValidationError("--at \(at) is not \(EntryTime.grammar)")
         }
@@ -60,6 +77,7 @@ struct Stamp: AsyncParsableCommand {
             return Result { () throws(ConfigurationError) in runtime.factory(try runtime.loadConfiguration(path)) }
         }
         let factory = try? loaded?.get()
+        if self.remove { return try await self.removeBlocks(factory) }
         let configuration = factory?.configuration
         // The block the daemon would write: the configuration's fields.
         let fields = configuration?.stamp.fields ?? StampField.all
@@ -100,7 +118,9 @@ struct Stamp: AsyncParsableCommand {
             explicitTime: self.at.flatMap { EntryTime.given($0) })
         let progress = ProgressBar(total: self.files.count)
         let files = self.files
-        let options = StampOptions(configuration, backdating: backdating, replacing: self.fresh)
+        let options =
+            factory?.stampOptions(backdating: backdating, replacing: self.fresh)
+            ?? StampOptions(nil, backdating: backdating, replacing: self.fresh)
         let stampAll = { @Sendable in
             await FileStamper.stamp(
                 files, currentWeather: { await current.get().map(\.tag).mapError { $0 } }, fields: fields,
@@ -190,6 +210,40 @@ struct Stamp: AsyncParsableCommand {
     }
 
     private func configurationPath() -> String? { self.connection.configurationFile() }
+
+    /// `--remove`: the block weathertag remembers writing into each file taken out, and nothing else.
+    private func removeBlocks(_ factory: ServiceFactory?) async throws {
+        guard let factory, let database = await factory.stateDatabase(),
+            let memory = factory.stampMemory(database)
+        else {
+            printError(
+                "no memory of stamps to say which blocks weathertag wrote (give --config, with state.enabled and an "
+                    + "inbox that exists)")
+            throw ExitCode(ExitStatus.unavailable)
+        }
+        let options = factory.stampOptions(backdating: nil, replacing: false)
+        let outcomes = await FileStamper.remove(
+            self.files, memory: memory, tree: factory.configuration.inbox.tree, options: options)
+        var (removed, left) = (0, 0)
+        for file in self.files {
+            switch outcomes[file] ?? .success(.refused(.vanished)) {
+            case .success(.removed): removed += 1
+            case .success(.left(let why)):
+                left += 1
+                printError("\(file): left as it is: \(why)")
+            case .success(.refused(let result)):
+                left += 1
+                printError("\(file): \(Self.describe(result))")
+            case .failure(let error):
+                left += 1
+                printError("\(file): not changed: \(error)")
+            }
+        }
+        print(
+            "\(removed) weather block\(removed == 1 ? "" : "s") taken out, \(left) left as \(left == 1 ? "it is" : "they are")"
+        )
+        if left > 0 { throw ExitCode(65) }
+    }
 }
 
 /// The current weather `stamp` uses, asked once and only when a file needs it: the daemon's tag when one answers,

@@ -197,8 +197,9 @@ struct LaneTests {
                 "permission_denied", "hard_links", "read_only", "no_read_permission", "too_large", "empty",
                 "over_limit",
                 "content", "owner_would_lose_access", "keeps_changing", "stopped_the_daemon", "unreadable_time",
-                "future",
+                "future", "template", "stamped_template", "other_time",
             ])
+        #expect(Lane.allCases.map(\.rawValue) == ["waiting", "stamped", "backdated", "left_alone", "other_time"])
         // An index a newer version wrote: an unknown code reads as its lane's most general reason.
         #expect(LaneReason.indexed("found", in: .stamped) == .found)
         #expect(LaneReason.indexed("a_new_reason", in: .waiting) == .queued)
@@ -221,6 +222,57 @@ struct LaneTests {
         }
         #expect(LaneState(.waiting, .editor, detail: ".a.md.swp").sentence.contains(".a.md.swp"))
         #expect(LaneState(.waiting, .noWeather, detail: "HTTP 500").sentence.contains("HTTP 500"))
+    }
+
+    /// A template and a block of another time, in the words every view gives them (`LaneWords`): the lane, the
+    /// code, the sentence and the remedy, from the reasons the stamp gives.
+    @Test func templatesAndOtherTimesInWords() {
+        let folder = VaultLayout.Place(
+            "Templates", setting: "Templater, .obsidian/plugins/templater-obsidian/data.json")
+        let written = Date(timeIntervalSince1970: 1_762_160_400)  // 2025-11-03 09:00 UTC
+        let entry = EntryTime(
+            date: Date(timeIntervalSince1970: 1_796_601_600), dayOnly: true, source: .fileName, timeZone: .utc)
+        let table: [(LeftAloneReason, Lane, LaneReason, String, String)] = [
+            (
+                .template(.folder(folder)), .leftAlone, .template,
+                "It is left as it is: a template: it is in Templates/, the templates folder of Templater, "
+                    + ".obsidian/plugins/templater-obsidian/data.json.",
+                "Nothing: a template is never stamped; each note made from it gets its own weather."
+            ),
+            (
+                .template(.placeholder("{{date:YYYY-MM-DD}}"), .written(at: written)), .leftAlone, .stampedTemplate,
+                "It is left as it is: a template: it holds {{date:YYYY-MM-DD}}, which a template plugin fills in "
+                    + "when it makes a note of it; it holds a weather block weathertag wrote there on 2025-11-03, "
+                    + "before it knew templates (`weathertag stamp --remove` takes out that block and nothing else).",
+                "`weathertag stamp --remove FILE` takes out the block weathertag wrote there and nothing else; notes "
+                    + "made from it meanwhile get their own weather."
+            ),
+            (
+                .template(
+                    .file(VaultLayout.Place("Daily.md", setting: "Daily notes, .obsidian/daily-notes.json")),
+                    .unknown), .leftAlone, .template,
+                "It is left as it is: a template: Daily notes, .obsidian/daily-notes.json names it as one; the "
+                    + "weather block in it is not one weathertag remembers writing, and stays as it is.",
+                "Nothing: a template is never stamped; each note made from it gets its own weather."
+            ),
+            (
+                .anotherTime(AnotherTime(block: written, blockDay: "2025-11-03", entry: entry)), .otherTime,
+                .otherTime,
+                "It holds weather from another time: its weather block is the weather of 2025-11-03, but it was "
+                    + "written 2026-12-07 (by its file name): weathertag did not write that block for it, and "
+                    + "leaves it as it is.",
+                "If the block is not yours, `weathertag stamp --fresh FILE` replaces it with the weather of the "
+                    + "entry's own time; its weather is counted nowhere meanwhile."
+            ),
+        ]
+        for (reason, lane, code, sentence, remedy) in table {
+            let state = LaneState.of(reason)
+            #expect(state.lane == lane && state.reason == code, "\(state)")
+            #expect(state.sentence == sentence)
+            #expect(state.remedy == remedy)
+            #expect(!state.weatherIsItsOwn)
+        }
+        #expect(LaneState(.stamped, .found).weatherIsItsOwn && LaneState.of(.readOnly).weatherIsItsOwn)
     }
 }
 

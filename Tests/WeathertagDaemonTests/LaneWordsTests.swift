@@ -67,7 +67,7 @@ struct LaneWordsTests {
 
         // `weathertag status` and `/v1/status`: the latest of its lane, in the same words.
         let lanes = try await index.lanes()
-        let latest = [lanes.waiting, lanes.stamped, lanes.backdated, lanes.leftAlone].flatMap(\.latest)
+        let latest = [lanes.waiting, lanes.stamped, lanes.backdated, lanes.leftAlone, lanes.otherTime].flatMap(\.latest)
         #expect(latest.map(\.why) == [told.why] && latest.map(\.remedy) == [told.remedy])
         let status = lanes.lines.joined(separator: "\n")
         #expect(status.contains(told.saysWhy ? "berlin.md: \(told.why)" : "berlin.md"), "\(status)")

@@ -15,6 +15,10 @@ package final class InMemoryEntryStore: EntryStore {
         var stampedAt: Date?
         var restoredAt: Date?
         var restores = 0
+        /// Taken out on request (`withdraw`): never given back.
+        var withdrawnAt: Date?
+
+        var written: Bool { self.stampedAt != nil || self.restores > 0 }
     }
 
     private struct Row {
@@ -42,7 +46,7 @@ package final class InMemoryEntryStore: EntryStore {
     package func blocksToRestore(_ paths: [String], now: Date) -> [String: [String]] {
         self.state.withLock { state in
             var blocks: [String: [String]] = [:]
-            for path in paths {
+            for path in paths where state.memory[path]?.withdrawnAt == nil {
                 if let block = self.policy.block(for: state.memory[path]?.stamp, now: now) { blocks[path] = block }
             }
             return blocks
@@ -54,12 +58,17 @@ package final class InMemoryEntryStore: EntryStore {
             for item in index { Self.index(item, in: &state, at: now) }
             for record in records {
                 var remembered = state.memory[record.path] ?? Remembered(stamp: RememberedStamp(block: []))
+                let same = StampFacts.fingerprint(remembered.stamp.block) == StampFacts.fingerprint(record.block)
                 remembered.stamp = RememberedStamp(block: record.block)
+                remembered.withdrawnAt = nil
                 switch record.origin {
                 case .stamped: remembered.stampedAt = now
                 case .restored:
                     remembered.restoredAt = now
                     remembered.restores += 1
+                case .found where !same:
+                    // Another block found there: not weathertag's writing.
+                    (remembered.stampedAt, remembered.restoredAt, remembered.restores) = (nil, nil, 0)
                 case .found: break
                 }
                 state.memory[record.path] = remembered
@@ -97,12 +106,12 @@ package final class InMemoryEntryStore: EntryStore {
         }
     }
 
-    package func reconcile(present: Set<String>, at now: Date) {
+    package func reconcile(present: Set<String>, at now: Date, keeping: (String) -> Bool) {
         self.state.withLock { state in
             for (path, remembered) in state.memory {
                 if let removedAt = remembered.stamp.removedAt {
                     if self.policy.isForgotten(removedAt: removedAt, now: now) { state.memory[path] = nil }
-                } else if !present.contains(path) {
+                } else if !present.contains(path), !keeping(path) {
                     state.memory[path]?.stamp.removedAt = now
                 }
             }
@@ -112,6 +121,26 @@ package final class InMemoryEntryStore: EntryStore {
 
     package func remembered(_ path: String) throws -> RememberedStamp? {
         self.state.withLock { $0.memory[path]?.stamp }
+    }
+
+    package func provenance(of block: [String], at path: String) -> BlockProvenance {
+        let fingerprint = StampFacts.fingerprint(block)
+        return self.state.withLock { state in
+            let same = state.memory.filter { StampFacts.fingerprint($0.value.stamp.block) == fingerprint }
+            if let here = same[path] {
+                return here.written ? .writtenHere(at: here.stampedAt ?? here.restoredAt) : .foundHere
+            }
+            let elsewhere = same.filter { $0.value.written && $0.value.stamp.removedAt == nil }
+                .min {
+                    ($0.value.stampedAt ?? $0.value.restoredAt ?? .distantFuture, $0.key)
+                        < ($1.value.stampedAt ?? $1.value.restoredAt ?? .distantFuture, $1.key)
+                }
+            return elsewhere.map { .writtenInto($0.key, at: $0.value.stampedAt ?? $0.value.restoredAt) } ?? .unknown
+        }
+    }
+
+    package func withdraw(_ path: String, at now: Date) {
+        self.state.withLock { $0.memory[path]?.withdrawnAt = now }
     }
 
     // MARK: DiaryStore
@@ -149,6 +178,7 @@ package final class InMemoryEntryStore: EntryStore {
                 if let until = query.until, entry.id >= DiaryOrder.key(until) + DiaryOrder.slots { return false }
                 if let cursor = query.cursor, entry.id >= cursor.id { return false }
                 if let lane = query.lane, entry.lane.lane != lane { return false }
+                if let reason = query.reason, entry.lane.reason != reason { return false }
                 if let day = query.onThisDay, MonthDay(ofDay: row.localDay) != day { return false }
                 if !query.includes(localDay: row.localDay) { return false }
                 if let condition = query.condition?.lowercased() {

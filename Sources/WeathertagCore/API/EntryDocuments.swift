@@ -122,10 +122,19 @@ package struct LanesDocument: Codable, Sendable, Equatable {
     package struct Lane: Codable, Sendable, Equatable {
         package var count: Int
         package var latest: [EntryDocument]
+        /// In the left-alone lane: the templates holding a block weathertag wrote there (`LaneReason.stampedTemplate`),
+        /// up to `stampedTemplatesListed`, each to be cleaned with `weathertag stamp --remove`; nil elsewhere.
+        package var stampedTemplates: [String]?
 
-        package init(count: Int, latest: [EntryDocument]) {
+        package init(count: Int, latest: [EntryDocument], stampedTemplates: [String]? = nil) {
             self.count = count
             self.latest = latest
+            self.stampedTemplates = stampedTemplates
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case count, latest
+            case stampedTemplates = "stamped_templates"
         }
     }
 
@@ -133,16 +142,38 @@ package struct LanesDocument: Codable, Sendable, Equatable {
     package var stamped: Lane
     package var backdated: Lane
     package var leftAlone: Lane
+    /// Entries holding weather from another time (`Lane.otherTime`).
+    package var otherTime: Lane
 
-    package init(waiting: Lane, stamped: Lane, backdated: Lane, leftAlone: Lane) {
+    /// How many stamped templates are named.
+    package static let stampedTemplatesListed = 50
+
+    /// The templates holding a block weathertag wrote (the left-alone lane's).
+    package var stampedTemplates: [String] { self.leftAlone.stampedTemplates ?? [] }
+
+    package init(
+        waiting: Lane, stamped: Lane, backdated: Lane, leftAlone: Lane, otherTime: Lane = Lane(count: 0, latest: [])
+    ) {
         self.waiting = waiting
         self.stamped = stamped
         self.backdated = backdated
         self.leftAlone = leftAlone
+        self.otherTime = otherTime
     }
 
     enum CodingKeys: String, CodingKey {
         case waiting, stamped, backdated
         case leftAlone = "left_alone"
+        case otherTime = "other_time"
+    }
+
+    /// A document of a daemon that knew no lane of other times reads with it empty.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.waiting = try container.decode(Lane.self, forKey: .waiting)
+        self.stamped = try container.decode(Lane.self, forKey: .stamped)
+        self.backdated = try container.decode(Lane.self, forKey: .backdated)
+        self.leftAlone = try container.decode(Lane.self, forKey: .leftAlone)
+        self.otherTime = try container.decodeIfPresent(Lane.self, forKey: .otherTime) ?? Lane(count: 0, latest: [])
     }
 }

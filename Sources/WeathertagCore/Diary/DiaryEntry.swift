@@ -40,9 +40,12 @@ package struct DiaryEntry: Sendable, Equatable {
     /// non-empty line, trimmed (else the file's name without its extension); the time is `EntryTime`'s.
     /// A front matter that is not valid YAML gives no title or weather from it, and the text is still indexed.
     /// `composed`: the front matter as the stamper composed it from these bytes, used when it is the same text.
+    ///
+    /// `weatherIsItsOwn` false: the weather block it holds is not its weather (a template's, another time's:
+    /// `LaneReason.template`, `.otherTime`), and the index keeps neither its weather nor the place it names.
     package static func read(
         _ bytes: [UInt8], fileName: String, modified: Date, timeZone: Zone = .current,
-        composed: ComposedFrontMatter? = nil
+        composed: ComposedFrontMatter? = nil, weatherIsItsOwn: Bool = true
     )
         -> DiaryEntry
     {
@@ -70,6 +73,7 @@ package struct DiaryEntry: Sendable, Equatable {
             }
             // The stamp as a block, or as Obsidian's properties (`stamp.format: properties`) read as one.
             if block == nil { block = StampProperties.weatherMapping(in: mapping) }
+            if !weatherIsItsOwn { block = nil }
             weather = block.map(DiaryWeather.init(mapping:))
             location = EntryLocation.read(frontMatter: mapping, weather: block)
         }

@@ -34,6 +34,8 @@ package struct EntryQuery: Sendable, Equatable {
     /// them must be there; `"two words"` in quotes is a phrase.
     package var text: String?
     package var lane: Lane?
+    /// Only entries in their lane for this reason (`stamped_template`: the templates to clean).
+    package var reason: LaneReason?
     /// Entries written on this month and day (their own clock's), of any year (`on_this_day=MM-DD`).
     package var onThisDay: MonthDay?
     package var limit: Int
@@ -45,8 +47,10 @@ package struct EntryQuery: Sendable, Equatable {
 
     package init(
         since: Date? = nil, until: Date? = nil, condition: String? = nil, place: String? = nil, text: String? = nil,
-        lane: Lane? = nil, onThisDay: MonthDay? = nil, limit: Int = Self.defaultLimit, cursor: Cursor? = nil
+        lane: Lane? = nil, reason: LaneReason? = nil, onThisDay: MonthDay? = nil, limit: Int = Self.defaultLimit,
+        cursor: Cursor? = nil
     ) {
+        self.reason = reason
         self.onThisDay = onThisDay
         self.since = since
         self.until = until
@@ -95,7 +99,9 @@ package struct EntryQuery: Sendable, Equatable {
 
     /// From a request's query parameters (unknown ones refused: a typo must not list everything).
     package init(parameters: [String: String], timeZone: Zone = .current) throws(Invalid) {
-        let known: Set = ["since", "until", "condition", "place", "q", "lane", "limit", "cursor", "on_this_day"]
+        let known: Set = [
+            "since", "until", "condition", "place", "q", "lane", "reason", "limit", "cursor", "on_this_day",
+        ]
         if let unknown = parameters.keys.sorted().first(where: { !known.contains($0) }) {
             throw Invalid(
                 parameter: String(unknown.prefix(100)),
@@ -127,6 +133,14 @@ package struct EntryQuery: Sendable, Equatable {
             }
             self.lane = value
         }
+        if let reason = nonEmpty("reason") {
+            guard let value = LaneReason(rawValue: reason) else {
+                throw Invalid(
+                    parameter: "reason",
+                    problem: "unknown reason; use " + LaneReason.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            self.reason = value
+        }
         if let day = nonEmpty("on_this_day") {
             guard let value = MonthDay(day) else {
                 throw Invalid(parameter: "on_this_day", problem: "is not a month and day (MM-DD, such as 05-01)")
@@ -157,6 +171,7 @@ package struct EntryQuery: Sendable, Equatable {
         if let place = self.place { parameters.append(("place", place)) }
         if let text = self.text { parameters.append(("q", text)) }
         if let lane = self.lane { parameters.append(("lane", lane.rawValue)) }
+        if let reason = self.reason { parameters.append(("reason", reason.rawValue)) }
         parameters.append(("limit", String(self.limit)))
         if let cursor = self.cursor { parameters.append(("cursor", cursor.description)) }
         return parameters

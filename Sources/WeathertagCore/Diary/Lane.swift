@@ -10,6 +10,9 @@ package enum Lane: String, Sendable, Equatable, CaseIterable, Codable {
     case backdated
     /// Left as it is until it changes, and why.
     case leftAlone = "left_alone"
+    /// It holds a weather block of another time than its own, which weathertag did not write for it: left as it is,
+    /// and its weather counted nowhere (`BlockOwnership`).
+    case otherTime = "other_time"
 }
 
 /// Why an entry is in its lane: one stable code per reason, its raw value, as `GET /v1/entries`, `why` and the
@@ -52,6 +55,11 @@ package enum LaneReason: String, Sendable, Equatable, CaseIterable, Codable {
     case stoppedTheDaemon = "stopped_the_daemon"
     case unreadableTime = "unreadable_time"
     case future
+    case template
+    /// A template holding a block weathertag wrote there (`LeftAloneReason.TemplateBlock.written`).
+    case stampedTemplate = "stamped_template"
+    // Weather from another time.
+    case otherTime = "other_time"
 
     /// The lane this reason is a reason of.
     package var lane: Lane {
@@ -62,8 +70,10 @@ package enum LaneReason: String, Sendable, Equatable, CaseIterable, Codable {
         case .stamped, .restored, .found: return .stamped
         case .waitingForHistory, .historyDisabled, .noPosition, .historyRefused, .elsewhere: return .backdated
         case .notRegularFile, .permissionDenied, .hardLinks, .readOnly, .noReadPermission, .tooLarge, .empty,
-            .overLimit, .content, .ownerWouldLoseAccess, .keepsChanging, .stoppedTheDaemon, .unreadableTime, .future:
+            .overLimit, .content, .ownerWouldLoseAccess, .keepsChanging, .stoppedTheDaemon, .unreadableTime, .future,
+            .template, .stampedTemplate:
             return .leftAlone
+        case .otherTime: return .otherTime
         }
     }
 
@@ -76,6 +86,7 @@ package enum LaneReason: String, Sendable, Equatable, CaseIterable, Codable {
         case .stamped: return .stamped
         case .backdated: return .historyRefused
         case .leftAlone: return .content
+        case .otherTime: return .otherTime
         }
     }
 }
@@ -95,6 +106,12 @@ package struct LaneState: Sendable, Equatable {
 
     /// An entry the daemon has seen and not yet read.
     package static let queued = LaneState(.waiting, .queued, detail: "it is about to be stamped")
+
+    /// Whether the weather block an entry in this state holds is its weather: not a template's, nor one of another
+    /// time (`stats`, the map and the page count neither).
+    package var weatherIsItsOwn: Bool {
+        self.lane != .otherTime && self.reason != .template && self.reason != .stampedTemplate
+    }
 
     /// An entry in this state may be waiting this moment, which the running inbox knows better than the index.
     package var mayBeWaiting: Bool { self.lane == .waiting || self.reason == .waitingForHistory }
@@ -174,6 +191,9 @@ package struct LaneState: Sendable, Equatable {
         case .stoppedTheDaemon: code = .stoppedTheDaemon
         case .unreadableTime: code = .unreadableTime
         case .future: code = .future
+        case .template(_, .written): code = .stampedTemplate
+        case .template: code = .template
+        case .anotherTime: return LaneState(.otherTime, .otherTime, detail: reason.description)
         }
         return LaneState(.leftAlone, code, detail: reason.description)
     }
@@ -204,6 +224,8 @@ package struct LaneState: Sendable, Equatable {
         case (.backdated, _):
             return "It is back-dated and left without weather: \(self.detail ?? self.reason.rawValue)."
         case (.leftAlone, _): return "It is left as it is: \(self.detail ?? self.reason.rawValue)."
+        case (.otherTime, _):
+            return "It holds weather from another time: \(self.detail ?? "its block is not of its own time")."
         }
     }
 
@@ -254,7 +276,15 @@ package struct LaneState: Sendable, Equatable {
         case (.leftAlone, .overLimit):
             return "Make its front matter smaller or flatter; it is looked at again when it changes."
         case (.leftAlone, .ownerWouldLoseAccess): return "See the reason: change its mode or the daemon's user."
+        case (.leftAlone, .template):
+            return "Nothing: a template is never stamped; each note made from it gets its own weather."
+        case (.leftAlone, .stampedTemplate):
+            return "`weathertag stamp --remove FILE` takes out the block weathertag wrote there and nothing else; "
+                + "notes made from it meanwhile get their own weather."
         case (.leftAlone, _): return "It is looked at again when it changes."
+        case (.otherTime, _):
+            return "If the block is not yours, `weathertag stamp --fresh FILE` replaces it with the weather of the "
+                + "entry's own time; its weather is counted nowhere meanwhile."
         }
     }
 }

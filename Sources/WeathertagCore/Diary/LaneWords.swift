@@ -24,15 +24,22 @@ extension LanesDocument {
     /// `weathertag status`'s lines of the lanes: each lane's count, then the latest entries of each lane, a line each
     /// (an entry that says why with its `why`; plainly stamped ones together on one line).
     package var lines: [String] {
-        let all: [(String, Lane)] = [
-            ("waiting", self.waiting), ("stamped", self.stamped), ("back-dated", self.backdated),
-            ("left alone", self.leftAlone),
-        ]
+        // (Weather from another time is rare, and named only when there is some.)
+        let all: [(String, Lane)] =
+            [
+                ("waiting", self.waiting), ("stamped", self.stamped), ("back-dated", self.backdated),
+                ("left alone", self.leftAlone),
+            ] + (self.otherTime.count > 0 ? [("with weather from another time", self.otherTime)] : [])
         var lines = [all.map { "\($1.count) \($0)" }.joined(separator: " · ")]
         for (name, lane) in all where !lane.latest.isEmpty {
             let plain = lane.latest.filter { !$0.saysWhy }.map(\.path)
             if !plain.isEmpty { lines.append("latest \(name): " + plain.joined(separator: " · ")) }
             for entry in lane.latest where entry.saysWhy { lines.append("latest \(name): \(entry.listed)") }
+        }
+        if !self.stampedTemplates.isEmpty {
+            lines.append(
+                "templates holding a block weathertag wrote (`weathertag stamp --remove` takes it out): "
+                    + self.stampedTemplates.joined(separator: " · "))
         }
         return lines
     }

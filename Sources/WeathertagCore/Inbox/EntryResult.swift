@@ -102,6 +102,22 @@ package enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
     /// Written earlier than current weather can speak for (`stamp.backdated_after_seconds`), and the weather of its
     /// time cannot be had, for this reason.
     case backdated(EntryTime, WhyNoHistory = .historyDisabled)
+    /// A template (`TemplateSign`): never an entry, whatever it holds. `TemplateBlock` says what of a weather block
+    /// it holds.
+    case template(TemplateSign, TemplateBlock = .none)
+    /// Its weather block is not of its own time, and weathertag did not write it into another entry (it may be the
+    /// author's own): left as it is (`BlockOwnership`).
+    case anotherTime(AnotherTime)
+
+    /// What of a weather block a template holds.
+    package enum TemplateBlock: Sendable, Equatable {
+        /// None.
+        case none
+        /// One weathertag wrote there (an older version stamped the template), at that time when it is known.
+        case written(at: Date?)
+        /// One weathertag has no memory of writing: it may be the author's, and stays.
+        case unknown
+    }
 
     /// Why a back-dated entry gets no weather of its time.
     package enum WhyNoHistory: Sendable, Equatable {
@@ -144,14 +160,16 @@ package enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
         case .stoppedTheDaemon:
             return "the daemon crashed while stamping this file (it may hold what crashes weathertag), so it is not "
                 + "read again until it changes"
+        case .template(let sign, .none): return sign.description
+        case .template(let sign, .written(let at)):
+            let when = at.map { " on \(EntryTime(date: $0, dayOnly: true, source: .given, timeZone: .current))" } ?? ""
+            return "\(sign); it holds a weather block weathertag wrote there\(when), before it knew templates "
+                + "(`weathertag stamp --remove` takes out that block and nothing else)"
+        case .template(let sign, .unknown):
+            return "\(sign); the weather block in it is not one weathertag remembers writing, and stays as it is"
+        case .anotherTime(let another): return another.description
         case .backdated(let time, let why):
-            let by: String
-            switch time.source {
-            case .frontMatter(let key): by = "its front matter's \(key)"
-            case .fileName: by = "its file name"
-            case .modificationTime: by = "its modification time"
-            case .given: by = "--at"
-            }
+            let by = time.source.words
             if case .elsewhere(let elsewhere) = why {
                 return "written \(time) (by \(by)): \(elsewhere), so it was written elsewhere and the weather "
                     + "here would be borrowed (give the entry latitude and longitude, or add a provider that knows "

@@ -541,6 +541,36 @@ package enum FrontMatterStamper {
         return nil
     }
 
+    /// The entry without the stamp it holds (`weathertag stamp --remove`): the block's lines, or the stamp's
+    /// properties, taken out and nothing else; the front matter's own `---` lines too when nothing else is left
+    /// between them (weathertag writes them around its block in an entry that had none). Nil when it holds no stamp,
+    /// or when what is left would not read as the author's pairs did.
+    package static func removingStamp(_ original: [UInt8]) -> [UInt8]? {
+        guard let yaml = Self.yamlRange(original),
+            case .success((let kind, let mapping?, _)) = Self.weatherKey(
+                in: String(decoding: original[yaml], as: UTF8.self), firstLine: 2)
+        else { return nil }
+        let ranges: [Range<Int>]
+        switch kind {
+        case .mapping:
+            ranges = Self.weatherBlock(in: original, from: yaml.lowerBound, to: yaml.upperBound).map { [$0] } ?? []
+        case .properties: ranges = Self.propertyLines(in: original, from: yaml.lowerBound, to: yaml.upperBound)
+        case .absent, .empty, .emptyProperties, .other: return nil
+        }
+        guard let first = ranges.first else { return nil }
+        let left = Self.spliced(original, yaml, [], at: first.lowerBound, removing: ranges)
+        if left.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+            let opening = original.starts(with: Self.bom) ? Self.bom.count : 0
+            let closing = Self.line(in: original, from: yaml.upperBound)
+            return Array(original[..<opening]) + Array(original[closing.next...])
+        }
+        guard
+            case .success((_, let after?, _)) = Self.weatherKey(in: String(decoding: left, as: UTF8.self), firstLine: 2),
+            Self.authorsPairs(of: after, areThoseOf: mapping)
+        else { return nil }
+        return Self.spliced(original, 0..<original.count, [], at: first.lowerBound, removing: ranges)
+    }
+
     /// What the front matter holds under `weather`, with the front matter composed (nil when it is empty), or why
     /// it cannot take a block. `firstLine` is the file's line the YAML starts on, for errors.
     private static func weatherKey(

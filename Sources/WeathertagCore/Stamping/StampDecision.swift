@@ -3,10 +3,12 @@ import FoundationEssentials
 /// What becomes of an entry, decided from the bytes read and what is known of it, before anything is written: the
 /// pure half of a stamp (`EntryFile` in the daemon is the other, the system calls that write it in place).
 ///
-/// In this order: an entry with a block keeps it; one whose front matter must not be edited is left alone; one
-/// that came back without its block gets the remembered block back, whenever it was written; one written long ago
-/// waits for the weather of its time (or is left alone); one dated ahead waits for its time; a current one gets the
-/// current weather, or waits for it.
+/// In this order: a template is left alone, whatever it holds; an entry with a block of its own keeps it, one with
+/// a block weathertag wrote for another entry (a template's, last week's note copied) gets its own weather in its
+/// place, one with a block of another time weathertag did not write is left alone (`BlockOwnership`); one whose
+/// front matter must not be edited is left alone; one that came back without its block gets the remembered block
+/// back, whenever it was written; one written long ago waits for the weather of its time (or is left alone); one
+/// dated ahead waits for its time; a current one gets the current weather, or waits for it.
 package enum StampDecision: Sendable, Equatable {
     /// Write `content` in its place: the entry with `block` (`restoring`: the remembered block given back).
     case write([UInt8], block: [String], restoring: Bool)
@@ -35,15 +37,38 @@ package enum StampDecision: Sendable, Equatable {
     ///   - format: the form stamps are written in (`stamp.format`), for an entry asked about without weather.
     ///   - replacing: an existing block is replaced by `lines` (`stamp --fresh`).
     ///   - backdating: an entry written before what current weather can speak for is not given it.
-    ///   - remembered: the block remembered for the entry, asked only when it has none.
+    ///   - remembered: the block remembered for the entry (to give back when it has none, and the block that is
+    ///     its own when it has one).
+    ///   - belonging: whether the note is a template, and how a block found in it is judged.
     package static func decide(
         _ original: [UInt8], name: String, modified: Date, lines: [String]?, format: StampFormat = .block,
-        replacing: Bool = false, backdating: BackdatingPolicy? = nil, remembered: () -> [String]? = { nil }
+        replacing: Bool = false, backdating: BackdatingPolicy? = nil, remembered: () -> [String]? = { nil },
+        belonging: Belonging = Belonging()
     ) -> StampDecision {
         Self.decideComposing(
             original, name: name, modified: modified, lines: lines, format: format, replacing: replacing,
-            backdating: backdating, remembered: remembered
+            backdating: backdating, remembered: remembered, belonging: belonging
         ).decision
+    }
+
+    /// What decides whether a note is the diary's at all, and whether a block found in it is its own.
+    package struct Belonging {
+        /// The note is a template by the vault's settings (`InboxTree.template`); its text may say so too
+        /// (`TemplateSign.placeholder`), which the decision reads itself.
+        package var template: TemplateSign?
+        /// How a block found in an entry is judged; nil: every block found is the entry's own.
+        package var ownership: BlockOwnership?
+        /// What the memory of stamps says of a block (asked only when the judgement needs it).
+        package var provenance: ([String]) -> BlockProvenance
+
+        package init(
+            template: TemplateSign? = nil, ownership: BlockOwnership? = nil,
+            provenance: @escaping ([String]) -> BlockProvenance = { _ in .unknown }
+        ) {
+            self.template = template
+            self.ownership = ownership
+            self.provenance = provenance
+        }
     }
 
     /// `decide`, with the front matter the stamper composed of the bytes the entry holds after it (what is written,
@@ -51,20 +76,40 @@ package enum StampDecision: Sendable, Equatable {
     /// the same bytes. Nil where nothing is written or none was composed.
     package static func decideComposing(
         _ original: [UInt8], name: String, modified: Date, lines: [String]?, format: StampFormat = .block,
-        replacing: Bool = false, backdating: BackdatingPolicy? = nil, remembered: () -> [String]? = { nil }
+        replacing: Bool = false, backdating: BackdatingPolicy? = nil, remembered: () -> [String]? = { nil },
+        belonging: Belonging = Belonging()
     ) -> (decision: StampDecision, frontMatter: ComposedFrontMatter?) {
-        let content: [UInt8]
+        // A template is never an entry: a note made from it would inherit what it held.
+        if let template = belonging.template ?? TemplateSign.placeholder(in: original) {
+            return (.leftAlone(.template(template, Self.held(original, belonging))), nil)
+        }
+        var content: [UInt8]
+        var composed: ComposedFrontMatter?
+        // The other entry whose block, written there by weathertag, this one holds (and is replaced).
+        var copiedFrom: String?
         let first = FrontMatterStamper.stampComposing(
             original, lines: lines ?? Self.placeholder(format), replacing: replacing)
         switch first.outcome {
-        case .stamped(let stamped): content = stamped
+        case .stamped(let stamped): (content, composed) = (stamped, first.frontMatter)
         case .alreadyStamped:
-            return (.alreadyStamped(block: FrontMatterStamper.weatherBlock(original, checked: true)), first.frontMatter)
+            let block = FrontMatterStamper.weatherBlock(original, checked: true)
+            switch Self.judge(block, original, name: name, modified: modified, backdating, remembered, belonging) {
+            case .own: return (.alreadyStamped(block: block), first.frontMatter)
+            case .anotherTime(let another): return (.leftAlone(.anotherTime(another)), nil)
+            case .copied(let other):
+                let again = FrontMatterStamper.stampComposing(
+                    original, lines: lines ?? Self.placeholder(format), replacing: true)
+                switch again.outcome {
+                case .stamped(let stamped): (content, composed, copiedFrom) = (stamped, again.frontMatter, other)
+                case .alreadyStamped: return (.leftAlone(.content(.cannotAppend)), nil)
+                case .skipped(let reason): return (.leftAlone(.content(reason)), nil)
+                }
+            }
         case .skipped(let reason): return (.leftAlone(.content(reason)), nil)
         }
         // Back without its block (an old buffer saved, a sync writing the unstamped version again): the same block
         // goes back, whenever the entry was written.
-        if !replacing, let block = remembered() {
+        if !replacing, copiedFrom == nil, let block = remembered() {
             let restored = FrontMatterStamper.stampComposing(original, lines: block)
             if case .stamped(let bytes) = restored.outcome {
                 return (.write(bytes, block: block, restoring: true), restored.frontMatter)
@@ -86,6 +131,34 @@ package enum StampDecision: Sendable, Equatable {
             }
         }
         guard let lines else { return (.needsWeather, nil) }
-        return (.write(content, block: lines, restoring: false), first.frontMatter)
+        return (.write(content, block: lines, restoring: false), composed)
+    }
+
+    /// Whether the block `block` found in the entry is its own (`BlockOwnership`): the one remembered for it is, by
+    /// its fingerprint; otherwise its time is set against the entry's own, and the memory asked when they disagree.
+    private static func judge(
+        _ block: [String]?, _ original: [UInt8], name: String, modified: Date, _ backdating: BackdatingPolicy?,
+        _ remembered: () -> [String]?, _ belonging: Belonging
+    ) -> BlockOwnership.Verdict {
+        guard let ownership = belonging.ownership, let block else { return .own }
+        if let own = remembered(), own == block || StampFacts.fingerprint(own) == StampFacts.fingerprint(block) {
+            return .own
+        }
+        let fields = FrontMatterStamper.timeFields(original)
+        let time: EntryTime
+        if let backdating {
+            time = backdating.time(frontMatter: fields, fileName: name, modified: modified)
+        } else {
+            // (A batch with the weather of an entry's own hour asks no policy.)
+            time = EntryTime.of(fields: fields, fileName: name, modified: modified, timeZone: ownership.timeZone)
+        }
+        return ownership.judge(StampFacts(block: block), entry: time) { belonging.provenance(block) }
+    }
+
+    /// What of a weather block a template holds: one weathertag wrote there, one it did not, or none.
+    private static func held(_ original: [UInt8], _ belonging: Belonging) -> LeftAloneReason.TemplateBlock {
+        guard let block = FrontMatterStamper.weatherBlock(original) else { return .none }
+        if case .writtenHere(let at) = belonging.provenance(block) { return .written(at: at) }
+        return .unknown
     }
 }

@@ -158,6 +158,19 @@ package struct ServiceFactory: Sendable {
         return FileStamper.Memory(database: database.entries, inbox: String(cString: inbox))
     }
 
+    /// How a command stamps files, as the daemon stamps its entries (`inbox.max_bytes`, `stamp.*`): a file of the
+    /// inbox its vault names as a template is one (`InboxTree.template`).
+    package func stampOptions(backdating: BackdatingPolicy?, replacing: Bool) -> StampOptions {
+        var options = StampOptions(self.configuration, backdating: backdating, replacing: replacing)
+        let tree = self.configuration.inbox.tree
+        if tree.vault != nil, let real = realpath(self.configuration.inbox.path, nil) {
+            let inbox = String(cString: real)
+            free(real)
+            options.template = { path in FileStamper.relative(path, to: inbox).flatMap(tree.template) }
+        }
+        return options
+    }
+
     /// The diary index the daemon keeps, read without the daemon; nil when there is none yet (the daemon builds it).
     package func diaryIndex() async throws -> DiaryIndex? {
         let configuration = self.configuration

@@ -170,10 +170,15 @@ enum EntryBatch {
                 self.next += 1
                 self.note?.reach(index)
                 let key = self.memory?.key(name)
-                let (blocks, crashGuard) = (self.recalled.blocks, self.context.crashGuard)
+                let (blocks, crashGuard, database) = (
+                    self.recalled.blocks, self.context.crashGuard, self.memory?.database
+                )
                 let known = EntryFile.Known(
-                    remembered: { key.flatMap { blocks[$0] } }, setAside: { crashGuard?.holds(name, $0) ?? false },
-                    locks: self.locks)
+                    remembered: { key.flatMap { blocks[$0] } }, template: self.options.template(name),
+                    provenance: { block in
+                        guard let key, let database else { return .unknown }
+                        return database.provenance(of: block, at: key)
+                    }, setAside: { crashGuard?.holds(name, $0) ?? false }, locks: self.locks)
                 do {
                     let stamp = try EntryFile.prepare(
                         path: EntryBatch.path(name, in: self.folder), lines: self.lines, options: self.options,
@@ -309,7 +314,8 @@ enum EntryBatch {
         let fileName = Paths.fileName(key)
         if let read, read.version.indexed != indexed {
             let entry = DiaryEntry.read(
-                read.content, fileName: fileName, modified: read.modified, composed: frontMatter)
+                read.content, fileName: fileName, modified: read.modified, composed: frontMatter,
+                weatherIsItsOwn: lane.weatherIsItsOwn)
             // (The placeholder's time is for a row without its entry: this one has it.)
             return DiaryIndexItem(
                 path: key, version: read.version, entry: entry, lane: lane, placeholderTime: entry.time)

@@ -21,8 +21,12 @@ import WeathertagCore
 enum EntryFile {
     /// What is known of the entry besides its bytes.
     struct Known {
-        /// The block remembered for it, asked only when it has none (nil: new weather).
+        /// The block remembered for it: given back when it has none (nil: new weather), its own when it has one.
         var remembered: () -> [String]? = { nil }
+        /// It is a template by the vault's settings (`InboxTree.template`).
+        var template: TemplateSign?
+        /// What the memory says of a block found in it (`StampMemory.provenance`), asked only when needed.
+        var provenance: ([String]) -> BlockProvenance = { _ in .unknown }
         /// Whether the file, in this version, stopped the daemon when it was last stamped (`CrashGuard`).
         var setAside: (FileVersion) -> Bool = { _ in false }
         /// A batch's listings of editors' lock files; nil: one entry alone looks for each name.
@@ -138,7 +142,9 @@ enum EntryFile {
         let (decision, frontMatter) = StampDecision.decideComposing(
             original, name: name, modified: modified, lines: lines, format: options.format,
             replacing: options.replacing, backdating: options.backdating,
-            remembered: options.replacing ? { nil } : known.remembered)
+            remembered: options.replacing ? { nil } : known.remembered,
+            belonging: StampDecision.Belonging(
+                template: known.template, ownership: options.ownership, provenance: known.provenance))
         let content: [UInt8]
         let block: [String]
         let restoring: Bool
@@ -195,6 +201,56 @@ enum EntryFile {
             prepared.restoring ? .restored(temporary.version) : .stamped(temporary.version), read: now,
             block: prepared.block, original: options.handsBackOriginal ? swapped : nil,
             frontMatter: prepared.frontMatter)
+    }
+
+    /// What `rewrite` makes of a file's bytes.
+    enum Rewrite {
+        /// These bytes in its place.
+        case write([UInt8])
+        /// Nothing written, for this reason.
+        case leave(String)
+    }
+
+    /// One file rewritten in place with a stamp's safety (steps 1 to 6: no editor, the lease, the copy synced and
+    /// exchanged, a last look, the folder synced), its new bytes decided by `change` from what was read: what
+    /// `weathertag stamp --remove` writes with. `.stamped` when written; `.leftAlone(.content(…))` never: a refusal
+    /// of `change` comes back as its words.
+    static func rewrite(
+        path: String, options: StampOptions, change: ([UInt8]) -> Rewrite
+    ) throws -> Result<EntryResult, RewriteRefusal> {
+        let (directory, name) = FileIO.split(path)
+        let opened: Opened
+        switch try Self.open(path, directory: directory, name: name, options: options, known: Known()) {
+        case .opened(let file): opened = file
+        case .refused(let result): return .success(result)
+        }
+        var ownsDescriptor = true
+        defer { if ownsDescriptor { close(opened.fd) } }
+        let original = try FileIO.readAll(
+            opened.fd, path: path, limit: options.maximumSize, expected: Int(opened.info.st_size))
+        guard original.count == Int(opened.info.st_size) else { return .success(.changedWhileStamping) }
+        let content: [UInt8]
+        switch change(original) {
+        case .write(let bytes): content = bytes
+        case .leave(let why): return .failure(RewriteRefusal(reason: why))
+        }
+        switch try Self.writeTemporary(content, like: opened.info, directory: directory, name: name, options: options)
+        {
+        case .refused(let reason): return .success(.leftAlone(reason, opened.before))
+        case .written(let temporary):
+            ownsDescriptor = false
+            let modified = Date(
+                timeIntervalSince1970: Double(opened.info.st_mtim.tv_sec) + Double(opened.info.st_mtim.tv_nsec) / 1e9)
+            let prepared = Prepared(
+                path: path, opened: opened, temporary: temporary, content: content, block: [], restoring: false,
+                modified: modified, frontMatter: nil)
+            return .success(try Self.finish(prepared, options: options).result)
+        }
+    }
+
+    /// Why `rewrite` wrote nothing, in `change`'s words.
+    struct RewriteRefusal: Error {
+        var reason: String
     }
 
     /// Drops a prepared copy that will not be finished (its batch stopped): the copy goes, the entry is as it was.

@@ -336,4 +336,12 @@ enum FileIO {
     static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }
+
+    /// Tells a daemon watching the file's folder that it changed: opened for writing and closed, nothing written
+    /// (`IN_CLOSE_WRITE`; its modification time stays). A command's own rewrite lands by exchange with a temp file of
+    /// weathertag's, which the daemon takes for one of its stamps and does not read again.
+    static func announceChange(_ path: String) {
+        let fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if fd >= 0 { close(fd) }
+    }
 }

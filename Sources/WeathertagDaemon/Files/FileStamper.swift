@@ -37,13 +37,16 @@ package enum FileStamper {
         }
 
         /// The file's path relative to the inbox, or nil when it is not in it.
-        func key(_ path: String) -> String? {
-            guard let real = realpath(path, nil) else { return nil }
-            defer { free(real) }
-            let resolved = String(cString: real)
-            guard resolved.hasPrefix(self.inbox + "/") else { return nil }
-            return String(resolved.dropFirst(self.inbox.count + 1))
-        }
+        func key(_ path: String) -> String? { FileStamper.relative(path, to: self.inbox) }
+    }
+
+    /// `path` relative to `inbox` (a real path), both resolved through links; nil when it is not in it.
+    static func relative(_ path: String, to inbox: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        let resolved = String(cString: real)
+        guard resolved.hasPrefix(inbox + "/") else { return nil }
+        return String(resolved.dropFirst(inbox.count + 1))
     }
 
     /// Stamps every file; `starting(done, path)` is called before each. Returns each path's outcome. Current weather
@@ -158,6 +161,76 @@ package enum FileStamper {
             guard delay <= self.each, delay <= self.total else { return false }
             self.total -= delay
             return true
+        }
+    }
+
+    /// What `remove` did to one file.
+    package enum Removal: Sendable {
+        /// The block weathertag wrote there is taken out; the memory will not give it back.
+        case removed
+        /// Left as it is, and why.
+        case left(String)
+        /// Not read or not written, as a stamp would not be (an editor has it open, it changed meanwhile).
+        case refused(EntryResult)
+    }
+
+    /// Takes out of each file the weather block weathertag remembers writing there, and nothing else (`weathertag
+    /// stamp --remove`): a template an older version stamped, a note that is no entry now. A file without a block,
+    /// or with one weathertag did not write there (one of the author's own, one found there), is left as it is. The
+    /// file is rewritten as a stamp writes it (`EntryFile.rewrite`); the memory never gives the block back, and still
+    /// knows it as weathertag's writing there (a note copied from the file before is recognised). One file at a
+    /// time, on the thread pool.
+    ///
+    /// A file that is an entry of the inbox (`tree`: a template is one) is read again as the daemon reads it, so the
+    /// diary index says what it is now (a template without a block; an entry waiting for weather), and a running
+    /// daemon is told it changed: it stamps an entry again, with the weather of its own time.
+    package static func remove(
+        _ paths: [String], memory: Memory, tree: InboxTree, options: StampOptions
+    ) async -> [String: Result<Removal, any Error>] {
+        var outcomes: [String: Result<Removal, any Error>] = [:]
+        for path in paths {
+            let outcome = try? await NIOThreadPool.singleton.runIfActive {
+                Result { () throws -> Removal in
+                    let removal = try Self.remove(path, memory: memory, options: options)
+                    guard case .removed = removal else { return removal }
+                    if let key = memory.key(path), tree.isEntry(key) {
+                        _ = EntryBatch.stampFiles(
+                            [path], in: nil, lines: nil, options: options,
+                            memory: EntryBatch.Memory(database: memory.database, key: { memory.key($0) })
+                        ).remembered()
+                    }
+                    FileIO.announceChange(path)
+                    return removal
+                }
+            }
+            outcomes[path] = outcome ?? .failure(CancellationError())
+        }
+        return outcomes
+    }
+
+    private static func remove(_ path: String, memory: Memory, options: StampOptions) throws -> Removal {
+        guard let key = memory.key(path) else {
+            return .left(
+                "it is not in the inbox (\(memory.inbox)), and weathertag keeps no memory of what it writes elsewhere")
+        }
+        let rewritten = try EntryFile.rewrite(path: path, options: options) { bytes in
+            guard let block = FrontMatterStamper.weatherBlock(bytes) else { return .leave("it holds no weather block") }
+            guard case .writtenHere = memory.database.provenance(of: block, at: key) else {
+                return .leave(
+                    "its weather block is not one weathertag remembers writing there (it may be yours), and stays")
+            }
+            guard let removed = FrontMatterStamper.removingStamp(bytes) else {
+                return .leave("its front matter would not read as it did without the block, and stays as it is")
+            }
+            // Withdrawn before it is written: a daemon that reads the file the moment it changes must not give the
+            // block back. (Should the write fail, the next look finds the block there and remembers it again.)
+            memory.database.withdraw(key, at: Date())
+            return .write(removed)
+        }
+        switch rewritten {
+        case .failure(let refusal): return .left(refusal.reason)
+        case .success(.stamped): return .removed
+        case .success(let result): return .refused(result)
         }
     }
 

@@ -96,15 +96,17 @@ struct InboxFiles: Sendable {
         let lines = batch.tag.map {
             self.stampLines.lines(for: $0, fields: self.stamp.fields, format: self.stamp.format)
         }
-        let options = StampOptions(
+        var options = StampOptions(
             maximumSize: maximumSize, keepModificationTime: self.stamp.keepModificationTime,
             backdating: batch.backdating(
                 BackdatingPolicy(threshold: self.stamp.backdatedAfter, asksHistory: self.asksHistory)),
-            format: self.stamp.format)
+            format: self.stamp.format, ownership: BlockOwnership(backdatedAfter: self.stamp.backdatedAfter.seconds))
+        let tree = self.configuration.tree
+        options.template = { tree.template($0) }
         let memory = self.memory.map { EntryBatch.Memory(database: $0) }
         progress.begin()
         defer { progress.end() }
-        let done = try? await self.threadPool.runIfActive {
+        let done = try? await self.threadPool.runIfActive { [options] in
             EntryBatch.stampFiles(
                 batch.names, in: inbox, lines: lines, options: options, memory: memory,
                 context: EntryBatch.Context(progress: progress, locks: locks, crashGuard: crashGuard))

@@ -54,8 +54,13 @@ enum InboxListing {
                 complete = false
                 failed(folder, error)
             })
-        // What left the inbox while nobody watched starts its grace time in the memory.
-        if complete { memory?.reconcile(present: entries, at: Date()) }
+        // What left the inbox while nobody watched starts its grace time in the memory; a note that is no entry now
+        // (outside a vault's entries folders) is still there, and what weathertag wrote into it stays known.
+        if complete {
+            memory?.reconcile(present: entries, at: Date()) { path in
+                FileVersion.current(inbox + "/" + path) != nil
+            }
+        }
         return Result(
             candidates: candidates.sorted(), present: unchanged.isEmpty ? nil : present, removed: removed,
             conflicts: complete ? conflicts : nil)

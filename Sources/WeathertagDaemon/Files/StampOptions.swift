@@ -13,6 +13,10 @@ package struct StampOptions: Sendable {
     package var replacing: Bool
     /// How the stamp is written (`stamp.format`): what an entry is asked with while there is no weather to write.
     package var format: StampFormat
+    /// Whether a block found in an entry is its own (`BlockOwnership`); nil: every block found is.
+    package var ownership: BlockOwnership?
+    /// Whether a name (as a batch is given it) is a template by the vault's settings (`InboxTree.template`).
+    package var template: @Sendable (String) -> TemplateSign? = { _ in nil }
     /// The folder is fsynced before a stamp returns. A batch fsyncs each folder a chunk wrote in once, after the
     /// chunk's last exchange and long before it reports or remembers anything: one journal commit for the chunk's
     /// renames (`EntryBatch`).
@@ -28,9 +32,11 @@ package struct StampOptions: Sendable {
 
     package init(
         maximumSize: Int = InboxConfiguration.defaultMaximumBytes, keepModificationTime: Bool = true,
-        backdating: BackdatingPolicy? = nil, replacing: Bool = false, format: StampFormat = .block
+        backdating: BackdatingPolicy? = nil, replacing: Bool = false, format: StampFormat = .block,
+        ownership: BlockOwnership? = BlockOwnership()
     ) {
         self.format = format
+        self.ownership = ownership
         self.maximumSize = maximumSize
         self.keepModificationTime = keepModificationTime
         self.backdating = backdating
@@ -43,6 +49,9 @@ package struct StampOptions: Sendable {
         self.init(
             maximumSize: configuration?.inbox.maximumBytes ?? InboxConfiguration.defaultMaximumBytes,
             keepModificationTime: configuration?.stamp.keepModificationTime ?? true, backdating: backdating,
-            replacing: replacing, format: configuration?.stamp.format ?? .block)
+            replacing: replacing, format: configuration?.stamp.format ?? .block,
+            ownership: BlockOwnership(
+                backdatedAfter: configuration.map { $0.stamp.backdatedAfter.seconds } ?? 10_800,
+                timeZone: backdating?.timeZone ?? .current))
     }
 }

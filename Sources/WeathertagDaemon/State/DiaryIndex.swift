@@ -61,13 +61,20 @@ package struct DiaryIndex: Sendable {
 
     private func countLanes(latest: Int) async throws -> LanesDocument {
         let database = self.database
-        let (counts, newest) = try await self.read {
+        let (counts, newest, templates) = try await self.read {
             let counts = try database.laneCounts()
             var newest: [Lane: [IndexedEntry]] = [:]
             for lane in Lane.allCases where (counts[lane] ?? 0) > 0 {
                 newest[lane] = try database.entries(EntryQuery(lane: lane, limit: latest)).entries
             }
-            return (counts, newest)
+            // Every template an older version stamped, to be named until it is cleaned.
+            let templates =
+                (counts[.leftAlone] ?? 0) > 0
+                ? try database.entries(
+                    EntryQuery(
+                        lane: .leftAlone, reason: .stampedTemplate, limit: LanesDocument.stampedTemplatesListed)
+                ).entries.map(\.path) : []
+            return (counts, newest, templates)
         }
         // The latest are shown as every view shows them: with the running inbox's word on those that wait.
         let shown = await self.lanes(of: newest.values.flatMap { $0 })
@@ -76,11 +83,11 @@ package struct DiaryIndex: Sendable {
                 count: counts[lane] ?? 0,
                 latest: (newest[lane] ?? []).map {
                     self.document($0, lane: shown[$0.path] ?? $0.lane, detailed: false)
-                })
+                }, stampedTemplates: lane == .leftAlone ? templates.sorted() : nil)
         }
         return LanesDocument(
             waiting: lane(.waiting), stamped: lane(.stamped), backdated: lane(.backdated),
-            leftAlone: lane(.leftAlone))
+            leftAlone: lane(.leftAlone), otherTime: lane(.otherTime))
     }
 
     /// The lanes to show for `entries` that may be waiting (`LaneState.shown`), with the running inbox's word on

@@ -112,6 +112,10 @@ package struct SQLiteDiaryStore: DiaryStore {
             conditions.append("d.lane = ?")
             arguments.append(lane.rawValue)
         }
+        if let reason = query.reason {
+            conditions.append("d.reason = ?")
+            arguments.append(reason.rawValue)
+        }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         sql += " ORDER BY \(order) DESC LIMIT ?"
         arguments.append(query.limit + 1)

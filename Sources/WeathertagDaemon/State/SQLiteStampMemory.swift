@@ -34,9 +34,12 @@ package struct SQLiteStampMemory: StampMemory {
     /// The same, in a transaction of the caller's.
     func blocksToRestore(_ db: Database, _ paths: [String], now: Date) throws -> [String: [String]] {
         guard !paths.isEmpty else { return [:] }
-        let rows = try Row.fetchAll(db, select: "SELECT path, block, removed_at FROM entry WHERE path", in: paths)
+        // (A block taken out on request is never given back.)
+        let rows = try Row.fetchAll(
+            db, select: "SELECT path, block, removed_at, withdrawn_at IS NOT NULL AS withdrawn FROM entry WHERE path",
+            in: paths)
         var blocks: [String: [String]] = [:]
-        for row in rows {
+        for row in rows where !(row["withdrawn"] as Bool) {
             let removedAt: Double? = row["removed_at"]
             let remembered = RememberedStamp(
                 block: Self.lines(row["block"]), removedAt: removedAt.map(Date.init(timeIntervalSince1970:)))
@@ -77,13 +80,16 @@ package struct SQLiteStampMemory: StampMemory {
         self.database.write("remember stamps") { db in
             for record in records {
                 let block = Self.text(record.block)
+                let fingerprint = StampFacts.fingerprint(record.block)
                 switch record.origin {
                 case .stamped:
-                    try db.cachedStatement(Self.rememberStamped).execute(arguments: [record.path, block, time])
+                    try db.cachedStatement(Self.rememberStamped).execute(
+                        arguments: [record.path, block, time, fingerprint])
                 case .restored:
-                    try db.cachedStatement(Self.rememberRestored).execute(arguments: [record.path, block, time])
+                    try db.cachedStatement(Self.rememberRestored).execute(
+                        arguments: [record.path, block, time, fingerprint])
                 case .found:
-                    try db.cachedStatement(Self.rememberFound).execute(arguments: [record.path, block])
+                    try db.cachedStatement(Self.rememberFound).execute(arguments: [record.path, block, fingerprint])
                 }
             }
             // Last: its text is the transaction's last statements (`DiaryTables.index`).
@@ -93,23 +99,30 @@ package struct SQLiteStampMemory: StampMemory {
 
     private static let rememberStamped = StatementText(
         """
-        INSERT INTO entry (path, block, stamped_at) VALUES (?, ?, ?)
+        INSERT INTO entry (path, block, stamped_at, fingerprint) VALUES (?, ?, ?, ?)
         ON CONFLICT (path) DO UPDATE SET
-            block = excluded.block, stamped_at = excluded.stamped_at, removed_at = NULL
+            block = excluded.block, stamped_at = excluded.stamped_at, removed_at = NULL,
+            fingerprint = excluded.fingerprint, withdrawn_at = NULL
         """)
     private static let rememberRestored = StatementText(
         """
-        INSERT INTO entry (path, block, restored_at, restores) VALUES (?, ?, ?, 1)
+        INSERT INTO entry (path, block, restored_at, restores, fingerprint) VALUES (?, ?, ?, 1, ?)
         ON CONFLICT (path) DO UPDATE SET
             block = excluded.block, restored_at = excluded.restored_at,
-            restores = restores + 1, removed_at = NULL
+            restores = restores + 1, removed_at = NULL, fingerprint = excluded.fingerprint, withdrawn_at = NULL
         """)
-    /// Most listings find what is remembered already: only what differs is written.
+    /// Most listings find what is remembered already: only what differs is written. A block found where another
+    /// was remembered is weathertag's writing only when it is the same stamp (its fingerprint: the same properties
+    /// written again in another order); otherwise the memory says it was found there.
     private static let rememberFound = StatementText(
         """
-        INSERT INTO entry (path, block) VALUES (?, ?)
-        ON CONFLICT (path) DO UPDATE SET block = excluded.block, removed_at = NULL
-        WHERE block IS NOT excluded.block OR removed_at IS NOT NULL
+        INSERT INTO entry (path, block, fingerprint) VALUES (?, ?, ?)
+        ON CONFLICT (path) DO UPDATE SET
+            block = excluded.block, removed_at = NULL, fingerprint = excluded.fingerprint, withdrawn_at = NULL,
+            stamped_at = CASE WHEN fingerprint IS excluded.fingerprint THEN stamped_at END,
+            restored_at = CASE WHEN fingerprint IS excluded.fingerprint THEN restored_at END,
+            restores = CASE WHEN fingerprint IS excluded.fingerprint THEN restores ELSE 0 END
+        WHERE block IS NOT excluded.block OR removed_at IS NOT NULL OR withdrawn_at IS NOT NULL
         """)
 
     /// A block's lines as one text, as the memory keeps it (`joinedLines`: a block is joined for every entry
@@ -157,17 +170,77 @@ package struct SQLiteStampMemory: StampMemory {
     }
 
     /// After a full listing: entries remembered but not found have left the inbox (while the daemon was not
-    /// running, say) and start their grace time; those past it are forgotten.
-    package func reconcile(present: Set<String>, at now: Date = Date()) {
+    /// running, say) and start their grace time, unless `keeping` says the file is still there (a note that is no
+    /// entry now); those past it are forgotten.
+    package func reconcile(present: Set<String>, at now: Date = Date(), keeping: (String) -> Bool = { _ in false }) {
         let time = now.timeIntervalSince1970
         let forgotten = self.database.policy.forgottenBefore(now).timeIntervalSince1970
         self.database.write("reconcile with the inbox") { db in
             let remembered = try String.fetchAll(db, sql: "SELECT path FROM entry WHERE removed_at IS NULL")
-            for path in remembered where !present.contains(path) {
+            for path in remembered where !present.contains(path) && !keeping(path) {
                 try db.execute(sql: "UPDATE entry SET removed_at = ? WHERE path = ?", arguments: [time, path])
             }
             try db.execute(sql: "DELETE FROM entry WHERE removed_at < ?", arguments: [forgotten])
             try DiaryTables.reconcileIndex(db, present: present)
+        }
+    }
+
+    /// What is remembered of `block` found at `path`: the rows of its fingerprint (`StampFacts`). Another entry
+    /// counts only while it is in the inbox (a rename the watcher missed has its old path removed by the listing
+    /// before the new one is read) and when weathertag wrote the block there (stamped or given back); the earliest
+    /// such write is named.
+    package func provenance(of block: [String], at path: String) -> BlockProvenance {
+        let fingerprint = StampFacts.fingerprint(block)
+        do {
+            return try self.database.pool.read { db in
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT path, coalesce(stamped_at, restored_at) AS at, restores, removed_at FROM entry
+                        WHERE fingerprint = ? ORDER BY path = ? DESC, at IS NULL, at LIMIT 64
+                        """,
+                    arguments: [fingerprint, path])
+                var elsewhere: BlockProvenance?
+                for row in rows {
+                    let at: Double? = row["at"]
+                    let restores: Int = row["restores"]
+                    let written = at != nil || restores > 0
+                    let when = at.map(Date.init(timeIntervalSince1970:))
+                    if (row["path"] as String) == path { return written ? .writtenHere(at: when) : .foundHere }
+                    if elsewhere == nil, written, (row["removed_at"] as Double?) == nil {
+                        elsewhere = .writtenInto(row["path"], at: when)
+                    }
+                }
+                return elsewhere ?? .unknown
+            }
+        } catch {
+            self.database.logger.warning(
+                "cannot read the state database; a block found is taken for its entry's own",
+                metadata: ["error": "\(error)"])
+            return .unknown
+        }
+    }
+
+    /// The block of `path` was taken out on request: never given back, still known as weathertag's writing there.
+    package func withdraw(_ path: String, at now: Date = Date()) {
+        let time = now.timeIntervalSince1970
+        self.database.write("withdraw a block") { db in
+            try db.execute(sql: "UPDATE entry SET withdrawn_at = ? WHERE path = ?", arguments: [time, path])
+        }
+    }
+
+    /// The paths weathertag wrote a block into that are remembered as there and not taken out, with when it wrote
+    /// it: for `check`, which names those that are no entries now.
+    package func written() throws -> [(path: String, at: Date?)] {
+        try self.database.pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT path, coalesce(stamped_at, restored_at) AS at FROM entry
+                    WHERE removed_at IS NULL AND withdrawn_at IS NULL AND (stamped_at IS NOT NULL OR restores > 0)
+                    ORDER BY path
+                    """
+            ).map { (path: $0["path"], at: ($0["at"] as Double?).map(Date.init(timeIntervalSince1970:))) }
         }
     }
 

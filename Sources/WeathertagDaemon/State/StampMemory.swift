@@ -41,10 +41,19 @@ package protocol StampMemory: Sendable {
     func remember(_ records: [StampRecord], index: [DiaryIndexItem], at now: Date)
     /// Follows renames and removals the watcher saw.
     func apply(_ changes: [PathChange], at now: Date)
-    /// After a full listing: entries remembered but not found start their grace time; those past it go.
-    func reconcile(present: Set<String>, at now: Date)
+    /// After a full listing: entries remembered but not found start their grace time, unless `keeping` says the
+    /// file is still there (a note that is no entry now, such as one outside a vault's entries that an older version
+    /// stamped: its memory says what weathertag wrote there); those past it go.
+    func reconcile(present: Set<String>, at now: Date, keeping: (String) -> Bool)
     /// What is remembered of `path`.
     func remembered(_ path: String) throws -> RememberedStamp?
+    /// What is remembered of `block`, found in the entry at `path` (both relative to the inbox), by its fingerprint
+    /// (`StampFacts`): whether weathertag wrote it there, found it there, or wrote it into another entry still in the
+    /// inbox.
+    func provenance(of block: [String], at path: String) -> BlockProvenance
+    /// The block remembered for `path` was taken out on request (`weathertag stamp --remove`): it is never given
+    /// back, and still known as weathertag's writing there (a note copied from the file before is recognised).
+    func withdraw(_ path: String, at now: Date)
     /// Looks the store over for damage and mends what it can (off the start-up path); whether it was sound.
     @discardableResult func checkIntegrity() -> Bool
 }
@@ -77,6 +86,11 @@ extension EntryStore {
 }
 
 extension StampMemory {
+    /// After a full listing, keeping nothing that was not found.
+    package func reconcile(present: Set<String>, at now: Date) {
+        self.reconcile(present: present, at: now, keeping: { _ in false })
+    }
+
     /// Nothing to look over (a store in memory).
     @discardableResult package func checkIntegrity() -> Bool { true }
 

@@ -63,7 +63,28 @@ extension StateDatabase {
         }
         // Han, Kana and Hangul indexed as pairs of letters (`SearchText`): the diary's text is read again.
         migrator.registerMigration("v11: words found in every script") { db in try DiaryTables.clearIndex(db) }
+        migrator.registerMigration("v12: each block's fingerprint, blocks taken out") { db in
+            try Self.addFingerprints(db)
+        }
         return migrator
+    }
+
+    /// Each remembered block's fingerprint (`StampFacts`), so that a block found in another entry is looked up by
+    /// it, and when a block was taken out on request (`stamp --remove`: never given back).
+    private static func addFingerprints(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE entry ADD COLUMN fingerprint INTEGER;  -- StampFacts.fingerprint of the block
+                ALTER TABLE entry ADD COLUMN withdrawn_at REAL;    -- when the block was taken out on request
+                """)
+        for row in try Row.fetchAll(db, sql: "SELECT path, block FROM entry") {
+            let block: String = row["block"]
+            let lines = block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            try db.execute(
+                sql: "UPDATE entry SET fingerprint = ? WHERE path = ?",
+                arguments: [StampFacts.fingerprint(lines), row["path"] as String])
+        }
+        try db.execute(sql: "CREATE INDEX entry_fingerprint ON entry (fingerprint)")
     }
 
     /// One table of kept hours and one of spends for every history source (`HistorySource`): Open-Meteo's years move

@@ -176,8 +176,14 @@ package struct SQLiteEntryStore: EntryStore {
         self.memory.remember(records, index: index, at: now)
     }
     package func apply(_ changes: [PathChange], at now: Date) { self.memory.apply(changes, at: now) }
-    package func reconcile(present: Set<String>, at now: Date) { self.memory.reconcile(present: present, at: now) }
+    package func reconcile(present: Set<String>, at now: Date, keeping: (String) -> Bool) {
+        self.memory.reconcile(present: present, at: now, keeping: keeping)
+    }
     package func remembered(_ path: String) throws -> RememberedStamp? { try self.memory.remembered(path) }
+    package func provenance(of block: [String], at path: String) -> BlockProvenance {
+        self.memory.provenance(of: block, at: path)
+    }
+    package func withdraw(_ path: String, at now: Date) { self.memory.withdraw(path, at: now) }
     package func indexedVersions(_ paths: [String]) -> [String: String] { self.diary.indexedVersions(paths) }
     package func mergeText() -> Bool { self.diary.mergeText() }
     /// Both in one read transaction: for an entry dropped alone, each transaction is its locks and page reads
