@@ -61,7 +61,53 @@ package enum FuzzChecks {
             text.contains(Self.lines.joined(separator: "\n") + "\n")
                 || text.contains(Self.lines.joined(separator: "\r\n") + "\r\n"), "the block is written whole")
         precondition(FrontMatterStamper.stamp(output, lines: Self.lines) == .alreadyStamped, "stamping is idempotent")
+        // `stamp --remove` gives back what was there, when the stamp only added its block (a template's empty
+        // `weather:` line, which the block takes the place of, is not given back).
+        if prefix + suffix >= bytes.count, !Self.holds("weather:", bytes),
+            let removed = FrontMatterStamper.removingStamp(output)
+        {
+            precondition(
+                removed == bytes || Self.holdsABlankFrontMatter(bytes), "taking the stamp out gives the file back")
+        }
         Self.stamperWithProperties(bytes)
+        Self.ownWeather(bytes)
+    }
+
+    /// Whether `text` is somewhere in `bytes`.
+    static func holds(_ text: String, _ bytes: [UInt8]) -> Bool {
+        String(decoding: bytes, as: UTF8.self).contains(text)
+    }
+
+    /// Whether `bytes` open with a front matter holding nothing (blank lines at most): its `---` lines go with a
+    /// stamp taken out of it.
+    static func holdsABlankFrontMatter(_ bytes: [UInt8]) -> Bool {
+        let text = String(
+            decoding: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...], as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.trimmingWhitespaceAndNewlines()
+        }
+        guard lines.first == "---", let closing = lines.dropFirst().firstIndex(where: { $0 == "---" || $0 == "..." })
+        else { return false }
+        return lines[1..<closing].allSatisfy(\.isEmpty)
+    }
+
+    /// Whose weather a block is, for any file: the placeholders' scan, what a block says of itself, and the decision
+    /// with a memory that says weathertag wrote it elsewhere; a block replaced is the only change.
+    static func ownWeather(_ bytes: [UInt8]) {
+        _ = TemplatePlaceholders.first(in: bytes)
+        _ = EDNSettings(bytes)
+        guard let block = FrontMatterStamper.weatherBlock(bytes) else { return }
+        let facts = StampFacts(block: block)
+        precondition(facts.fingerprint == StampFacts.fingerprint(block.reversed()), "a block's order is no matter")
+        let decision = StampDecision.decide(
+            bytes, name: "2026-12-07.md", modified: Date(timeIntervalSince1970: 1_796_637_600), lines: Self.lines,
+            belonging: StampDecision.Belonging(
+                ownership: BlockOwnership(timeZone: .utc),
+                provenance: { _ in .writtenInto("Templates/Daily.md", at: Date(timeIntervalSince1970: 0)) }))
+        if case .write(let output, _, false) = decision {
+            precondition(FrontMatterStamper.stamp(output, lines: Self.lines) == .alreadyStamped, "the new block is one")
+            precondition(FrontMatterStamper.weatherBlock(output) == Self.lines, "the entry's own block replaced it")
+        }
     }
 
     static let properties = ["weather_condition: Clouds", "weather_temperature: 12.3", "weather_daylight: true"]
@@ -166,11 +212,30 @@ package enum FuzzChecks {
     /// plugin's answer readers read the same bytes, JSON or not (a track file is XML or lines).
     package static func json(_ bytes: [UInt8]) {
         Self.answers(bytes)
+        Self.vaultSettings(bytes)
         guard let value = try? JSONParser.parse(bytes) else { return }
         guard let again = try? JSONParser.parse(Array(value.serialized.utf8)) else {
             preconditionFailure("the serialised form of an accepted document parses")
         }
         precondition(again == value, "parse ∘ serialise is the identity")
+    }
+
+    /// A vault's settings files, each holding `bytes`: read without a trap, and every place they give is inside the
+    /// vault (no `..`, not absolute).
+    static func vaultSettings(_ bytes: [UInt8]) {
+        struct Files: ConfigurationFiles {
+            let bytes: [UInt8]
+            func contents(_ path: String) -> [UInt8]? { path.hasSuffix(".json") ? self.bytes : nil }
+            func kind(_ path: String) -> ConfigurationFileKind? { path.hasSuffix(".obsidian") ? .folder : nil }
+            func permissions(_ path: String) -> Int? { nil }
+        }
+        guard let vault = VaultLayout.read(inbox: "/vault", files: Files(bytes: bytes)) else {
+            preconditionFailure("a vault is a vault")
+        }
+        for place in vault.entries + vault.templateFolders + vault.templateFiles {
+            precondition(
+                !place.path.hasPrefix("/") && !place.path.split(separator: "/").contains(".."), "inside the vault")
+        }
     }
 
     /// Every answer reader of every registered plugin (`Plugin.answers`: each service's documented answers, each

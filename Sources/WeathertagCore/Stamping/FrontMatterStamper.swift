@@ -324,12 +324,45 @@ package enum FrontMatterStamper {
     /// Whether the `weather:` block at `range` is a mapping: lines indented under it (nothing after `weather:` but
     /// a comment, an anchor or a tag), or a flow mapping (`{…}`) on its line. A `weather:` alone is a template's
     /// empty line, beside properties.
+    ///
+    /// The indented lines hold a key: the first of them with more than anchors, tags and a comment has a `key:`
+    /// (found by the fuzzer: `weather:  # a comment` over an indented lone `!` is an empty scalar with a tag, not
+    /// a mapping, and the properties beside it are the stamp).
     private static func holdsMapping(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
         let line = Self.line(in: bytes, from: range.lowerBound)
         let value = bytes[line.content].dropFirst("weather:".utf8.count).drop { $0 == 0x20 || $0 == 0x09 }
         if value.first == UInt8(ascii: "{") { return true }
-        guard line.next < range.upperBound else { return false }
-        return value.first.map { [UInt8(ascii: "#"), UInt8(ascii: "&"), UInt8(ascii: "!")].contains($0) } ?? true
+        guard line.next < range.upperBound,
+            value.first.map({ [UInt8(ascii: "#"), UInt8(ascii: "&"), UInt8(ascii: "!")].contains($0) }) ?? true
+        else { return false }
+        var cursor = line.next
+        while cursor < range.upperBound {
+            let child = Self.line(in: bytes, from: cursor)
+            cursor = child.next
+            var text = bytes[child.content].drop { $0 == 0x20 || $0 == 0x09 }
+            // Anchors and tags before the node (`&a`, `!tag`), each with the blanks after it.
+            while let first = text.first, first == UInt8(ascii: "&") || first == UInt8(ascii: "!") {
+                text = text.drop { $0 != 0x20 && $0 != 0x09 }.drop { $0 == 0x20 || $0 == 0x09 }
+            }
+            guard let first = text.first, first != UInt8(ascii: "#") else { continue }
+            if first == UInt8(ascii: "?") || first == UInt8(ascii: "{") { return true }
+            // `key:` before any comment: a colon followed by a blank or the line's end.
+            var index = text.startIndex
+            while index < text.endIndex {
+                let byte = text[index]
+                let next = text.index(after: index)
+                let blankAfter = next == text.endIndex || text[next] == 0x20 || text[next] == 0x09
+                if byte == UInt8(ascii: ":"), blankAfter { return true }
+                if byte == UInt8(ascii: "#"), index > text.startIndex,
+                    text[text.index(before: index)] == 0x20 || text[text.index(before: index)] == 0x09
+                {
+                    return false
+                }
+                index = next
+            }
+            return false
+        }
+        return false
     }
 
     /// Where a front matter's YAML lies: from the line after the opening `---` (after a byte-order mark) to the start
