@@ -9,7 +9,8 @@ struct Import: AsyncParsableCommand {
         commandName: "import",
         abstract: "Bring a diary in from Day One or jrnl: a Markdown file an entry, with its weather.",
         discussion: """
-            Each entry becomes one Markdown file under --into, named and foldered by inbox.layout (default \
+            Each entry becomes one Markdown file under --into (the configured inbox that is a vault's root: under \
+            its daily notes' folder), named and foldered by inbox.layout (default \
             %Y/%m/%Y-%m-%d-%H%M.md, in the entry's own local time; a second entry of the same minute gets -2), with \
             front matter title, date (the instant, in its own zone's offset), tags, starred, location and the app's id \
             (dayone_uuid, jrnl_id): importing the same export again writes and changes nothing. An entry that kept \
@@ -101,7 +102,19 @@ struct Import: AsyncParsableCommand {
             throw ExitCode(ExitStatus.usage)
         }
 
-        let importer = DiaryImporter(root: into, layout: layout, tree: configuration?.inbox.tree ?? InboxTree())
+        // Into a vault's root, whose entries are its daily notes' folder: into that folder, where they are entries.
+        var root = into
+        var tree = configuration?.inbox.tree ?? InboxTree()
+        if let configuration, Paths.standardized(into) == Paths.standardized(configuration.inbox.path),
+            !tree.newEntriesFolder.isEmpty
+        {
+            root = into + "/" + tree.newEntriesFolder
+            try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            tree = InboxTree(
+                recursive: tree.recursive, maximumDepth: tree.maximumDepth,
+                excludes: tree.excludes.map(\.description))
+        }
+        let importer = DiaryImporter(root: root, layout: layout, tree: tree)
         // The export: a JSON file, or Day One's .zip unpacked into a hidden folder of --into.
         let exportPath = resolver.absolute(path)
         var unpacked: String?

@@ -98,7 +98,8 @@ struct Stamp: AsyncParsableCommand {
             let lines = tag.stampLines(fields: fields, format: format)
             for file in self.files {
                 print("== \(file)")
-                switch FileStamper.preview(file, lines: lines) {
+                let template = factory?.stampOptions(backdating: nil, replacing: false).template(file)
+                switch FileStamper.preview(file, lines: lines, template: template) {
                 case .frontMatter(let frontMatter): print(frontMatter, terminator: "")
                 case .nothingToWrite(let result): print("(nothing to write: \(Self.describe(result)))")
                 }

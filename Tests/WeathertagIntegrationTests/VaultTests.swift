@@ -113,8 +113,9 @@ struct VaultTests {
             }
             #expect(Self.stampedDay(old2022) == "2022-07-12", "\(old2022)")
             // The template: never stamped, its block left as it is, and said in every view.
-            let templateEntry = try await poll("the template in the index") {
-                try Self.entry(daemon, "Templates/Daily.md")
+            let templateEntry = try await poll("the template in the index") { () -> [String: Any]? in
+                let entry = try Self.entry(daemon, "Templates/Daily.md")
+                return entry?["lane"] as? String == "left_alone" ? entry : nil
             }
             #expect(templateEntry["lane"] as? String == "left_alone", "\(templateEntry)")
             #expect(templateEntry["reason"] as? String == "stamped_template", "\(templateEntry)")
@@ -157,8 +158,12 @@ struct VaultTests {
             // Only the stamp changed: every byte of the author's (the rendered template) kept.
             #expect(Self.split(stamped).rest == Self.split(made).rest, "\(stamped)")
             #expect(!stamped.contains("<%") && !stamped.contains("{{date"))
-            let todays = try #require(try Self.entry(daemon, note))
-            #expect(todays["lane"] as? String == "stamped" && todays["reason"] as? String == "stamped", "\(todays)")
+            // (The file is on the disk before the index is told.)
+            let todays = try await poll("today's note in the index") { () -> [String: Any]? in
+                let entry = try Self.entry(daemon, note)
+                return entry?["lane"] as? String == "stamped" ? entry : nil
+            }
+            #expect(todays["reason"] as? String == "stamped", "\(todays)")
 
             // Last week's note, stamped by the daemon, copied to start today's: its block replaced by today's.
             let lastWeek = Self.day(Date().addingTimeInterval(-7 * 86_400))
@@ -178,7 +183,10 @@ struct VaultTests {
             // Obsidian's "Make a copy" of today's note, the same day: the day's weather rightly kept.
             let sameDay = "Journal/\(today.prefix(4))/\(today) 1.md"
             try harness.dropInPlace(sameDay, stamped)
-            let kept = try await poll("the same-day copy read") { try Self.entry(daemon, sameDay) }
+            let kept = try await poll("the same-day copy read") { () -> [String: Any]? in
+                let entry = try Self.entry(daemon, sameDay)
+                return entry?["lane"] as? String == "stamped" ? entry : nil
+            }
             #expect(kept["lane"] as? String == "stamped" && kept["reason"] as? String == "found", "\(kept)")
             #expect(harness.read(sameDay) == stamped)
 

@@ -20,8 +20,8 @@ package struct StampFacts: Sendable, Equatable {
     package var localDay: String?
     package var kind: Kind?
     /// The same for the same block and for the same properties written again in another order or quoting (as
-    /// Obsidian writes the whole front matter again when a property is edited): each line's key and its value
-    /// without quotes, sorted, then hashed (64-bit FNV-1a). What the memory looks a block up by.
+    /// Obsidian writes the whole front matter again when a property is edited): each line's indentation, key and
+    /// value without quotes, hashed, the lines' hashes summed. What the memory looks a block up by.
     package var fingerprint: Int64
 
     package init(block lines: [String]) {
@@ -29,7 +29,9 @@ package struct StampFacts: Sendable, Equatable {
         self.fingerprint = Self.read(lines) { indent, key, value in
             // Keys of the first level of the block (two spaces in) and properties (none) only: `location:`'s
             // `source` is not the block's.
-            if indent <= 2, values[key] == nil { values[key] = value }
+            guard indent <= 2 else { return }
+            let name = String(decoding: key, as: UTF8.self)
+            if values[name] == nil { values[name] = String(decoding: value, as: UTF8.self) }
         }
         self.kind = (values["kind"] ?? values["weather_kind"]).flatMap(Kind.init(rawValue:))
         if let observed = values["observed_at"].flatMap(Date.init(iso8601WithOffset:)) {
@@ -46,53 +48,78 @@ package struct StampFacts: Sendable, Equatable {
     }
 
     /// The fingerprint of `lines` alone (`init(block:)`'s, without reading the times): what a batch remembers with
-    /// every block it writes.
+    /// every block it writes, so it reads bytes and makes no string.
     package static func fingerprint(_ lines: [String]) -> Int64 {
         Self.read(lines) { _, _, _ in }
     }
 
-    /// Each line's indentation, key and unquoted value to `pair`; the fingerprint of them all.
-    private static func read(_ lines: [String], _ pair: (Int, String, String) -> Void) -> Int64 {
-        var canonical: [String] = []
-        canonical.reserveCapacity(lines.count)
-        for line in lines {
-            let trimmed = line.trimmingWhitespace()
-            guard let colon = trimmed.firstIndex(of: ":") else {
-                canonical.append(trimmed)
-                continue
-            }
-            let key = String(trimmed[..<colon])
-            let value = Self.unquoted(trimmed[trimmed.index(after: colon)...])
-            let indent = line.utf8.prefix { $0 == 0x20 }.count
+    /// Each line's indentation, key and unquoted value (spaces and tabs around them trimmed) to `pair`; the
+    /// fingerprint of them all: each line's own hash (its indentation, key and value), mixed, then summed, so that
+    /// the lines' order is no matter (and a line twice counts twice).
+    private static func read(_ lines: [String], _ pair: (Int, Bytes, Bytes) -> Void) -> Int64 {
+        var sum: UInt64 = 0
+        for var line in lines {
+            // A native string's bytes are read where they are: no copy for the batches' fingerprints.
+            line.makeContiguousUTF8()
+            sum &+= line.utf8.withContiguousStorageIfAvailable { Self.line($0, pair) } ?? 0
+        }
+        return Int64(bitPattern: sum)
+    }
+
+    typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+
+    /// One line's mixed hash, its key and value told to `pair`.
+    private static func line(_ buffer: UnsafeBufferPointer<UInt8>, _ pair: (Int, Bytes, Bytes) -> Void) -> UInt64 {
+        let bytes = buffer[...]
+        let indent = bytes.prefix { $0 == 0x20 }.count
+        let text = Self.trimmed(bytes)
+        var hash: UInt64 = Self.offsetBasis
+        Self.mix(&hash, UInt8(truncatingIfNeeded: indent))
+        if let colon = text.firstIndex(of: UInt8(ascii: ":")) {
+            let key = Self.trimmed(text[..<colon])
+            let value = Self.unquoted(Self.trimmed(text[(colon + 1)...]))
             pair(indent, key, value)
-            canonical.append(String(repeating: " ", count: indent) + key + ": " + value)
+            for byte in key { Self.mix(&hash, byte) }
+            Self.mix(&hash, UInt8(ascii: ":"))
+            for byte in value { Self.mix(&hash, byte) }
+        } else {
+            for byte in text { Self.mix(&hash, byte) }
         }
-        return Self.hash(canonical.sorted())
+        return Self.finalized(hash)
     }
 
-    /// A value without the quotes around it and the spaces at its ends.
-    private static func unquoted(_ text: Substring) -> String {
-        let value = text.trimmingWhitespace()
-        guard value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first else {
-            return value
-        }
-        return String(value.dropFirst().dropLast())
+    private static func trimmed(_ bytes: Bytes) -> Bytes {
+        let blank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) })
+        else { return bytes[bytes.startIndex..<bytes.startIndex] }
+        return bytes[first...last]
     }
 
-    /// 64-bit FNV-1a of the lines joined by LF: a hash that stays the same from one run and one machine to the
-    /// next (Swift's `Hasher` is seeded per process), for a column of the state database.
-    private static func hash(_ lines: [String]) -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for (index, line) in lines.enumerated() {
-            if index > 0 {
-                hash ^= 0x0A
-                hash &*= 0x0000_0100_0000_01B3
-            }
-            for byte in line.utf8 {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01B3
-            }
-        }
-        return Int64(bitPattern: hash)
+    /// A value without the quotes around it.
+    private static func unquoted(_ value: Bytes) -> Bytes {
+        guard value.count >= 2, let first = value.first, first == UInt8(ascii: "\"") || first == UInt8(ascii: "'"),
+            value.last == first
+        else { return value }
+        return value.dropFirst().dropLast()
+    }
+
+    // 64-bit FNV-1a for each line, then a finalizer (MurmurHash3's fmix64) so that the lines' sum spreads: a hash
+    // that stays the same from one run and one machine to the next (Swift's `Hasher` is seeded per process), for a
+    // column of the state database.
+    private static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    private static func mix(_ hash: inout UInt64, _ byte: UInt8) {
+        hash ^= UInt64(byte)
+        hash &*= 0x0000_0100_0000_01B3
+    }
+
+    private static func finalized(_ hash: UInt64) -> UInt64 {
+        var value = hash
+        value ^= value >> 33
+        value &*= 0xff51_afd7_ed55_8ccd
+        value ^= value >> 33
+        value &*= 0xc4ce_b9fe_1a85_ec53
+        value ^= value >> 33
+        return value
     }
 }

@@ -243,10 +243,13 @@ package enum FileStamper {
 
     /// The front matter a stamp would give the file (from its opening `---` to its closing line), without
     /// writing anything; or the outcome that means there is nothing to write.
+    ///
+    /// A template (`template`, the vault's word on the path; or its placeholders) has nothing to write.
     package static func preview(
         _ path: String,
         lines: [String],
-        maximumSize: Int = InboxConfiguration.defaultMaximumBytes
+        maximumSize: Int = InboxConfiguration.defaultMaximumBytes,
+        template: TemplateSign? = nil
     ) -> Preview {
         let fd = FileIO.openToRead(path)
         guard fd >= 0 else {
@@ -258,6 +261,9 @@ package enum FileStamper {
             original = try FileIO.readAll(fd, path: path, limit: maximumSize)
         } catch {
             return .nothingToWrite(.failed(error))
+        }
+        if let sign = template ?? TemplateSign.placeholder(in: original) {
+            return .nothingToWrite(.leftAlone(.template(sign), FileVersion.current(fd)))
         }
         switch FrontMatterStamper.stamp(original, lines: lines) {
         case .alreadyStamped:

@@ -78,9 +78,17 @@ package struct SQLiteStampMemory: StampMemory {
         guard !records.isEmpty || !index.isEmpty else { return }
         let time = now.timeIntervalSince1970
         self.database.write("remember stamps") { db in
+            // A batch's entries share its one block (the same tag's lines): its fingerprint made once.
+            var last: (block: [String], fingerprint: Int64)?
             for record in records {
                 let block = Self.text(record.block)
-                let fingerprint = StampFacts.fingerprint(record.block)
+                let fingerprint: Int64
+                if let last, last.block == record.block {
+                    fingerprint = last.fingerprint
+                } else {
+                    fingerprint = StampFacts.fingerprint(record.block)
+                    last = (record.block, fingerprint)
+                }
                 switch record.origin {
                 case .stamped:
                     try db.cachedStatement(Self.rememberStamped).execute(
