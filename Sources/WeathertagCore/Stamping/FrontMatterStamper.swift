@@ -283,16 +283,23 @@ package enum FrontMatterStamper {
     /// `weather:` line to its last indented line; nil when there is no such mapping. What the daemon remembers, to
     /// give the same block back should the entry come back without it.
     ///
-    /// - Parameter checked: the front matter is known to hold a `weather` mapping (`stamp` said
-    ///   `.alreadyStamped`): it is not composed again.
+    /// - Parameters:
+    ///   - checked: the front matter is known to hold a stamp (`stamp` said `.alreadyStamped`): it is not composed
+    ///     again.
+    ///   - mapping: the front matter as `stamp` composed it, when it did: it says which form the stamp is in (a line
+    ///     that reads `weather:` inside a quoted scalar of many lines is no key).
     ///
     /// An entry stamped with properties (`StampProperties`) gives their lines, in the order they stand (an editor
     /// that writes the front matter again may have moved them apart).
-    package static func weatherBlock(_ original: [UInt8], checked: Bool = false) -> [String]? {
+    package static func weatherBlock(
+        _ original: [UInt8], checked: Bool = false, mapping: YAMLNode.Mapping? = nil
+    ) -> [String]? {
         guard let yaml = Self.yamlRange(original) else { return nil }
         let block = Self.weatherBlock(in: original, from: yaml.lowerBound, to: yaml.upperBound)
         let kind: WeatherKey
-        if checked {
+        if checked, let mapping {
+            kind = mapping["weather"]?.mapping != nil ? .mapping : .properties
+        } else if checked {
             // Stamped: by its block, unless `weather:` holds a word beside the properties.
             kind = block.map { Self.holdsMapping(original, $0) } == true ? .mapping : .properties
         } else {

@@ -92,7 +92,8 @@ package enum StampDecision: Sendable, Equatable {
         switch first.outcome {
         case .stamped(let stamped): (content, composed) = (stamped, first.frontMatter)
         case .alreadyStamped:
-            let block = FrontMatterStamper.weatherBlock(original, checked: true)
+            let block = FrontMatterStamper.weatherBlock(
+                original, checked: true, mapping: first.frontMatter?.mapping)
             switch Self.judge(block, original, name: name, modified: modified, backdating, remembered, belonging) {
             case .own: return (.alreadyStamped(block: block), first.frontMatter)
             case .anotherTime(let another): return (.leftAlone(.anotherTime(another)), nil)
