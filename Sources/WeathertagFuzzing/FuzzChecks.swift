@@ -110,7 +110,7 @@ package enum FuzzChecks {
         precondition(facts.fingerprint == StampFacts.fingerprint(block.reversed()), "a block's order is no matter")
         let decision = StampDecision.decide(
             bytes, name: "2026-12-07.md", modified: Date(timeIntervalSince1970: 1_796_637_600), lines: Self.lines,
-            belonging: StampDecision.Belonging(
+            known: StampDecision.Known(
                 ownership: BlockOwnership(timeZone: .utc),
                 provenance: { _ in .writtenInto("Templates/Daily.md", at: Date(timeIntervalSince1970: 0)) }))
         if case .write(let output, _, false) = decision {

@@ -29,22 +29,8 @@ struct Check: AsyncParsableCommand {
         }
         print("ok   configuration: \(self.config)")
         for warning in configuration.warnings { print("warn configuration: \(warning)") }
-        print("ok   inbox: \(configuration.inbox.path)")
-        let tree = configuration.inbox.tree
-        if let vault = tree.vault {
-            print("ok   inbox: " + vault.summary(entriesAreAll: tree.entries == .all))
-            for problem in vault.problems { print("warn inbox: \(problem)") }
-        }
-
         let factory = runtime.factory(configuration)
-        // What an older weathertag wrote where no entry is: each named, with the way to take it out.
-        for stamp in await factory.misplacedStamps() {
-            let when = stamp.at.map { " on \(EntryTime(date: $0, dayOnly: true, source: .given, timeZone: .current))" }
-            print(
-                "warn \(stamp.path) holds a weather block weathertag wrote\(when ?? ""), and is \(stamp.what): "
-                    + "weathertag stamp --remove \(Self.quoted(configuration.inbox.path + "/" + stamp.path)) takes it out"
-            )
-        }
+        await Self.checkInbox(configuration, factory)
         var firstPosition: Position?
         for (index, provider) in factory.providers.enumerated() {
             let label = "location.providers[\(index)] " + runtime.plugins.location.label(of: provider.type)
@@ -101,6 +87,24 @@ struct Check: AsyncParsableCommand {
             throw ExitCode.failure
         }
         print("The daemon can run: weathertag serve --config \(self.config)")
+    }
+
+    /// The inbox's lines: its folder, the vault it is (in) and what that lays out, and what an older weathertag
+    /// wrote where no entry is, each named with the way to take it out.
+    private static func checkInbox(_ configuration: Configuration, _ factory: ServiceFactory) async {
+        print("ok   inbox: \(configuration.inbox.path)")
+        let tree = configuration.inbox.tree
+        if let vault = tree.vault {
+            print("ok   inbox: " + vault.summary(entriesAreAll: tree.entries == .all))
+            for problem in vault.problems { print("warn inbox: \(problem)") }
+        }
+        for stamp in await factory.misplacedStamps() {
+            let when = stamp.at.map { " on \(EntryTime(date: $0, dayOnly: true, source: .given, timeZone: .current))" }
+            let path = Self.quoted(configuration.inbox.path + "/" + stamp.path)
+            print(
+                "warn \(stamp.path) holds a weather block weathertag wrote\(when ?? ""), and is \(stamp.what): "
+                    + "weathertag stamp --remove \(path) takes it out")
+        }
     }
 
     /// A path as a shell takes it: quoted when it holds anything but letters, digits and `/._-`.

@@ -40,9 +40,8 @@ struct EntrysOwnWeatherTests {
             Array(text.utf8), name: name, modified: modified, lines: lines,
             backdating: backdating
                 ? BackdatingPolicy(timeZone: .utc, asksHistory: history, now: { Self.now }) : nil,
-            remembered: { remembered },
-            belonging: StampDecision.Belonging(
-                template: template, ownership: Self.ownership,
+            known: StampDecision.Known(
+                remembered: { remembered }, template: template, ownership: Self.ownership,
                 provenance: { _ in provenance }))
     }
 

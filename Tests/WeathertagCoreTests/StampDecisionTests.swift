@@ -19,7 +19,7 @@ struct StampDecisionTests {
     ) -> StampDecision {
         StampDecision.decide(
             Array(text.utf8), name: "entry.md", modified: Self.now, lines: lines, replacing: replacing,
-            backdating: Self.policy(history: history), remembered: { remembered })
+            backdating: Self.policy(history: history), known: StampDecision.Known(remembered: { remembered }))
     }
 
     @Test func aCurrentEntryIsWrittenWithTheCurrentBlock() {

@@ -37,22 +37,24 @@ package enum StampDecision: Sendable, Equatable {
     ///   - format: the form stamps are written in (`stamp.format`), for an entry asked about without weather.
     ///   - replacing: an existing block is replaced by `lines` (`stamp --fresh`).
     ///   - backdating: an entry written before what current weather can speak for is not given it.
-    ///   - remembered: the block remembered for the entry (to give back when it has none, and the block that is
-    ///     its own when it has one).
-    ///   - belonging: whether the note is a template, and how a block found in it is judged.
+    ///   - known: what is known of the entry besides its bytes: the block remembered for it, whether it is a template,
+    ///     how a block found in it is judged.
     package static func decide(
         _ original: [UInt8], name: String, modified: Date, lines: [String]?, format: StampFormat = .block,
-        replacing: Bool = false, backdating: BackdatingPolicy? = nil, remembered: () -> [String]? = { nil },
-        belonging: Belonging = Belonging()
+        replacing: Bool = false, backdating: BackdatingPolicy? = nil, known: Known = Known()
     ) -> StampDecision {
         Self.decideComposing(
             original, name: name, modified: modified, lines: lines, format: format, replacing: replacing,
-            backdating: backdating, remembered: remembered, belonging: belonging
+            backdating: backdating, known: known
         ).decision
     }
 
-    /// What decides whether a note is the diary's at all, and whether a block found in it is its own.
-    package struct Belonging {
+    /// What is known of an entry besides its bytes: what the memory holds of it, and whether it is the diary's at
+    /// all and a block found in it its own.
+    package struct Known {
+        /// The block remembered for the entry: given back when it has none (nil: new weather), and the block that
+        /// is its own when it has one.
+        package var remembered: () -> [String]?
         /// The note is a template by the vault's settings (`InboxTree.template`); its text may say so too
         /// (`TemplateSign.placeholder`), which the decision reads itself.
         package var template: TemplateSign?
@@ -62,9 +64,10 @@ package enum StampDecision: Sendable, Equatable {
         package var provenance: ([String]) -> BlockProvenance
 
         package init(
-            template: TemplateSign? = nil, ownership: BlockOwnership? = nil,
-            provenance: @escaping ([String]) -> BlockProvenance = { _ in .unknown }
+            remembered: @escaping () -> [String]? = { nil }, template: TemplateSign? = nil,
+            ownership: BlockOwnership? = nil, provenance: @escaping ([String]) -> BlockProvenance = { _ in .unknown }
         ) {
+            self.remembered = remembered
             self.template = template
             self.ownership = ownership
             self.provenance = provenance
@@ -76,12 +79,11 @@ package enum StampDecision: Sendable, Equatable {
     /// the same bytes. Nil where nothing is written or none was composed.
     package static func decideComposing(
         _ original: [UInt8], name: String, modified: Date, lines: [String]?, format: StampFormat = .block,
-        replacing: Bool = false, backdating: BackdatingPolicy? = nil, remembered: () -> [String]? = { nil },
-        belonging: Belonging = Belonging()
+        replacing: Bool = false, backdating: BackdatingPolicy? = nil, known: Known = Known()
     ) -> (decision: StampDecision, frontMatter: ComposedFrontMatter?) {
         // A template is never an entry: a note made from it would inherit what it held.
-        if let template = belonging.template ?? TemplateSign.placeholder(in: original) {
-            return (.leftAlone(.template(template, Self.held(original, belonging))), nil)
+        if let template = known.template ?? TemplateSign.placeholder(in: original) {
+            return (.leftAlone(.template(template, Self.held(original, known))), nil)
         }
         var content: [UInt8]
         var composed: ComposedFrontMatter?
@@ -94,7 +96,7 @@ package enum StampDecision: Sendable, Equatable {
         case .alreadyStamped:
             let block = FrontMatterStamper.weatherBlock(
                 original, checked: true, mapping: first.frontMatter?.mapping)
-            switch Self.judge(block, original, name: name, modified: modified, backdating, remembered, belonging) {
+            switch Self.judge(block, original, name: name, modified: modified, backdating, known) {
             case .own: return (.alreadyStamped(block: block), first.frontMatter)
             case .anotherTime(let another): return (.leftAlone(.anotherTime(another)), nil)
             case .copied(let other):
@@ -110,7 +112,7 @@ package enum StampDecision: Sendable, Equatable {
         }
         // Back without its block (an old buffer saved, a sync writing the unstamped version again): the same block
         // goes back, whenever the entry was written.
-        if !replacing, copiedFrom == nil, let block = remembered() {
+        if !replacing, copiedFrom == nil, let block = known.remembered() {
             let restored = FrontMatterStamper.stampComposing(original, lines: block)
             if case .stamped(let bytes) = restored.outcome {
                 return (.write(bytes, block: block, restoring: true), restored.frontMatter)
@@ -139,10 +141,10 @@ package enum StampDecision: Sendable, Equatable {
     /// its fingerprint; otherwise its time is set against the entry's own, and the memory asked when they disagree.
     private static func judge(
         _ block: [String]?, _ original: [UInt8], name: String, modified: Date, _ backdating: BackdatingPolicy?,
-        _ remembered: () -> [String]?, _ belonging: Belonging
+        _ known: Known
     ) -> BlockOwnership.Verdict {
-        guard let ownership = belonging.ownership, let block else { return .own }
-        if let own = remembered(), own == block || StampFacts.fingerprint(own) == StampFacts.fingerprint(block) {
+        guard let ownership = known.ownership, let block else { return .own }
+        if let own = known.remembered(), own == block || StampFacts.fingerprint(own) == StampFacts.fingerprint(block) {
             return .own
         }
         let fields = FrontMatterStamper.timeFields(original)
@@ -153,13 +155,13 @@ package enum StampDecision: Sendable, Equatable {
             // (A batch with the weather of an entry's own hour asks no policy.)
             time = EntryTime.of(fields: fields, fileName: name, modified: modified, timeZone: ownership.timeZone)
         }
-        return ownership.judge(StampFacts(block: block), entry: time) { belonging.provenance(block) }
+        return ownership.judge(StampFacts(block: block), entry: time) { known.provenance(block) }
     }
 
     /// What of a weather block a template holds: one weathertag wrote there, one it did not, or none.
-    private static func held(_ original: [UInt8], _ belonging: Belonging) -> LeftAloneReason.TemplateBlock {
+    private static func held(_ original: [UInt8], _ known: Known) -> LeftAloneReason.TemplateBlock {
         guard let block = FrontMatterStamper.weatherBlock(original) else { return .none }
-        if case .writtenHere(let at) = belonging.provenance(block) { return .written(at: at) }
+        if case .writtenHere(let at) = known.provenance(block) { return .written(at: at) }
         return .unknown
     }
 }

@@ -142,9 +142,9 @@ enum EntryFile {
         let (decision, frontMatter) = StampDecision.decideComposing(
             original, name: name, modified: modified, lines: lines, format: options.format,
             replacing: options.replacing, backdating: options.backdating,
-            remembered: options.replacing ? { nil } : known.remembered,
-            belonging: StampDecision.Belonging(
-                template: known.template, ownership: options.ownership, provenance: known.provenance))
+            known: StampDecision.Known(
+                remembered: options.replacing ? { nil } : known.remembered, template: known.template,
+                ownership: options.ownership, provenance: known.provenance))
         let content: [UInt8]
         let block: [String]
         let restoring: Bool
