@@ -12,7 +12,8 @@ struct Why: AsyncParsableCommand {
             FILE is a path to an entry in the inbox (or relative to it). Reads the running daemon's index (which \
             knows why an entry waits this moment), else its state database. For a file of the inbox that is not an \
             entry it says what the file is: a sync tool's conflict copy and its entry, an editor's lock or a sync \
-            tool's temp file and whose, a temporary, a hidden, excluded or too deep file, not Markdown.
+            tool's temp file and whose, a temporary, a hidden, excluded or too deep file, a note outside a vault's \
+            entries, not Markdown.
 
             Exit status: 0; 66 when the file is not an entry of the diary; 69 when neither the daemon nor its \
             database can be read.
