@@ -25,9 +25,11 @@ package struct OwnTracksLocation: Decodable, Sendable {
         self.acc = fields.lenient(Double.self, forKey: .acc)
     }
 
-    /// The point, when `lat`, `lon` and `tst` are numbers (it may still be off the globe: `isValid` tells).
+    /// The point, when `lat`, `lon` and `tst` are numbers, `tst` a time of the years 1 to 9999 (it may still be
+    /// off the globe: `isValid` tells). A `tst` beyond them is no time (found by the fuzzer: one of 1.8e17 seconds,
+    /// two times run together, trapped as it was made milliseconds).
     package var point: TrackPoint? {
-        guard let lat, let lon, let tst, tst.isFinite else { return nil }
+        guard let lat, let lon, let tst, (-62_135_596_800...253_402_300_799).contains(tst) else { return nil }
         return TrackPoint(
             milliseconds: Int64(tst * 1000), latitude: lat, longitude: lon,
             accuracyMeters: self.acc.flatMap { $0 >= 0 ? $0 : nil })
