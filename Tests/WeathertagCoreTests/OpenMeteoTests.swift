@@ -30,7 +30,8 @@ struct OpenMeteoTests {
         #expect(try wmo(75).condition == "Snow" && wmo(75).description(in: "ko") == "강한 눈")
         #expect(try wmo(81).iconNumber == "09" && wmo(81).description(in: "en") == "shower rain")
         #expect(try wmo(99).condition == "Thunderstorm" && wmo(99).iconNumber == "11")
-        #expect(try wmo(95).description(in: "de") == "thunderstorm", "other languages: English")
+        #expect(try wmo(95).description(in: "de") == "Gewitter", "the diarist's language (WeatherWords)")
+        #expect(try wmo(95).description(in: "th") == "thunderstorm", "a language without words: English")
         // Undocumented codes take the nearest of their kind.
         #expect(try wmo(5).condition == "Fog", "haze")
         #expect(try wmo(25).condition == "Clouds", "rain in the past hour, none now")

@@ -11,6 +11,41 @@ import Yams
 struct WeatherSourceTests {
     static let geneva = #"[{"type": "fixed", "latitude": 46.2041, "longitude": 6.1432}]"#
 
+    /// Keyless, in the diarist's language: `check` says where the words come from, the stamp's `description` is in
+    /// Japanese while its `condition` stays the machine's; after a reload to a language without words, the next stamp
+    /// is in English whole, from the cache too (the weather cached in Japanese is asked for again).
+    @Test func theKeylessSourcesSpeakTheDiaristsLanguage() async throws {
+        try await withHarness { harness in
+            let config = try harness.writeConfig(
+                providers: Self.geneva, key: "", extra: #", "weather": {"lang": "ja"}"#)
+            let check = try await ChildProcess.run(
+                [DaemonProcess.binary, "check", "--config", config], environment: ["PATH": "/usr/bin:/bin"],
+                in: harness.directory)
+            #expect(check.status == 0, "\(check.stdout)")
+            #expect(check.stdout.contains("ok   weather.lang: ja: the sources that send a code describe"))
+            #expect(check.stdout.contains("ok   open-meteo: 曇り, 4.2°C"), "\(check.stdout)")
+
+            let daemon = try await harness.startDaemon(environment: ["OPENWEATHER_API_KEY": ""])
+            try harness.dropByRename("today.md", "Today\n")
+            let block = try await harness.waitForStamp("today.md")
+            #expect(block["description"] as? String == "曇り" && block["condition"] as? String == "Clouds")
+            let calls = try harness.standIn.calls("open-meteo")
+
+            try harness.patchConfig(#""weather": {"lang": "ja"}"#, #""weather": {"lang": "th"}"#)
+            daemon.child.signal(SIGHUP)
+            try await poll("the reload") { daemon.log.contains("configuration reloaded") ? true : nil }
+            let words = try await ChildProcess.run(
+                [DaemonProcess.binary, "check", "--config", config], environment: ["PATH": "/usr/bin:/bin"],
+                in: harness.directory)
+            #expect(words.stdout.contains("warn weather.lang: th has no weather words here"), "\(words.stdout)")
+            try harness.dropByRename("later.md", "Later\n")
+            let later = try await harness.waitForStamp("later.md")
+            #expect(later["description"] as? String == "overcast", "English whole, not the cached Japanese")
+            #expect(try harness.standIn.calls("open-meteo") > calls, "asked again")
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
     @Test func withoutAKeyOpenMeteoAnswersAndNothingAsksOpenWeather() async throws {
         try await withHarness { harness in
             let config = try harness.writeConfig(

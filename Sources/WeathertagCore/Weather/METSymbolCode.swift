@@ -1,6 +1,6 @@
 /// A MET Norway symbol code (`clearsky_day`, `lightrainshowers_night`, `heavysnowandthunder`, …) in OpenWeather's
-/// terms: its condition group, condition id, icon and words (English or Korean; other languages fall back to
-/// English), as `WMOWeatherCode` does for Open-Meteo. Every code of MET's weather icon legend is known, their two
+/// terms: its condition group, condition id, icon and words (English, or the diarist's language: `WeatherWords`), as
+/// `WMOWeatherCode` does for Open-Meteo. Every code of MET's weather icon legend is known, their two
 /// misspelt ones (`lightssleetshowersandthunder`, `lightssnowshowersandthunder`) included.
 package struct METSymbolCode: Sendable, Equatable {
     package var code: String
@@ -11,7 +11,8 @@ package struct METSymbolCode: Sendable, Equatable {
     /// `_day`, `_night` or `_polartwilight`; nil for codes that have no variant (`cloudy`, `rain`, `fog`).
     package var isDay: Bool?
     private var english: String
-    private var korean: String
+    /// What it is, in the parts a language's words are made of.
+    package var phenomenon: WeatherPhenomenon
 
     package init?(_ code: String) {
         self.code = code
@@ -22,28 +23,29 @@ package struct METSymbolCode: Sendable, Equatable {
             self.isDay = day
         }
         if let sky = Self.skies[String(base)] {
-            (self.condition, self.openWeatherID, self.iconNumber, self.english, self.korean) = sky
+            (self.condition, self.openWeatherID, self.iconNumber, self.english, self.phenomenon) = sky
         } else if let precipitation = Precipitation(base) {
             (self.condition, self.openWeatherID, self.iconNumber) = precipitation.openWeather
-            (self.english, self.korean) = precipitation.words
+            (self.english, self.phenomenon) = (precipitation.english, precipitation.phenomenon)
         } else {
             return nil
         }
     }
 
     /// The codes without precipitation.
-    private static let skies: [String: (String, Int, String, String, String)] = [
-        "clearsky": ("Clear", 800, "01", "clear sky", "맑음"),
-        "fair": ("Clouds", 801, "02", "fair", "대체로 맑음"),
-        "partlycloudy": ("Clouds", 802, "03", "partly cloudy", "구름 조금"),
-        "cloudy": ("Clouds", 804, "04", "cloudy", "흐림"),
-        "fog": ("Fog", 741, "50", "fog", "안개"),
+    private static let skies: [String: (String, Int, String, String, WeatherPhenomenon)] = [
+        "clearsky": ("Clear", 800, "01", "clear sky", .init(.clear)),
+        "fair": ("Clouds", 801, "02", "fair", .init(.mainlyClear)),
+        "partlycloudy": ("Clouds", 802, "03", "partly cloudy", .init(.partlyCloudy)),
+        "cloudy": ("Clouds", 804, "04", "cloudy", .init(.cloudy)),
+        "fog": ("Fog", 741, "50", "fog", .init(.fog)),
     ]
 
     package func icon(isDay fallback: Bool) -> String { self.iconNumber + ((self.isDay ?? fallback) ? "d" : "n") }
 
+    /// The description in `lang` (`weather.lang`), or in English for a language without weather words.
     package func description(in lang: String) -> String {
-        lang.lowercased().hasPrefix("ko") ? self.korean : self.english
+        WeatherWords.describe(self.phenomenon, in: lang) ?? self.english
     }
 
     /// Whether its precipitation falls as snow or sleet (its amount is then snow).
@@ -92,21 +94,15 @@ package struct METSymbolCode: Sendable, Equatable {
             }
         }
 
-        var words: (String, String) {
-            let english =
-                ["light ", "", "heavy "][self.intensity] + self.kind.rawValue + (self.showers ? " showers" : "")
+        var english: String {
+            ["light ", "", "heavy "][self.intensity] + self.kind.rawValue + (self.showers ? " showers" : "")
                 + (self.thunder ? " and thunder" : "")
-            let noun: String
-            switch (self.kind, self.showers) {
-            case (.rain, false): noun = "비"
-            case (.rain, true): noun = "소나기"
-            case (.sleet, false): noun = "진눈깨비"
-            case (.sleet, true): noun = "진눈깨비 소나기"
-            case (.snow, false): noun = "눈"
-            case (.snow, true): noun = "소낙눈"
-            }
-            let korean = (self.thunder ? "뇌우를 동반한 " : "") + ["약한 ", "", "강한 "][self.intensity] + noun
-            return (english, korean)
+        }
+
+        var phenomenon: WeatherPhenomenon {
+            let kind: WeatherPhenomenon.Kind = self.kind == .rain ? .rain : self.kind == .sleet ? .sleet : .snow
+            return WeatherPhenomenon(
+                kind, [.light, .moderate, .heavy][self.intensity], showers: self.showers, thunder: self.thunder)
         }
     }
 

@@ -1,6 +1,6 @@
 /// A WMO weather interpretation code (WMO 4677, as Open-Meteo gives it in `weather_code`) in OpenWeather's terms:
 /// the condition group, an OpenWeather condition id of the same kind, its icon (`01d` … `50n`) and a description
-/// in English or Korean (other languages fall back to English). Icons, waybar classes, templates and the timeline's
+/// in English or in the diarist's language (`WeatherWords`). Icons, waybar classes, templates and the timeline's
 /// colours then work the same whoever answered.
 package struct WMOWeatherCode: Sendable, Equatable {
     package var code: Int
@@ -11,7 +11,8 @@ package struct WMOWeatherCode: Sendable, Equatable {
     /// The icon's number (`01` … `50`), without `d` or `n`.
     package var iconNumber: String
     private var english: String
-    private var korean: String
+    /// What it is, in the parts a language's words are made of.
+    package var phenomenon: WeatherPhenomenon
 
     /// The codes Open-Meteo documents, and any other code of 0–99 as the nearest documented one of its kind; nil
     /// outside 0–99.
@@ -23,15 +24,15 @@ package struct WMOWeatherCode: Sendable, Equatable {
         let nearest = (4...9).contains(code) ? 45 : below ?? Self.decadeDefault[decade]
         guard let entry = Self.table[nearest] else { return nil }
         self.code = code
-        (self.condition, self.openWeatherID, self.iconNumber, self.english, self.korean) = entry
+        (self.condition, self.openWeatherID, self.iconNumber, self.english, self.phenomenon) = entry
     }
 
     /// The icon code, day or night.
     package func icon(isDay: Bool) -> String { self.iconNumber + (isDay ? "d" : "n") }
 
-    /// The description in `lang` (`weather.lang`): Korean for `ko`, else English.
+    /// The description in `lang` (`weather.lang`), or in English for a language without weather words.
     package func description(in lang: String) -> String {
-        lang.lowercased().hasPrefix("ko") ? self.korean : self.english
+        WeatherWords.describe(self.phenomenon, in: lang) ?? self.english
     }
 
     /// An undocumented code with no documented one below it in its decade (WMO 4677 groups by tens: 10s mist and
@@ -39,37 +40,37 @@ package struct WMOWeatherCode: Sendable, Equatable {
     /// drizzle, 60s rain, 70s snow, 80s showers, 90s thunderstorms).
     private static let decadeDefault = [0, 45, 3, 45, 45, 51, 61, 71, 80, 95]
 
-    private typealias Entry = (String, Int, String, String, String)
+    private typealias Entry = (String, Int, String, String, WeatherPhenomenon)
 
     private static let table: [Int: Entry] = [
-        0: ("Clear", 800, "01", "clear sky", "맑음"),
-        1: ("Clouds", 801, "02", "mainly clear", "대체로 맑음"),
-        2: ("Clouds", 802, "03", "partly cloudy", "구름 조금"),
-        3: ("Clouds", 804, "04", "overcast", "흐림"),
-        45: ("Fog", 741, "50", "fog", "안개"),
-        48: ("Fog", 741, "50", "depositing rime fog", "상고대 안개"),
-        51: ("Drizzle", 300, "09", "light drizzle", "약한 이슬비"),
-        53: ("Drizzle", 301, "09", "drizzle", "이슬비"),
-        55: ("Drizzle", 302, "09", "dense drizzle", "강한 이슬비"),
-        56: ("Drizzle", 300, "09", "light freezing drizzle", "약한 어는 이슬비"),
-        57: ("Drizzle", 302, "09", "dense freezing drizzle", "강한 어는 이슬비"),
-        61: ("Rain", 500, "10", "light rain", "약한 비"),
-        63: ("Rain", 501, "10", "moderate rain", "비"),
-        65: ("Rain", 502, "10", "heavy rain", "강한 비"),
-        66: ("Rain", 511, "13", "light freezing rain", "약한 어는 비"),
-        67: ("Rain", 511, "13", "heavy freezing rain", "강한 어는 비"),
-        71: ("Snow", 600, "13", "light snow", "약한 눈"),
-        73: ("Snow", 601, "13", "snow", "눈"),
-        75: ("Snow", 602, "13", "heavy snow", "강한 눈"),
-        77: ("Snow", 600, "13", "snow grains", "싸락눈"),
-        80: ("Rain", 520, "09", "light shower rain", "약한 소나기"),
-        81: ("Rain", 521, "09", "shower rain", "소나기"),
-        82: ("Rain", 522, "09", "violent shower rain", "강한 소나기"),
-        85: ("Snow", 620, "13", "light shower snow", "약한 소낙눈"),
-        86: ("Snow", 622, "13", "heavy shower snow", "강한 소낙눈"),
-        95: ("Thunderstorm", 211, "11", "thunderstorm", "뇌우"),
-        96: ("Thunderstorm", 201, "11", "thunderstorm with slight hail", "약한 우박을 동반한 뇌우"),
-        99: ("Thunderstorm", 202, "11", "thunderstorm with heavy hail", "강한 우박을 동반한 뇌우"),
+        0: ("Clear", 800, "01", "clear sky", .init(.clear)),
+        1: ("Clouds", 801, "02", "mainly clear", .init(.mainlyClear)),
+        2: ("Clouds", 802, "03", "partly cloudy", .init(.partlyCloudy)),
+        3: ("Clouds", 804, "04", "overcast", .init(.overcast)),
+        45: ("Fog", 741, "50", "fog", .init(.fog)),
+        48: ("Fog", 741, "50", "depositing rime fog", .init(.rimeFog)),
+        51: ("Drizzle", 300, "09", "light drizzle", .init(.drizzle, .light)),
+        53: ("Drizzle", 301, "09", "drizzle", .init(.drizzle)),
+        55: ("Drizzle", 302, "09", "dense drizzle", .init(.drizzle, .heavy)),
+        56: ("Drizzle", 300, "09", "light freezing drizzle", .init(.freezingDrizzle, .light)),
+        57: ("Drizzle", 302, "09", "dense freezing drizzle", .init(.freezingDrizzle, .heavy)),
+        61: ("Rain", 500, "10", "light rain", .init(.rain, .light)),
+        63: ("Rain", 501, "10", "moderate rain", .init(.rain)),
+        65: ("Rain", 502, "10", "heavy rain", .init(.rain, .heavy)),
+        66: ("Rain", 511, "13", "light freezing rain", .init(.freezingRain, .light)),
+        67: ("Rain", 511, "13", "heavy freezing rain", .init(.freezingRain, .heavy)),
+        71: ("Snow", 600, "13", "light snow", .init(.snow, .light)),
+        73: ("Snow", 601, "13", "snow", .init(.snow)),
+        75: ("Snow", 602, "13", "heavy snow", .init(.snow, .heavy)),
+        77: ("Snow", 600, "13", "snow grains", .init(.snowGrains)),
+        80: ("Rain", 520, "09", "light shower rain", .init(.rain, .light, showers: true)),
+        81: ("Rain", 521, "09", "shower rain", .init(.rain, showers: true)),
+        82: ("Rain", 522, "09", "violent shower rain", .init(.rain, .heavy, showers: true)),
+        85: ("Snow", 620, "13", "light shower snow", .init(.snow, .light, showers: true)),
+        86: ("Snow", 622, "13", "heavy shower snow", .init(.snow, .heavy, showers: true)),
+        95: ("Thunderstorm", 211, "11", "thunderstorm", .init(.thunderstorm)),
+        96: ("Thunderstorm", 201, "11", "thunderstorm with slight hail", .init(.thunderstorm, hail: .light)),
+        99: ("Thunderstorm", 202, "11", "thunderstorm with heavy hail", .init(.thunderstorm, hail: .heavy)),
     ]
 
     /// The codes Open-Meteo documents.

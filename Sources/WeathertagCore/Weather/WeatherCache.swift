@@ -8,18 +8,23 @@ package struct CachedWeather: Sendable, Equatable, Codable {
     package var fetchedAt: Date
     /// The air there, fetched with the weather (`air_quality.enabled`).
     package var airQuality: AirQuality?
+    /// The language its words are in (`weather.lang` when it was fetched); nil in a cache written before.
+    package var lang: String?
 
-    package init(latitude: Double, longitude: Double, weather: Weather, fetchedAt: Date, airQuality: AirQuality? = nil)
-    {
+    package init(
+        latitude: Double, longitude: Double, weather: Weather, fetchedAt: Date, airQuality: AirQuality? = nil,
+        lang: String? = nil
+    ) {
         self.latitude = latitude
         self.longitude = longitude
         self.weather = weather
         self.fetchedAt = fetchedAt
         self.airQuality = airQuality
+        self.lang = lang
     }
 
     enum CodingKeys: String, CodingKey {
-        case latitude, longitude, weather
+        case latitude, longitude, weather, lang
         case fetchedAt = "fetched_at"
         case airQuality = "air_quality"
     }
@@ -54,17 +59,18 @@ package struct WeatherCache: Sendable, Equatable, Codable {
             .max { $0.fetchedAt < $1.fetchedAt }
     }
 
-    /// The entry near `position` if it is younger than `ttl` at `now`. An entry from the future (the clock went
-    /// back) is not trusted.
-    package func fresh(near position: Position, ttl: Duration, now: Date) -> CachedWeather? {
-        guard let entry = self.latest(near: position) else { return nil }
+    /// The entry near `position` if it is younger than `ttl` at `now` and in `lang`'s words (a change of
+    /// `weather.lang` applies from the next stamp, the cache's too). An entry from the future (the clock went back) is
+    /// not trusted.
+    package func fresh(near position: Position, ttl: Duration, now: Date, lang: String? = nil) -> CachedWeather? {
+        guard let entry = self.latest(near: position), entry.lang == lang else { return nil }
         let age = now.timeIntervalSince(entry.fetchedAt)
         return age >= 0 && age < ttl.seconds ? entry : nil
     }
 
-    /// Records weather fetched for `position`, replacing what was cached near it.
+    /// Records weather fetched for `position` in `lang`'s words, replacing what was cached near it.
     package mutating func store(
-        _ weather: Weather, for position: Position, at now: Date, airQuality: AirQuality? = nil
+        _ weather: Weather, for position: Position, at now: Date, airQuality: AirQuality? = nil, lang: String? = nil
     ) {
         self.entries.removeAll {
             Position.distance($0.latitude, $0.longitude, position.latitude, position.longitude) <= self.radiusMeters
@@ -72,7 +78,7 @@ package struct WeatherCache: Sendable, Equatable, Codable {
         self.entries.append(
             CachedWeather(
                 latitude: position.latitude, longitude: position.longitude, weather: weather, fetchedAt: now,
-                airQuality: airQuality)
+                airQuality: airQuality, lang: lang)
         )
         if self.entries.count > self.capacity {
             self.entries.sort { $0.fetchedAt > $1.fetchedAt }

@@ -49,6 +49,8 @@ package actor WeatherService {
     private let composer: TagComposer
     /// Asks for the air too, with each weather call (`air_quality.enabled`).
     private let airQuality: Bool
+    /// The language of the words (`weather.lang`): cached weather in another is fetched again.
+    private let lang: String
     private var places = PlaceNameCache()
     private var placesInFlight: [String: Task<PlaceName?, Never>] = [:]
 
@@ -72,6 +74,7 @@ package actor WeatherService {
         self.geocoder = geocoder
         self.composer = TagComposer(privacy: privacy, lang: lang)
         self.airQuality = airQuality
+        self.lang = lang
         self.chain = chain
         self.sources = sources
         self.namesSource = namesSource
@@ -120,7 +123,7 @@ package actor WeatherService {
         // shows what `privacy` allows.
         let request = self.privacy.requestPosition(located)
         let now = self.now()
-        if let fresh = self.cache.fresh(near: request.position, ttl: self.ttl, now: now) {
+        if let fresh = self.cache.fresh(near: request.position, ttl: self.ttl, now: now, lang: self.lang) {
             self.statistics.update { $0.cacheHits += 1 }
             return await self.tag(fresh, at: located, stale: false)
         }
@@ -128,7 +131,7 @@ package actor WeatherService {
         do {
             return await self.tag(try await self.fetch(near: request), at: located, stale: false)
         } catch {
-            if let old = self.cache.fresh(near: request.position, ttl: maximumAge, now: now) {
+            if let old = self.cache.fresh(near: request.position, ttl: maximumAge, now: now, lang: self.lang) {
                 return await self.tag(old, at: located, stale: true)
             }
             throw error
@@ -152,7 +155,8 @@ package actor WeatherService {
         self.inFlight.append((position, task))
         defer { self.inFlight.removeAll { $0.task == task } }
         let entry = try await task.value
-        self.cache.store(entry.weather, for: position, at: entry.fetchedAt, airQuality: entry.airQuality)
+        self.cache.store(
+            entry.weather, for: position, at: entry.fetchedAt, airQuality: entry.airQuality, lang: self.lang)
         await self.store.save(self.cache, logger: self.logger)
         return entry
     }
