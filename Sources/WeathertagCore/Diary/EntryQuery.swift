@@ -125,22 +125,8 @@ package struct EntryQuery: Sendable, Equatable {
             }
             self.text = text
         }
-        if let lane = nonEmpty("lane") {
-            guard let value = Lane(rawValue: lane) else {
-                throw Invalid(
-                    parameter: "lane",
-                    problem: "unknown lane; use " + Lane.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            self.lane = value
-        }
-        if let reason = nonEmpty("reason") {
-            guard let value = LaneReason(rawValue: reason) else {
-                throw Invalid(
-                    parameter: "reason",
-                    problem: "unknown reason; use " + LaneReason.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            self.reason = value
-        }
+        self.lane = try Self.code(nonEmpty("lane"), parameter: "lane", naming: "lane")
+        self.reason = try Self.code(nonEmpty("reason"), parameter: "reason", naming: "reason")
         if let day = nonEmpty("on_this_day") {
             guard let value = MonthDay(day) else {
                 throw Invalid(parameter: "on_this_day", problem: "is not a month and day (MM-DD, such as 05-01)")
@@ -159,6 +145,20 @@ package struct EntryQuery: Sendable, Equatable {
             }
             self.cursor = value
         }
+    }
+
+    /// One of a closed vocabulary's codes (`Lane`, `LaneReason`), or nil for none given; an unknown one is refused,
+    /// the known ones listed.
+    private static func code<Code: RawRepresentable & CaseIterable>(
+        _ text: String?, parameter: String, naming word: String
+    ) throws(Invalid) -> Code? where Code.RawValue == String {
+        guard let text else { return nil }
+        guard let value = Code(rawValue: text) else {
+            throw Invalid(
+                parameter: parameter,
+                problem: "unknown \(word); use " + Code.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return value
     }
 
     /// The query as parameters again (for the command line's requests).

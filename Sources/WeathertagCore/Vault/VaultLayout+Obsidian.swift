@@ -121,8 +121,4 @@ struct SettingsReader {
         }
     }
 
-    /// The text at `path`; nil when there is no such file.
-    func text(_ path: String) -> [UInt8]? {
-        self.files.contents(VaultLayout.join(self.root, path))
-    }
 }
