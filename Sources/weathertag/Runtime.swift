@@ -40,13 +40,18 @@ struct Runtime {
         self.http = CurlHTTPClient()
     }
 
+    /// The words of the reader's language (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`), from the catalogs shipped
+    /// beside the executable; read once, when a command first speaks.
+    static let words = Translations.messages(
+        environment: Runtime.withShippedData(ProcessInfo.processInfo.environment))
+
     /// One per process for the commands that only read (`entries`, `why`, `timeline`): logging is bootstrapped
     /// once, errors only.
     static let quiet = Runtime(logLevel: .error)
 
-    /// Where the towns index and the map are shipped: `/usr/share/weathertag/towns` and `…/map` beside
-    /// `/usr/bin/weathertag` (the package, `make install`), `.build/towns` and `.build/map` for a source build
-    /// (`make setup`). Found from the executable's own path.
+    /// Where the towns index, the map and the catalogs of words are shipped: `/usr/share/weathertag/towns`,
+    /// `…/map` and `/usr/share/locale` beside `/usr/bin/weathertag` (the package, `make install`), `.build/towns`,
+    /// `.build/map` and `.build/locale` for a source build (`make setup`). Found from the executable's own path.
     static func withShippedData(_ environment: [String: String]) -> [String: String] {
         // readlink(2) and access(2), not FileManager: these are the only file calls a start makes before the
         // configuration, and FileManager's first use sets up more than they need.
@@ -57,12 +62,15 @@ struct Runtime {
         let bin = executable.split(separator: "/").dropLast().joined(separator: "/")
         var environment = environment
         let shipped = [
-            (Configuration.townsVariable, "towns", GeoNamesRecord.cityFiles[3]),
-            (MapFiles.variable, "map", MapFiles.fileName),
+            (Configuration.townsVariable, "weathertag/towns", GeoNamesRecord.cityFiles[3]),
+            (MapFiles.variable, "weathertag/map", MapFiles.fileName),
+            // The catalogs: /usr/share/locale/LL/LC_MESSAGES/weathertag.mo, or .build/locale from `make setup`.
+            (Translations.variable, "locale", "ko/LC_MESSAGES/\(Translations.domain).mo"),
         ]
-        for (variable, folder, file) in shipped where environment[variable] == nil {
+        for (variable, shared, file) in shipped where environment[variable] == nil {
+            let folder = shared.split(separator: "/").last.map(String.init) ?? shared
             let candidates = [
-                "/\(bin)/../share/weathertag/\(folder)", "/\(bin)/../\(folder)", "/\(bin)/../../\(folder)",
+                "/\(bin)/../share/\(shared)", "/\(bin)/../\(folder)", "/\(bin)/../../\(folder)",
             ]
             if let found = candidates.first(where: { access($0 + "/" + file, F_OK) == 0 }) {
                 environment[variable] = found

@@ -50,7 +50,12 @@ struct Stats: AsyncParsableCommand {
             try await DiarySource.open(self.connection).all(try self.query(), limit: nil)
         }
         let statistics = DiaryStatistics(entries, by: self.by)
-        print(self.json ? statistics.json.serialized : statistics.text, terminator: self.json ? "\n" : "")
+        print(
+            self.json
+                ? statistics.json.serialized
+                : statistics.text(
+                    Runtime.words, months: DiaryFormatting.locale(environment: ProcessInfo.processInfo.environment)),
+            terminator: self.json ? "\n" : "")
     }
 }
 

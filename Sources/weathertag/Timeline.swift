@@ -65,14 +65,19 @@ struct Timeline: AsyncParsableCommand {
 extension TimelineRendering.Settings {
     /// The page's and the map's settings from the configuration, when there is one: its icon cache
     /// (`cache.directory`), its `privacy` and the map's files; else no icons, `privacy`'s defaults and the map's
-    /// files shipped beside this executable.
+    /// files shipped beside this executable. Its words are the daemon's page's (`timeline.lang`, else
+    /// `weather.lang`), or the reader's language without a configuration.
     static func of(_ connection: DaemonConnection, title: String) -> Self {
         let runtime = Runtime.quiet
         let configuration = connection.configurationFile().flatMap { try? runtime.loadConfiguration($0) }
+        let words =
+            configuration.map {
+                Translations.messages($0.timeline.languages, directory: $0.timeline.localeDirectory)
+            } ?? Runtime.words
         return Self(
             title: title, environment: runtime.environment,
             iconCache: configuration.map { $0.cache.directory + "/icons" },
             map: configuration?.timeline.map ?? MapFiles(environment: runtime.environment),
-            privacy: configuration?.privacy ?? PrivacyPolicy())
+            privacy: configuration?.privacy ?? PrivacyPolicy(), words: words)
     }
 }

@@ -59,21 +59,29 @@ struct Why: AsyncParsableCommand {
             return
         }
         let formatting = DiaryFormatting(
-            locale: DiaryFormatting.locale(environment: ProcessInfo.processInfo.environment))
-        var lines = entry.explanation
-        var facts = ["written \(formatting.date(entry)) (by \(DiaryFormatting.timeSource(entry.timeSource)))"]
+            locale: DiaryFormatting.locale(environment: ProcessInfo.processInfo.environment), words: Runtime.words)
+        let words = Runtime.words
+        var lines = entry.explanation(words)
+        var facts = [
+            words.tr(
+                "written {date} (by {source})",
+                ["date": formatting.date(entry), "source": DiaryFormatting.timeSource(entry.timeSource, words)])
+        ]
         if let weather = entry.weather {
-            let words = [
+            let shown = [
                 weather.icon.map(TagFormatter.emoji(forIcon:)), weather.description ?? weather.condition,
                 formatting.temperature(weather), weather.place,
             ].compactMap { $0 }.filter { !$0.isEmpty }
-            facts.append("weather: " + words.joined(separator: " "))
+            facts.append(words.tr("weather: {weather}", ["weather": shown.joined(separator: " ")]))
         }
-        if let stamped = entry.history?.stampedAt { facts.append("stamped \(stamped)") }
+        if let stamped = entry.history?.stampedAt { facts.append(words.tr("stamped {time}", ["time": stamped])) }
         if let restored = entry.history?.restoredAt, let count = entry.history?.restores {
-            facts.append("block given back \(count) time(s), last \(restored)")
+            facts.append(
+                words.tr(
+                    "block given back {count} time, last {time}", plural: "block given back {count} times, last {time}",
+                    count: count, ["time": restored]))
         }
-        lines.append(facts.joined(separator: "; "))
+        lines.append(facts.joined(separator: words.tr("; ", context: "list of facts")))
         print(lines.joined(separator: "\n"))
     }
 

@@ -56,7 +56,7 @@ struct LaneWordsTests {
         let told = try #require(try await index.entry("berlin.md"))
         #expect(told.lane == shown.lane.rawValue && told.reason == shown.reason.rawValue, "\(told)")
         #expect(told.why == shown.sentence && told.remedy == shown.remedy)
-        #expect(told.explanation == ["berlin.md (\(shown.lane.rawValue)): \(shown.sentence)", shown.remedy])
+        #expect(told.explanation() == ["berlin.md (\(shown.lane.rawValue)): \(shown.sentence)", shown.remedy])
 
         // `GET /v1/entries` and `weathertag entries`: the same document, remedy and all.
         let listed = try #require(try await index.list(EntryQuery()).entries.first)
@@ -69,7 +69,7 @@ struct LaneWordsTests {
         let lanes = try await index.lanes()
         let latest = [lanes.waiting, lanes.stamped, lanes.backdated, lanes.leftAlone, lanes.otherTime].flatMap(\.latest)
         #expect(latest.map(\.why) == [told.why] && latest.map(\.remedy) == [told.remedy])
-        let status = lanes.lines.joined(separator: "\n")
+        let status = lanes.lines().joined(separator: "\n")
         #expect(status.contains(told.saysWhy ? "berlin.md: \(told.why)" : "berlin.md"), "\(status)")
 
         // The timeline page's card: the sentence and, unless it is stamped, what would change it.
@@ -88,7 +88,7 @@ struct LaneWordsTests {
     @Test func theRunningInboxsWordIsEveryViews() async throws {
         let elsewhere = LaneState(.backdated, .elsewhere, detail: "its own clock (+02:00) is neither …")
         let index = Self.index(elsewhere, .live)
-        let status = try await index.lanes().lines.joined(separator: "\n")
+        let status = try await index.lanes().lines().joined(separator: "\n")
         #expect(status.contains("left without weather") && !status.contains("waits"), "\(status)")
         let listed = try #require(try await index.list(EntryQuery()).entries.first)
         #expect(listed.remedy?.contains("stamp --fresh") == true)

@@ -16,21 +16,25 @@ struct InstallTests {
             [make, "-s", "-C", Fixtures.repositoryRoot, "install"] + variables, in: directory)
         try #require(install.status == 0, "make install: \(install.stderr)")
 
-        let expected = [
-            "usr/bin/weathertag",
-            "usr/lib/systemd/system/weathertag.service", "usr/lib/systemd/system/weathertag.socket",
-            "usr/lib/systemd/user/weathertag.service", "usr/lib/systemd/user/weathertag.socket",
-            "usr/lib/sysusers.d/weathertag.conf",
-            "etc/weathertag/config.json", "etc/weathertag/config.example.json", "etc/weathertag/config.schema.json",
-            "usr/share/man/man1/weathertag.1", "usr/share/man/man5/weathertag.json.5",
-            "usr/share/bash-completion/completions/weathertag", "usr/share/zsh/site-functions/_weathertag",
-            "usr/share/fish/vendor_completions.d/weathertag.fish",
-            // The offline towns index (`make setup` builds it).
-            "usr/share/weathertag/towns/cities15000.txt", "usr/share/weathertag/towns/admin1CodesASCII.txt",
-            "usr/share/weathertag/towns/alternateNamesV2.txt",
-            // The map's shorelines (`make setup` converts them).
-            "usr/share/weathertag/map/coastlines.bin",
-        ]
+        let expected =
+            [
+                "usr/bin/weathertag",
+                "usr/lib/systemd/system/weathertag.service", "usr/lib/systemd/system/weathertag.socket",
+                "usr/lib/systemd/user/weathertag.service", "usr/lib/systemd/user/weathertag.socket",
+                "usr/lib/sysusers.d/weathertag.conf",
+                "etc/weathertag/config.json", "etc/weathertag/config.example.json", "etc/weathertag/config.schema.json",
+                "usr/share/man/man1/weathertag.1", "usr/share/man/man5/weathertag.json.5",
+                "usr/share/bash-completion/completions/weathertag", "usr/share/zsh/site-functions/_weathertag",
+                "usr/share/fish/vendor_completions.d/weathertag.fish",
+                // The offline towns index (`make setup` builds it).
+                "usr/share/weathertag/towns/cities15000.txt", "usr/share/weathertag/towns/admin1CodesASCII.txt",
+                "usr/share/weathertag/towns/alternateNamesV2.txt",
+                // The map's shorelines (`make setup` converts them).
+                "usr/share/weathertag/map/coastlines.bin",
+            ]
+            + ["ko", "ja", "zh_CN", "zh_TW", "de", "fr", "es"].map {
+                "usr/share/locale/\($0)/LC_MESSAGES/weathertag.mo"
+            }
         #expect(Self.files(in: root) == Set(expected))
 
         // The binary runs; the units start it from where it was installed.

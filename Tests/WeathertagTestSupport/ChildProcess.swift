@@ -48,7 +48,7 @@ package final class ChildProcess: @unchecked Sendable {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        let environment = environment.map(Self.keepingTheClock) ?? ProcessInfo.processInfo.environment
+        let environment = environment.map(Self.keepingTheClock) ?? Self.inEnglish(ProcessInfo.processInfo.environment)
         let cArguments = argv.map { strdup($0) } + [nil]
         let cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -67,6 +67,16 @@ package final class ChildProcess: @unchecked Sendable {
 
     deinit {
         close(self.stdoutFD)
+    }
+
+    /// The test run's environment, its messages in the code's English whatever language the person running the suite
+    /// reads (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES` and `LANG` choose weathertag's words): the suite's expectations are
+    /// English, and a test of another language gives its environment.
+    static func inEnglish(_ environment: [String: String]) -> [String: String] {
+        var environment = environment
+        for variable in ["LANGUAGE", "LC_ALL"] { environment[variable] = nil }
+        environment["LC_MESSAGES"] = "C.UTF-8"
+        return environment
     }
 
     /// `environment` with the test run's clock carried over: a suite run on a chosen date and in a chosen zone

@@ -688,6 +688,10 @@ extension CommonSection {
                 "The map of where you wrote, alone, as `weathertag map` draws it (relative to the configuration's folder), written atomically with the page; its folder must exist. Default: none (the page holds the map too)."
             ),
             .string("title", minLength: 1, default: "Diary", "The page's title."),
+            .string(
+                "lang", pattern: "^[A-Za-z_-]{1,8}$",
+                "The language of the page's and the map's words: ko, ja, zh_CN, zh_TW, de, fr, es, en (en-XA marks every word, to find one not translated). Default: weather.lang."
+            ),
         ])
 }
 
@@ -700,7 +704,15 @@ extension Configuration {
         let object = try Self.section(root, .timeline, warnings: &warnings)
         var timeline = TimelineConfiguration()
         timeline.map = MapFiles(environment: paths.environment)
+        timeline.localeDirectory = paths.environment[MessageLanguages.directoryVariable]
         if let title = try object?.nonEmptyString("title") { timeline.title = title }
+        if let lang = try object?.nonEmptyString("lang") {
+            guard lang.count <= 8, lang.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "_" || $0 == "-") }) else {
+                throw ConfigurationError(
+                    field: "timeline.lang", message: "\"\(lang)\" is not a language code such as ko, zh_TW, de")
+            }
+            timeline.lang = lang
+        }
         if let output = try object?.nonEmptyString("output") {
             timeline.output = try Self.outputFile(output, "timeline.output", [".html", ".htm"], paths, files)
         }

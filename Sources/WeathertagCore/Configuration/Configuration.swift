@@ -102,7 +102,8 @@ package struct Configuration: Sendable {
         let inbox = try Self.decodeInbox(root, paths: paths, files: files, warnings: &warnings)
         let socket = try Self.decodeSocket(root, paths: paths, warnings: &warnings)
         let newEntry = try Self.decodeNewEntry(root, paths: paths, files: files, warnings: &warnings)
-        let timeline = try Self.decodeTimeline(root, paths: paths, files: files, warnings: &warnings)
+        var timeline = try Self.decodeTimeline(root, paths: paths, files: files, warnings: &warnings)
+        timeline.lang = timeline.lang ?? lang
         return Configuration(
             sections: sections, weather: weather, providers: providers, locationStrategy: strategy, cache: cache,
             state: state, history: history, privacy: privacy, geocoding: geocoding, airQuality: airQuality,

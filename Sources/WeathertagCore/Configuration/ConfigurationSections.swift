@@ -184,6 +184,14 @@ package struct TimelineConfiguration: Sendable {
     package var mapOutput: String?
     /// Its title (`timeline.title`).
     package var title = "Diary"
+    /// The language of its words (`timeline.lang`, else `weather.lang`).
+    package var lang: String?
+
+    /// The folder of compiled catalogs (`$WEATHERTAG_LOCALEDIR`, set beside the executable by the command line).
+    package var localeDirectory: String?
+
+    /// The catalogs its words come from, most particular first (`MessageLanguages`).
+    package var languages: [String] { MessageLanguages.of(setting: self.lang ?? "en") }
     /// What the map is drawn from (shipped with weathertag, found through the environment).
     package var map = MapFiles(environment: [:])
 

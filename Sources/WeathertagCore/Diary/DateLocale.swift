@@ -31,6 +31,14 @@ package struct DateLocale: Sendable, Equatable, CustomStringConvertible {
         case month
         /// `Jan 2025`; `2025-01`.
         case shortMonth
+        /// `Jan`; `1월`.
+        case monthName
+    }
+
+    /// A month's short name (`Jan`; `1월` under `ko_KR`): `%b` of the locale when it is installed.
+    package func monthName(_ month: Int) -> String {
+        let date = Date(timeIntervalSince1970: Double(CivilCalendar.days(year: 2001, month: month, day: 15)) * 86_400)
+        return self.string(date, style: .monthName, zone: .utc)
     }
 
     /// `date` in `zone`, in this language.
@@ -47,6 +55,7 @@ package struct DateLocale: Sendable, Equatable, CustomStringConvertible {
         case (.dayAndTime, true): pattern = "%x %H:%M"
         case (.month, true): pattern = "%Y %B"
         case (.shortMonth, true): pattern = "%Y-%m"
+        case (.monthName, _): pattern = "%b"
         }
         let offset = zone.secondsFromGMT(for: date)
         var time = time_t((date.timeIntervalSince1970 + Double(offset)).rounded(.down))

@@ -5,10 +5,13 @@ import FoundationEssentials
 package struct DiaryFormatting: Sendable {
     package var locale: DateLocale
     package var timeZone: Zone
+    /// The words of the reader's language (`Messages`): the sentences of `why` and the lanes' names.
+    package var words: Messages
 
-    package init(locale: DateLocale, timeZone: Zone = .current) {
+    package init(locale: DateLocale, timeZone: Zone = .current, words: Messages = .english) {
         self.locale = locale
         self.timeZone = timeZone
+        self.words = words
     }
 
     /// The reader's locale for dates, as the C library picks it: `LC_ALL`, else `LC_TIME`, else `LANG`
@@ -73,11 +76,13 @@ package struct DiaryFormatting: Sendable {
     }
 
     /// `front_matter:date` → `its front matter's date`.
-    package static func timeSource(_ code: String) -> String {
-        if code.hasPrefix("front_matter:") { return "its front matter's " + code.dropFirst("front_matter:".count) }
+    package static func timeSource(_ code: String, _ words: Messages = .english) -> String {
+        if code.hasPrefix("front_matter:") {
+            return words.tr("its front matter's {key}", ["key": String(code.dropFirst("front_matter:".count))])
+        }
         switch code {
-        case "file_name": return "its file name"
-        case "modification_time": return "its modification time"
+        case "file_name": return words.tr("its file name")
+        case "modification_time": return words.tr("its modification time")
         case "given": return "--at"
         default: return code
         }
@@ -107,8 +112,8 @@ package struct DiaryFormatting: Sendable {
         case "place": return entry.weather?.place ?? ""
         case "lane": return entry.lane
         case "reason": return entry.reason
-        case "why": return entry.why
-        case "remedy": return entry.remedy ?? ""
+        case "why": return entry.why(self.words)
+        case "remedy": return entry.remedy(self.words) ?? ""
         case "excerpt": return entry.excerpt
         default: return nil
         }
@@ -151,7 +156,7 @@ package struct DiaryFormatting: Sendable {
         let rows = entries.map { entry in
             [
                 self.date(entry), self.value("icon", of: entry) ?? "", self.temperature(entry.weather),
-                entry.weather?.place ?? "", lanes ? entry.lane : nil, entry.title,
+                entry.weather?.place ?? "", lanes ? self.laneColumn(entry.lane) : nil, entry.title,
             ].compactMap { $0 }
         }
         guard let columns = rows.first?.count else { return "" }
@@ -163,12 +168,17 @@ package struct DiaryFormatting: Sendable {
             row.enumerated().map { index, cell in
                 index == row.count - 1
                     ? cell : cell + String(repeating: " ", count: widths[index] - Self.width(cell))
-            }.joined(separator: "  ") + "\n" + (entry.saysWhy ? "    \(entry.why)\n" : "")
+            }.joined(separator: "  ") + "\n" + (entry.saysWhy ? "    \(entry.why(self.words))\n" : "")
         }.joined()
     }
 
+    /// The lane column: the code in English (as `--format {lane}` gives it), the lane's name in another language.
+    private func laneColumn(_ lane: String) -> String {
+        self.words.isEnglish ? lane : EntryDocument.laneName(lane, self.words)
+    }
+
     /// Columns on a terminal: East Asian wide letters and emoji take two.
-    static func width(_ text: String) -> Int {
+    package static func width(_ text: String) -> Int {
         text.reduce(0) { total, character in
             guard let scalar = character.unicodeScalars.first else { return total }
             let value = scalar.value

@@ -199,6 +199,15 @@ package struct DiaryStatistics: Sendable, Equatable {
     /// Ten-degree bands of °C: below 0, 0–10, 10–20, 20–30, 30 and above.
     static func band(_ celsius: Double) -> Int { max(-1, min(3, Int((celsius / 10).rounded(.down)))) }
 
+    /// A band's key as a reader says it: `below 0°C` and `30°C and above` in their words, the others as they are.
+    package static func bandLabel(_ key: String, _ words: Messages) -> String {
+        switch key {
+        case Self.bandName(-1): return words.tr("below {temperature}", ["temperature": "0°C"])
+        case Self.bandName(3): return words.tr("{temperature} and above", ["temperature": "30°C"])
+        default: return key
+        }
+    }
+
     static func bandName(_ band: Int) -> String {
         switch band {
         case -1: return "below 0°C"
@@ -259,8 +268,11 @@ extension DiaryStatistics {
         ])
     }
 
-    /// The text `weathertag stats` prints.
-    package var text: String {
+    /// The text `weathertag stats` prints, in the reader's language.
+    package var text: String { self.text(.english) }
+
+    /// The text `weathertag stats` prints, in `words`' language, the months named as `months` names them.
+    package func text(_ words: Messages, months: DateLocale = .english) -> String {
         let unit = self.units.temperatureSymbol
         func degrees(_ value: Double?) -> String {
             value.map { String(cFormat: "%.1f", $0) + unit } ?? "–"
@@ -268,49 +280,71 @@ extension DiaryStatistics {
         func percent(_ part: Int, _ whole: Int) -> String {
             whole == 0 ? "–" : "\(Int((100 * Double(part) / Double(whole)).rounded()))%"
         }
-        guard self.entries > 0 else { return "No entries.\n" }
+        guard self.entries > 0 else { return words.tr("No entries.") + "\n" }
         var lines = [
-            "\(self.entries) \(self.entries == 1 ? "entry" : "entries"), \(self.first ?? "") – \(self.last ?? ""); "
-                + "\(self.withWeather) with weather"
+            words.tr(
+                "{count} entry, {first} – {last}; {weather} with weather",
+                plural: "{count} entries, {first} – {last}; {weather} with weather", count: self.entries,
+                ["first": self.first ?? "", "last": self.last ?? "", "weather": String(self.withWeather)])
         ]
+        let comma = words.tr(", ", context: "list")
         if !self.conditions.isEmpty {
-            lines.append(
-                "Conditions: "
-                    + self.conditions.map { "\($0.key) \($0.entries) (\(percent($0.entries, self.withWeather)))" }
-                    .joined(separator: ", "))
+            let each = self.conditions.map {
+                "\(words.condition($0.key)) \($0.entries) (\(percent($0.entries, self.withWeather)))"
+            }
+            lines.append(words.tr("Conditions: {conditions}", ["conditions": each.joined(separator: comma)]))
         }
         if self.days > 0 {
             lines.append(
-                "Rainy days: \(percent(self.rainyDays, self.days)) (\(self.rainyDays) of \(self.days) days with entries)"
-            )
+                words.tr(
+                    "Rainy days: {share} ({rainy} of {count} day with entries)",
+                    plural: "Rainy days: {share} ({rainy} of {count} days with entries)", count: self.days,
+                    ["share": percent(self.rainyDays, self.days), "rainy": String(self.rainyDays)]))
         }
-        for (name, extreme) in [("Warmest", self.warmest), ("Coldest", self.coldest)] {
+        for (warmest, extreme) in [(true, self.warmest), (false, self.coldest)] {
             guard let extreme else { continue }
+            let said =
+                "\(degrees(extreme.temperature)), \(extreme.time.prefix(10)) \"\(extreme.title)\""
+                + (extreme.place.map { " (\($0))" } ?? "")
             lines.append(
-                "\(name): \(degrees(extreme.temperature)), \(extreme.time.prefix(10)) \"\(extreme.title)\""
-                    + (extreme.place.map { " (\($0))" } ?? ""))
+                warmest
+                    ? words.tr("Warmest: {extreme}", ["extreme": said])
+                    : words.tr("Coldest: {extreme}", ["extreme": said]))
         }
-        let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         if !self.temperatureByMonth.isEmpty {
-            lines.append(
-                "Temperature by month: "
-                    + self.temperatureByMonth.map { tally in
-                        "\(Int(tally.key).map { names[max(0, min(11, $0 - 1))] } ?? tally.key) \(degrees(tally.mean))"
-                    }.joined(separator: " · "))
+            let months = self.temperatureByMonth.map { tally in
+                "\(Int(tally.key).map { months.monthName(max(1, min(12, $0))) } ?? tally.key) \(degrees(tally.mean))"
+            }
+            lines.append(words.tr("Temperature by month: {months}", ["months": words.list(months)]))
         }
         if self.moods > 0 {
-            func moods(_ tallies: [Tally]) -> String {
-                tallies.map { "\($0.key) \($0.mean.map { String(cFormat: "%.1f", $0) } ?? "–") (\($0.entries))" }
-                    .joined(separator: " · ")
+            func moods(_ tallies: [Tally], conditions: Bool) -> String {
+                words.list(
+                    tallies.map {
+                        let key = conditions ? words.condition($0.key) : Self.bandLabel($0.key, words)
+                        return "\(key) \($0.mean.map { String(cFormat: "%.1f", $0) } ?? "–") (\($0.entries))"
+                    })
             }
-            lines.append("Mood (\(self.moods) entries) by condition: \(moods(self.moodByCondition))")
-            lines.append("Mood by temperature: \(moods(self.moodByTemperature))")
+            lines.append(
+                words.tr(
+                    "Mood ({count} entry) by condition: {moods}",
+                    plural: "Mood ({count} entries) by condition: {moods}",
+                    count: self.moods, ["moods": moods(self.moodByCondition, conditions: true)]))
+            lines.append(
+                words.tr(
+                    "Mood by temperature: {moods}", ["moods": moods(self.moodByTemperature, conditions: false)]))
         }
         for group in self.groups {
+            let mood =
+                group.meanMood.map { "  " + words.tr("mood {mood}", ["mood": String(cFormat: "%.1f", $0)]) } ?? ""
             lines.append(
-                "  \(group.key)  \(group.entries) entries  \(degrees(group.meanTemperature))  rainy "
-                    + "\(percent(group.rainyDays, group.days))"
-                    + (group.meanMood.map { "  mood " + String(cFormat: "%.1f", $0) } ?? ""))
+                "  \(group.key)  "
+                    + words.tr(
+                        "{count} entry  {temperature}  rainy {share}",
+                        plural: "{count} entries  {temperature}  rainy {share}",
+                        count: group.entries,
+                        ["temperature": degrees(group.meanTemperature), "share": percent(group.rainyDays, group.days)])
+                    + mood)
         }
         return lines.joined(separator: "\n") + "\n"
     }

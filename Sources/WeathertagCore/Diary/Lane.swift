@@ -198,93 +198,143 @@ package struct LaneState: Sendable, Equatable {
         return LaneState(.leftAlone, code, detail: reason.description)
     }
 
-    /// One sentence: where the entry stands and why.
-    package var sentence: String {
-        let detail = self.detail.map { ": \($0)" } ?? ""
+    /// One sentence: where the entry stands and why, in the code's English (`why` of `GET /v1/entries`).
+    package var sentence: String { self.sentence(.english) }
+
+    /// What would change it, in the code's English (`remedy` of `GET /v1/entries`).
+    package var remedy: String { self.remedy(.english) }
+
+    /// One sentence in the reader's language: where the entry stands and why.
+    package func sentence(_ words: Messages) -> String {
+        let detail = self.detail
+        let said = detail ?? ""
         switch (self.lane, self.reason) {
-        case (.waiting, .noWeather): return "It waits for weather\(detail)."
+        case (.waiting, .noWeather):
+            return detail == nil
+                ? words.tr("It waits for weather.") : words.tr("It waits for weather: {detail}.", ["detail": said])
         case (.waiting, .editor):
-            return "It waits for its editor to close it (\(self.detail ?? "a lock file") is beside it)."
+            return detail == nil
+                ? words.tr("It waits for its editor to close it (a lock file is beside it).")
+                : words.tr("It waits for its editor to close it ({file} is beside it).", ["file": said])
         case (.waiting, .syncing):
-            return "A sync tool is bringing a new version of it in (\(self.detail ?? "a temp file") is beside it)."
-        case (.waiting, .inUse): return "It waits for the program writing it to close it."
-        case (.waiting, .settling): return "It was written a moment ago and waits for the writes to settle."
-        case (.waiting, .changing): return "It changed while it was being stamped and is tried again."
-        case (.waiting, .diskRefused): return "It waits because the disk refused the last write\(detail)."
-        case (.waiting, .stamping): return "It is being stamped right now."
-        case (.waiting, .datedAhead): return "It waits\(detail)."
+            return detail == nil
+                ? words.tr("A sync tool is bringing a new version of it in (a temp file is beside it).")
+                : words.tr("A sync tool is bringing a new version of it in ({file} is beside it).", ["file": said])
+        case (.waiting, .inUse): return words.tr("It waits for the program writing it to close it.")
+        case (.waiting, .settling): return words.tr("It was written a moment ago and waits for the writes to settle.")
+        case (.waiting, .changing): return words.tr("It changed while it was being stamped and is tried again.")
+        case (.waiting, .diskRefused):
+            return detail == nil
+                ? words.tr("It waits because the disk refused the last write.")
+                : words.tr("It waits because the disk refused the last write: {detail}.", ["detail": said])
+        case (.waiting, .stamping): return words.tr("It is being stamped right now.")
+        case (.waiting, .datedAhead):
+            return detail == nil ? words.tr("It waits.") : words.tr("It waits: {detail}.", ["detail": said])
         case (.waiting, .notRunning):
-            return "It was waiting when the daemon last looked, and the daemon is not running."
-        case (.waiting, _): return "It waits to be stamped\(detail)."
-        case (.stamped, .restored): return "It is stamped: its block came back without it and was given back."
-        case (.stamped, .found): return "It is stamped: the weather block was in it already."
-        case (.stamped, _): return "It is stamped."
+            return words.tr("It was waiting when the daemon last looked, and the daemon is not running.")
+        case (.waiting, _):
+            return detail == nil
+                ? words.tr("It waits to be stamped.") : words.tr("It waits to be stamped: {detail}.", ["detail": said])
+        case (.stamped, .restored): return words.tr("It is stamped: its block came back without it and was given back.")
+        case (.stamped, .found): return words.tr("It is stamped: the weather block was in it already.")
+        case (.stamped, _): return words.tr("It is stamped.")
         case (.backdated, .waitingForHistory):
-            return "It is back-dated (\(self.detail ?? "written earlier")) and waits for the weather of its time."
+            return detail == nil
+                ? words.tr("It is back-dated (written earlier) and waits for the weather of its time.")
+                : words.tr("It is back-dated ({detail}) and waits for the weather of its time.", ["detail": said])
         case (.backdated, _):
-            return "It is back-dated and left without weather: \(self.detail ?? self.reason.rawValue)."
-        case (.leftAlone, _): return "It is left as it is: \(self.detail ?? self.reason.rawValue)."
+            return words.tr(
+                "It is back-dated and left without weather: {detail}.", ["detail": detail ?? self.reason.rawValue])
+        case (.leftAlone, _):
+            return words.tr("It is left as it is: {detail}.", ["detail": detail ?? self.reason.rawValue])
         case (.otherTime, _):
-            return "It holds weather from another time: \(self.detail ?? "its block is not of its own time")."
+            return detail == nil
+                ? words.tr("It holds weather from another time: its block is not of its own time.")
+                : words.tr("It holds weather from another time: {detail}.", ["detail": said])
         }
     }
 
-    /// What would change it.
-    package var remedy: String {
+    /// What would change it, in the reader's language.
+    package func remedy(_ words: Messages) -> String {
         switch (self.lane, self.reason) {
         case (.waiting, .noWeather):
-            return "It is stamped as soon as a weather source answers; `weathertag status` shows the last error."
-        case (.waiting, .editor): return "Close the editor (or delete a lock file a crashed editor left)."
+            return words.tr(
+                "It is stamped as soon as a weather source answers; `weathertag status` shows the last error.")
+        case (.waiting, .editor): return words.tr("Close the editor (or delete a lock file a crashed editor left).")
         case (.waiting, .syncing):
-            return "Nothing: it is stamped once the sync tool has brought its new version in and no write has reached "
-                + "it for inbox.settle_seconds."
-        case (.waiting, .inUse): return "It is stamped once the program closes it."
+            return words.tr(
+                """
+                Nothing: it is stamped once the sync tool has brought its new version in and no write has reached \
+                it for inbox.settle_seconds.
+                """)
+        case (.waiting, .inUse): return words.tr("It is stamped once the program closes it.")
         case (.waiting, .settling):
-            return "Nothing: it is stamped once no write has reached it for inbox.settle_seconds."
-        case (.waiting, .changing): return "Nothing: it is stamped once it holds still."
+            return words.tr("Nothing: it is stamped once no write has reached it for inbox.settle_seconds.")
+        case (.waiting, .changing): return words.tr("Nothing: it is stamped once it holds still.")
         case (.waiting, .diskRefused):
-            return "Free space on the disk or make the folder writable; it is retried by itself."
-        case (.waiting, .datedAhead): return "Nothing: it is stamped when its time comes (or correct its date)."
-        case (.waiting, .notRunning): return "Start the daemon (systemctl --user start weathertag)."
-        case (.waiting, _): return "Nothing: it is stamped shortly."
-        case (.stamped, _): return "Nothing. `weathertag stamp --fresh FILE` replaces its block with new weather."
+            return words.tr("Free space on the disk or make the folder writable; it is retried by itself.")
+        case (.waiting, .datedAhead):
+            return words.tr("Nothing: it is stamped when its time comes (or correct its date).")
+        case (.waiting, .notRunning): return words.tr("Start the daemon (systemctl --user start weathertag).")
+        case (.waiting, _): return words.tr("Nothing: it is stamped shortly.")
+        case (.stamped, _):
+            return words.tr("Nothing. `weathertag stamp --fresh FILE` replaces its block with new weather.")
         case (.backdated, .waitingForHistory):
-            return "Nothing: it is stamped when history answers (within history.max_calls_per_day)."
+            return words.tr("Nothing: it is stamped when history answers (within history.max_calls_per_day).")
         case (.backdated, .historyDisabled):
-            return
-                "Turn on history.enabled (Open-Meteo's archive, no key needed), or `weathertag stamp --fresh FILE` for today's weather."
+            return words.tr(
+                """
+                Turn on history.enabled (Open-Meteo's archive, no key needed), or `weathertag stamp --fresh FILE` \
+                for today's weather.
+                """)
         case (.backdated, .noPosition):
-            return "Give it latitude and longitude in its front matter, or a location provider that knows where you "
-                + "were then (a track folder, OwnTracks, Home Assistant, a fixed place); then touch the entry."
+            return words.tr(
+                """
+                Give it latitude and longitude in its front matter, or a location provider that knows where you \
+                were then (a track folder, OwnTracks, Home Assistant, a fixed place); then touch the entry.
+                """)
         case (.backdated, _):
-            return "`weathertag stamp --fresh FILE` stamps it with today's weather instead."
-        case (.leftAlone, .empty): return "Write something in it."
-        case (.leftAlone, .tooLarge): return "Raise inbox.max_bytes."
-        case (.leftAlone, .readOnly): return "Give it its owner's write bit (chmod u+w)."
+            return words.tr("`weathertag stamp --fresh FILE` stamps it with today's weather instead.")
+        case (.leftAlone, .empty): return words.tr("Write something in it.")
+        case (.leftAlone, .tooLarge): return words.tr("Raise inbox.max_bytes.")
+        case (.leftAlone, .readOnly): return words.tr("Give it its owner's write bit (chmod u+w).")
         case (.leftAlone, .noReadPermission), (.leftAlone, .permissionDenied):
-            return "Let the daemon's user read it (chmod u+r, or its group)."
-        case (.leftAlone, .hardLinks): return "Keep one name for it (remove the other links)."
-        case (.leftAlone, .notRegularFile): return "Nothing: only regular files are stamped."
+            return words.tr("Let the daemon's user read it (chmod u+r, or its group).")
+        case (.leftAlone, .hardLinks): return words.tr("Keep one name for it (remove the other links).")
+        case (.leftAlone, .notRegularFile): return words.tr("Nothing: only regular files are stamped.")
         case (.leftAlone, .content):
-            return "Fix its front matter as the reason says; it is looked at again when it changes."
+            return words.tr("Fix its front matter as the reason says; it is looked at again when it changes.")
         case (.leftAlone, .stoppedTheDaemon):
-            return "Change it (even `touch` it) to have it stamped again; if the daemon stops again, please report "
-                + "the file."
+            return words.tr(
+                """
+                Change it (even `touch` it) to have it stamped again; if the daemon stops again, please report \
+                the file.
+                """)
         case (.leftAlone, .unreadableTime), (.leftAlone, .future):
-            return "Write its date as 2019-05-01, \"2019-05-01 10:00\" or 2019-05-01T10:00:00+02:00 (or remove it to "
-                + "use the file's name or modification time)."
+            return words.tr(
+                """
+                Write its date as 2019-05-01, "2019-05-01 10:00" or 2019-05-01T10:00:00+02:00 (or remove it to \
+                use the file's name or modification time).
+                """)
         case (.leftAlone, .overLimit):
-            return "Make its front matter smaller or flatter; it is looked at again when it changes."
-        case (.leftAlone, .ownerWouldLoseAccess): return "See the reason: change its mode or the daemon's user."
+            return words.tr("Make its front matter smaller or flatter; it is looked at again when it changes.")
+        case (.leftAlone, .ownerWouldLoseAccess):
+            return words.tr("See the reason: change its mode or the daemon's user.")
         case (.leftAlone, .template):
-            return "Nothing: a template is never stamped; each note made from it gets its own weather."
+            return words.tr("Nothing: a template is never stamped; each note made from it gets its own weather.")
         case (.leftAlone, .stampedTemplate):
-            return "`weathertag stamp --remove FILE` takes out the block weathertag wrote there and nothing else; "
-                + "notes made from it meanwhile get their own weather."
-        case (.leftAlone, _): return "It is looked at again when it changes."
+            return words.tr(
+                """
+                `weathertag stamp --remove FILE` takes out the block weathertag wrote there and nothing else; \
+                notes made from it meanwhile get their own weather.
+                """)
+        case (.leftAlone, _): return words.tr("It is looked at again when it changes.")
         case (.otherTime, _):
-            return "If the block is not yours, `weathertag stamp --fresh FILE` replaces it with the weather of the "
-                + "entry's own time; its weather is counted nowhere meanwhile."
+            return words.tr(
+                """
+                If the block is not yours, `weathertag stamp --fresh FILE` replaces it with the weather of the \
+                entry's own time; its weather is counted nowhere meanwhile.
+                """)
         }
     }
 }

@@ -18,6 +18,9 @@ package struct TimelinePage: Sendable {
     /// entries' photos resolve; nil: the page shows no photos (a link there would be a broken image).
     package var photoBase: String?
 
+    /// The reader's words: the formatting's (`timeline.lang`).
+    var words: Messages { self.formatting.words }
+
     package init(title: String, formatting: DiaryFormatting, icons: [String: [UInt8]], generatedAt: Date) {
         self.title = title
         self.formatting = formatting
@@ -74,11 +77,16 @@ package struct TimelinePage: Sendable {
         let count = dated.count
         if let newest = dated.first, let oldest = dated.last {
             html +=
-                "<p class=\"summary\">\(count) \(count == 1 ? "entry" : "entries") · "
-                + "\(Self.escaped(self.day(oldest.1, zone: Self.ownZone(entries[oldest.0])))) – "
-                + "\(Self.escaped(self.day(newest.1, zone: Self.ownZone(entries[newest.0]))))</p>"
+                "<p class=\"summary\">"
+                + Self.escaped(
+                    self.words.tr(
+                        "{count} entry · {first} – {last}", plural: "{count} entries · {first} – {last}", count: count,
+                        [
+                            "first": self.day(oldest.1, zone: Self.ownZone(entries[oldest.0])),
+                            "last": self.day(newest.1, zone: Self.ownZone(entries[newest.0])),
+                        ])) + "</p>"
         } else {
-            html += "<p class=\"summary\">No entries.</p>"
+            html += "<p class=\"summary\">\(Self.escaped(self.words.tr("No entries.")))</p>"
         }
         html += "</header>\n"
         // The chart (its curve, a shade and a dot an entry) and the map are each one piece of their own.
@@ -87,10 +95,13 @@ package struct TimelinePage: Sendable {
             .sorted { $0.1 < $1.1 }
         try write(self.chart(chronological.map { index, wallTime in (entries[index], wallTime) }))
         html = self.statistics(DiaryStatistics(entries))
-        if let map { html += "<section class=\"map\"><h2>Where you wrote</h2>\n\(map)</section>\n" }
+        if let map {
+            html +=
+                "<section class=\"map\"><h2>\(Self.escaped(self.words.tr("Where you wrote")))</h2>\n\(map)</section>\n"
+        }
         html += "<main>\n"
         if !onThisDay.isEmpty {
-            html += "<section class=\"on-this-day\"><h2>On this day</h2>\n"
+            html += "<section class=\"on-this-day\"><h2>\(Self.escaped(self.words.tr("On this day")))</h2>\n"
             for entry in onThisDay { html += self.article(entry) }
             html += "</section>\n"
         }
@@ -114,9 +125,10 @@ package struct TimelinePage: Sendable {
             }
         }
         if month != nil { html += "</section>\n" }
-        html +=
-            "</main>\n<footer>Made by weathertag on \(Self.escaped(self.day(self.generatedAt))). "
-            + "Everything on this page is in this file.</footer>\n</body>\n</html>\n"
+        let footer = self.words.tr(
+            "Made by weathertag on {day}. Everything on this page is in this file.",
+            ["day": self.day(self.generatedAt)])
+        html += "</main>\n<footer>\(Self.escaped(footer))</footer>\n</body>\n</html>\n"
         try write(html)
     }
 
@@ -149,8 +161,8 @@ package struct TimelinePage: Sendable {
         if !place.isEmpty { html += "<p class=\"place\">\(Self.escaped(place.joined(separator: " · ")))</p>" }
         if entry.saysWhy {
             // What `weathertag why` says, and what would change it.
-            html += "<p class=\"lane\">\(Self.escaped(entry.why))</p>"
-            if let remedy = entry.remedy, entry.lane != Lane.stamped.rawValue {
+            html += "<p class=\"lane\">\(Self.escaped(entry.why(self.words)))</p>"
+            if let remedy = entry.remedy(self.words), entry.lane != Lane.stamped.rawValue {
                 html += "<p class=\"remedy\">\(Self.escaped(remedy))</p>"
             }
         }
@@ -178,38 +190,53 @@ package struct TimelinePage: Sendable {
         guard statistics.withWeather > 0 else { return "" }
         let unit = statistics.units.temperatureSymbol
         var html = "<section class=\"statistics\">\n<p class=\"summary\">"
+        let words = self.words
+        var summary: [String] = []
         if let share = statistics.rainyShare {
-            html +=
-                "Rainy days: \(Int((share * 100).rounded()))% (\(statistics.rainyDays) of \(statistics.days) days "
-                + "with entries)"
+            summary.append(
+                words.tr(
+                    "Rainy days: {share} ({rainy} of {count} day with entries)",
+                    plural: "Rainy days: {share} ({rainy} of {count} days with entries)", count: statistics.days,
+                    ["share": "\(Int((share * 100).rounded()))%", "rainy": String(statistics.rainyDays)]))
         }
-        for (name, extreme) in [("warmest", statistics.warmest), ("coldest", statistics.coldest)] {
+        for (warmest, extreme) in [(true, statistics.warmest), (false, statistics.coldest)] {
             guard let extreme else { continue }
-            html +=
-                " · \(name) \(Self.escaped(String(cFormat: "%.1f", extreme.temperature) + unit)), "
-                + "\(Self.escaped(String(extreme.time.prefix(10)))) “\(Self.escaped(extreme.title))”"
+            let arguments: KeyValuePairs<String, String> = [
+                "temperature": String(cFormat: "%.1f", extreme.temperature) + unit,
+                "date": String(extreme.time.prefix(10)), "title": extreme.title,
+            ]
+            summary.append(
+                warmest
+                    ? words.tr("warmest {temperature}, {date} “{title}”", arguments)
+                    : words.tr("coldest {temperature}, {date} “{title}”", arguments))
         }
+        html += Self.escaped(words.list(summary))
         html += "</p>\n<div class=\"bars\">"
         html += Self.bars(
-            "Entries per condition",
-            statistics.conditions.map { ($0.key, Double($0.entries), "\($0.entries)", Self.colour($0.key)) })
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+            words.tr("Entries per condition"),
+            statistics.conditions.map {
+                (words.condition($0.key), Double($0.entries), "\($0.entries)", Self.colour($0.key))
+            })
         html += Self.bars(
-            "Temperature by month",
+            words.tr("Temperature by month"),
             statistics.temperatureByMonth.compactMap { tally in
                 guard let mean = tally.mean, let month = Int(tally.key), (1...12).contains(month) else { return nil }
-                return (months[month - 1], mean, String(cFormat: "%.1f", mean) + unit, "#e8a07c")
+                return (self.formatting.locale.monthName(month), mean, String(cFormat: "%.1f", mean) + unit, "#e8a07c")
             })
         if statistics.moods > 0 {
             html += Self.bars(
-                "Mood by condition",
+                words.tr("Mood by condition"),
                 statistics.moodByCondition.compactMap { tally in
-                    tally.mean.map { (tally.key, $0, String(cFormat: "%.1f", $0), Self.colour(tally.key)) }
+                    tally.mean.map {
+                        (words.condition(tally.key), $0, String(cFormat: "%.1f", $0), Self.colour(tally.key))
+                    }
                 })
             html += Self.bars(
-                "Mood by temperature",
+                words.tr("Mood by temperature"),
                 statistics.moodByTemperature.compactMap { tally in
-                    tally.mean.map { (tally.key, $0, String(cFormat: "%.1f", $0), "#b9a6e0") }
+                    tally.mean.map {
+                        (DiaryStatistics.bandLabel(tally.key, words), $0, String(cFormat: "%.1f", $0), "#b9a6e0")
+                    }
                 })
         }
         return html + "</div>\n</section>\n"
@@ -258,7 +285,7 @@ package struct TimelinePage: Sendable {
         let frame = ChartFrame(from: first, to: last, temperatures: points.map(\.2))
         var svg = """
             <figure class="chart"><svg viewBox="0 0 \(Int(frame.width)) \(Int(frame.height))" role="img" \
-            aria-label="Temperature over time">
+            aria-label="\(Self.escaped(self.words.tr("Temperature over time")))">
 
             """
         // Gaps: where entries are much further apart than usual (`ChartGaps`), the line breaks and no condition's
@@ -273,7 +300,7 @@ package struct TimelinePage: Sendable {
         svg += "</svg>\n<figcaption>"
         svg += conditions.map { condition in
             "<span class=\"key\"><span class=\"swatch\" style=\"background: \(Self.colour(condition) ?? "#fff")\">"
-                + "</span>\(Self.escaped(condition))</span>"
+                + "</span>\(Self.escaped(self.words.condition(condition)))</span>"
         }.joined(separator: " ")
         svg += "</figcaption></figure>\n"
         return svg
@@ -327,12 +354,17 @@ package struct TimelinePage: Sendable {
             svg +=
                 "<rect class=\"gap\" x=\"\(Self.number(start))\" y=\"\(Self.number(frame.top))\" "
                 + "width=\"\(Self.number(end - start))\" height=\"\(Self.number(frame.plotHeight))\">"
-                + "<title>no entries from \(Self.escaped(self.day(from, zone: .utc))) to "
-                + "\(Self.escaped(self.day(to, zone: .utc)))</title></rect>\n"
+                + "<title>"
+                + Self.escaped(
+                    self.words.tr(
+                        "no entries from {first} to {last}",
+                        ["first": self.day(from, zone: .utc), "last": self.day(to, zone: .utc)]))
+                + "</title></rect>\n"
             if end - start > 80 {
                 svg +=
                     "<text class=\"gap-label\" x=\"\(Self.number((start + end) / 2))\" "
-                    + "y=\"\(Self.number(frame.top + frame.plotHeight / 2))\" text-anchor=\"middle\">no entries</text>\n"
+                    + "y=\"\(Self.number(frame.top + frame.plotHeight / 2))\" text-anchor=\"middle\">"
+                    + "\(Self.escaped(self.words.tr("no entries", context: "chart gap")))</text>\n"
             }
         }
         return svg
@@ -369,7 +401,7 @@ package struct TimelinePage: Sendable {
             svg +=
                 "<rect class=\"shade\" x=\"\(Self.number(start))\" y=\"\(Self.number(frame.top))\" "
                 + "width=\"\(Self.number(width))\" height=\"\(Self.number(frame.plotHeight))\" "
-                + "fill=\"\(colour)\"><title>\(Self.escaped(condition))</title></rect>\n"
+                + "fill=\"\(colour)\"><title>\(Self.escaped(self.words.condition(condition)))</title></rect>\n"
         }
         return (svg, conditions)
     }

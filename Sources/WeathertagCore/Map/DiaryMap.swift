@@ -54,8 +54,10 @@ package struct DiaryMap: Sendable {
     package var townLabels = 10
     /// The largest number of a trip's lines drawn (the first in time).
     package var tripLines = 4_000
+    /// The reader's words (`timeline.lang`): the label, the legend and each dot's title.
+    package var words: Messages = .english
 
-    package init() {}
+    package init(words: Messages = .english) { self.words = words }
 
     /// A rectangle of the map taken by a label or a dot.
     struct Box {
@@ -99,7 +101,9 @@ package struct DiaryMap: Sendable {
         if data != nil {
             svg +=
                 "<text class=\"credit\" x=\"\(Int(self.width) - 6)\" y=\"\(Int(self.height) - 6)\" "
-                + "text-anchor=\"end\">Shorelines and borders: GSHHG 2.3.6 (LGPL)</text>\n"
+                + "text-anchor=\"end\">"
+                + Self.escaped(self.words.tr("Shorelines and borders: {source}", ["source": "GSHHG 2.3.6 (LGPL)"]))
+                + "</text>\n"
         }
         return svg + "</svg>\n"
     }
@@ -153,8 +157,12 @@ package struct DiaryMap: Sendable {
 
     private func label(_ entries: [Entry], dots: Int) -> String {
         let drawn = entries.filter { $0.place.point != nil }.count
-        return "Map of where you wrote: \(drawn) \(drawn == 1 ? "entry" : "entries") at \(dots) "
-            + "\(dots == 1 ? "place" : "places")"
+        return self.words.tr(
+            "Map of where you wrote: {entries} at {places}",
+            [
+                "entries": self.words.tr("{count} entry", plural: "{count} entries", count: drawn),
+                "places": self.words.tr("{count} place", plural: "{count} places", count: dots),
+            ])
     }
 
     /// Land, lakes, islands in lakes and borders, each kind one path.
@@ -257,7 +265,9 @@ package struct DiaryMap: Sendable {
         if count == 1 {
             title = "\(entries[newest].title)\n\(entries[newest].summary)"
         } else {
-            title = "\(count) entries, the newest \(entries[newest].summary)"
+            title = self.words.tr(
+                "{count} entry, the newest {summary}", plural: "{count} entries, the newest {summary}", count: count,
+                ["summary": entries[newest].summary])
             for index in members.prefix(3) { title += "\n• \(entries[index].title)" }
             if count > 3 { title += "\n…" }
         }
@@ -275,11 +285,14 @@ package struct DiaryMap: Sendable {
     /// The conditions drawn, most frequent first, and the privacy zones whose entries are counted, not drawn.
     private func legend(_ entries: [Entry], drawn: [Int]) -> String {
         var conditions: [String: Int] = [:]
-        for index in drawn { conditions[entries[index].condition ?? "No weather", default: 0] += 1 }
+        for index in drawn { conditions[entries[index].condition ?? "", default: 0] += 1 }
         var zones: [String: Int] = [:]
         for entry in entries { if let zone = entry.place.zone { zones[zone, default: 0] += 1 } }
         let items = conditions.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(6).map { condition in
-            (TimelinePage.colour(condition.key) ?? "#8a93a3", condition.key)
+            (
+                TimelinePage.colour(condition.key) ?? "#8a93a3",
+                condition.key.isEmpty ? self.words.tr("No weather") : self.words.condition(condition.key)
+            )
         }
         var svg = ""
         var x = 8.0
@@ -288,11 +301,12 @@ package struct DiaryMap: Sendable {
             svg +=
                 "<circle cx=\"\(MapPaths.number(x + 5))\" cy=\"\(MapPaths.number(y - 4))\" r=\"5\" fill=\"\(colour)\"/>"
                 + "<text x=\"\(MapPaths.number(x + 13))\" y=\"\(MapPaths.number(y))\">\(Self.escaped(name))</text>"
-            x += 22 + Double(name.count) * 6.4
+            x += 22 + Double(DiaryFormatting.width(name)) * 6.4
         }
         if !zones.isEmpty {
             let named = zones.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
-            svg += "<text class=\"zones\" x=\"8\" y=\"18\">Not drawn, a privacy zone: \(Self.escaped(named))</text>"
+            let said = self.words.tr("Not drawn, a privacy zone: {zones}", ["zones": named])
+            svg += "<text class=\"zones\" x=\"8\" y=\"18\">\(Self.escaped(said))</text>"
         }
         return svg.isEmpty ? "" : "<g class=\"legend\">\(svg)</g>\n"
     }

@@ -28,7 +28,7 @@ package enum MapRendering {
             }
             return DiaryMap.Entry(document, privacy: privacy, formatting: formatting, link: link)
         }
-        return DiaryMap().render(
+        return DiaryMap(words: formatting.words).render(
             drawn, data: Self.shorelines(files.coastlines), towns: Self.towns(files.towns), standalone: standalone)
     }
 

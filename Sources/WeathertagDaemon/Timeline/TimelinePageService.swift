@@ -26,6 +26,8 @@ package final class TimelinePageService: Service, Sendable {
     let output: String
     let iconCache: String?
     let privacy: PrivacyPolicy
+    /// The page's and the map's words (`timeline.lang`), read once at start.
+    let words: Messages
     let inbox: String
     let threadPool: NIOThreadPool
     let logger: Logger
@@ -41,6 +43,7 @@ package final class TimelinePageService: Service, Sendable {
         guard let output = configuration.output ?? configuration.mapOutput else { return nil }
         (self.configuration, self.output, self.index, self.iconCache) = (configuration, output, index, iconCache)
         (self.privacy, self.inbox) = (privacy, inbox)
+        self.words = Translations.messages(configuration.languages, directory: configuration.localeDirectory)
         (self.threadPool, self.logger) = (threadPool, logger)
         (self.events, self.continuation) = AsyncStream.makeStream(of: Machine.Input.self)
         self.state = Mutex(Snapshot(path: output))
@@ -124,7 +127,7 @@ extension TimelinePageService {
         let onThisDay = try await self.index.all(TimelineRendering.onThisDay(now), limit: 20)
         let settings = TimelineRendering.Settings(
             title: self.configuration.title, environment: ProcessInfo.processInfo.environment,
-            iconCache: self.iconCache, map: self.configuration.map, privacy: self.privacy)
+            iconCache: self.iconCache, map: self.configuration.map, privacy: self.privacy, words: self.words)
         let (page, map, inbox) = (self.configuration.output, self.configuration.mapOutput, self.inbox)
         try await self.threadPool.runIfActive {
             if let page {

@@ -13,16 +13,19 @@ package enum TimelineRendering {
         package var iconCache: String?
         package var map: MapFiles
         package var privacy: PrivacyPolicy
+        /// The words of the page and the map (`timeline.lang`, else `weather.lang`).
+        package var words: Messages
 
         package init(
-            title: String, environment: [String: String], iconCache: String?, map: MapFiles, privacy: PrivacyPolicy
+            title: String, environment: [String: String], iconCache: String?, map: MapFiles, privacy: PrivacyPolicy,
+            words: Messages = .english
         ) {
             (self.title, self.environment, self.iconCache) = (title, environment, iconCache)
-            (self.map, self.privacy) = (map, privacy)
+            (self.map, self.privacy, self.words) = (map, privacy, words)
         }
 
         var formatting: DiaryFormatting {
-            DiaryFormatting(locale: DiaryFormatting.locale(environment: self.environment))
+            DiaryFormatting(locale: DiaryFormatting.locale(environment: self.environment), words: self.words)
         }
     }
 
