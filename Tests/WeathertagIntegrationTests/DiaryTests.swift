@@ -185,17 +185,21 @@ struct DiaryTests {
         }
     }
 
-    /// `weathertag entries 寿司`: words inside Japanese and Chinese sentences, found through the daemon and, with it
-    /// stopped, in its database; nothing found across a sentence's end.
+    /// `weathertag entries 寿司`: words inside Japanese, Chinese and Thai sentences, found through the daemon and,
+    /// with it stopped, in its database; nothing found across a sentence's end.
     @Test func wordsInsideJapaneseAndChineseSentencesAreFound() async throws {
         try await withHarness { harness in
             try harness.writeConfig(providers: Self.fixed)
             try harness.directory.write("inbox/tokyo.md", "---\ntitle: 東京\n---\n今日は東京で寿司を食べた。美味しかった。\n")
             try harness.directory.write("inbox/beijing.md", "---\ntitle: 北京\n---\n我们在北京吃了烤鸭，天气很冷。\n")
+            try harness.directory.write("inbox/bangkok.md", "---\ntitle: ตลาด\n---\nวันนี้ฉันไปตลาดน้ำและกินมะม่วงอร่อยมาก\n")
             let daemon = try await harness.startDaemon()
-            for name in ["tokyo.md", "beijing.md"] { _ = try await harness.waitForStamp(name) }
-            try await poll("both indexed", timeout: .seconds(20)) { try Self.paths(daemon).count == 2 ? true : nil }
-            for (word, title) in [("寿司", "東京"), ("美味", "東京"), ("烤鸭", "北京"), ("鸭", "北京")] {
+            for name in ["tokyo.md", "beijing.md", "bangkok.md"] { _ = try await harness.waitForStamp(name) }
+            try await poll("all indexed", timeout: .seconds(20)) { try Self.paths(daemon).count == 3 ? true : nil }
+            #expect(
+                try Self.paths(daemon, "q=%E0%B8%A1%E0%B8%B0%E0%B8%A1%E0%B9%88%E0%B8%A7%E0%B8%87") == ["bangkok.md"])
+            #expect(try Self.paths(daemon, "q=%E0%B8%97%E0%B8%B8%E0%B9%80%E0%B8%A3%E0%B8%B5%E0%B8%A2%E0%B8%99").isEmpty)
+            for (word, title) in [("寿司", "東京"), ("美味", "東京"), ("烤鸭", "北京"), ("鸭", "北京"), ("มะม่วง", "ตลาด")] {
                 let found = try await Self.cli(["entries", word, "--format", "{title}"], harness)
                 #expect(found.stdout == title + "\n", "\(word): \(found.stdout) \(found.stderr)")
             }

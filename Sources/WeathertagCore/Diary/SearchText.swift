@@ -14,6 +14,14 @@
 /// Written here rather than with ICU's word breaker, which SQLite is not built with on Debian and which would add a
 /// dictionary the size of the binary: pairs need no dictionary and find every word, at the price of a few matches
 /// of two letters that are not a word there (the same price Lucene's analyser pays).
+///
+/// Thai, Lao, Khmer and Burmese are written without spaces between words too ("วันนี้ฉันไปตลาดน้ำและกินมะม่วง"), and
+/// are indexed the same way, in pairs of letters where a letter is what Swift's `Character` is, a grapheme cluster
+/// (`ม่`, a consonant with its tone mark, is one letter; a query never matches half of one). Pairs rather than
+/// libthai's dictionary breaker (Debian's `libthai0`): libthai breaks Thai alone, not Lao, Khmer or Burmese, and
+/// guesses at words its dictionary lacks (names, loanwords), where a query cut by the same guess would miss; pairs
+/// find every word of all four the way Japanese and Chinese are found, with no library or dictionary in the daemon.
+/// Each script is a run of its own: no pair spans Thai and Lao, or Thai and Han.
 package enum SearchText {
     /// One term of a search, every one of which an entry must match.
     package enum Term: Sendable, Equatable {
@@ -23,23 +31,37 @@ package enum SearchText {
         case phrase([String], lastIsPrefix: Bool)
     }
 
-    /// `text` as the index holds it: every Han, Kana or Hangul run as its pairs and its last letter, each a word
-    /// apart; anything else as it is. Text without such a letter is returned as it is, without a copy.
+    /// A script written without spaces between words (Hangul with them, but with particles joined), whose runs are
+    /// cut into pairs of letters.
+    package enum Script: Sendable, Equatable {
+        /// Han, Kana and Hangul: one run, as Japanese mixes Han and Kana.
+        case cjk
+        case thai
+        case lao
+        case khmer
+        case burmese
+    }
+
+    /// `text` as the index holds it: every run of a script without spaces as its pairs and its last letter, each a
+    /// word apart; anything else as it is. Text without such a letter is returned as it is, without a copy.
     package static func indexed(_ text: String) -> String {
-        guard Self.mayHoldCJK(text) else { return text }
+        guard Self.mayHoldUnspaced(text) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count * 3)
         var run: [Character] = []
+        var runScript: Script?
         func endRun() {
             guard !run.isEmpty else { return }
             result += " " + Self.tokens(run, last: true).joined(separator: " ") + " "
             run.removeAll(keepingCapacity: true)
         }
         for character in text {
-            if Self.isCJK(character) {
+            let script = Self.script(of: character)
+            if script != runScript { endRun() }
+            runScript = script
+            if script != nil {
                 run.append(character)
             } else {
-                endRun()
                 result.append(character)
             }
         }
@@ -77,19 +99,26 @@ package enum SearchText {
         return terms
     }
 
-    /// Whether `text` may hold a Han, Kana or Hangul letter, by the bytes that lead one in UTF-8 (a look at each
-    /// byte: most diaries have none, and their typographic quotes, dashes and emoji, led by 0xE2 and 0xF0 0x9F, are
-    /// not mistaken for one).
-    package static func mayHoldCJK(_ text: String) -> Bool {
+    /// Whether `text` may hold a letter of a script without spaces, by the bytes that lead one in UTF-8 (a look at
+    /// each byte: most diaries have none, and their typographic quotes, dashes and emoji, led by 0xE2 and 0xF0 0x9F,
+    /// are not mistaken for one).
+    package static func mayHoldUnspaced(_ text: String) -> Bool {
         var utf8 = text.utf8.makeIterator()
         while let byte = utf8.next() {
-            guard byte >= 0xE1 else { continue }
+            guard byte >= 0xE0 else { continue }
             switch byte {
-            case 0xE3...0xED: return true  // U+3000–U+DFFF
-            case 0xE1, 0xEF, 0xF0:
-                // U+1100–U+11FF; U+F900–U+FAFF and U+FF66–U+FFDC; U+20000–U+3FFFF.
+            case 0xE3...0xED: return true  // U+3000–U+DFFF (Myanmar Extended-A and -B among them)
+            case 0xE0, 0xE1, 0xEF, 0xF0:
+                // U+0E00–U+0EFF (Thai, Lao); U+1000–U+109F (Myanmar), U+1100–U+11FF (Hangul Jamo), U+1780–U+17FF
+                // and U+19E0–U+19FF (Khmer); U+F900–U+FAFF and U+FF66–U+FFDC; U+20000–U+3FFFF.
                 guard let next = utf8.next() else { return false }
-                if byte == 0xE1, (0x84...0x87).contains(next) { return true }
+                if byte == 0xE0, (0xB8...0xBB).contains(next) { return true }
+                if byte == 0xE1,
+                    (0x80...0x82).contains(next) || (0x84...0x87).contains(next)
+                        || (0x9E...0x9F).contains(next) || next == 0xA7
+                {
+                    return true
+                }
                 if byte == 0xEF, (0xA4...0xAB).contains(next) || (0xBD...0xBF).contains(next) { return true }
                 if byte == 0xF0, (0xA0...0xBF).contains(next) { return true }
             default: continue
@@ -114,18 +143,30 @@ package enum SearchText {
         text.split { !($0.isLetter || $0.isNumber) }
     }
 
-    /// A word cut where it goes into or out of Han, Kana and Hangul.
+    /// A word cut where it goes into or out of a script without spaces, or from one such script into another.
     private static func segments(_ word: Substring) -> [(letters: [Character], cjk: Bool)] {
-        var segments: [(letters: [Character], cjk: Bool)] = []
+        var segments: [(letters: [Character], script: Script?)] = []
         for character in word {
-            let cjk = Self.isCJK(character)
-            if let last = segments.indices.last, segments[last].cjk == cjk {
+            let script = Self.script(of: character)
+            if let last = segments.indices.last, segments[last].script == script {
                 segments[last].letters.append(character)
             } else {
-                segments.append(([character], cjk))
+                segments.append(([character], script))
             }
         }
-        return segments
+        return segments.map { ($0.letters, $0.script != nil) }
+    }
+
+    /// The script without spaces a letter is of, by its first scalar (a grapheme cluster's base); nil for any other.
+    package static func script(of character: Character) -> Script? {
+        guard let scalar = character.unicodeScalars.first else { return nil }
+        switch scalar.value {
+        case 0x0E00...0x0E7F: return .thai
+        case 0x0E80...0x0EFF: return .lao
+        case 0x1000...0x109F, 0xA9E0...0xA9FF, 0xAA60...0xAA7F: return .burmese  // Myanmar, Extended-B, -A
+        case 0x1780...0x17FF, 0x19E0...0x19FF: return .khmer  // Khmer, Khmer Symbols
+        default: return Self.isCJK(character) ? .cjk : nil
+        }
     }
 
     /// Han (with the iteration mark 々), Hiragana, Katakana (with the prolonged sound mark and the half-width forms)

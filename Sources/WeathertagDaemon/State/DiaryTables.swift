@@ -73,6 +73,23 @@ enum DiaryTables {
         try Self.clearIndex(db)
     }
 
+    /// The text table made again with combining marks as letters (`categories 'L* N* Co M*'`): unicode61 takes
+    /// only letters, numbers and private-use characters by default, so a Thai tone mark (`่`, Mn) or a Khmer vowel
+    /// sign (`ា`, Mc) split a word where it stood, and `ม่ว` was indexed as `ม` and `ว`. Latin's combining accents
+    /// are still folded away (`remove_diacritics 2`: a decomposed `café` is `cafe`). Its merge settings as before
+    /// (`mergeTextWhenIdle`); the diary's text is read again.
+    static func keepMarks(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                DROP TABLE diary_text;
+                CREATE VIRTUAL TABLE diary_text USING fts5 (
+                    title, body, place, tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
+                );
+                """)
+        try Self.mergeTextWhenIdle(db)
+        try Self.clearIndex(db)
+    }
+
     static func clearIndex(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM diary; DELETE FROM diary_text")
     }

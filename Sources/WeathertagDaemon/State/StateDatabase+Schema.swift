@@ -66,6 +66,11 @@ extension StateDatabase {
         migrator.registerMigration("v12: each block's fingerprint, blocks taken out") { db in
             try Self.addFingerprints(db)
         }
+        // Thai, Lao, Khmer and Burmese as pairs of letters, their marks kept (`SearchText`): the text table is made
+        // again and the diary's text read again.
+        migrator.registerMigration("v13: words found in Thai, Lao, Khmer and Burmese") { db in
+            try DiaryTables.keepMarks(db)
+        }
         return migrator
     }
 
