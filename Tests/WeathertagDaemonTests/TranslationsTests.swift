@@ -174,7 +174,7 @@ struct TranslationsTests {
 
     @Test func theStatisticsAndTheLanesAreAllMarkedInThePseudoLanguage() throws {
         let statistics = DiaryStatistics(Self.entries)
-        let text = statistics.text(.pseudo, months: DateLocale(identifier: "ko_KR"))
+        let text = statistics.text(.pseudo, locale: DateLocale(identifier: "ko_KR"))
         let english = PseudoText.english(in: text, data: Self.data)
         #expect(english.isEmpty, "English outside the marks: \(english)\n\(text)")
         let lanes = LanesDocument(

@@ -88,15 +88,10 @@ package struct DiaryFormatting: Sendable {
         }
     }
 
+    /// The temperature with its unit, as the reader's locale writes it (`12°C`; `12 °C` under `de`).
     package func temperature(_ weather: DiaryWeather?) -> String {
         guard let value = weather?.temperature else { return "" }
-        let unit: String
-        switch weather?.units {
-        case "imperial": unit = "°F"
-        case "standard": unit = " K"
-        default: unit = "°C"
-        }
-        return String(cFormat: "%.0f", value) + unit
+        return self.locale.words.temperature(value, units: weather?.units, decimals: 0)
     }
 
     package func value(_ name: String, of entry: EntryDocument) -> String? {

@@ -271,11 +271,11 @@ extension DiaryStatistics {
     /// The text `weathertag stats` prints, in the reader's language.
     package var text: String { self.text(.english) }
 
-    /// The text `weathertag stats` prints, in `words`' language, the months named as `months` names them.
-    package func text(_ words: Messages, months: DateLocale = .english) -> String {
-        let unit = self.units.temperatureSymbol
+    /// The text `weathertag stats` prints, in `words`' language, its months and numbers as `locale` writes them.
+    package func text(_ words: Messages, locale: DateLocale = .english) -> String {
+        let calendar = locale.words
         func degrees(_ value: Double?) -> String {
-            value.map { String(cFormat: "%.1f", $0) + unit } ?? "–"
+            value.map { calendar.temperature($0, units: self.units.rawValue, decimals: 1) } ?? "–"
         }
         func percent(_ part: Int, _ whole: Int) -> String {
             whole == 0 ? "–" : "\(Int((100 * Double(part) / Double(whole)).rounded()))%"
@@ -313,7 +313,7 @@ extension DiaryStatistics {
         }
         if !self.temperatureByMonth.isEmpty {
             let months = self.temperatureByMonth.map { tally in
-                "\(Int(tally.key).map { months.monthName(max(1, min(12, $0))) } ?? tally.key) \(degrees(tally.mean))"
+                "\(Int(tally.key).map { locale.monthName(max(1, min(12, $0))) } ?? tally.key) \(degrees(tally.mean))"
             }
             lines.append(words.tr("Temperature by month: {months}", ["months": words.list(months)]))
         }
@@ -322,7 +322,7 @@ extension DiaryStatistics {
                 words.list(
                     tallies.map {
                         let key = conditions ? words.condition($0.key) : Self.bandLabel($0.key, words)
-                        return "\(key) \($0.mean.map { String(cFormat: "%.1f", $0) } ?? "–") (\($0.entries))"
+                        return "\(key) \($0.mean.map { calendar.number($0, decimals: 1) } ?? "–") (\($0.entries))"
                     })
             }
             lines.append(
@@ -336,7 +336,7 @@ extension DiaryStatistics {
         }
         for group in self.groups {
             let mood =
-                group.meanMood.map { "  " + words.tr("mood {mood}", ["mood": String(cFormat: "%.1f", $0)]) } ?? ""
+                group.meanMood.map { "  " + words.tr("mood {mood}", ["mood": calendar.number($0, decimals: 1)]) } ?? ""
             lines.append(
                 "  \(group.key)  "
                     + words.tr(

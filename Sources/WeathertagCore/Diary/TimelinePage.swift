@@ -21,6 +21,12 @@ package struct TimelinePage: Sendable {
     /// The reader's words: the formatting's (`timeline.lang`).
     var words: Messages { self.formatting.words }
 
+    /// The page's `lang`: its words' language (`ko`, `zh-TW`), which picks a font's Japanese, Korean or Chinese shapes
+    /// of the same Han letter; the dates' when its words are English.
+    var language: String {
+        self.words.isEnglish ? self.formatting.locale.language : self.words.language.replacing("_", with: "-")
+    }
+
     package init(title: String, formatting: DiaryFormatting, icons: [String: [UInt8]], generatedAt: Date) {
         self.title = title
         self.formatting = formatting
@@ -62,7 +68,7 @@ package struct TimelinePage: Sendable {
         }.sorted { $0.1 > $1.1 }
         var html = """
             <!DOCTYPE html>
-            <html lang="\(Self.escaped(self.formatting.locale.language))">
+            <html lang="\(Self.escaped(self.language))">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -188,7 +194,7 @@ package struct TimelinePage: Sendable {
     /// with moods, mood by condition, each a bar chart (inline SVG); the rainy-day share and the extremes in words.
     func statistics(_ statistics: DiaryStatistics) -> String {
         guard statistics.withWeather > 0 else { return "" }
-        let unit = statistics.units.temperatureSymbol
+        let (calendar, units) = (self.formatting.locale.words, statistics.units.rawValue)
         var html = "<section class=\"statistics\">\n<p class=\"summary\">"
         let words = self.words
         var summary: [String] = []
@@ -202,7 +208,7 @@ package struct TimelinePage: Sendable {
         for (warmest, extreme) in [(true, statistics.warmest), (false, statistics.coldest)] {
             guard let extreme else { continue }
             let arguments: KeyValuePairs<String, String> = [
-                "temperature": String(cFormat: "%.1f", extreme.temperature) + unit,
+                "temperature": calendar.temperature(extreme.temperature, units: units, decimals: 1),
                 "date": String(extreme.time.prefix(10)), "title": extreme.title,
             ]
             summary.append(
@@ -221,21 +227,24 @@ package struct TimelinePage: Sendable {
             words.tr("Temperature by month"),
             statistics.temperatureByMonth.compactMap { tally in
                 guard let mean = tally.mean, let month = Int(tally.key), (1...12).contains(month) else { return nil }
-                return (self.formatting.locale.monthName(month), mean, String(cFormat: "%.1f", mean) + unit, "#e8a07c")
+                return (
+                    self.formatting.locale.monthName(month), mean,
+                    calendar.temperature(mean, units: units, decimals: 1), "#e8a07c"
+                )
             })
         if statistics.moods > 0 {
             html += Self.bars(
                 words.tr("Mood by condition"),
                 statistics.moodByCondition.compactMap { tally in
                     tally.mean.map {
-                        (words.condition(tally.key), $0, String(cFormat: "%.1f", $0), Self.colour(tally.key))
+                        (words.condition(tally.key), $0, calendar.number($0, decimals: 1), Self.colour(tally.key))
                     }
                 })
             html += Self.bars(
                 words.tr("Mood by temperature"),
                 statistics.moodByTemperature.compactMap { tally in
                     tally.mean.map {
-                        (DiaryStatistics.bandLabel(tally.key, words), $0, String(cFormat: "%.1f", $0), "#b9a6e0")
+                        (DiaryStatistics.bandLabel(tally.key, words), $0, calendar.number($0, decimals: 1), "#b9a6e0")
                     }
                 })
         }

@@ -24,8 +24,13 @@ package enum TimelineRendering {
             (self.map, self.privacy, self.words) = (map, privacy, words)
         }
 
+        /// Dates and numbers in the words' language (`timeline.lang`: CLDR's `ko`, `zh_TW`), or the environment's
+        /// locale where the words are English (`LC_TIME=en_GB.UTF-8` writes `5 Mar 2026`).
         var formatting: DiaryFormatting {
-            DiaryFormatting(locale: DiaryFormatting.locale(environment: self.environment), words: self.words)
+            let locale =
+                self.words.isEnglish
+                ? DiaryFormatting.locale(environment: self.environment) : DateLocale(identifier: self.words.language)
+            return DiaryFormatting(locale: locale, words: self.words)
         }
     }
 

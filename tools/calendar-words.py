@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Each language's dates, times and numbers, from CLDR as Babel carries it (`make generated`).
+
+    tools/calendar-words.py BABEL.whl
+
+writes Sources/WeathertagCore/Diary/CalendarWords+Catalog.swift: for each locale, CLDR's medium date pattern, short
+time pattern and the medium pattern that joins them, the patterns of a month (`yMMMM`, `yMMM`), the months' wide and
+abbreviated names (in a date, `M`, and alone, `L`: Czech `5. března 2026` but `březen 2026`), the day periods (wide), the decimal sign and the short patterns of the
+temperature units. The locales are those weathertag has weather words for, the languages OpenWeather offers, Thai,
+Lao, Khmer and Burmese, and regional variants whose dates differ from their language's (`en_GB`, `fr_CA`, ...).
+
+A flexible day period (`B`: zh_Hant's `Bh:mm`, 下午 or 晚上 by the hour) is written as the morning or afternoon
+(`a`: 上午, 下午), the one period weathertag knows: `下午8:00` where CLDR would say `晚上8:00`, still 8 PM.
+
+Narrow and ordinary no-break spaces (U+202F, U+00A0; CLDR puts one before `PM` and before `°C` in French) are written
+as plain spaces: a terminal shows them alike, and a script's `grep "3:30 PM"` still finds the line.
+"""
+import datetime
+import os
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUTPUT = os.path.join(ROOT, "Sources", "WeathertagCore", "Diary", "CalendarWords+Catalog.swift")
+
+# gettext's name (what LANG and timeline.lang give, after MessageLanguages.normalized) → CLDR's.
+LOCALES = {
+    "en": "en", "en_GB": "en_GB", "en_AU": "en_AU", "en_CA": "en_CA", "en_IE": "en_IE", "en_IN": "en_IN",
+    "en_NZ": "en_NZ", "en_ZA": "en_ZA",
+    "ko": "ko", "ja": "ja", "zh": "zh_Hans", "zh_CN": "zh_Hans", "zh_SG": "zh_Hans_SG", "zh_TW": "zh_Hant",
+    "zh_HK": "zh_Hant_HK",
+    "de": "de", "de_AT": "de_AT", "de_CH": "de_CH", "fr": "fr", "fr_CA": "fr_CA", "fr_CH": "fr_CH", "fr_BE": "fr_BE",
+    "es": "es", "es_MX": "es_MX", "es_US": "es_US", "es_AR": "es_AR", "pt": "pt", "pt_BR": "pt", "pt_PT": "pt_PT",
+    "no": "nb", "nb": "nb", "nn": "nn", "th": "th", "lo": "lo", "km": "km", "my": "my",
+    "af": "af", "sq": "sq", "eu": "eu", "gl": "gl", "mk": "mk", "zu": "zu",
+}
+LANGUAGES = (
+    "ar az be bg bn bs ca cs cy da de el eo es et fa fi fr ga gd gsw he hi hr hu id is it ja ka kn ko kw lt lv ml "
+    "mr nl pa pl pt ro ru sk sl sr sv ta te tr uk ur vi"
+).split()
+
+
+def plain(text):
+    return text.replace("\u202f", " ").replace("\u00a0", " ")
+
+
+def swift(text):
+    return '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def words(babel, code):
+    from babel import Locale, dates, localedata, units
+
+    # Babel 2.16 resolves CLDR's aliases into data its locales share: after Azerbaijani's stand-alone months,
+    # Bosnian's were Azerbaijani's ("yanvar"). Each locale is read from a fresh cache.
+    localedata._cache.clear()
+
+    locale = Locale.parse(code)
+    skeletons = locale.datetime_skeletons
+    decimal = locale.number_symbols["latn"]["decimal"]
+    number = "12" + decimal + "3"
+
+    def month_names(pattern):
+        # Through Babel's formatter, which finds each context's names where CLDR inherits them.
+        return [plain(dates.format_datetime(datetime.datetime(2001, month, 15), pattern, locale=code))
+                for month in range(1, 13)]
+
+    def unit(name):
+        said = plain(units.format_unit(12.3, name, length="short", locale=code))
+        if number not in said:
+            raise SystemExit("calendar-words: %s says 12.3 %s as %r" % (code, name, said))
+        return said.replace(number, "{0}")
+
+    return {
+        "date": plain(locale.date_formats["medium"].pattern),
+        "time": plain(locale.time_formats["short"].pattern).replace("B", "a"),
+        "dateTime": plain(locale.datetime_formats["medium"]),
+        "month": plain(skeletons["yMMMM"].pattern if "yMMMM" in skeletons else skeletons["yMMM"].pattern),
+        "shortMonth": plain(skeletons["yMMM"].pattern),
+        "months": month_names("MMMM"),
+        "shortMonths": month_names("MMM"),
+        "standAloneMonths": month_names("LLLL"),
+        "standAloneShortMonths": month_names("LLL"),
+        "am": plain(dates.format_time(datetime.time(3, 30), "aaaa", locale=code)),
+        "pm": plain(dates.format_time(datetime.time(15, 30), "aaaa", locale=code)),
+        "decimal": plain(decimal),
+        "celsius": unit("temperature-celsius"),
+        "fahrenheit": unit("temperature-fahrenheit"),
+        "kelvin": unit("temperature-kelvin"),
+    }
+
+
+def main(wheel):
+    folder = tempfile.mkdtemp(prefix="calendar-babel-")
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(folder)
+    sys.path.insert(0, folder)
+    from babel import localedata
+
+    locales = dict(LOCALES)
+    for language in LANGUAGES:
+        locales.setdefault(language, language)
+    out = [
+        "// Generated by tools/calendar-words.py (`make generated`) from CLDR as Babel 2.16.0 carries it: edit that,",
+        "// not this. CLDR: Copyright (c) 1991-2024 Unicode, Inc., Unicode License v3 (debian/copyright).",
+        "",
+        "extension CalendarWords {",
+        "    /// Each locale's dates, times and numbers, by gettext's name of it (`ko`, `en_GB`, `zh_TW`).",
+        "    package static let catalog: [String: CalendarWords] = [",
+    ]
+    for name in sorted(locales):
+        code = locales[name]
+        if not localedata.exists(code):
+            raise SystemExit("calendar-words: CLDR has no %s" % code)
+        said = words(wheel, code)
+        out.append("        %s: CalendarWords(" % swift(name))
+        out.append("            date: %s, time: %s, dateTime: %s," % (swift(said["date"]), swift(said["time"]),
+                                                                     swift(said["dateTime"])))
+        out.append("            month: %s, shortMonth: %s," % (swift(said["month"]), swift(said["shortMonth"])))
+        out.append("            months: [%s]," % ", ".join(swift(month) for month in said["months"]))
+        out.append("            shortMonths: [%s]," % ", ".join(swift(month) for month in said["shortMonths"]))
+        out.append("            standAloneMonths: [%s]," % ", ".join(swift(month) for month in said["standAloneMonths"]))
+        out.append("            standAloneShortMonths: [%s]," % ", ".join(
+            swift(month) for month in said["standAloneShortMonths"]))
+        out.append("            am: %s, pm: %s, decimal: %s," % (swift(said["am"]), swift(said["pm"]), swift(said["decimal"])))
+        out.append("            celsius: %s, fahrenheit: %s, kelvin: %s)," % (
+            swift(said["celsius"]), swift(said["fahrenheit"]), swift(said["kelvin"])))
+    out += ["    ]", "}", ""]
+    with open(OUTPUT, "w", encoding="utf-8") as swift_file:
+        swift_file.write("\n".join(out))
+    # In the house style (lines of 120 columns), as `swift format lint --strict` wants it.
+    subprocess.run(["swift", "format", "-i", OUTPUT], check=True)
+    print("%s: %d locales" % (os.path.relpath(OUTPUT, ROOT), len(locales)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
