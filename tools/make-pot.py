@@ -17,7 +17,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 POT = os.path.join(ROOT, "po", "weathertag.pot")
-CALL = re.compile(r"\btr\(")
+CALL = re.compile(r"\b(?:tr|Said)\(")
 NAME = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -30,7 +30,7 @@ class SwiftLiteral:
     def read(cls, text, start, interpolated=False):
         """`interpolated`: a literal that is not a message (an argument's), whose `\\(…)` is skipped."""
         if text.startswith('"""', start):
-            return cls.read_multiline(text, start)
+            return cls.read_multiline(text, start, interpolated)
         if not text.startswith('"', start):
             return None
         value, index = [], start + 1
@@ -73,11 +73,20 @@ class SwiftLiteral:
             return close + 1
         if code == "(":
             raise SystemExit("make-pot: an interpolation in a message (Messages.tr takes a StaticString)")
-        value.append(cls.ESCAPES[code])
+        value.append(cls.ESCAPES.get(code, code))
         return index + 2
 
+    @staticmethod
+    def raw_end(text, start):
+        """Where a raw string (#"..."#, or ## and three quotes) that starts at `start` (its first #) ends."""
+        hashes = len(text[start:]) - len(text[start:].lstrip("#"))
+        quote = start + hashes
+        closing = ('"""' if text.startswith('"""', quote) else '"') + "#" * hashes
+        end = text.find(closing, quote + (3 if closing.startswith('"""') else 1))
+        return len(text) if end < 0 else end + len(closing)
+
     @classmethod
-    def read_multiline(cls, text, start):
+    def read_multiline(cls, text, start, interpolated=False):
         end = text.index('"""', start + 3)
         body = text[start + 3:end]
         lines = body.split("\n")[1:]  # the opening line holds nothing
@@ -89,6 +98,9 @@ class SwiftLiteral:
             char = raw[index]
             if char == "\\" and index + 1 < len(raw) and raw[index + 1] == "\n":
                 index += 2
+                continue
+            if char == "\\" and interpolated and raw[index + 1] == "(":
+                index = cls.skip_interpolation(raw, index + 2)
                 continue
             if char == "\\":
                 index = cls.escape(raw, index, value)
@@ -162,6 +174,36 @@ def translators_comment(lines, line_number):
     return text[at:] if at >= 0 else None
 
 
+def without_comments(text):
+    """`text` with its comments blanked (`//` to the line's end, `/* */`), its strings and lines where they were: a
+    comment that shows a call (`tr("…")`) is not a message."""
+    out, index = [], 0
+    while index < len(text):
+        if text[index] == "#" and text[index:].lstrip("#").startswith('"'):
+            end = SwiftLiteral.raw_end(text, index)
+            out.append(text[index:end])
+            index = end
+        elif text.startswith('"', index):
+            literal = SwiftLiteral.read(text, index, interpolated=True)
+            end = literal[1] if literal else index + 1
+            out.append(text[index:end])
+            index = end
+        elif text.startswith("//", index):
+            end = text.find("\n", index)
+            end = len(text) if end < 0 else end
+            out.append(" " * (end - index))
+            index = end
+        elif text.startswith("/*", index):
+            end = text.find("*/", index)
+            end = len(text) if end < 0 else end + 2
+            out.append("".join(c if c == "\n" else " " for c in text[index:end]))
+            index = end
+        else:
+            out.append(text[index])
+            index += 1
+    return "".join(out)
+
+
 def messages():
     found = {}
     order = []
@@ -171,8 +213,9 @@ def messages():
             if not name.endswith(".swift"):
                 continue
             path = os.path.join(folder, name)
-            text = open(path, encoding="utf-8").read()
-            lines = text.split("\n")
+            original = open(path, encoding="utf-8").read()
+            lines = original.split("\n")
+            text = without_comments(original)
             for match in CALL.finditer(text):
                 start = match.end()
                 while start < len(text) and text[start] in " \n\t":

@@ -164,7 +164,7 @@ struct LaneTests {
         #expect(LaneState.of(.inUse)?.lane == .waiting)
         #expect(
             LaneState.of(.leftAlone(.readOnly, version))
-                == LaneState(.leftAlone, .readOnly, detail: "it is read-only"))
+                == LaneState(.leftAlone, .readOnly, detail: Said("it is read-only")))
         #expect(LaneState.of(.leftAlone(.content(.empty), nil))?.reason == .empty)
         let time = EntryTime(date: Date(timeIntervalSince1970: 0), dayOnly: true, source: .fileName, timeZone: .current)
         #expect(LaneState.of(.leftAlone(.backdated(time, .noPosition), nil))?.lane == .backdated)
@@ -173,7 +173,7 @@ struct LaneTests {
     }
 
     @Test func theRunningInboxHasTheLastWordOnWaitingEntries() {
-        let editor = LaneState(.waiting, .editor, detail: ".a.md.swp")
+        let editor = LaneState(.waiting, .editor, detail: Said(verbatim: ".a.md.swp"))
         let stamped = LaneState(.stamped, .stamped)
         let inUse = LaneState(.waiting, .inUse)
         let history = LaneState(.backdated, .waitingForHistory)
@@ -182,7 +182,7 @@ struct LaneTests {
         #expect(LaneState.shown(indexed: .queued, live: nil, inboxRunning: true).reason == .stamping)
         #expect(LaneState.shown(indexed: inUse, live: nil, inboxRunning: true) == inUse)
         #expect(LaneState.shown(indexed: editor, live: nil, inboxRunning: false).reason == .notRunning)
-        #expect(LaneState.shown(indexed: editor, live: nil, inboxRunning: false).detail == ".a.md.swp")
+        #expect(LaneState.shown(indexed: editor, live: nil, inboxRunning: false).detail == Said(verbatim: ".a.md.swp"))
         #expect(LaneState.shown(indexed: history, live: nil, inboxRunning: false) == history)
         #expect(LaneState.shown(indexed: history, live: nil, inboxRunning: true) == history)
     }
@@ -212,7 +212,8 @@ struct LaneTests {
 
     @Test func everyReasonHasASentenceAndARemedy() {
         let states = [
-            LaneState(.waiting, .noWeather, detail: "HTTP 500"), LaneState(.waiting, .editor, detail: ".a.md.swp"),
+            LaneState(.waiting, .noWeather, detail: Said(verbatim: "HTTP 500")),
+            LaneState(.waiting, .editor, detail: Said(verbatim: ".a.md.swp")),
             LaneState(.waiting, .notRunning), LaneState(.stamped, .restored),
             LaneState(.backdated, .historyDisabled), LaneState.of(.readOnly),
         ]
@@ -220,8 +221,8 @@ struct LaneTests {
             #expect(state.sentence.hasSuffix("."), "\(state)")
             #expect(!state.remedy.isEmpty)
         }
-        #expect(LaneState(.waiting, .editor, detail: ".a.md.swp").sentence.contains(".a.md.swp"))
-        #expect(LaneState(.waiting, .noWeather, detail: "HTTP 500").sentence.contains("HTTP 500"))
+        #expect(LaneState(.waiting, .editor, detail: Said(verbatim: ".a.md.swp")).sentence.contains(".a.md.swp"))
+        #expect(LaneState(.waiting, .noWeather, detail: Said(verbatim: "HTTP 500")).sentence.contains("HTTP 500"))
     }
 
     /// A template and a block of another time, in the words every view gives them (`LaneWords`): the lane, the

@@ -134,7 +134,7 @@ struct FrontMatterStamperTests {
             return
         }
         #expect(
-            LaneState.of(.content(.frontMatterOverLimit(.depth, line: 3))).detail
+            LaneState.of(.content(.frontMatterOverLimit(.depth, line: 3))).detail?.english
                 == "the front matter nests deeper than 64 levels (at line 3): weathertag reads no further (Limits, in docs/stamp.md)"
         )
     }

@@ -171,7 +171,8 @@ struct InboxStateMachineTests {
         _ = machine.receive(.listed(candidates: ["queued.md"], present: nil))
         #expect(machine.waitingReason("queued.md")?.reason == .noWeather)
         _ = machine.receive(.weatherFailed(Failure(description: "HTTP 500"), retryAfter: nil))
-        #expect(machine.waitingReason("queued.md") == LaneState(.waiting, .noWeather, detail: "HTTP 500"))
+        #expect(
+            machine.waitingReason("queued.md") == LaneState(.waiting, .noWeather, detail: Said(verbatim: "HTTP 500")))
         _ = machine.receive(.arrived(["new.md"]))
         #expect(machine.waitingReason("new.md")?.reason == .settling)
         self.clock.advance(by: .seconds(30))
@@ -181,7 +182,9 @@ struct InboxStateMachineTests {
         let lock = EditorLock(file: ".queued.md.swp", editor: "vim")
         _ = machine.receive(
             .batchFinished(batch, BatchOutcome(results: batch.names.map { ($0, .locked(lock)) }), arrivedMeanwhile: []))
-        #expect(machine.waitingReason("queued.md") == LaneState(.waiting, .editor, detail: ".queued.md.swp"))
+        #expect(
+            machine.waitingReason("queued.md") == LaneState(.waiting, .editor, detail: Said(verbatim: ".queued.md.swp"))
+        )
         #expect(machine.waitingReason("never-seen.md") == nil)
     }
 

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Testing
 import WeathertagCore
 import WeathertagTestSupport
@@ -207,5 +208,81 @@ struct MessagesTests {
         for bytes in cases {
             #expect(throws: MessageCatalog.Failure.self) { try MessageCatalog(mo: bytes) }
         }
+    }
+
+    // MARK: Words decided in one place and said in another
+
+    static let written = EntryTime(
+        date: Date(timeIntervalSince1970: 1_735_689_600), dayOnly: false, source: .frontMatter(key: "date"),
+        timeZone: .utc)
+
+    /// A reason of every kind, its data plain (numbers, times, paths).
+    static let reasons: [LeftAloneReason] = [
+        .notRegularFile(.symbolicLink), .notRegularFile(.folder), .notRegularFile(.fifo), .notRegularFile(.device),
+        .notRegularFile(.socket), .notRegularFile(.other), .permissionDenied, .hardLinks(3), .readOnly,
+        .noReadPermission, .tooLarge(limit: 1_048_576), .content(.empty), .content(.binary), .content(.notText),
+        .content(.unterminatedFrontMatter), .content(.tomlFrontMatter), .content(.jsonFrontMatter),
+        .content(.invalidFrontMatter("<3:1>")), .content(.frontMatterNotMapping), .content(.weatherNotMapping),
+        .content(.cannotAppend), .content(.frontMatterOverLimit(.depth, line: 70)),
+        .content(.frontMatterOverLimit(.nodes, line: 7)), .content(.frontMatterOverLimit(.bytes, line: 9)),
+        .ownerWouldLoseAccess(
+            OwnerLockout(owner: 1001, group: 1001, stamper: 0, stamperGroup: 0, notGroupWritable: true)),
+        .ownerWouldLoseAccess(
+            OwnerLockout(owner: 1001, group: 100, stamper: 0, stamperGroup: 0, notGroupWritable: false)),
+        .keepsChanging, .unreadableTime(UnreadableTime(key: "date", value: "42")),
+        .future(Self.written, withinADay: true), .future(Self.written), .stoppedTheDaemon,
+        .backdated(Self.written, .historyDisabled), .backdated(Self.written, .noPosition),
+        .backdated(Self.written, .refused("HTTP 401")),
+        .backdated(
+            Self.written,
+            .elsewhere(Elsewhere(entryOffset: 7200, machineOffset: 32400, place: "서울", placeOffset: 32400))),
+        .backdated(Self.written, .elsewhere(Elsewhere(entryOffset: 7200, machineOffset: 32400, placeOffset: 32400))),
+        .backdated(Self.written, .elsewhere(Elsewhere(entryOffset: 7200, machineOffset: 32400, place: "서울"))),
+        .backdated(Self.written, .elsewhere(Elsewhere(entryOffset: 7200, machineOffset: 32400))),
+        .template(.folder(VaultLayout.Place("", setting: ".obsidian/templates.json"))),
+        .template(.folder(VaultLayout.Place("틀", setting: ".obsidian/templates.json"))),
+        .template(.file(VaultLayout.Place("틀/일기.md", setting: ".obsidian/daily-notes.json"))),
+        .template(.placeholder("{{date}}"), .written(at: Date(timeIntervalSince1970: 1_735_689_600))),
+        .template(.placeholder("<% tp.date.now() %>"), .written(at: nil)),
+        .template(.placeholder("{{date}}"), .unknown),
+        .anotherTime(
+            AnotherTime(block: Date(timeIntervalSince1970: 1_700_000_000), blockDay: nil, entry: Self.written)),
+    ]
+
+    /// Every reason's words are messages: in the pseudo-language nothing but their data is outside the marks, and
+    /// in English they are what they always were.
+    @Test func everyReasonsWordsAreMessages() {
+        let data = [
+            "tp", "date", "now", "obsidian", "templates", "json", "daily", "notes", "md", "UTC", "HTTP", "uid",
+            "KiB",
+        ]
+        for reason in Self.reasons {
+            let said = reason.said
+            #expect(said.english == reason.description)
+            let pseudo = said.said(.pseudo)
+            #expect(PseudoText.english(in: pseudo, data: data).isEmpty, "\(pseudo)")
+        }
+    }
+
+    /// What the index keeps and what `GET /v1/entries` gives read back as the same words; text an older version
+    /// kept is said as it is; nothing read back nests deeper than a message can, or points anywhere but later.
+    @Test func saidIsKeptAndReadBack() throws {
+        for reason in Self.reasons {
+            let said = reason.said
+            #expect(Said(decoding: said.encoded) == said, "\(said)")
+            let nodes = try #require(said.nodes)
+            #expect(Said(nodes: nodes) == said, "\(said)")
+        }
+        let legacy = "it is read-only"
+        #expect(Said(decoding: legacy) == Said(verbatim: legacy) && Said(verbatim: legacy).nodes == nil)
+        #expect(Said(decoding: "a\nline\\ and more").english == "a\nline\\ and more")
+        // Nested past the bound, a count past the lines, a place that is not later: not a message.
+        var deep = Said("{x}", ["x": .text("end")])
+        for _ in 0..<6 { deep = Said("{x}", ["x": .said(deep)]) }
+        #expect(Said(decoding: deep.encoded).verbatim)
+        #expect(Said(decoding: "\u{1}said\nmessage\n9\nname\n=value").verbatim)
+        #expect(Said(nodes: [Said.Node(message: "{x}", arguments: ["x": .node(0)])]) == nil)
+        #expect(Said(nodes: [Said.Node(message: "{x}", arguments: ["x": .node(5)])]) == nil)
+        #expect(Said(nodes: []) == nil)
     }
 }

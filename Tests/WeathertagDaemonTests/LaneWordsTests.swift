@@ -15,7 +15,7 @@ struct LaneWordsTests {
 
     /// Every reason in its lane, with words of its own where a reason has them (`detail`).
     static let states: [LaneState] = LaneReason.allCases.map { reason in
-        LaneState(reason.lane, reason, detail: "detail of \(reason.rawValue) & <more>")
+        LaneState(reason.lane, reason, detail: Said(verbatim: "detail of \(reason.rawValue) & <more>"))
     }
 
     /// Where the state comes from: the index's row, or the running inbox's word on an entry the index has waiting.
@@ -30,7 +30,9 @@ struct LaneWordsTests {
         let entry = DiaryEntry.read(
             Array("---\ndate: 2025-07-01T14:00:00+02:00\n---\nBy the Spree.\n".utf8), fileName: "berlin.md",
             modified: Self.now, composed: nil)
-        let indexed = origin == .indexed ? state : LaneState(.backdated, .waitingForHistory, detail: "written earlier")
+        let indexed =
+            origin == .indexed
+            ? state : LaneState(.backdated, .waitingForHistory, detail: Said(verbatim: "written earlier"))
         store.remember(
             [],
             index: [
@@ -86,7 +88,7 @@ struct LaneWordsTests {
     /// The words are the state's, not a code's: an entry the index has waiting for history, which the running inbox
     /// has left alone for good (its clock contradicts the place), is said to be left alone everywhere.
     @Test func theRunningInboxsWordIsEveryViews() async throws {
-        let elsewhere = LaneState(.backdated, .elsewhere, detail: "its own clock (+02:00) is neither …")
+        let elsewhere = LaneState(.backdated, .elsewhere, detail: Said(verbatim: "its own clock (+02:00) is neither …"))
         let index = Self.index(elsewhere, .live)
         let status = try await index.lanes().lines().joined(separator: "\n")
         #expect(status.contains("left without weather") && !status.contains("waits"), "\(status)")

@@ -90,7 +90,7 @@ struct TranslationsTests {
     func everyReasonIsSaidInEveryLanguage(language: String) throws {
         let words = try Self.words(language)
         for reason in LaneReason.allCases {
-            for detail in [nil, "DETAIL"] as [String?] {
+            for detail in [nil, Said(verbatim: "DETAIL")] as [Said?] {
                 let state = LaneState(reason.lane, reason, detail: detail)
                 let (sentence, remedy) = (state.sentence(words), state.remedy(words))
                 #expect(sentence != state.sentence(.english), "\(language) \(reason) sentence")
@@ -106,6 +106,32 @@ struct TranslationsTests {
             #expect(
                 EntryDocument.laneName(reason.lane.rawValue, words)
                     != EntryDocument.laneName(reason.lane.rawValue, .english))
+        }
+    }
+
+    /// What exactly, in every shipped language: a reason's detail is said in the language, its data as it is.
+    @Test(arguments: Self.languages)
+    func everyDetailIsSaidInEveryLanguage(language: String) throws {
+        let words = try Self.words(language)
+        let time = EntryTime(
+            date: Date(timeIntervalSince1970: 1_735_689_600), dayOnly: false, source: .frontMatter(key: "date"),
+            timeZone: .utc)
+        let reasons: [LeftAloneReason] = [
+            .readOnly, .tooLarge(limit: 1_048_576), .content(.frontMatterOverLimit(.depth, line: 70)),
+            .unreadableTime(UnreadableTime(key: "date", value: "42")), .backdated(time, .historyDisabled),
+            .backdated(time, .elsewhere(Elsewhere(entryOffset: 7200, machineOffset: 32400, place: "Seoul"))),
+            .template(.placeholder("{{date}}"), .written(at: Date(timeIntervalSince1970: 1_735_689_600))),
+            .anotherTime(AnotherTime(block: Date(timeIntervalSince1970: 1_700_000_000), blockDay: nil, entry: time)),
+        ]
+        for reason in reasons {
+            let state = LaneState.of(reason)
+            #expect(state.detail?.said(words) != state.detail?.english, "\(language) \(reason)")
+            #expect(state.sentence(words).contains(state.detail?.said(words) ?? "-"), "\(language) \(reason)")
+            // (Settings, commands, plugins and paths stay as they are written: `inbox.max_bytes`, `track`.)
+            if ["ko", "ja", "zh_CN", "zh_TW"].contains(language) {
+                let detail = state.detail?.said(words) ?? ""
+                #expect(detail.unicodeScalars.contains { $0.value >= 0x3000 }, "\(language) \(reason): \(detail)")
+            }
         }
     }
 

@@ -29,7 +29,11 @@ package struct EntryDocument: Codable, Sendable, Equatable {
     package var timeSource: String
     package var lane: String
     package var reason: String
+    /// What exactly, in English.
     package var detail: String?
+    /// The same as a message of the catalog and what fills it (`Said.nodes`), so that a view says it in its reader's
+    /// language; nil where `detail` is data (a lock file, a service's error) or there is none.
+    package var detailMessage: [Said.Node]?
     /// The lane and reason in one sentence.
     package var why: String
     /// The first lines after the title.
@@ -53,8 +57,9 @@ package struct EntryDocument: Codable, Sendable, Equatable {
         detail: String?, why: String, excerpt: String, weather: DiaryWeather?, mood: Double? = nil,
         block: [String]? = nil,
         remedy: String? = nil, history: EntryHistoryDocument? = nil, location: EntryLocation? = nil,
-        photos: [String]? = nil
+        photos: [String]? = nil, detailMessage: [Said.Node]? = nil
     ) {
+        self.detailMessage = detailMessage
         self.location = location
         self.photos = photos
         self.path = path
@@ -79,6 +84,7 @@ package struct EntryDocument: Codable, Sendable, Equatable {
         case dayOnly = "day_only"
         case timeSource = "time_source"
         case lane, reason, detail, why, excerpt, weather, mood, location, photos, block, remedy, history
+        case detailMessage = "detail_message"
     }
 }
 

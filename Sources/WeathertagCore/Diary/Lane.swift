@@ -95,17 +95,17 @@ package enum LaneReason: String, Sendable, Equatable, CaseIterable, Codable {
 package struct LaneState: Sendable, Equatable {
     package var lane: Lane
     package var reason: LaneReason
-    /// Words for people: what exactly (the lock file, the error, the YAML problem).
-    package var detail: String?
+    /// Words for people: what exactly (the lock file, the error, the YAML problem), said in the reader's language.
+    package var detail: Said?
 
-    package init(_ lane: Lane, _ reason: LaneReason, detail: String? = nil) {
+    package init(_ lane: Lane, _ reason: LaneReason, detail: Said? = nil) {
         self.lane = lane
         self.reason = reason
         self.detail = detail
     }
 
     /// An entry the daemon has seen and not yet read.
-    package static let queued = LaneState(.waiting, .queued, detail: "it is about to be stamped")
+    package static let queued = LaneState(.waiting, .queued, detail: Said("it is about to be stamped"))
 
     /// Whether the weather block an entry in this state holds is its weather: not a template's, nor one of another
     /// time (`stats`, the map and the page count neither).
@@ -136,17 +136,19 @@ package struct LaneState: Sendable, Equatable {
         case .restored: return LaneState(.stamped, .restored)
         case .alreadyStamped: return LaneState(.stamped, .found)
         case .leftAlone(let reason, _): return Self.of(reason)
-        case .inUse: return LaneState(.waiting, .inUse, detail: "a program has it open for writing")
+        case .inUse: return LaneState(.waiting, .inUse, detail: Said("a program has it open for writing"))
         case .locked(let lock): return Self.held(by: lock)
         case .changedWhileStamping:
             return .changing
         case .vanished: return nil
         case .wantsHistory(let request):
-            return LaneState(.backdated, .waitingForHistory, detail: "written \(request.time)")
+            return LaneState(
+                .backdated, .waitingForHistory, detail: Said("written {time}", ["time": .text(request.time.description)]))
         case .datedAhead(let time, _): return Self.datedAhead(time)
         case .needsWeather: return LaneState(.waiting, .noWeather)
-        case .noWeather(let error): return LaneState(.waiting, .noWeather, detail: "\(error)")
-        case .failed(let error): return LaneState(.waiting, .diskRefused, detail: "\(error)")
+        // (A service's or a system call's words: data.)
+        case .noWeather(let error): return LaneState(.waiting, .noWeather, detail: Said(verbatim: "\(error)"))
+        case .failed(let error): return LaneState(.waiting, .diskRefused, detail: Said(verbatim: "\(error)"))
         }
     }
 
@@ -154,17 +156,21 @@ package struct LaneState: Sendable, Equatable {
     package static func datedAhead(_ time: EntryTime) -> LaneState {
         LaneState(
             .waiting, .datedAhead,
-            detail: "it is dated \(time), later than now here (today east of here, or a clock ahead); it is stamped "
-                + "when that time comes")
+            detail: Said(
+                """
+                it is dated {time}, later than now here (today east of here, or a clock ahead); it is stamped when \
+                that time comes
+                """, ["time": .text(time.description)]))
     }
 
     /// An entry an editor has open (`editor`), or a sync tool is bringing a new version of (`syncing`).
     package static func held(by lock: EditorLock) -> LaneState {
-        LaneState(.waiting, lock.isSyncTool ? .syncing : .editor, detail: lock.file)
+        LaneState(.waiting, lock.isSyncTool ? .syncing : .editor, detail: Said(verbatim: lock.file))
     }
 
     /// An entry that changed while it was being stamped, tried again.
-    package static let changing = LaneState(.waiting, .changing, detail: "it changed while it was being stamped")
+    package static let changing = LaneState(
+        .waiting, .changing, detail: Said("it changed while it was being stamped"))
 
     package static func of(_ reason: LeftAloneReason) -> LaneState {
         let code: LaneReason
@@ -176,7 +182,7 @@ package struct LaneState: Sendable, Equatable {
             case .refused: code = .historyRefused
             case .elsewhere: code = .elsewhere
             }
-            return LaneState(.backdated, code, detail: reason.description)
+            return LaneState(.backdated, code, detail: reason.said)
         case .notRegularFile: code = .notRegularFile
         case .permissionDenied: code = .permissionDenied
         case .hardLinks: code = .hardLinks
@@ -193,9 +199,9 @@ package struct LaneState: Sendable, Equatable {
         case .future: code = .future
         case .template(_, .written): code = .stampedTemplate
         case .template: code = .template
-        case .anotherTime: return LaneState(.otherTime, .otherTime, detail: reason.description)
+        case .anotherTime: return LaneState(.otherTime, .otherTime, detail: reason.said)
         }
-        return LaneState(.leftAlone, code, detail: reason.description)
+        return LaneState(.leftAlone, code, detail: reason.said)
     }
 
     /// One sentence: where the entry stands and why, in the code's English (`why` of `GET /v1/entries`).
@@ -206,7 +212,7 @@ package struct LaneState: Sendable, Equatable {
 
     /// One sentence in the reader's language: where the entry stands and why.
     package func sentence(_ words: Messages) -> String {
-        let detail = self.detail
+        let detail = self.detail?.said(words)
         let said = detail ?? ""
         switch (self.lane, self.reason) {
         case (.waiting, .noWeather):

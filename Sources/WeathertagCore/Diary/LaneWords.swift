@@ -13,7 +13,8 @@ extension EntryDocument {
     /// The state the document gives, when this version knows its lane.
     package var laneState: LaneState? {
         guard let lane = Lane(rawValue: self.lane) else { return nil }
-        return LaneState(lane, LaneReason.indexed(self.reason, in: lane), detail: self.detail)
+        let detail = self.detailMessage.flatMap(Said.init(nodes:)) ?? self.detail.map(Said.init(verbatim:))
+        return LaneState(lane, LaneReason.indexed(self.reason, in: lane), detail: detail)
     }
 
     /// Its `why` in the reader's language.

@@ -133,59 +133,99 @@ package enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
         case elsewhere(Elsewhere)
     }
 
-    package var description: String {
+    package var description: String { self.said.english }
+
+    /// Why, in words a view says in its reader's language.
+    package var said: Said {
         switch self {
-        case .notRegularFile(.symbolicLink): return "it is a symbolic link"
-        case .notRegularFile(.folder): return "it is a folder"
-        case .notRegularFile(.fifo): return "it is a FIFO"
-        case .notRegularFile(.device): return "it is a device"
-        case .notRegularFile(.socket): return "it is a socket"
-        case .notRegularFile(.other): return "it is not a regular file"
-        case .permissionDenied: return "it cannot be read (permission denied)"
-        case .hardLinks(let count): return "it has \(count) hard links"
-        case .readOnly: return "it is read-only"
-        case .noReadPermission: return "it has no read permission"
-        case .tooLarge(let limit): return "it is larger than inbox.max_bytes (\(limit) bytes)"
-        case .content(.empty): return "it is empty (it is stamped once something is written to it)"
-        case .content(let reason): return reason.description
-        case .ownerWouldLoseAccess(let lockout): return lockout.description
-        case .keepsChanging: return "it keeps changing while being stamped; waiting for its next change"
-        case .unreadableTime(let unreadable): return unreadable.description
+        case .notRegularFile(.symbolicLink): return Said("it is a symbolic link")
+        case .notRegularFile(.folder): return Said("it is a folder")
+        case .notRegularFile(.fifo): return Said("it is a FIFO")
+        case .notRegularFile(.device): return Said("it is a device")
+        case .notRegularFile(.socket): return Said("it is a socket")
+        case .notRegularFile(.other): return Said("it is not a regular file")
+        case .permissionDenied: return Said("it cannot be read (permission denied)")
+        case .hardLinks(let count): return Said("it has {count} hard links", ["count": .text(String(count))])
+        case .readOnly: return Said("it is read-only")
+        case .noReadPermission: return Said("it has no read permission")
+        case .tooLarge(let limit):
+            return Said("it is larger than inbox.max_bytes ({limit} bytes)", ["limit": .text(String(limit))])
+        case .content(.empty): return Said("it is empty (it is stamped once something is written to it)")
+        case .content(let reason): return reason.said
+        case .ownerWouldLoseAccess(let lockout): return lockout.said
+        case .keepsChanging: return Said("it keeps changing while being stamped; waiting for its next change")
+        case .unreadableTime(let unreadable): return unreadable.said
         case .future(let time, withinADay: true):
-            return "it is dated \(time), later than now here (today east of here, or a clock ahead): it is stamped "
-                + "when that time comes; the daemon waits for it"
+            return Said(
+                """
+                it is dated {time}, later than now here (today east of here, or a clock ahead): it is stamped when \
+                that time comes; the daemon waits for it
+                """, ["time": .text(time.description)])
         case .future(let time, withinADay: false):
-            return "it is dated \(time), later than today anywhere on Earth: its weather cannot be known yet, and "
-                + "current weather would be wrong (fix the date; it is looked at again when it changes)"
+            return Said(
+                """
+                it is dated {time}, later than today anywhere on Earth: its weather cannot be known yet, and current \
+                weather would be wrong (fix the date; it is looked at again when it changes)
+                """, ["time": .text(time.description)])
         case .stoppedTheDaemon:
-            return "the daemon crashed while stamping this file (it may hold what crashes weathertag), so it is not "
-                + "read again until it changes"
-        case .template(let sign, .none): return sign.description
+            return Said(
+                """
+                the daemon crashed while stamping this file (it may hold what crashes weathertag), so it is not read \
+                again until it changes
+                """)
+        case .template(let sign, .none): return sign.said
         case .template(let sign, .written(let at)):
-            let when = at.map { " on \(EntryTime(date: $0, dayOnly: true, source: .given, timeZone: .current))" } ?? ""
-            return "\(sign); it holds a weather block weathertag wrote there\(when), before it knew templates "
-                + "(`weathertag stamp --remove` takes out that block and nothing else)"
-        case .template(let sign, .unknown):
-            return "\(sign); the weather block in it is not one weathertag remembers writing, and stays as it is"
-        case .anotherTime(let another): return another.description
-        case .backdated(let time, let why):
-            let by = time.source.words
-            if case .elsewhere(let elsewhere) = why {
-                return "written \(time) (by \(by)): \(elsewhere), so it was written elsewhere and the weather "
-                    + "here would be borrowed (give the entry latitude and longitude, or add a provider that knows "
-                    + "where you were: track, owntracks, homeassistant, or a command with {time})"
+            guard let at else {
+                return Said(
+                    """
+                    {sign}; it holds a weather block weathertag wrote there, before it knew templates \
+                    (`weathertag stamp --remove` takes out that block and nothing else)
+                    """, ["sign": .said(sign.said)])
             }
-            let written = "written \(time) (by \(by)): current weather would be wrong"
+            let day = EntryTime(date: at, dayOnly: true, source: .given, timeZone: .current)
+            return Said(
+                """
+                {sign}; it holds a weather block weathertag wrote there on {day}, before it knew templates \
+                (`weathertag stamp --remove` takes out that block and nothing else)
+                """, ["sign": .said(sign.said), "day": .text(day.description)])
+        case .template(let sign, .unknown):
+            return Said(
+                "{sign}; the weather block in it is not one weathertag remembers writing, and stays as it is",
+                ["sign": .said(sign.said)])
+        case .anotherTime(let another): return another.said
+        case .backdated(let time, let why):
+            let written: KeyValuePairs<String, Said.Argument> = [
+                "time": .text(time.description), "source": .said(time.source.said),
+            ]
             switch why {
+            case .elsewhere(let elsewhere):
+                return Said(
+                    """
+                    written {time} (by {source}): {elsewhere}, so it was written elsewhere and the weather here would \
+                    be borrowed (give the entry latitude and longitude, or add a provider that knows where you were: \
+                    track, owntracks, homeassistant, or a command with {{time}})
+                    """,
+                    ["time": .text(time.description), "source": .said(time.source.said), "elsewhere": .said(elsewhere.said)])
             case .historyDisabled:
-                return written + ", and the weather then needs history.enabled (Open-Meteo's archive, no key needed)"
+                return Said(
+                    """
+                    written {time} (by {source}): current weather would be wrong, and the weather then needs \
+                    history.enabled (Open-Meteo's archive, no key needed)
+                    """, written)
             case .noPosition:
-                return written + ", and there is no position for that time (give the entry latitude and longitude, "
-                    + "or add a provider that knows the past: track, owntracks, homeassistant, fixed, or a command "
-                    + "with {time})"
+                return Said(
+                    """
+                    written {time} (by {source}): current weather would be wrong, and there is no position for that \
+                    time (give the entry latitude and longitude, or add a provider that knows the past: track, \
+                    owntracks, homeassistant, fixed, or a command with {{time}})
+                    """, written)
             case .refused(let reason):
-                return written + ", and the weather then cannot be had: \(reason)"
-            case .elsewhere: return written
+                return Said(
+                    """
+                    written {time} (by {source}): current weather would be wrong, and the weather then cannot be \
+                    had: {reason}
+                    """,
+                    ["time": .text(time.description), "source": .said(time.source.said), "reason": .text(reason)])
             }
         }
     }
@@ -209,14 +249,27 @@ package struct OwnerLockout: Sendable, Equatable, CustomStringConvertible {
         self.notGroupWritable = notGroupWritable
     }
 
-    package var description: String {
+    package var description: String { self.said.english }
+
+    /// Why, in words a view says in its reader's language.
+    package var said: Said {
         if self.notGroupWritable {
-            return "it belongs to uid \(self.owner) and is not group-writable: stamped, it would belong to uid "
-                + "\(self.stamper) and its owner could not write to it (chmod g+w it, or run weathertag as its owner)"
+            return Said(
+                """
+                it belongs to uid {owner} and is not group-writable: stamped, it would belong to uid {stamper} and \
+                its owner could not write to it (chmod g+w it, or run weathertag as its owner)
+                """, ["owner": .text(String(self.owner)), "stamper": .text(String(self.stamper))])
         }
-        return "it belongs to uid \(self.owner) and group \(self.group): stamped, it would belong to uid "
-            + "\(self.stamper) and group \(self.stamperGroup), and its owner could lose write access (make the inbox "
-            + "setgid in the entry's group, or run weathertag as its owner)"
+        return Said(
+            """
+            it belongs to uid {owner} and group {group}: stamped, it would belong to uid {stamper} and group \
+            {stamperGroup}, and its owner could lose write access (make the inbox setgid in the entry's group, or \
+            run weathertag as its owner)
+            """,
+            [
+                "owner": .text(String(self.owner)), "group": .text(String(self.group)),
+                "stamper": .text(String(self.stamper)), "stamperGroup": .text(String(self.stamperGroup)),
+            ])
     }
 }
 

@@ -116,7 +116,7 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
         // wrote it to the index, which still says it waits for history.
         if entry.place == nil, let reason = entry.leftAlone, case .backdated = reason { return .of(reason) }
         guard let place = entry.place else { return nil }
-        let historyDetail = entry.historyFailure.map { "\($0.error)" }
+        let historyDetail = entry.historyFailure.map { Said(verbatim: "\($0.error)") }
         switch place {
         case .locked(let lock): return .held(by: lock)
         case .awaitingHistory, .historical:
@@ -129,7 +129,7 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
             return entry.changedAttempts > 0
                 ? .changing : LaneState(.waiting, .settling)
         case .awaitingWeather:
-            return LaneState(.waiting, .noWeather, detail: self.weather.error.map { "\($0)" })
+            return LaneState(.waiting, .noWeather, detail: self.weather.error.map { Said(verbatim: "\($0)") })
         case .inBatch:
             return nil
         case .queued:
@@ -140,11 +140,11 @@ package struct InboxStateMachine<C: Clock>: Sendable where C.Duration == Duratio
     /// Why an entry waiting for its turn (queued, or in the intake) waits.
     var queuedReason: LaneState {
         if self.writes.isPaused {
-            return LaneState(.waiting, .diskRefused, detail: self.writes.error.map { "\($0)" })
+            return LaneState(.waiting, .diskRefused, detail: self.writes.error.map { Said(verbatim: "\($0)") })
         }
         // (What a long listing found is read before the first weather comes: it waits for its turn only.)
         if self.weather.isPaused || (self.weather.last == nil && !self.readsBeforeTheFirstWeather) {
-            return LaneState(.waiting, .noWeather, detail: self.weather.error.map { "\($0)" })
+            return LaneState(.waiting, .noWeather, detail: self.weather.error.map { Said(verbatim: "\($0)") })
         }
         return .queued
     }

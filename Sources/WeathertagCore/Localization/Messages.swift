@@ -47,16 +47,22 @@ package struct Messages: Sendable {
     package func tr(
         _ id: StaticString, context: StaticString? = nil, _ arguments: KeyValuePairs<String, String> = [:]
     ) -> String {
-        let source = id.description
-        let template: String
+        Self.format(self.template(id.description, context: context?.description), Array(arguments))
+    }
+
+    /// `message`, a catalog's id kept as text (`Said`), in the reader's language, its names filled.
+    package func translated(_ message: String, _ arguments: [(key: String, value: String)]) -> String {
+        Self.format(self.template(message, context: nil), arguments)
+    }
+
+    /// The template of `source` in the reader's language.
+    private func template(_ source: String, context: String?) -> String {
         switch self.voice {
-        case .source: template = source
-        case .pseudo: template = Self.pseudo(source)
+        case .source: return source
+        case .pseudo: return Self.pseudo(source)
         case .catalogs(let catalogs):
-            let context = context?.description
-            template = catalogs.lazy.compactMap { $0.translation(source, context: context) }.first ?? source
+            return catalogs.lazy.compactMap { $0.translation(source, context: context) }.first ?? source
         }
-        return Self.format(template, arguments)
     }
 
     /// `id` or `plural` as `count` wants in the reader's language, `{count}` and the other `{name}`s replaced.
@@ -75,7 +81,7 @@ package struct Messages: Sendable {
                 catalogs.lazy.compactMap { $0.translation(id.description, context: context, count: count) }.first
                 ?? source
         }
-        return Self.format(template, arguments, count: count)
+        return Self.format(template, Array(arguments), count: count)
     }
 
     /// A list of words joined as the language joins them (`a · b · c` in every language weathertag speaks).
@@ -85,7 +91,7 @@ package struct Messages: Sendable {
 
     /// `template` with each `{name}` replaced; `{{` and `}}` are braces. A name without an argument stays as it is.
     static func format(
-        _ template: String, _ arguments: KeyValuePairs<String, String>, count: Int? = nil
+        _ template: String, _ arguments: [(key: String, value: String)], count: Int? = nil
     ) -> String {
         guard template.contains("{") || template.contains("}") else { return template }
         var result = ""
@@ -130,7 +136,14 @@ package struct Messages: Sendable {
             result += "⟦" + run + "⟧"
             run = ""
         }
-        for character in message {
+        var characters = Array(message)[...]
+        while let character = characters.popFirst() {
+            // `{{` and `}}` are braces, not a name.
+            if !inName, character == "{" || character == "}", characters.first == character {
+                run += String([character, character])
+                characters = characters.dropFirst()
+                continue
+            }
             if character == "{" {
                 close()
                 inName = true

@@ -20,17 +20,31 @@ package struct Elsewhere: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `its own clock (+02:00) is neither this machine's (UTC) nor Seoul's (+09:00)`.
-    package var description: String {
-        var text =
-            "its own clock (\(DiaryFormatting.offsetName(self.entryOffset))) is neither this machine's "
-            + "(\(DiaryFormatting.offsetName(self.machineOffset)))"
+    package var description: String { self.said.english }
+
+    /// The same, in words a view says in its reader's language.
+    package var said: Said {
+        let own: Said.Argument = .text(DiaryFormatting.offsetName(self.entryOffset))
+        let machine: Said.Argument = .text(DiaryFormatting.offsetName(self.machineOffset))
         switch (self.place, self.placeOffset) {
-        case (let place?, let offset?): text += " nor \(place)'s (\(DiaryFormatting.offsetName(offset)))"
-        case (nil, let offset?): text += " nor its place's (\(DiaryFormatting.offsetName(offset)))"
-        case (let place?, nil): text += " nor, as far as is known, \(place)'s"
-        case (nil, nil): break
+        case (let place?, let offset?):
+            return Said(
+                "its own clock ({own}) is neither this machine's ({machine}) nor {place}'s ({offset})",
+                [
+                    "own": own, "machine": machine, "place": .text(place),
+                    "offset": .text(DiaryFormatting.offsetName(offset)),
+                ])
+        case (nil, let offset?):
+            return Said(
+                "its own clock ({own}) is neither this machine's ({machine}) nor its place's ({offset})",
+                ["own": own, "machine": machine, "offset": .text(DiaryFormatting.offsetName(offset))])
+        case (let place?, nil):
+            return Said(
+                "its own clock ({own}) is neither this machine's ({machine}) nor, as far as is known, {place}'s",
+                ["own": own, "machine": machine, "place": .text(place)])
+        case (nil, nil):
+            return Said("its own clock ({own}) is neither this machine's ({machine})", ["own": own, "machine": machine])
         }
-        return text
     }
 }
 

@@ -128,19 +128,46 @@ package struct AnotherTime: Sendable, Equatable, CustomStringConvertible {
                 EntryTime(date: self.block, dayOnly: false, source: .given, timeZone: self.entry.timeZone)
                 .description
         }
-        return "its weather block is the weather of \(blockTime), but it was written \(self.entry) (by "
-            + "\(self.entry.source.words)): weathertag did not write that block for it, and leaves it as it is"
+        return self.said(blockTime).english
+    }
+
+    /// Why, in words a view says in its reader's language.
+    package var said: Said {
+        let blockTime: String
+        if self.entry.dayOnly, let day = self.blockDay {
+            blockTime = day
+        } else {
+            blockTime =
+                EntryTime(date: self.block, dayOnly: false, source: .given, timeZone: self.entry.timeZone)
+                .description
+        }
+        return self.said(blockTime)
+    }
+
+    private func said(_ blockTime: String) -> Said {
+        Said(
+            """
+            its weather block is the weather of {block}, but it was written {time} (by {source}): weathertag did not \
+            write that block for it, and leaves it as it is
+            """,
+            [
+                "block": .text(blockTime), "time": .text(self.entry.description),
+                "source": .said(self.entry.source.said),
+            ])
     }
 }
 
 extension EntryTime.Source {
     /// `its front matter's date`, `its file name`, `its modification time`, `--at`.
-    package var words: String {
+    package var words: String { self.said.english }
+
+    /// The same, in words a view says in its reader's language.
+    package var said: Said {
         switch self {
-        case .frontMatter(let key): return "its front matter's \(key)"
-        case .fileName: return "its file name"
-        case .modificationTime: return "its modification time"
-        case .given: return "--at"
+        case .frontMatter(let key): return Said("its front matter's {key}", ["key": .text(key)])
+        case .fileName: return Said("its file name")
+        case .modificationTime: return Said("its modification time")
+        case .given: return Said(verbatim: "--at")
         }
     }
 }

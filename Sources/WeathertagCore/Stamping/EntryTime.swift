@@ -278,8 +278,14 @@ package struct UnreadableTime: Error, Sendable, Equatable, CustomStringConvertib
         self.value = value
     }
 
-    package var description: String {
-        "its front matter's \(self.key) (\(self.value)) is not a date weathertag can read, such as 2019-05-01, "
-            + "\"2019-05-01 10:00\" or 2019-05-01T10:00:00+02:00; it is not replaced by a guess"
+    package var description: String { self.said.english }
+
+    /// Why, in words a view says in its reader's language.
+    package var said: Said {
+        Said(
+            """
+            its front matter's {key} ({value}) is not a date weathertag can read, such as 2019-05-01, \
+            "2019-05-01 10:00" or 2019-05-01T10:00:00+02:00; it is not replaced by a guess
+            """, ["key": .text(self.key), "value": .text(self.value)])
     }
 }

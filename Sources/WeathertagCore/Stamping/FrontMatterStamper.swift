@@ -91,20 +91,27 @@ package enum StampSkipReason: Error, Sendable, Equatable, CustomStringConvertibl
     /// The front matter goes past one of the bounds weathertag reads YAML within (`YAMLLimit`); the file's line.
     case frontMatterOverLimit(YAMLLimit, line: Int)
 
-    package var description: String {
+    package var description: String { self.said.english }
+
+    /// Why, in words a view says in its reader's language.
+    package var said: Said {
         switch self {
-        case .empty: return "the file is empty"
-        case .binary: return "the file is binary (contains NUL bytes)"
-        case .notText: return "the file is not UTF-8 text"
-        case .unterminatedFrontMatter: return "the front matter has no closing '---' line"
-        case .tomlFrontMatter: return "the front matter is TOML ('+++'), not YAML"
-        case .jsonFrontMatter: return "the front matter is JSON (the file opens with '{'), not YAML"
-        case .invalidFrontMatter(let reason): return "the front matter is not valid YAML: \(reason)"
-        case .frontMatterNotMapping: return "the front matter is not a YAML mapping"
-        case .weatherNotMapping: return "the front matter has a 'weather' key that is not a mapping"
-        case .cannotAppend: return "a weather block cannot be appended to this front matter's style"
+        case .empty: return Said("the file is empty")
+        case .binary: return Said("the file is binary (contains NUL bytes)")
+        case .notText: return Said("the file is not UTF-8 text")
+        case .unterminatedFrontMatter: return Said("the front matter has no closing '---' line")
+        case .tomlFrontMatter: return Said("the front matter is TOML ('+++'), not YAML")
+        case .jsonFrontMatter: return Said("the front matter is JSON (the file opens with '{{'), not YAML")
+        case .invalidFrontMatter(let reason):
+            // (libyaml's words: data, as the YAML parser gave them.)
+            return Said("the front matter is not valid YAML: {reason}", ["reason": .text(reason)])
+        case .frontMatterNotMapping: return Said("the front matter is not a YAML mapping")
+        case .weatherNotMapping: return Said("the front matter has a 'weather' key that is not a mapping")
+        case .cannotAppend: return Said("a weather block cannot be appended to this front matter's style")
         case .frontMatterOverLimit(let limit, let line):
-            return "the front matter \(limit) (at line \(line)): weathertag reads no further (Limits, in docs/stamp.md)"
+            return Said(
+                "the front matter {limit} (at line {line}): weathertag reads no further (Limits, in docs/stamp.md)",
+                ["limit": .said(limit.said), "line": .text(String(line))])
         }
     }
 }

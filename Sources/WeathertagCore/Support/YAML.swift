@@ -184,11 +184,17 @@ package enum YAMLLimit: Sendable, Equatable, CustomStringConvertible {
     package static let maximumNodes = 10_000
     package static let maximumBytes = 256 << 10
 
-    package var description: String {
+    package var description: String { self.said.english }
+
+    /// What it says of a front matter, in words a view says in its reader's language.
+    package var said: Said {
         switch self {
-        case .depth: return "nests deeper than \(Self.maximumDepth) levels"
-        case .nodes: return "holds more than \(Self.maximumNodes) nodes (aliases counted as what they repeat)"
-        case .bytes: return "is larger than \(Self.maximumBytes >> 10) KiB"
+        case .depth: return Said("nests deeper than {levels} levels", ["levels": .text(String(Self.maximumDepth))])
+        case .nodes:
+            return Said(
+                "holds more than {nodes} nodes (aliases counted as what they repeat)",
+                ["nodes": .text(String(Self.maximumNodes))])
+        case .bytes: return Said("is larger than {size} KiB", ["size": .text(String(Self.maximumBytes >> 10))])
         }
     }
 }

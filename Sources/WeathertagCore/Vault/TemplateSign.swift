@@ -8,13 +8,23 @@ package enum TemplateSign: Sendable, Equatable, CustomStringConvertible {
     /// Its text holds a placeholder that a template plugin fills in when it makes a note of it.
     case placeholder(String)
 
-    package var description: String {
+    package var description: String { self.said.english }
+
+    /// Why, in words a view says in its reader's language.
+    package var said: Said {
         switch self {
         case .folder(let place):
-            return "a template: it is in \(place.folderName), the templates folder of \(place.setting)"
-        case .file(let place): return "a template: \(place.setting) names it as one"
+            let folder: Said.Argument =
+                place.path.isEmpty ? .said(Said("the vault's root")) : .text(place.folderName)
+            return Said(
+                "a template: it is in {folder}, the templates folder of {setting}",
+                ["folder": folder, "setting": .text(place.setting)])
+        case .file(let place):
+            return Said("a template: {setting} names it as one", ["setting": .text(place.setting)])
         case .placeholder(let text):
-            return "a template: it holds \(text), which a template plugin fills in when it makes a note of it"
+            return Said(
+                "a template: it holds {placeholder}, which a template plugin fills in when it makes a note of it",
+                ["placeholder": .text(text)])
         }
     }
 

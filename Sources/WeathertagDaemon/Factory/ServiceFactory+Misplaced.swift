@@ -33,7 +33,7 @@ extension ServiceFactory {
             var misplaced = indexed.map { entry in
                 MisplacedStamp(
                     path: entry.path, at: when[entry.path] ?? nil,
-                    what: entry.lane.detail.map { String($0.prefix { $0 != ";" }) } ?? "a template")
+                    what: entry.lane.detail.map { String($0.english.prefix { $0 != ";" }) } ?? "a template")
             }
             for (path, at) in written where !misplaced.contains(where: { $0.path == path }) {
                 if let template = tree.template(path) {

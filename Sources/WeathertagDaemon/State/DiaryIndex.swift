@@ -117,7 +117,7 @@ package struct DiaryIndex: Sendable {
             timeSource: entry.timeSource,
             lane: lane.lane.rawValue,
             reason: lane.reason.rawValue,
-            detail: lane.detail,
+            detail: lane.detail?.english,
             why: lane.sentence,
             excerpt: entry.excerpt,
             weather: entry.weather,
@@ -130,7 +130,7 @@ package struct DiaryIndex: Sendable {
                     restores: entry.restores, laneSince: Self.time(entry.laneSince))
                 : nil,
             location: entry.location.flatMap { self.privacy.shown($0)?.location },
-            photos: Self.photos(entry))
+            photos: Self.photos(entry), detailMessage: lane.detail?.nodes)
     }
 
     /// The entry's pictures as paths relative to the inbox (those that stay inside it); nil for none.

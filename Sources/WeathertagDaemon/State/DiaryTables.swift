@@ -170,7 +170,7 @@ enum DiaryTables {
             entry.excerpt.databaseValue, entry.time.date.timeIntervalSince1970.databaseValue,
             entry.time.dayOnly.databaseValue, entry.time.source.code.databaseValue,
             item.lane.lane.rawValue.databaseValue, item.lane.reason.rawValue.databaseValue,
-            item.lane.detail.databaseValue, now.timeIntervalSince1970.databaseValue, (weather?.condition).databaseValue,
+            (item.lane.detail?.encoded).databaseValue, now.timeIntervalSince1970.databaseValue, (weather?.condition).databaseValue,
             (weather?.description).databaseValue, (weather?.icon).databaseValue, (weather?.temperature).databaseValue,
             (weather?.units).databaseValue, (weather?.place).databaseValue, (weather?.region).databaseValue,
             (weather?.country).databaseValue, (weather?.observedAt).databaseValue, (weather?.kind).databaseValue,
@@ -219,7 +219,7 @@ enum DiaryTables {
             guard replacingLane else { return }
             try db.cachedStatement(sql: Self.laneReplacement).execute(arguments: [
                 "path": item.path, "new_lane": item.lane.lane.rawValue, "new_reason": item.lane.reason.rawValue,
-                "new_detail": item.lane.detail, "new_lane_since": now.timeIntervalSince1970,
+                "new_detail": item.lane.detail?.encoded, "new_lane_since": now.timeIntervalSince1970,
             ])
             return
         }
@@ -242,7 +242,8 @@ enum DiaryTables {
         ).execute(arguments: [
             try Self.freeKey(db, time: item.placeholderTime.date), item.path, title,
             item.placeholderTime.date.timeIntervalSince1970, item.placeholderTime.dayOnly,
-            item.placeholderTime.source.code, item.lane.lane.rawValue, item.lane.reason.rawValue, item.lane.detail,
+            item.placeholderTime.source.code, item.lane.lane.rawValue, item.lane.reason.rawValue,
+            item.lane.detail?.encoded,
             now.timeIntervalSince1970, item.placeholderTime.localDay, item.placeholderTime.utcOffset,
         ])
     }

@@ -191,7 +191,9 @@ package struct SQLiteDiaryStore: DiaryStore {
     /// The lane an index row gives; a lane or reason this version does not know reads as the most general.
     private static func lane(_ row: Row) -> LaneState {
         let lane = Lane(rawValue: row["lane"]) ?? .waiting
-        return LaneState(lane, .indexed(row["reason"], in: lane), detail: row["detail"])
+        // (Text an older version kept reads as verbatim words.)
+        let detail = (row["detail"] as String?).map(Said.init(decoding:))
+        return LaneState(lane, .indexed(row["reason"], in: lane), detail: detail)
     }
 
     private static func likeEscaped(_ text: String) -> String {
