@@ -143,7 +143,8 @@ package struct LaneState: Sendable, Equatable {
         case .vanished: return nil
         case .wantsHistory(let request):
             return LaneState(
-                .backdated, .waitingForHistory, detail: Said("written {time}", ["time": .text(request.time.description)]))
+                .backdated, .waitingForHistory,
+                detail: Said("written {time}", ["time": .text(request.time.description)]))
         case .datedAhead(let time, _): return Self.datedAhead(time)
         case .needsWeather: return LaneState(.waiting, .noWeather)
         // (A service's or a system call's words: data.)

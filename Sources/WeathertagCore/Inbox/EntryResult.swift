@@ -205,7 +205,10 @@ package enum LeftAloneReason: Sendable, Equatable, CustomStringConvertible {
                     be borrowed (give the entry latitude and longitude, or add a provider that knows where you were: \
                     track, owntracks, homeassistant, or a command with {{time}})
                     """,
-                    ["time": .text(time.description), "source": .said(time.source.said), "elsewhere": .said(elsewhere.said)])
+                    [
+                        "time": .text(time.description), "source": .said(time.source.said),
+                        "elsewhere": .said(elsewhere.said),
+                    ])
             case .historyDisabled:
                 return Said(
                     """

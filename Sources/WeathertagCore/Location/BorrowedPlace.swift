@@ -43,7 +43,8 @@ package struct Elsewhere: Sendable, Equatable, CustomStringConvertible {
                 "its own clock ({own}) is neither this machine's ({machine}) nor, as far as is known, {place}'s",
                 ["own": own, "machine": machine, "place": .text(place)])
         case (nil, nil):
-            return Said("its own clock ({own}) is neither this machine's ({machine})", ["own": own, "machine": machine])
+            return Said(
+                "its own clock ({own}) is neither this machine's ({machine})", ["own": own, "machine": machine])
         }
     }
 }
