@@ -10,9 +10,10 @@ struct Entries: AsyncParsableCommand {
         abstract: "List the diary's entries, newest first: date, weather, place and title.",
         discussion: """
             Reads the running daemon's index (GET /v1/entries); without a daemon, its state database (found \
-            through --config, else the user's or the system's configuration). Dates follow LC_ALL, LC_TIME or \
-            LANG, as the C library's locales write them (ko_KR.UTF-8 shows them in Korean once that locale is \
-            installed; a locale that is not falls back to English). --json prints {"entries": [...]} with every field; --format \
+            through --config, else the user's or the system's configuration). Dates and numbers follow LC_ALL, \
+            LC_TIME or LANG, as CLDR writes them for that locale (de_DE.UTF-8: 05.03.2026, 15:30), installed or \
+            not; the sentences follow LANGUAGE, LC_ALL, LC_MESSAGES or LANG (docs/your-language.md). --json \
+            prints {"entries": [...]} with every field, in English; --format \
             prints one line per entry from a template (placeholders: \
             \(DiaryFormatting.placeholders.map { "{\($0.key)}" }.joined(separator: " "))).
 
