@@ -285,4 +285,14 @@ struct MessagesTests {
         #expect(Said(nodes: [Said.Node(message: "{x}", arguments: ["x": .node(5)])]) == nil)
         #expect(Said(nodes: []) == nil)
     }
+
+    /// A message's arguments are written by name, in order: the same document from every process (a dictionary's
+    /// order changes with each process's hash seed, and `entries --json` differed between two runs).
+    @Test func aMessagesArgumentsAreWrittenInOrder() throws {
+        let node = Said.Node(message: "m", arguments: ["time": .text("t"), "source": .node(1), "a": .text("x")])
+        for _ in 0..<5 {
+            #expect(
+                try JSONTextEncoder().encode(node) == #"{"message":"m","arguments":{"a":"x","source":1,"time":"t"}}"#)
+        }
+    }
 }

@@ -171,6 +171,33 @@ extension Said {
         package init(message: String, arguments: [String: Value]) {
             (self.message, self.arguments) = (message, arguments)
         }
+
+        private enum CodingKeys: String, CodingKey {
+            case message, arguments
+        }
+
+        private struct Name: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.message = try container.decode(String.self, forKey: .message)
+            self.arguments = try container.decode([String: Value].self, forKey: .arguments)
+        }
+
+        /// The arguments by name, in order: the same document whatever order a dictionary keeps them in.
+        package func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.message, forKey: .message)
+            var arguments = container.nestedContainer(keyedBy: Name.self, forKey: .arguments)
+            for name in self.arguments.keys.sorted() {
+                try arguments.encode(self.arguments[name], forKey: Name(stringValue: name))
+            }
+        }
     }
 
     /// What fills a name in a `Node`.
