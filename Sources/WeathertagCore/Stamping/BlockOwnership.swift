@@ -119,17 +119,7 @@ package struct AnotherTime: Sendable, Equatable, CustomStringConvertible {
         self.entry = entry
     }
 
-    package var description: String {
-        let blockTime: String
-        if self.entry.dayOnly, let day = self.blockDay {
-            blockTime = day
-        } else {
-            blockTime =
-                EntryTime(date: self.block, dayOnly: false, source: .given, timeZone: self.entry.timeZone)
-                .description
-        }
-        return self.said(blockTime).english
-    }
+    package var description: String { self.said.english }
 
     /// Why, in words a view says in its reader's language.
     package var said: Said {
@@ -141,11 +131,7 @@ package struct AnotherTime: Sendable, Equatable, CustomStringConvertible {
                 EntryTime(date: self.block, dayOnly: false, source: .given, timeZone: self.entry.timeZone)
                 .description
         }
-        return self.said(blockTime)
-    }
-
-    private func said(_ blockTime: String) -> Said {
-        Said(
+        return Said(
             """
             its weather block is the weather of {block}, but it was written {time} (by {source}): weathertag did not \
             write that block for it, and leaves it as it is
